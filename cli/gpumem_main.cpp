@@ -1,0 +1,117 @@
+// gpumem: one CLI, subcommands per job. Input errors are caught here, once,
+// printed as "file:line: key: message", and turned into exit code 2.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <systemc>
+
+#include "config.hpp"
+#include "input_error.hpp"
+#include "register_map.hpp"
+#include "run_statistics.hpp"
+#include "simulation.hpp"
+#include "trace_reader.hpp"
+#include "transaction_log.hpp"
+#include "workload.hpp"
+
+namespace {
+
+constexpr int kExitInputError = 2;
+constexpr int kExitModelError = 3;
+
+struct RunArgs {
+  std::string config;
+  std::string trace;
+  std::string stats_json;
+  std::string txn_log;
+  bool quiet = false;
+};
+
+int run_command(const RunArgs& a) {
+  const gpumem::Config cfg = gpumem::load_config(a.config);
+  std::unique_ptr<gpumem::RequestSource> source;
+  if (!a.trace.empty()) source = std::make_unique<gpumem::CsvTraceReader>(cfg, a.trace);
+  else if (!cfg.workload.empty()) source = gpumem::make_workload(cfg);
+  else throw gpumem::InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
+
+  gpumem::RunStatistics stats(cfg);
+  std::vector<gpumem::CompletionObserver*> observers{&stats};
+  std::unique_ptr<gpumem::TransactionLog> log;
+  if (!a.txn_log.empty()) {
+    log = std::make_unique<gpumem::TransactionLog>(a.txn_log);
+    observers.push_back(log.get());
+  }
+  std::ofstream json_out;
+  if (!a.stats_json.empty()) {  // open before the run: a bad path must not cost a long simulation
+    json_out.open(a.stats_json);
+    if (!json_out) throw gpumem::InputError(a.stats_json, 0, "--stats-json", "cannot write");
+  }
+
+  const gpumem::SimulationResult r = gpumem::run_simulation(cfg, *source, observers);
+
+  if (!a.quiet) {
+    std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
+              << "workload            " << (a.trace.empty() ? "built-in" : a.trace) << "\n";
+    stats.print(std::cout);
+    std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
+              << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
+  }
+  if (json_out.is_open()) {
+    nlohmann::json j = stats.to_json();
+    j["config"] = a.config;
+    j["trace"] = a.trace;
+    json_out << j.dump(2) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"gpumem: SystemC/TLM-2.0 golden model of a GPU memory front end"};
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
+  run->add_option("--config", run_args.config, "YAML config file")->required();
+  run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)");
+  run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file");
+  run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file");
+  run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
+
+  std::string regmap_format = "markdown";
+  CLI::App* regmap = app.add_subcommand("regmap", "Print the register map (one source of truth)");
+  regmap->add_option("--format", regmap_format, "markdown or sv")->check(CLI::IsMember({"markdown", "sv"}));
+
+  std::string check_config;
+  CLI::App* check = app.add_subcommand("check-config", "Validate a config file and exit");
+  check->add_option("config", check_config, "YAML config file")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitInputError;
+  }
+
+  try {
+    if (*run) return run_command(run_args);
+    if (*regmap) {
+      std::cout << (regmap_format == "sv" ? gpumem::register_map_systemverilog() : gpumem::register_map_markdown());
+      return 0;
+    }
+    if (*check) {
+      gpumem::load_config(check_config);
+      std::cout << check_config << ": ok\n";
+      return 0;
+    }
+  } catch (const gpumem::InputError& e) {
+    std::cerr << "gpumem: error: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    std::cerr << "gpumem: model error: " << e.what() << "\n";
+    return kExitModelError;
+  }
+  return 0;
+}

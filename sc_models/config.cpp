@@ -1,0 +1,396 @@
+#include "config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "bits.hpp"
+#include "input_error.hpp"
+
+namespace gpumem {
+
+const char* scheme_name(Scheme s) {
+  switch (s) {
+    case Scheme::kNone: return "none";
+    case Scheme::kXor: return "xor";
+    case Scheme::kPrime: return "prime";
+  }
+  return "?";
+}
+
+uint64_t MmuConfig::smallest_page() const {
+  return *std::min_element(page_sizes.begin(), page_sizes.end());
+}
+
+unsigned Config::granule_shift() const {
+  if (!translator.channel_bits.empty())
+    return *std::min_element(translator.channel_bits.begin(), translator.channel_bits.end());
+  if (translator.granule_bytes) return log2_exact(translator.granule_bytes);
+  return log2_exact(mmu.smallest_page());  // one channel: the granule is irrelevant
+}
+
+const TaskMapping* Config::task_mapping(unsigned task) const {
+  for (const auto& t : translator.tasks)
+    if (t.task == task) return &t;
+  return nullptr;
+}
+
+namespace {
+
+// Walks the YAML tree keeping the dotted key path, so every error can name
+// the file, the line and the key.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& msg) const {
+    int line = at.IsDefined() ? at.Mark().line + 1 : 0;
+    throw InputError(file_, line, key, msg);
+  }
+
+  // Checks that `node` is a map with only `allowed` keys.
+  void expect_map(const YAML::Node& node, const std::string& key, std::initializer_list<const char*> allowed) const {
+    if (!node.IsMap()) fail(node, key, "expected a mapping");
+    for (const auto& kv : node) {
+      const auto name = kv.first.as<std::string>();
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; })) {
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(kv.first, join(key, name), "unknown key (allowed: " + list + ")");
+      }
+    }
+  }
+
+  static std::string join(const std::string& parent, const std::string& child) {
+    return parent.empty() ? child : parent + "." + child;
+  }
+
+  uint64_t to_u64(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected an unsigned integer");
+    const std::string s = n.Scalar();
+    int base = 10;
+    size_t skip = 0;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, skip = 2;
+    else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, skip = 2;
+    const std::string digits = s.substr(skip);
+    if (digits.empty() || digits.find_first_not_of(base == 16 ? "0123456789abcdefABCDEF_" : base == 2 ? "01_" : "0123456789_") != std::string::npos)
+      fail(n, key, "expected an unsigned integer, got '" + s + "'");
+    std::string clean;
+    for (char c : digits) if (c != '_') clean += c;
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(clean.c_str(), &end, base);
+    if (errno == ERANGE || clean.empty()) fail(n, key, "number out of range: '" + s + "'");
+    return v;
+  }
+
+  bool to_bool(const YAML::Node& n, const std::string& key) const {
+    bool v = false;
+    if (!n.IsScalar() || !YAML::convert<bool>::decode(n, v)) fail(n, key, "expected true or false");
+    return v;
+  }
+
+  double to_double(const YAML::Node& n, const std::string& key) const {
+    double v = 0;
+    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v)) fail(n, key, "expected a number");
+    return v;
+  }
+
+  std::string to_string(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a string");
+    return n.Scalar();
+  }
+
+  // Optional field: leaves `out` (its default) untouched when absent.
+  template <typename T>
+  void opt_uint(const YAML::Node& map, const std::string& parent, const char* name, T& out,
+                uint64_t lo, uint64_t hi) const {
+    const YAML::Node n = map[name];
+    if (!n) return;
+    const std::string key = join(parent, name);
+    const uint64_t v = to_u64(n, key);
+    if (v < lo || v > hi)
+      fail(n, key, "value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    out = static_cast<T>(v);
+  }
+
+  std::vector<unsigned> uint_list(const YAML::Node& n, const std::string& key, unsigned hi) const {
+    if (!n.IsSequence()) fail(n, key, "expected a list of bit positions");
+    std::vector<unsigned> out;
+    for (size_t i = 0; i < n.size(); ++i) {
+      const std::string k = key + "[" + std::to_string(i) + "]";
+      const uint64_t v = to_u64(n[i], k);
+      if (v >= hi) fail(n[i], k, "bit position " + std::to_string(v) + " must be below " + std::to_string(hi));
+      if (std::find(out.begin(), out.end(), v) != out.end())
+        fail(n[i], k, "bit " + std::to_string(v) + " listed twice");
+      out.push_back(static_cast<unsigned>(v));
+    }
+    return out;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+bool is_prime(uint64_t p) {
+  if (p < 2) return false;
+  for (uint64_t d = 2; d * d <= p; ++d)
+    if (p % d == 0) return false;
+  return true;
+}
+
+void read_memory(const Reader& r, const YAML::Node& n, MemoryConfig& m) {
+  r.expect_map(n, "memory", {"address_bits", "channels", "service_cycles", "max_outstanding"});
+  r.opt_uint(n, "memory", "address_bits", m.address_bits, 16, 64);
+  r.opt_uint(n, "memory", "channels", m.channels, 1, kMaxChannels);
+  r.opt_uint(n, "memory", "service_cycles", m.service_cycles, 1, 1u << 20);
+  r.opt_uint(n, "memory", "max_outstanding", m.max_outstanding, 1, 1u << 20);
+}
+
+void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
+  r.expect_map(n, "mmu", {"page_sizes"});
+  if (const auto ps = n["page_sizes"]) {
+    if (!ps.IsSequence() || ps.size() == 0) r.fail(ps, "mmu.page_sizes", "expected a non-empty list of page sizes in bytes");
+    m.page_sizes.clear();
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const std::string k = "mmu.page_sizes[" + std::to_string(i) + "]";
+      const uint64_t v = r.to_u64(ps[i], k);
+      if (!is_pow2(v) || v < 1024) r.fail(ps[i], k, "page size must be a power of two of at least 1024 bytes");
+      m.page_sizes.push_back(v);
+    }
+  }
+}
+
+void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
+  r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes", "tasks"});
+  const unsigned abits = cfg.memory.address_bits;
+  if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
+  if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
+  if (n["interleave_enable"]) t.interleave_enable = r.to_bool(n["interleave_enable"], "translator.interleave_enable");
+  r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
+  r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
+
+  if (const auto tasks = n["tasks"]) {
+    if (!tasks.IsSequence()) r.fail(tasks, "translator.tasks", "expected a list of task mappings");
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const auto e = tasks[i];
+      const std::string key = "translator.tasks[" + std::to_string(i) + "]";
+      r.expect_map(e, key, {"task", "scheme", "xor_vectors"});
+      TaskMapping tm;
+      if (!e["task"]) r.fail(e, key + ".task", "missing value");
+      r.opt_uint(e, key, "task", tm.task, 0, kMaxTaskTypes - 1);
+      for (const auto& other : t.tasks)
+        if (other.task == tm.task) r.fail(e["task"], key + ".task", "task type " + std::to_string(tm.task) + " mapped twice");
+      if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor or prime)");
+      const std::string s = r.to_string(e["scheme"], key + ".scheme");
+      if (s == "none") tm.scheme = Scheme::kNone;
+      else if (s == "xor") tm.scheme = Scheme::kXor;
+      else if (s == "prime") tm.scheme = Scheme::kPrime;
+      else r.fail(e["scheme"], key + ".scheme", "unknown scheme '" + s + "' (none, xor or prime)");
+      if (const auto v = e["xor_vectors"]) {
+        const std::string vk = key + ".xor_vectors";
+        if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
+        if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
+        if (v.size() != t.channel_bits.size())
+          r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
+        for (size_t j = 0; j < v.size(); ++j) {
+          const std::string ek = vk + "[" + std::to_string(j) + "]";
+          const uint64_t a = r.to_u64(v[j], ek);
+          if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
+            r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
+          tm.xor_vectors.push_back(static_cast<uint32_t>(a));
+        }
+      } else if (tm.scheme == Scheme::kXor) {
+        r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
+      }
+      if (tm.scheme == Scheme::kPrime && t.prime == 0)
+        r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
+      t.tasks.push_back(tm);
+    }
+  }
+}
+
+void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
+  const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
+  const YAML::Node at = cb ? cb : n;
+  if (is_pow2(N)) {
+    if (N > 1 && t.channel_bits.empty())
+      r.fail(n, "translator.channel_bits", "missing value: " + std::to_string(N) + " channels need " + std::to_string(log2_exact(N)) + " channel bits");
+    if (t.channel_bits.size() != log2_exact(N))
+      r.fail(at, "translator.channel_bits", std::to_string(t.channel_bits.size()) + " channel bits give " +
+                 std::to_string(1u << t.channel_bits.size()) + " channels but memory.channels is " + std::to_string(N));
+  } else {
+    if (!t.channel_bits.empty())
+      r.fail(at, "translator.channel_bits", "memory.channels = " + std::to_string(N) +
+                 " is not a power of two, so it has no channel bits; use granule_bytes and the prime or none scheme");
+    if (t.granule_bytes == 0)
+      r.fail(n, "translator.granule_bytes", "missing value: a non-power-of-two channel count needs an interleave granule");
+  }
+  if (t.granule_bytes && !is_pow2(t.granule_bytes))
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
+  if (t.granule_bytes && is_pow2(N))
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "only for a non-power-of-two channel count; the granule is 2^channel_bits[0]");
+  if (t.candidate_bits.size() > kMaxCandidateBits)
+    r.fail(n["candidate_bits"], "translator.candidate_bits", "at most " + std::to_string(kMaxCandidateBits) + " candidate bits");
+  for (size_t i = 0; i < t.candidate_bits.size(); ++i) {
+    const unsigned p = t.candidate_bits[i];
+    if (std::find(t.channel_bits.begin(), t.channel_bits.end(), p) != t.channel_bits.end())
+      r.fail(n["candidate_bits"][i], "translator.candidate_bits[" + std::to_string(i) + "]",
+             "candidate bit " + std::to_string(p) + " is also a channel bit; they must be disjoint");
+  }
+  // Isolation: the mapping may only move data inside the smallest page that
+  // carries its own task type, or two pages with different mappings collide.
+  const uint64_t page = cfg.mmu.smallest_page();
+  const unsigned page_bit = log2_exact(page);
+  for (size_t j = 0; j < t.channel_bits.size(); ++j)
+    if (t.channel_bits[j] >= page_bit)
+      r.fail(cb[j], "translator.channel_bits[" + std::to_string(j) + "]",
+             "channel bit " + std::to_string(t.channel_bits[j]) + " lies at or above bit " + std::to_string(page_bit) +
+                 " of the smallest page that carries its own task type (" + std::to_string(page) +
+                 " bytes): the mapping would move data across pages (isolation)");
+  bool any_prime = false;
+  for (const auto& tm : t.tasks) any_prime |= tm.scheme == Scheme::kPrime;
+  if (t.prime && N > 1 && N % t.prime == 0)
+    r.fail(n["prime"], "translator.prime", "prime " + std::to_string(t.prime) + " divides the channel count " + std::to_string(N) + ": not a bijection");
+  if (t.prime && !is_prime(t.prime)) r.fail(n["prime"], "translator.prime", std::to_string(t.prime) + " is not prime");
+  if (any_prime && is_pow2(N) && N > 1) {
+    // The prime scheme permutes whole granules of a row of N; with channel bits
+    // that row is the contiguous field starting at channel_bits[0].
+    for (size_t j = 1; j < t.channel_bits.size(); ++j)
+      if (t.channel_bits[j] != t.channel_bits[0] + j)
+        r.fail(cb[j], "translator.channel_bits[" + std::to_string(j) + "]",
+               "the prime scheme needs contiguous ascending channel bits");
+  }
+  if (!is_pow2(N)) {
+    // A row of N granules straddles pages, so isolation only holds when every
+    // task uses the same channel function.
+    std::set<uint64_t> functions;
+    for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
+      const TaskMapping* tm = cfg.task_mapping(task);
+      const Scheme s = tm ? tm->scheme : Scheme::kNone;
+      if (s == Scheme::kXor) r.fail(n["tasks"], "translator.tasks", "scheme xor needs a power-of-two channel count");
+      functions.insert(s == Scheme::kPrime && t.interleave_enable ? t.prime : 1);
+    }
+    if (functions.size() > 1)
+      r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
+             " channels a row of granules crosses pages, so all task types must use the same scheme (isolation)");
+  }
+}
+
+void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std::vector<GeneratorConfig>& out) {
+  if (!n.IsSequence()) r.fail(n, "workload", "expected a list of generators");
+  const uint64_t limit = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.memory.address_bits);
+  for (size_t i = 0; i < n.size(); ++i) {
+    const auto e = n[i];
+    const std::string key = "workload[" + std::to_string(i) + "]";
+    r.expect_map(e, key, {"kind", "task", "base", "stride", "range", "count", "size", "write_fraction", "seed",
+                          "start_cycle", "issue_interval"});
+    GeneratorConfig g;
+    g.line = e.Mark().line + 1;
+    if (!e["kind"]) r.fail(e, key + ".kind", "missing value (strided or random)");
+    const std::string kind = r.to_string(e["kind"], key + ".kind");
+    if (kind == "strided") g.kind = GeneratorConfig::Kind::kStrided;
+    else if (kind == "random") g.kind = GeneratorConfig::Kind::kRandom;
+    else r.fail(e["kind"], key + ".kind", "unknown generator '" + kind + "' (strided or random)");
+    r.opt_uint(e, key, "task", g.task, 0, kMaxTaskTypes - 1);
+    r.opt_uint(e, key, "base", g.base, 0, ~uint64_t{0});
+    r.opt_uint(e, key, "stride", g.stride, 0, ~uint64_t{0});
+    r.opt_uint(e, key, "range", g.range, 1, ~uint64_t{0});
+    r.opt_uint(e, key, "count", g.count, 1, uint64_t{1} << 40);
+    r.opt_uint(e, key, "size", g.size, 1, 4096);
+    r.opt_uint(e, key, "seed", g.seed, 0, ~uint64_t{0});
+    r.opt_uint(e, key, "start_cycle", g.start_cycle, 0, uint64_t{1} << 50);
+    r.opt_uint(e, key, "issue_interval", g.issue_interval, 0, uint64_t{1} << 30);
+    if (e["write_fraction"]) {
+      g.write_fraction = r.to_double(e["write_fraction"], key + ".write_fraction");
+      if (g.write_fraction < 0 || g.write_fraction > 1) r.fail(e["write_fraction"], key + ".write_fraction", "must lie in [0, 1]");
+    }
+    const YAML::Node size_at = e["size"] ? e["size"] : e;
+    if (!is_pow2(g.size) || g.size > cfg.granule_bytes())
+      r.fail(size_at, key + ".size", "request size " + std::to_string(g.size) +
+             " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.granule_bytes()) + " bytes)");
+    if (g.kind == GeneratorConfig::Kind::kRandom && g.range < g.size)
+      r.fail(e["range"] ? e["range"] : e, key + ".range", "range must hold at least one request");
+    if (g.base % g.size) r.fail(e["base"] ? e["base"] : e, key + ".base", "base must be aligned to the request size");
+    if (g.kind == GeneratorConfig::Kind::kStrided && g.stride % g.size)
+      r.fail(e["stride"] ? e["stride"] : e, key + ".stride", "stride must be a multiple of the request size");
+    const unsigned __int128 end = g.kind == GeneratorConfig::Kind::kStrided
+                                      ? (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size
+                                      : (unsigned __int128)g.base + g.range;
+    if (end > limit)
+      r.fail(e, key, "addresses reach past the " + std::to_string(cfg.memory.address_bits) + "-bit address space");
+    out.push_back(g);
+  }
+  // Isolation from the other side: two task types must not share a page.
+  const uint64_t page = cfg.mmu.smallest_page();
+  auto span = [&](const GeneratorConfig& g) {
+    const uint64_t last = g.kind == GeneratorConfig::Kind::kStrided ? g.base + g.stride * (g.count - 1) + g.size - 1 : g.base + g.range - 1;
+    return std::pair<uint64_t, uint64_t>{g.base / page, last / page};
+  };
+  for (size_t i = 0; i < out.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      if (out[i].task == out[j].task) continue;
+      const auto a = span(out[i]), b = span(out[j]);
+      if (a.first <= b.second && b.first <= a.second)
+        r.fail(n[i], "workload[" + std::to_string(i) + "]", "shares pages with workload[" + std::to_string(j) +
+               "] under a different task type; a page carries one task type");
+    }
+}
+
+}  // namespace
+
+Config parse_config(const std::string& text, const std::string& source) {
+  Reader r(source);
+  YAML::Node loaded;
+  try {
+    loaded = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(source, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+  }
+  const YAML::Node& root = loaded;  // const: operator[] must never insert keys
+  Config cfg;
+  cfg.source = source;
+  if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
+  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "workload"});
+  if (root["description"]) cfg.description = r.to_string(root["description"], "description");
+  if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
+  read_memory(r, root["memory"], cfg.memory);
+  if (root["mmu"]) read_mmu(r, root["mmu"], cfg.mmu);
+  const YAML::Node tn = root["translator"];
+  if (tn) read_translator(r, tn, cfg, cfg.translator);
+  check_translator(r, tn ? tn : root, cfg);
+  if (const auto s = root["simulation"]) {
+    r.expect_map(s, "simulation", {"cycle_ns", "quantum_cycles"});
+    if (s["cycle_ns"]) {
+      cfg.simulation.cycle_ns = r.to_double(s["cycle_ns"], "simulation.cycle_ns");
+      if (!(cfg.simulation.cycle_ns > 0)) r.fail(s["cycle_ns"], "simulation.cycle_ns", "must be positive");
+    }
+    r.opt_uint(s, "simulation", "quantum_cycles", cfg.simulation.quantum_cycles, 1, uint64_t{1} << 40);
+  }
+  if (const auto s = root["stats"]) {
+    r.expect_map(s, "stats", {"entropy_window"});
+    r.opt_uint(s, "stats", "entropy_window", cfg.stats.entropy_window, 1, 1u << 24);
+  }
+  if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
+  return cfg;
+}
+
+Config load_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open config file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+}  // namespace gpumem

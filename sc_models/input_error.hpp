@@ -1,0 +1,33 @@
+// Errors in user input (config, trace, CLI). Carry where the problem is so the
+// CLI can print "file:line: key: message" and exit nonzero; caught once there.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace gpumem {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, int line, std::string key, const std::string& message)
+      : std::runtime_error(format(file, line, key, message)),
+        file_(std::move(file)), line_(line), key_(std::move(key)) {}
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }  // 1-based; 0 when not known
+  const std::string& key() const { return key_; }
+
+ private:
+  static std::string format(const std::string& file, int line, const std::string& key,
+                            const std::string& message) {
+    std::string s = file;
+    if (line > 0) s += ":" + std::to_string(line);
+    s += ": ";
+    if (!key.empty()) s += key + ": ";
+    return s + message;
+  }
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,35 @@
+// TLM payload extensions. RequestInfo travels from the initiator (who asked,
+// for which task type); HowExtension is filled along the path and says how the
+// result came about (scheme, mapped address, channel, timing), so tests and
+// the scoreboard check the how, not only the data.
+#pragma once
+#include <tlm>
+
+#include "config.hpp"
+
+namespace gpumem {
+
+struct RequestInfo : tlm::tlm_extension<RequestInfo> {
+  uint64_t id = 0;
+  unsigned task = 0;
+  uint64_t issue_cycle = 0;
+
+  tlm_extension_base* clone() const override { return new RequestInfo(*this); }
+  void copy_from(const tlm_extension_base& other) override { *this = static_cast<const RequestInfo&>(other); }
+};
+
+struct HowExtension : tlm::tlm_extension<HowExtension> {
+  Scheme scheme = Scheme::kNone;
+  uint64_t physical_address = 0;
+  uint64_t mapped_address = 0;
+  uint64_t local_address = 0;
+  unsigned channel = 0;
+  uint64_t start_cycle = 0;
+  uint64_t finish_cycle = 0;
+  unsigned queue_depth = 0;
+
+  tlm_extension_base* clone() const override { return new HowExtension(*this); }
+  void copy_from(const tlm_extension_base& other) override { *this = static_cast<const HowExtension&>(other); }
+};
+
+}  // namespace gpumem

@@ -1,0 +1,92 @@
+#include "register_bank.hpp"
+
+namespace gpumem {
+
+const char* reg_status_name(RegStatus s) {
+  switch (s) {
+    case RegStatus::kOk: return "ok";
+    case RegStatus::kUnmapped: return "unmapped offset";
+    case RegStatus::kReadOnly: return "read-only register";
+    case RegStatus::kMisaligned: return "misaligned access";
+    case RegStatus::kBadWidth: return "access is not 32 bits wide";
+    case RegStatus::kBadValue: return "value not allowed";
+  }
+  return "?";
+}
+
+RegisterBank::RegisterBank(const Config& cfg)
+    : channels_(cfg.memory.channels),
+      channel_bits_(static_cast<unsigned>(cfg.translator.channel_bits.size())),
+      candidate_bits_(static_cast<unsigned>(cfg.translator.candidate_bits.size())),
+      prime_configured_(cfg.translator.prime != 0),
+      ctrl_(kCtrlInterleaveEnable) {
+  // Reset state: identity for every task type until firmware programs it.
+  translator_.interleave_enable = true;
+  translator_.generation = 1;
+}
+
+RegStatus RegisterBank::decode(uint64_t offset, unsigned width, Decoded& d) const {
+  if (width != 4) return RegStatus::kBadWidth;
+  if (offset % 4) return RegStatus::kMisaligned;
+  for (const auto& r : register_map()) {
+    const uint64_t span = uint64_t{r.dim0} * r.dim1 * 4;
+    if (offset < r.base || offset >= r.base + span) continue;
+    const uint64_t k = (offset - r.base) / 4;
+    d = {&r, static_cast<uint32_t>(k / r.dim1), static_cast<uint32_t>(k % r.dim1)};
+    // Arrays are sized for the largest build; only the configured part exists.
+    if (r.base == kRegXorVector && d.j >= channel_bits_) return RegStatus::kUnmapped;
+    if ((r.base == kRegReqCount || r.base == kRegByteCount) && d.j >= channels_) return RegStatus::kUnmapped;
+    return RegStatus::kOk;
+  }
+  return RegStatus::kUnmapped;
+}
+
+RegStatus RegisterBank::read(uint64_t offset, unsigned width, uint32_t& value) const {
+  Decoded d;
+  if (const RegStatus s = decode(offset, width, d); s != RegStatus::kOk) return s;
+  switch (d.def->base) {
+    case kRegId: value = kIdValue; break;
+    case kRegVersion: value = kVersionValue; break;
+    case kRegChannels: value = channels_; break;
+    case kRegCandidateBits: value = candidate_bits_; break;
+    case kRegCtrl: value = ctrl_; break;
+    case kRegTaskScheme: value = static_cast<uint32_t>(translator_.scheme[d.i]); break;
+    case kRegXorVector: value = translator_.xor_vector[d.i][d.j]; break;
+    case kRegReqCount: value = req_count_[d.i][d.j]; break;
+    case kRegByteCount: value = byte_count_[d.i][d.j]; break;
+    default: return RegStatus::kUnmapped;
+  }
+  return RegStatus::kOk;
+}
+
+RegStatus RegisterBank::write(uint64_t offset, unsigned width, uint32_t value) {
+  Decoded d;
+  if (const RegStatus s = decode(offset, width, d); s != RegStatus::kOk) return s;
+  if (d.def->access == RegAccess::kRO) return RegStatus::kReadOnly;
+  switch (d.def->base) {
+    case kRegCtrl:
+      ctrl_ = value & kCtrlWritableMask;
+      translator_.interleave_enable = (ctrl_ & kCtrlInterleaveEnable) != 0;
+      break;
+    case kRegTaskScheme: {
+      if (value > static_cast<uint32_t>(Scheme::kPrime)) return RegStatus::kBadValue;
+      const auto s = static_cast<Scheme>(value);
+      if (s == Scheme::kXor && channel_bits_ == 0 && channels_ > 1) return RegStatus::kBadValue;
+      if (s == Scheme::kPrime && !prime_configured_) return RegStatus::kBadValue;
+      translator_.scheme[d.i] = s;
+      break;
+    }
+    case kRegXorVector: {
+      const uint32_t mask = candidate_bits_ >= 32 ? ~0u : (1u << candidate_bits_) - 1;
+      translator_.xor_vector[d.i][d.j] = value & mask;
+      break;
+    }
+    case kRegReqCount: req_count_[d.i][d.j] = 0; return RegStatus::kOk;
+    case kRegByteCount: byte_count_[d.i][d.j] = 0; return RegStatus::kOk;
+    default: return RegStatus::kUnmapped;
+  }
+  ++translator_.generation;
+  return RegStatus::kOk;
+}
+
+}  // namespace gpumem

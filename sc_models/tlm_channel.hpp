@@ -1,0 +1,49 @@
+// TLM shell of one memory channel. The returned delay ends at the cycle the
+// access finishes; the channel never waits, so the caller stays decoupled.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "channel_model.hpp"
+#include "clock.hpp"
+#include "payload_extensions.hpp"
+
+namespace gpumem {
+
+class MemoryChannelTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<MemoryChannelTlm> target;
+
+  MemoryChannelTlm(sc_core::sc_module_name name, unsigned service_cycles, const Clock& clock)
+      : sc_module(name), target("target"), model_(service_cycles), clock_(clock) {
+    target.register_b_transport(this, &MemoryChannelTlm::b_transport);
+  }
+
+  ChannelModel& model() { return model_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    if (trans.get_byte_enable_ptr()) {
+      trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      return;
+    }
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const ChannelModel::Slot slot = model_.schedule(clock_.cycles(now + delay));
+    const uint64_t local = trans.get_address();
+    if (trans.is_read()) model_.read(local, trans.get_data_ptr(), trans.get_data_length());
+    else if (trans.is_write()) model_.write(local, trans.get_data_ptr(), trans.get_data_length());
+    if (HowExtension* how = trans.get_extension<HowExtension>()) {
+      how->start_cycle = slot.start;
+      how->finish_cycle = slot.finish;
+      how->queue_depth = slot.depth;
+    }
+    delay = clock_.time(slot.finish) - now;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  ChannelModel model_;
+  const Clock& clock_;
+};
+
+}  // namespace gpumem

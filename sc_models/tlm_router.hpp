@@ -1,0 +1,46 @@
+// TLM shell of the channel router: decodes the mapped address into channel and
+// channel-local address, counts the request per task and channel in the
+// register bank, and forwards to that channel's socket.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "payload_extensions.hpp"
+#include "register_bank.hpp"
+#include "xor_translator.hpp"
+
+namespace gpumem {
+
+class ChannelRouterTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ChannelRouterTlm> target;
+  tlm_utils::multi_passthrough_initiator_socket<ChannelRouterTlm> to_channel;
+
+  ChannelRouterTlm(sc_core::sc_module_name name, const Config& cfg, RegisterBank& counters)
+      : sc_module(name), target("target"), to_channel("to_channel"), decoder_(cfg), counters_(counters) {
+    target.register_b_transport(this, &ChannelRouterTlm::b_transport);
+  }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const RequestInfo* info = trans.get_extension<RequestInfo>();
+    HowExtension* how = trans.get_extension<HowExtension>();
+    if (!info || !how) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    const uint64_t mapped = trans.get_address();
+    how->channel = decoder_.channel(mapped);
+    how->local_address = decoder_.local(mapped);
+    counters_.count(info->task, how->channel, trans.get_data_length());
+    trans.set_address(how->local_address);
+    to_channel[how->channel]->b_transport(trans, delay);
+  }
+
+  ChannelDecoder decoder_;
+  RegisterBank& counters_;
+};
+
+}  // namespace gpumem

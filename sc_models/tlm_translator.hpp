@@ -1,0 +1,45 @@
+// TLM shell of the XOR translator: replaces the address by the mapped address
+// of the request's task type and passes the transaction on.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "payload_extensions.hpp"
+#include "xor_translator.hpp"
+
+namespace gpumem {
+
+class TranslatorTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TranslatorTlm> target;
+  tlm_utils::simple_initiator_socket<TranslatorTlm> initiator;
+
+  TranslatorTlm(sc_core::sc_module_name name, const Config& cfg, const TranslatorRegisters& regs)
+      : sc_module(name), target("target"), initiator("initiator"), model_(cfg, regs) {
+    target.register_b_transport(this, &TranslatorTlm::b_transport);
+  }
+
+  XorTranslator& model() { return model_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const RequestInfo* info = trans.get_extension<RequestInfo>();
+    HowExtension* how = trans.get_extension<HowExtension>();
+    if (!info || !how) {  // every request must say its task type
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    const uint64_t pa = trans.get_address();
+    how->physical_address = pa;
+    how->scheme = model_.scheme(info->task);
+    how->mapped_address = model_.map(pa, info->task);
+    trans.set_address(how->mapped_address);
+    initiator->b_transport(trans, delay);
+  }
+
+  XorTranslator model_;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,104 @@
+#include "trace_player.hpp"
+
+#include <stdexcept>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "firmware.hpp"
+#include "payload_extensions.hpp"
+
+namespace gpumem {
+
+TracePlayer::TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock)
+    : sc_module(name), memory("memory"), registers("registers"), cfg_(cfg), source_(source), clock_(clock) {
+  SC_HAS_PROCESS(TracePlayer);
+  SC_THREAD(run);
+}
+
+void TracePlayer::run() {
+  try {
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    program_translator(cfg_, [&](uint32_t offset, uint32_t value) {
+      tlm::tlm_generic_payload t;
+      t.set_command(tlm::TLM_WRITE_COMMAND);
+      t.set_address(offset);
+      t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+      t.set_data_length(4);
+      t.set_streaming_width(4);
+      t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      registers->b_transport(t, delay);
+      return t.is_response_ok();
+    });
+    issue_all();
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+}
+
+void TracePlayer::issue_all() {
+  tlm_utils::tlm_quantumkeeper qk;
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(clock_.time(cfg_.simulation.quantum_cycles));
+  qk.reset();
+
+  // One payload, reused: no allocation per request.
+  tlm::tlm_generic_payload trans;
+  RequestInfo info;
+  HowExtension how;
+  trans.set_extension(&info);
+  trans.set_extension(&how);
+  struct DetachExtensions {  // they live on this stack: the payload must not free them
+    tlm::tlm_generic_payload& t;
+    ~DetachExtensions() {
+      t.clear_extension<RequestInfo>();
+      t.clear_extension<HowExtension>();
+    }
+  } detach{trans};
+  unsigned char data[4096];
+  trans.set_data_ptr(data);
+
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles
+  const size_t max_outstanding = cfg_.memory.max_outstanding;
+
+  Request r;
+  while (source_.next(r)) {
+    uint64_t issue = r.cycle;
+    while (!in_flight.empty() && in_flight.top() <= issue) in_flight.pop();
+    if (in_flight.size() >= max_outstanding) {
+      issue = in_flight.top();  // wait for the oldest to finish
+      in_flight.pop();
+    }
+    const sc_core::sc_time target = clock_.time(issue);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    qk.set(target > now ? target - now : sc_core::SC_ZERO_TIME);
+    if (qk.need_sync()) qk.sync();
+
+    info.id = r.id;
+    info.task = r.task;
+    info.issue_cycle = issue;
+    trans.set_command(r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(r.address);
+    trans.set_data_length(r.size);
+    trans.set_streaming_width(r.size);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (r.op == Op::kWrite) fill_write_data(r, data);
+
+    sc_core::sc_time delay = qk.get_local_time();
+    memory->b_transport(trans, delay);
+    if (!trans.is_response_ok())
+      throw std::runtime_error("request " + std::to_string(r.id) + " at address 0x" + [&] {
+        char b[20];
+        std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(r.address));
+        return std::string(b);
+      }() + ": " + trans.get_response_string());
+
+    const uint64_t completion = clock_.cycles(sc_core::sc_time_stamp() + delay);
+    in_flight.push(completion);
+    const Completion c{r, how, data, issue, completion};
+    for (CompletionObserver* o : observers_) o->on_completion(c);
+    ++done_;
+  }
+  qk.sync();
+}
+
+}  // namespace gpumem

@@ -1,0 +1,45 @@
+// Initiator: programs the register bank (firmware), then issues requests from
+// a RequestSource at their cycles, at most memory.max_outstanding in flight,
+// under a quantum keeper. Requests do not wait for one another's completion.
+#pragma once
+#include <exception>
+#include <queue>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "clock.hpp"
+#include "completion.hpp"
+#include "config.hpp"
+#include "request.hpp"
+
+namespace gpumem {
+
+class TracePlayer : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<TracePlayer> memory;
+  tlm_utils::simple_initiator_socket<TracePlayer> registers;
+
+  TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock);
+
+  void add_observer(CompletionObserver* o) { observers_.push_back(o); }
+  uint64_t requests_done() const { return done_; }
+  // Set when the run stopped early: an input error from the source, or an
+  // error response from the model. The runner rethrows it after sc_start().
+  std::exception_ptr failure() const { return failure_; }
+
+ private:
+  void run();
+  void issue_all();
+
+  const Config& cfg_;
+  RequestSource& source_;
+  const Clock& clock_;
+  std::vector<CompletionObserver*> observers_;
+  uint64_t done_ = 0;
+  std::exception_ptr failure_;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,126 @@
+#include "trace_reader.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "bits.hpp"
+#include "input_error.hpp"
+
+namespace gpumem {
+
+namespace {
+const char* const kColumns[] = {"cycle", "task", "op", "address", "size"};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t comma = line.find(',', pos);
+    out.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+}  // namespace
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
+    : owned_(std::make_unique<std::ifstream>(path)), in_(*owned_), name_(path) {
+  if (!*owned_) throw InputError(path, 0, "", "cannot open trace file");
+  address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
+  granule_ = cfg.granule_bytes();
+  page_bytes_ = cfg.mmu.smallest_page();
+  read_header();
+}
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
+    : in_(in), name_(std::move(display_name)) {
+  address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
+  granule_ = cfg.granule_bytes();
+  page_bytes_ = cfg.mmu.smallest_page();
+  read_header();
+}
+
+void CsvTraceReader::fail(const std::string& column, const std::string& msg) const {
+  throw InputError(name_, line_no_, column, msg);
+}
+
+void CsvTraceReader::read_header() {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_no_;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const auto cols = split(t);
+    const size_t want = sizeof kColumns / sizeof kColumns[0];
+    bool ok = cols.size() == want || (cols.size() == want + 1 && cols[want] == "data");
+    for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == kColumns[i];
+    if (!ok) fail("", "header must be 'cycle,task,op,address,size' with an optional ',data' column, got '" + t + "'");
+    has_data_column_ = cols.size() == want + 1;
+    return;
+  }
+  fail("", "empty trace: no header line");
+}
+
+bool CsvTraceReader::next(Request& r) {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_no_;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const auto cols = split(t);
+    const size_t want = has_data_column_ ? 6 : 5;
+    if (cols.size() != want)
+      fail("", "expected " + std::to_string(want) + " columns, found " + std::to_string(cols.size()));
+    auto number = [&](size_t i, const char* column) -> uint64_t {
+      const std::string& s = cols[i];
+      const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+      const std::string digits = hex ? s.substr(2) : s;
+      if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
+        fail(column, "bad number '" + s + "'");
+      errno = 0;
+      const uint64_t v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+      if (errno == ERANGE) fail(column, "number out of range '" + s + "'");
+      return v;
+    };
+    r.id = next_id_;
+    r.cycle = number(0, "cycle");
+    if (r.cycle < last_cycle_)
+      fail("cycle", "cycle " + std::to_string(r.cycle) + " is before the previous record's " + std::to_string(last_cycle_) +
+                        " (records must be in issue order)");
+    const uint64_t task = number(1, "task");
+    if (task >= kMaxTaskTypes) fail("task", "task type " + std::to_string(task) + " out of range (0-15)");
+    r.task = static_cast<unsigned>(task);
+    const std::string& op = cols[2];
+    if (op == "R" || op == "r" || op == "read") r.op = Op::kRead;
+    else if (op == "W" || op == "w" || op == "write") r.op = Op::kWrite;
+    else fail("op", "bad operation '" + op + "' (R or W)");
+    r.address = number(3, "address");
+    const uint64_t size = number(4, "size");
+    if (!is_pow2(size) || size > granule_)
+      fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
+                       std::to_string(granule_) + " bytes)");
+    r.size = static_cast<unsigned>(size);
+    if (r.address >= address_limit_ || address_limit_ - r.address < size)
+      fail("address", "address " + cols[3] + " out of range of the configured address space");
+    if (r.address % size) fail("address", "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
+    r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;
+    const auto [it, inserted] = page_task_.try_emplace(r.address / page_bytes_, r.task, line_no_);
+    if (!inserted && it->second.first != r.task)
+      fail("task", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
+                       std::to_string(it->second.second) + "; a page carries one task type");
+    last_cycle_ = r.cycle;
+    ++next_id_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,39 @@
+// Reads the CSV request trace (docs/trace-format.md) one line at a time and
+// validates every record against the config; errors name the file and line.
+#pragma once
+#include <fstream>
+#include <istream>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "config.hpp"
+#include "request.hpp"
+
+namespace gpumem {
+
+class CsvTraceReader : public RequestSource {
+ public:
+  CsvTraceReader(const Config& cfg, const std::string& path);                     // opens the file
+  CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name);  // for tests
+  bool next(Request& r) override;
+
+ private:
+  void read_header();
+  [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
+
+  std::unique_ptr<std::ifstream> owned_;
+  std::istream& in_;
+  std::string name_;
+  int line_no_ = 0;
+  bool has_data_column_ = false;
+  uint64_t address_limit_;
+  uint64_t granule_;
+  uint64_t page_bytes_;
+  uint64_t next_id_ = 0;
+  uint64_t last_cycle_ = 0;
+  // page -> (task, first line): a page carries one task type (isolation).
+  std::unordered_map<uint64_t, std::pair<unsigned, int>> page_task_;
+};
+
+}  // namespace gpumem

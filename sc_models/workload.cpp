@@ -1,0 +1,71 @@
+#include "workload.hpp"
+
+#include <cmath>
+#include <queue>
+#include <vector>
+
+namespace gpumem {
+
+namespace {
+
+uint64_t splitmix64(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+class Generator {
+ public:
+  explicit Generator(const GeneratorConfig& g) : g_(g), rng_(g.seed) {}
+  bool done() const { return i_ >= g_.count; }
+  uint64_t next_cycle() const { return g_.start_cycle + i_ * g_.issue_interval; }
+  void emit(Request& r) {
+    r.cycle = next_cycle();
+    r.task = g_.task;
+    r.size = g_.size;
+    if (g_.kind == GeneratorConfig::Kind::kStrided) {
+      r.address = g_.base + i_ * g_.stride;
+      // Spread writes evenly: request i is a write when floor((i+1)f) > floor(i f).
+      r.op = std::floor((i_ + 1) * g_.write_fraction) > std::floor(i_ * g_.write_fraction) ? Op::kWrite : Op::kRead;
+    } else {
+      const uint64_t slots = g_.range / g_.size;
+      r.address = g_.base + (splitmix64(rng_) % slots) * g_.size;
+      r.op = (splitmix64(rng_) >> 11) * 0x1.0p-53 < g_.write_fraction ? Op::kWrite : Op::kRead;
+    }
+    r.data = splitmix64(rng_);
+    ++i_;
+  }
+
+ private:
+  GeneratorConfig g_;
+  uint64_t rng_;
+  uint64_t i_ = 0;
+};
+
+class MergedWorkload : public RequestSource {
+ public:
+  explicit MergedWorkload(const Config& cfg) {
+    for (const auto& g : cfg.workload) gens_.emplace_back(g);
+  }
+  bool next(Request& r) override {
+    // Earliest next cycle first; ties go to the generator declared first.
+    Generator* best = nullptr;
+    for (auto& g : gens_)
+      if (!g.done() && (!best || g.next_cycle() < best->next_cycle())) best = &g;
+    if (!best) return false;
+    best->emit(r);
+    r.id = next_id_++;
+    return true;
+  }
+
+ private:
+  std::vector<Generator> gens_;
+  uint64_t next_id_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RequestSource> make_workload(const Config& cfg) { return std::make_unique<MergedWorkload>(cfg); }
+
+}  // namespace gpumem

@@ -1,0 +1,113 @@
+#include "xor_translator.hpp"
+
+#include <algorithm>
+
+#include "bits.hpp"
+
+namespace gpumem {
+
+ChannelDecoder::ChannelDecoder(const Config& cfg)
+    : channel_bits_(cfg.translator.channel_bits),
+      channel_bits_ordered_(cfg.translator.channel_bits),
+      channels_(cfg.memory.channels),
+      granule_shift_(cfg.granule_shift()) {
+  std::sort(channel_bits_.begin(), channel_bits_.end());
+  contiguous_ = channel_bits_ordered_.empty() ||
+                (channel_bits_ordered_.back() == channel_bits_ordered_.front() + channel_bits_ordered_.size() - 1 &&
+                 std::is_sorted(channel_bits_ordered_.begin(), channel_bits_ordered_.end()));
+}
+
+unsigned ChannelDecoder::channel(uint64_t mapped) const {
+  if (channels_ == 1) return 0;
+  if (!channel_bits_ordered_.empty()) {
+    if (contiguous_) return static_cast<unsigned>((mapped >> granule_shift_) & (channels_ - 1));
+    return static_cast<unsigned>(gather_bits(mapped, channel_bits_ordered_));
+  }
+  return static_cast<unsigned>((mapped >> granule_shift_) % channels_);
+}
+
+uint64_t ChannelDecoder::local(uint64_t mapped) const {
+  if (channels_ == 1) return mapped;
+  if (!channel_bits_.empty()) {
+    if (contiguous_) {
+      const unsigned lo = channel_bits_.front(), m = static_cast<unsigned>(channel_bits_.size());
+      return ((mapped >> (lo + m)) << lo) | (mapped & (bit(lo) - 1));
+    }
+    uint64_t x = mapped;
+    for (auto it = channel_bits_.rbegin(); it != channel_bits_.rend(); ++it)
+      x = ((x >> (*it + 1)) << *it) | (x & (bit(*it) - 1));
+    return x;
+  }
+  const uint64_t granule = mapped >> granule_shift_;
+  return ((granule / channels_) << granule_shift_) | (mapped & (bit(granule_shift_) - 1));
+}
+
+uint64_t ChannelDecoder::compose(unsigned channel, uint64_t local) const {
+  if (channels_ == 1) return local;
+  if (!channel_bits_.empty()) {
+    uint64_t x = local;
+    for (unsigned c : channel_bits_)  // ascending: open a gap at each channel bit
+      x = ((x >> c) << (c + 1)) | (x & (bit(c) - 1));
+    for (size_t j = 0; j < channel_bits_ordered_.size(); ++j)
+      x |= uint64_t{(channel >> j) & 1u} << channel_bits_ordered_[j];
+    return x;
+  }
+  const uint64_t row = local >> granule_shift_;
+  return ((row * channels_ + channel) << granule_shift_) | (local & (bit(granule_shift_) - 1));
+}
+
+XorTranslator::XorTranslator(const Config& cfg, const TranslatorRegisters& regs)
+    : regs_(regs),
+      channel_bits_(cfg.translator.channel_bits),
+      candidate_bits_(cfg.translator.candidate_bits),
+      m_(static_cast<unsigned>(cfg.translator.channel_bits.size())),
+      channels_(cfg.memory.channels),
+      granule_shift_(cfg.granule_shift()),
+      prime_(cfg.translator.prime ? cfg.translator.prime : 1) {
+  const uint64_t p = prime_ % channels_;
+  for (uint64_t x = 1; x < channels_; ++x)
+    if ((p * x) % channels_ == 1) prime_inverse_ = x;
+  rebuild();
+}
+
+void XorTranslator::rebuild() {
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    effective_[t] = regs_.interleave_enable ? regs_.scheme[t] : Scheme::kNone;
+    if (channels_ == 1) effective_[t] = Scheme::kNone;
+    for (unsigned j = 0; j < m_; ++j) {
+      uint64_t mask = 0;
+      for (size_t i = 0; i < candidate_bits_.size(); ++i)
+        if ((regs_.xor_vector[t][j] >> i) & 1u) mask |= bit(candidate_bits_[i]);
+      mask_[t][j] = mask;
+    }
+  }
+  cached_generation_ = regs_.generation;
+}
+
+// Granule g of row r (g = G mod N) goes to channel (G * P) mod N of the same
+// row; the mapped address is the identity-interleaved address of that slot.
+uint64_t XorTranslator::map_prime(uint64_t address) const {
+  const uint64_t G = address >> granule_shift_;
+  const uint64_t slot = ((G % channels_) * (prime_ % channels_)) % channels_;
+  return (((G - G % channels_) + slot) << granule_shift_) | (address & (bit(granule_shift_) - 1));
+}
+
+uint64_t XorTranslator::unmap(uint64_t mapped, unsigned task) {
+  if (scheme(task) != Scheme::kPrime) return map(mapped, task);  // none and xor are involutions
+  const uint64_t G = mapped >> granule_shift_;
+  const uint64_t g = ((G % channels_) * prime_inverse_) % channels_;
+  return (((G - G % channels_) + g) << granule_shift_) | (mapped & (bit(granule_shift_) - 1));
+}
+
+TranslatorRegisters registers_from_config(const Config& cfg) {
+  TranslatorRegisters r;
+  r.interleave_enable = cfg.translator.interleave_enable;
+  for (const auto& tm : cfg.translator.tasks) {
+    r.scheme[tm.task] = tm.scheme;
+    for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task][j] = tm.xor_vectors[j];
+  }
+  r.generation = 1;
+  return r;
+}
+
+}  // namespace gpumem

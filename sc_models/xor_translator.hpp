@@ -1,0 +1,86 @@
+// XOR address translator (seed 000) and the channel decoder after it.
+// Plain C++: the TLM shell, the scoreboard and the explorer all use these.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "config.hpp"
+
+namespace gpumem {
+
+// The translator's view of the register bank: what firmware programs.
+struct TranslatorRegisters {
+  bool interleave_enable = true;
+  std::array<Scheme, kMaxTaskTypes> scheme{};
+  std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> xor_vector{};
+  uint64_t generation = 0;  // bumped on every write, so users can cache derived state
+};
+
+// Splits a mapped address into channel index and the channel-local address
+// (the mapped address with the channel bits, or the row position, removed).
+class ChannelDecoder {
+ public:
+  explicit ChannelDecoder(const Config& cfg);
+  unsigned channel(uint64_t mapped) const;
+  uint64_t local(uint64_t mapped) const;
+  uint64_t compose(unsigned channel, uint64_t local) const;  // exact inverse
+  unsigned channels() const { return channels_; }
+
+ private:
+  std::vector<unsigned> channel_bits_;  // ascending copy, for removal
+  std::vector<unsigned> channel_bits_ordered_;
+  unsigned channels_;
+  unsigned granule_shift_;
+  bool contiguous_;
+};
+
+class XorTranslator {
+ public:
+  XorTranslator(const Config& cfg, const TranslatorRegisters& regs);
+
+  // Mapped address for `address` under the mapping of task type `task`.
+  // Scheme xor: b'[c_j] = b[c_j] ^ parity(b & mask[task][j]); an involution.
+  uint64_t map(uint64_t address, unsigned task) {
+    if (regs_.generation != cached_generation_) rebuild();
+    switch (effective_[task]) {
+      case Scheme::kNone: return address;
+      case Scheme::kXor: {
+        uint64_t flip = 0;
+        for (unsigned j = 0; j < m_; ++j) flip |= uint64_t{parity(address & mask_[task][j])} << channel_bits_[j];
+        return address ^ flip;
+      }
+      case Scheme::kPrime: return map_prime(address);
+    }
+    return address;
+  }
+  // The inverse mapping (xor: itself; prime: the inverse row permutation).
+  uint64_t unmap(uint64_t mapped, unsigned task);
+  Scheme scheme(unsigned task) {
+    if (regs_.generation != cached_generation_) rebuild();
+    return effective_[task];
+  }
+
+ private:
+  static unsigned parity(uint64_t x) { return static_cast<unsigned>(__builtin_parityll(x)); }
+  uint64_t map_prime(uint64_t address) const;
+  void rebuild();
+
+  const TranslatorRegisters& regs_;
+  uint64_t cached_generation_ = ~uint64_t{0};
+  std::vector<unsigned> channel_bits_;
+  std::vector<unsigned> candidate_bits_;
+  unsigned m_;
+  unsigned channels_;
+  unsigned granule_shift_;
+  uint64_t prime_;
+  uint64_t prime_inverse_ = 1;  // P^-1 mod N
+  std::array<Scheme, kMaxTaskTypes> effective_{};
+  std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> mask_{};
+};
+
+// Register state for a config as firmware would program it (used by tests and
+// the explorer; the TLM run programs the same values through register writes).
+TranslatorRegisters registers_from_config(const Config& cfg);
+
+}  // namespace gpumem
