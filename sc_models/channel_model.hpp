@@ -13,6 +13,10 @@ namespace gpumem {
 class ChannelModel {
  public:
   explicit ChannelModel(unsigned service_cycles) : service_cycles_(service_cycles) {}
+  ChannelModel(const ChannelModel&) = delete;  // owns its memory
+  ChannelModel& operator=(const ChannelModel&) = delete;
+  ChannelModel(ChannelModel&&) = default;
+  ChannelModel& operator=(ChannelModel&&) = default;
 
   struct Slot {
     uint64_t start;

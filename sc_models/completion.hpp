@@ -3,14 +3,14 @@
 #pragma once
 #include <cstdint>
 
-#include "payload_extensions.hpp"
+#include "how.hpp"
 #include "request.hpp"
 
 namespace gpumem {
 
 struct Completion {
   const Request& request;
-  const HowExtension& how;
+  const How& how;
   const uint8_t* data;  // bytes read, or bytes written
   uint64_t issue_cycle;
   uint64_t completion_cycle;

@@ -140,6 +140,14 @@ class Reader {
   std::string file_;
 };
 
+Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key) {
+  const std::string s = r.to_string(n, key);
+  if (s == "none") return Scheme::kNone;
+  if (s == "xor") return Scheme::kXor;
+  if (s == "prime") return Scheme::kPrime;
+  r.fail(n, key, "unknown scheme '" + s + "' (none, xor or prime)");
+}
+
 bool is_prime(uint64_t p) {
   if (p < 2) return false;
   for (uint64_t d = 2; d * d <= p; ++d)
@@ -170,13 +178,21 @@ void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
 }
 
 void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
-  r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes", "tasks"});
+  r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes",
+                                 "default_scheme", "tasks"});
   const unsigned abits = cfg.memory.address_bits;
   if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
   if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
   if (n["interleave_enable"]) t.interleave_enable = r.to_bool(n["interleave_enable"], "translator.interleave_enable");
   r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
   r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
+  if (const auto d = n["default_scheme"]) {
+    t.default_scheme = read_scheme(r, d, "translator.default_scheme");
+    if (t.default_scheme == Scheme::kXor)
+      r.fail(d, "translator.default_scheme", "xor needs XOR control vectors per task type: list the task under tasks");
+    if (t.default_scheme == Scheme::kPrime && t.prime == 0)
+      r.fail(d, "translator.default_scheme", "scheme prime needs translator.prime");
+  }
 
   if (const auto tasks = n["tasks"]) {
     if (!tasks.IsSequence()) r.fail(tasks, "translator.tasks", "expected a list of task mappings");
@@ -190,11 +206,7 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
       for (const auto& other : t.tasks)
         if (other.task == tm.task) r.fail(e["task"], key + ".task", "task type " + std::to_string(tm.task) + " mapped twice");
       if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor or prime)");
-      const std::string s = r.to_string(e["scheme"], key + ".scheme");
-      if (s == "none") tm.scheme = Scheme::kNone;
-      else if (s == "xor") tm.scheme = Scheme::kXor;
-      else if (s == "prime") tm.scheme = Scheme::kPrime;
-      else r.fail(e["scheme"], key + ".scheme", "unknown scheme '" + s + "' (none, xor or prime)");
+      tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
       if (const auto v = e["xor_vectors"]) {
         const std::string vk = key + ".xor_vectors";
         if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
@@ -259,7 +271,7 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
                  " of the smallest page that carries its own task type (" + std::to_string(page) +
                  " bytes): the mapping would move data across pages (isolation)");
   bool any_prime = false;
-  for (const auto& tm : t.tasks) any_prime |= tm.scheme == Scheme::kPrime;
+  for (unsigned task = 0; task < kMaxTaskTypes; ++task) any_prime |= cfg.scheme_of(task) == Scheme::kPrime;
   if (t.prime && N > 1 && N % t.prime == 0)
     r.fail(n["prime"], "translator.prime", "prime " + std::to_string(t.prime) + " divides the channel count " + std::to_string(N) + ": not a bijection");
   if (t.prime && !is_prime(t.prime)) r.fail(n["prime"], "translator.prime", std::to_string(t.prime) + " is not prime");
@@ -276,14 +288,14 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
     // task uses the same channel function.
     std::set<uint64_t> functions;
     for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
-      const TaskMapping* tm = cfg.task_mapping(task);
-      const Scheme s = tm ? tm->scheme : Scheme::kNone;
+      const Scheme s = cfg.scheme_of(task);
       if (s == Scheme::kXor) r.fail(n["tasks"], "translator.tasks", "scheme xor needs a power-of-two channel count");
       functions.insert(s == Scheme::kPrime && t.interleave_enable ? t.prime : 1);
     }
     if (functions.size() > 1)
       r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
-             " channels a row of granules crosses pages, so all task types must use the same scheme (isolation)");
+             " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"
+             " set translator.default_scheme for the task types not listed");
   }
 }
 

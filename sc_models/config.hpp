@@ -43,7 +43,8 @@ struct TranslatorConfig {
   bool interleave_enable = true;
   uint64_t prime = 0;                    // P of the prime scheme (0: not configured)
   uint64_t granule_bytes = 0;            // interleave granule, only for a non-power-of-two channel count
-  std::vector<TaskMapping> tasks;        // task types not listed use scheme none
+  Scheme default_scheme = Scheme::kNone;  // scheme of every task type not listed in tasks
+  std::vector<TaskMapping> tasks;
 };
 
 struct SimulationConfig {
@@ -86,6 +87,10 @@ struct Config {
   uint64_t granule_bytes() const { return uint64_t{1} << granule_shift(); }
   unsigned entropy_window() const { return stats.entropy_window ? stats.entropy_window : memory.max_outstanding; }
   const TaskMapping* task_mapping(unsigned task) const;
+  Scheme scheme_of(unsigned task) const {
+    const TaskMapping* t = task_mapping(task);
+    return t ? t->scheme : translator.default_scheme;
+  }
 };
 
 // Loads and validates; throws InputError naming file, line and key.

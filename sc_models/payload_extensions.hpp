@@ -5,7 +5,7 @@
 #pragma once
 #include <tlm>
 
-#include "config.hpp"
+#include "how.hpp"
 
 namespace gpumem {
 
@@ -18,16 +18,7 @@ struct RequestInfo : tlm::tlm_extension<RequestInfo> {
   void copy_from(const tlm_extension_base& other) override { *this = static_cast<const RequestInfo&>(other); }
 };
 
-struct HowExtension : tlm::tlm_extension<HowExtension> {
-  Scheme scheme = Scheme::kNone;
-  uint64_t physical_address = 0;
-  uint64_t mapped_address = 0;
-  uint64_t local_address = 0;
-  unsigned channel = 0;
-  uint64_t start_cycle = 0;
-  uint64_t finish_cycle = 0;
-  unsigned queue_depth = 0;
-
+struct HowExtension : tlm::tlm_extension<HowExtension>, How {
   tlm_extension_base* clone() const override { return new HowExtension(*this); }
   void copy_from(const tlm_extension_base& other) override { *this = static_cast<const HowExtension&>(other); }
 };

@@ -102,8 +102,8 @@ uint64_t XorTranslator::unmap(uint64_t mapped, unsigned task) {
 TranslatorRegisters registers_from_config(const Config& cfg) {
   TranslatorRegisters r;
   r.interleave_enable = cfg.translator.interleave_enable;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.scheme[t] = cfg.scheme_of(t);
   for (const auto& tm : cfg.translator.tasks) {
-    r.scheme[tm.task] = tm.scheme;
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task][j] = tm.xor_vectors[j];
   }
   r.generation = 1;

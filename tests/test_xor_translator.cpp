@@ -1,0 +1,198 @@
+// The XOR mapping and the channel decoder: exhaustive bijection on small
+// widths, involution, page isolation, and agreement with the definition
+// b'[c_j] = b[c_j] ^ XOR_i (a[t][j][i] & b[p_i]) written out bit by bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "test_helpers.hpp"
+#include "xor_translator.hpp"
+
+namespace gpumem::test {
+namespace {
+
+constexpr unsigned kWidth = 16;  // exhaustive over 2^16 addresses
+
+// Random valid xor config: m channel bits below the 4 KB page, K candidate bits anywhere else.
+Config random_xor_config(std::mt19937_64& rng, unsigned m, unsigned k) {
+  std::vector<unsigned> low(12), all(kWidth);
+  std::iota(low.begin(), low.end(), 0);
+  std::shuffle(low.begin(), low.end(), rng);
+  Config cfg;
+  cfg.memory.address_bits = kWidth;
+  cfg.memory.channels = 1u << m;
+  cfg.translator.channel_bits.assign(low.begin(), low.begin() + m);
+  std::iota(all.begin(), all.end(), 0);
+  std::shuffle(all.begin(), all.end(), rng);
+  for (unsigned b : all)
+    if (cfg.translator.candidate_bits.size() < k &&
+        std::find(cfg.translator.channel_bits.begin(), cfg.translator.channel_bits.end(), b) == cfg.translator.channel_bits.end())
+      cfg.translator.candidate_bits.push_back(b);
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    TaskMapping tm{t, Scheme::kXor, {}};
+    for (unsigned j = 0; j < m; ++j) tm.xor_vectors.push_back(static_cast<uint32_t>(rng() & ((1u << k) - 1)));
+    cfg.translator.tasks.push_back(tm);
+  }
+  return cfg;
+}
+
+uint64_t reference_map(const Config& cfg, const TranslatorRegisters& regs, uint64_t b, unsigned t) {
+  uint64_t out = b;
+  const auto& c = cfg.translator.channel_bits;
+  const auto& p = cfg.translator.candidate_bits;
+  for (size_t j = 0; j < c.size(); ++j) {
+    unsigned x = (b >> c[j]) & 1u;
+    for (size_t i = 0; i < p.size(); ++i) x ^= ((regs.xor_vector[t][j] >> i) & 1u) & ((b >> p[i]) & 1u);
+    out = (out & ~(uint64_t{1} << c[j])) | (uint64_t{x} << c[j]);
+  }
+  return out;
+}
+
+TEST(XorTranslator, ExhaustiveBijectionInvolutionAndIsolationOverManyConfigs) {
+  std::mt19937_64 rng(2024);
+  for (int round = 0; round < 24; ++round) {
+    const unsigned m = 1 + round % 3, k = 1 + (round * 5) % 8;
+    const Config cfg = random_xor_config(rng, m, k);
+    const TranslatorRegisters regs = registers_from_config(cfg);
+    XorTranslator tr(cfg, regs);
+    const unsigned t = round % kMaxTaskTypes;
+    std::vector<bool> seen(1u << kWidth, false);
+    for (uint64_t a = 0; a < (1u << kWidth); ++a) {
+      const uint64_t b = tr.map(a, t);
+      ASSERT_LT(b, 1u << kWidth);
+      ASSERT_FALSE(seen[b]) << "two addresses map to 0x" << std::hex << b << " in round " << std::dec << round;
+      seen[b] = true;
+      ASSERT_EQ(tr.map(b, t), a) << "not an involution";
+      ASSERT_EQ(tr.unmap(b, t), a);
+      ASSERT_EQ(b >> 12, a >> 12) << "left its 4 KB page";
+      ASSERT_EQ(b, reference_map(cfg, regs, a, t));
+    }
+  }
+}
+
+TEST(XorTranslator, OnlyChannelBitsChange) {
+  std::mt19937_64 rng(7);
+  const Config cfg = random_xor_config(rng, 3, 6);
+  const TranslatorRegisters regs = registers_from_config(cfg);
+  XorTranslator tr(cfg, regs);
+  uint64_t channel_mask = 0;
+  for (unsigned c : cfg.translator.channel_bits) channel_mask |= uint64_t{1} << c;
+  for (uint64_t a = 0; a < (1u << kWidth); a += 7) EXPECT_EQ(tr.map(a, 3) & ~channel_mask, a & ~channel_mask);
+}
+
+TEST(XorTranslator, InterleaveDisableMeansIdentityForEveryTask) {
+  std::mt19937_64 rng(3);
+  const Config cfg = random_xor_config(rng, 3, 8);
+  TranslatorRegisters regs = registers_from_config(cfg);
+  XorTranslator tr(cfg, regs);
+  bool any_moved = false;
+  for (uint64_t a = 0; a < 4096 * 8; a += 64) any_moved |= tr.map(a, 5) != a;
+  ASSERT_TRUE(any_moved);
+  regs.interleave_enable = false;
+  ++regs.generation;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+    for (uint64_t a = 0; a < 4096 * 8; a += 64) ASSERT_EQ(tr.map(a, t), a);
+  EXPECT_EQ(tr.scheme(5), Scheme::kNone);
+}
+
+TEST(XorTranslator, RegisterRewriteTakesEffectOnNextRequest) {
+  const Config cfg = config_from(base_yaml(
+      "translator: {channel_bits: [8, 9, 10], candidate_bits: [11, 12, 13],"
+      " tasks: [{task: 0, scheme: xor, xor_vectors: [1, 2, 4]}]}"));
+  TranslatorRegisters regs = registers_from_config(cfg);
+  XorTranslator tr(cfg, regs);
+  EXPECT_EQ(tr.map(0x800, 0), 0x900u);  // bit 11 -> channel bit 8
+  regs.xor_vector[0] = {0, 0, 0};
+  ++regs.generation;
+  EXPECT_EQ(tr.map(0x800, 0), 0x800u);
+}
+
+TEST(XorTranslator, Table1VectorsSpreadSevenGranulesOverSevenChannels) {
+  const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/table1-xor.yaml");
+  const TranslatorRegisters regs = registers_from_config(cfg);
+  XorTranslator tr(cfg, regs);
+  ChannelDecoder dec(cfg);
+  std::vector<unsigned> channels;
+  for (uint64_t g = 0; g <= 48; g += 8) channels.push_back(dec.channel(tr.map(g * 256, 0)));
+  EXPECT_EQ(channels, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(ChannelDecoder, ComposeInvertsChannelAndLocalForBitAndRowLayouts) {
+  const std::vector<std::string> translators = {
+      "translator: {channel_bits: [8, 9, 10], candidate_bits: [12]}",
+      "translator: {channel_bits: [11, 6, 9], candidate_bits: [12]}",  // non-contiguous, unordered
+  };
+  for (const auto& t : translators) {
+    const Config cfg = config_from(base_yaml(t, 8, 16));
+    ChannelDecoder d(cfg);
+    std::vector<bool> seen(1u << kWidth, false);
+    for (uint64_t a = 0; a < (1u << kWidth); ++a) {
+      const unsigned c = d.channel(a);
+      const uint64_t l = d.local(a);
+      ASSERT_LT(c, 8u);
+      ASSERT_LT(l, (1u << kWidth) / 8);
+      ASSERT_EQ(d.compose(c, l), a) << t;
+      const uint64_t key = l * 8 + c;
+      ASSERT_FALSE(seen[key]);
+      seen[key] = true;
+    }
+  }
+  const Config six = config_from(base_yaml("translator: {granule_bytes: 256}", 6, 16));
+  ChannelDecoder d(six);
+  for (uint64_t a = 0; a < 6 * 256 * 40; ++a) ASSERT_EQ(d.compose(d.channel(a), d.local(a)), a);
+}
+
+TEST(ChannelDecoder, ChannelBitJIsChannelIndexBitJ) {
+  const Config cfg = config_from(base_yaml("translator: {channel_bits: [11, 6, 9], candidate_bits: [12]}", 8, 16));
+  ChannelDecoder d(cfg);
+  EXPECT_EQ(d.channel(1u << 11), 1u);
+  EXPECT_EQ(d.channel(1u << 6), 2u);
+  EXPECT_EQ(d.channel(1u << 9), 4u);
+}
+
+TEST(PrimeScheme, ChannelIsGranuleTimesPrimeModNAndBijectiveInEachRow) {
+  for (unsigned prime : {3u, 5u, 7u, 11u}) {
+    const Config cfg = config_from(base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [12], prime: " +
+                                                 std::to_string(prime) + ", tasks: [{task: 2, scheme: prime}]}",
+                                             8, 16));
+    const TranslatorRegisters regs = registers_from_config(cfg);
+    XorTranslator tr(cfg, regs);
+    ChannelDecoder d(cfg);
+    std::vector<bool> seen(1u << kWidth, false);
+    for (uint64_t a = 0; a < (1u << kWidth); ++a) {
+      const uint64_t m = tr.map(a, 2);
+      ASSERT_EQ(d.channel(m), ((a >> 8) * prime) % 8);
+      ASSERT_FALSE(seen[m]);
+      seen[m] = true;
+      ASSERT_EQ(tr.unmap(m, 2), a);
+      ASSERT_EQ(m >> 11, a >> 11) << "left its row of 8 granules";
+    }
+  }
+}
+
+TEST(PrimeScheme, NonPowerOfTwoChannelCount) {
+  const Config cfg = config_from(base_yaml(
+      "translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6, 32));
+  const TranslatorRegisters regs = registers_from_config(cfg);
+  XorTranslator tr(cfg, regs);
+  ChannelDecoder d(cfg);
+  const uint64_t span = 6 * 256 * 64;
+  std::vector<bool> seen(span, false);
+  std::vector<unsigned> per_channel(6, 0);
+  for (uint64_t a = 0; a < span; ++a) {
+    const uint64_t m = tr.map(a, 1);
+    ASSERT_LT(m, span);
+    ASSERT_EQ(d.channel(m), ((a >> 8) * 5) % 6);
+    ASSERT_FALSE(seen[m]);
+    seen[m] = true;
+    ASSERT_EQ(tr.unmap(m, 1), a);
+    ++per_channel[d.channel(m)];
+  }
+  for (unsigned n : per_channel) EXPECT_EQ(n, span / 6);
+}
+
+}  // namespace
+}  // namespace gpumem::test
