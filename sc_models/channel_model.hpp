@@ -4,9 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace gpumem {
 
@@ -26,19 +26,24 @@ class ChannelModel {
 
   // Arrivals come in non-decreasing order per channel (one in-order initiator).
   Slot schedule(uint64_t arrival) {
-    while (!in_flight_.empty() && in_flight_.front() <= arrival) in_flight_.pop_front();
+    // FIFO service: finish cycles leave in the order they entered.
+    while (in_flight_count_ && in_flight_[in_flight_head_] <= arrival) {
+      in_flight_head_ = (in_flight_head_ + 1) & (in_flight_.size() - 1);
+      --in_flight_count_;
+    }
     const uint64_t start = arrival > busy_until_ ? arrival : busy_until_;
     busy_until_ = start + service_cycles_;
-    in_flight_.push_back(busy_until_);
-    const unsigned depth = static_cast<unsigned>(in_flight_.size());
-    return {start, busy_until_, depth};
+    if (in_flight_count_ == in_flight_.size()) grow_in_flight();
+    in_flight_[(in_flight_head_ + in_flight_count_) & (in_flight_.size() - 1)] = busy_until_;
+    ++in_flight_count_;
+    return {start, busy_until_, static_cast<unsigned>(in_flight_count_)};
   }
 
   void read(uint64_t local, uint8_t* dst, unsigned len) {
     while (len) {
       const unsigned off = static_cast<unsigned>(local & (kPageBytes - 1));
       const unsigned n = len < kPageBytes - off ? len : kPageBytes - off;
-      if (const uint8_t* p = find_page(local)) std::memcpy(dst, p + off, n);
+      if (const uint8_t* p = find_page(local)) copy(dst, p + off, n);
       else std::memset(dst, 0, n);  // never written: reads as zero
       local += n, dst += n, len -= n;
     }
@@ -48,7 +53,7 @@ class ChannelModel {
     while (len) {
       const unsigned off = static_cast<unsigned>(local & (kPageBytes - 1));
       const unsigned n = len < kPageBytes - off ? len : kPageBytes - off;
-      std::memcpy(page_for_write(local) + off, src, n);
+      copy(page_for_write(local) + off, src, n);
       local += n, src += n, len -= n;
     }
   }
@@ -58,6 +63,26 @@ class ChannelModel {
 
  private:
   static constexpr unsigned kPageBytes = 4096;
+
+  // Fixed-size copies compile to a few vector moves; a variable-length
+  // memcpy of 64 bytes costs several times more.
+  static void copy(uint8_t* dst, const uint8_t* src, unsigned n) {
+    switch (n) {
+      case 64: std::memcpy(dst, src, 64); return;
+      case 32: std::memcpy(dst, src, 32); return;
+      case 16: std::memcpy(dst, src, 16); return;
+      case 8: std::memcpy(dst, src, 8); return;
+      case 4: std::memcpy(dst, src, 4); return;
+      default: std::memcpy(dst, src, n);
+    }
+  }
+
+  void grow_in_flight() {
+    std::vector<uint64_t> bigger(in_flight_.size() * 2);
+    for (size_t i = 0; i < in_flight_count_; ++i) bigger[i] = in_flight_[(in_flight_head_ + i) & (in_flight_.size() - 1)];
+    in_flight_.swap(bigger);
+    in_flight_head_ = 0;
+  }
 
   const uint8_t* find_page(uint64_t local) {
     const uint64_t key = local / kPageBytes;
@@ -78,7 +103,9 @@ class ChannelModel {
 
   unsigned service_cycles_;
   uint64_t busy_until_ = 0;
-  std::deque<uint64_t> in_flight_;  // finish cycles of requests not yet done
+  std::vector<uint64_t> in_flight_ = std::vector<uint64_t>(64);  // ring of finish cycles, power-of-two size
+  size_t in_flight_head_ = 0;
+  size_t in_flight_count_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
   uint64_t last_key_ = ~uint64_t{0};
   uint8_t* last_page_ = nullptr;

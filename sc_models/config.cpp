@@ -331,14 +331,17 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     if (!is_pow2(g.size) || g.size > cfg.granule_bytes())
       r.fail(size_at, key + ".size", "request size " + std::to_string(g.size) +
              " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.granule_bytes()) + " bytes)");
-    if (g.kind == GeneratorConfig::Kind::kRandom && g.range < g.size)
-      r.fail(e["range"] ? e["range"] : e, key + ".range", "range must hold at least one request");
+    if (g.kind == GeneratorConfig::Kind::kRandom && !e["range"])
+      r.fail(e, key + ".range", "missing value: a random generator needs its address range in bytes");
+    if (e["range"] && g.range < g.size)
+      r.fail(e["range"], key + ".range", "range must hold at least one request");
+    if (e["range"] && g.range % g.size)
+      r.fail(e["range"], key + ".range", "range must be a multiple of the request size");
     if (g.base % g.size) r.fail(e["base"] ? e["base"] : e, key + ".base", "base must be aligned to the request size");
     if (g.kind == GeneratorConfig::Kind::kStrided && g.stride % g.size)
       r.fail(e["stride"] ? e["stride"] : e, key + ".stride", "stride must be a multiple of the request size");
-    const unsigned __int128 end = g.kind == GeneratorConfig::Kind::kStrided
-                                      ? (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size
-                                      : (unsigned __int128)g.base + g.range;
+    const unsigned __int128 end = g.range ? (unsigned __int128)g.base + g.range
+                                          : (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size;
     if (end > limit)
       r.fail(e, key, "addresses reach past the " + std::to_string(cfg.memory.address_bits) + "-bit address space");
     out.push_back(g);
@@ -346,7 +349,7 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
   // Isolation from the other side: two task types must not share a page.
   const uint64_t page = cfg.mmu.smallest_page();
   auto span = [&](const GeneratorConfig& g) {
-    const uint64_t last = g.kind == GeneratorConfig::Kind::kStrided ? g.base + g.stride * (g.count - 1) + g.size - 1 : g.base + g.range - 1;
+    const uint64_t last = g.range ? g.base + g.range - 1 : g.base + g.stride * (g.count - 1) + g.size - 1;
     return std::pair<uint64_t, uint64_t>{g.base / page, last / page};
   };
   for (size_t i = 0; i < out.size(); ++i)

@@ -61,7 +61,8 @@ struct GeneratorConfig {
   unsigned task = 0;
   uint64_t base = 0;
   uint64_t stride = 64;       // strided
-  uint64_t range = 1 << 20;   // random: addresses in [base, base + range)
+  uint64_t range = 0;         // random: addresses in [base, base + range) (required);
+                              // strided: wrap back to base after range bytes (0: never)
   uint64_t count = 1000;
   unsigned size = 64;
   double write_fraction = 0;  // share of writes (strided: every k-th request is a write)

@@ -1,6 +1,7 @@
 // A memory request as the player issues it, and where requests come from.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "config.hpp"
@@ -26,7 +27,11 @@ class RequestSource {
 
 // Fills `len` bytes with the write pattern of a request.
 inline void fill_write_data(const Request& r, uint8_t* dst) {
-  for (unsigned i = 0; i < r.size; ++i) dst[i] = static_cast<uint8_t>(r.data >> (8 * (i % 8)));
+  if (r.size >= 8) {
+    for (unsigned i = 0; i < r.size; i += 8) std::memcpy(dst + i, &r.data, 8);  // little-endian host
+  } else {
+    for (unsigned i = 0; i < r.size; ++i) dst[i] = static_cast<uint8_t>(r.data >> (8 * i));
+  }
 }
 
 }  // namespace gpumem

@@ -1,7 +1,5 @@
 #include "simulation.hpp"
 
-#include <chrono>
-
 #include "memory_system.hpp"
 #include "trace_player.hpp"
 
@@ -15,11 +13,9 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   player.registers.bind(memory.registers.target);
   for (CompletionObserver* o : observers) player.add_observer(o);
 
-  const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
-  const auto t1 = std::chrono::steady_clock::now();
   if (player.failure()) std::rethrow_exception(player.failure());
-  return {player.requests_done(), std::chrono::duration<double>(t1 - t0).count()};
+  return {player.requests_done(), player.wall_seconds()};
 }
 
 }  // namespace gpumem

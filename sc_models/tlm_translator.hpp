@@ -33,8 +33,9 @@ class TranslatorTlm : public sc_core::sc_module {
     }
     const uint64_t pa = trans.get_address();
     how->physical_address = pa;
-    how->scheme = model_.scheme(info->task);
-    how->mapped_address = model_.map(pa, info->task);
+    const XorTranslator::Result r = model_.translate(pa, info->task);
+    how->scheme = r.scheme;
+    how->mapped_address = r.mapped;
     trans.set_address(how->mapped_address);
     initiator->b_transport(trans, delay);
   }

@@ -15,6 +15,7 @@ TracePlayer::TracePlayer(sc_core::sc_module_name name, const Config& cfg, Reques
 }
 
 void TracePlayer::run() {
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     program_translator(cfg_, [&](uint32_t offset, uint32_t value) {
@@ -32,6 +33,8 @@ void TracePlayer::run() {
   } catch (...) {
     failure_ = std::current_exception();
   }
+  wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  finished_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TracePlayer::issue_all() {

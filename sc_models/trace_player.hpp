@@ -2,6 +2,7 @@
 // a RequestSource at their cycles, at most memory.max_outstanding in flight,
 // under a quantum keeper. Requests do not wait for one another's completion.
 #pragma once
+#include <chrono>
 #include <exception>
 #include <queue>
 #include <string>
@@ -26,9 +27,12 @@ class TracePlayer : public sc_core::sc_module {
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
   uint64_t requests_done() const { return done_; }
+  double wall_seconds() const { return wall_seconds_; }  // host time spent in the run
   // Set when the run stopped early: an input error from the source, or an
   // error response from the model. The runner rethrows it after sc_start().
   std::exception_ptr failure() const { return failure_; }
+  // Notified when the last request has completed (or the run failed).
+  const sc_core::sc_event& finished() const { return finished_; }
 
  private:
   void run();
@@ -39,7 +43,9 @@ class TracePlayer : public sc_core::sc_module {
   const Clock& clock_;
   std::vector<CompletionObserver*> observers_;
   uint64_t done_ = 0;
+  double wall_seconds_ = 0;
   std::exception_ptr failure_;
+  sc_core::sc_event finished_;
 };
 
 }  // namespace gpumem

@@ -1,6 +1,5 @@
 #include "workload.hpp"
 
-#include <cmath>
 #include <queue>
 #include <vector>
 
@@ -25,15 +24,20 @@ class Generator {
     r.task = g_.task;
     r.size = g_.size;
     if (g_.kind == GeneratorConfig::Kind::kStrided) {
-      r.address = g_.base + i_ * g_.stride;
-      // Spread writes evenly: request i is a write when floor((i+1)f) > floor(i f).
-      r.op = std::floor((i_ + 1) * g_.write_fraction) > std::floor(i_ * g_.write_fraction) ? Op::kWrite : Op::kRead;
+      r.address = g_.base + offset_;
+      offset_ += g_.stride;
+      if (g_.range && offset_ >= g_.range) offset_ %= g_.range;
+      // Spread writes evenly: a write whenever the accumulated fraction passes 1.
+      write_credit_ += g_.write_fraction;
+      r.op = write_credit_ >= 1.0 ? Op::kWrite : Op::kRead;
+      if (write_credit_ >= 1.0) write_credit_ -= 1.0;
+      r.data = (i_ + 1) * 0x9E3779B97F4A7C15ull;
     } else {
       const uint64_t slots = g_.range / g_.size;
       r.address = g_.base + (splitmix64(rng_) % slots) * g_.size;
-      r.op = (splitmix64(rng_) >> 11) * 0x1.0p-53 < g_.write_fraction ? Op::kWrite : Op::kRead;
+      r.data = splitmix64(rng_);
+      r.op = (r.data >> 11) * 0x1.0p-53 < g_.write_fraction ? Op::kWrite : Op::kRead;
     }
-    r.data = splitmix64(rng_);
     ++i_;
   }
 
@@ -41,6 +45,8 @@ class Generator {
   GeneratorConfig g_;
   uint64_t rng_;
   uint64_t i_ = 0;
+  uint64_t offset_ = 0;
+  double write_credit_ = 0;
 };
 
 class MergedWorkload : public RequestSource {

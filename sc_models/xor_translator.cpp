@@ -12,27 +12,22 @@ ChannelDecoder::ChannelDecoder(const Config& cfg)
       channels_(cfg.memory.channels),
       granule_shift_(cfg.granule_shift()) {
   std::sort(channel_bits_.begin(), channel_bits_.end());
-  contiguous_ = channel_bits_ordered_.empty() ||
-                (channel_bits_ordered_.back() == channel_bits_ordered_.front() + channel_bits_ordered_.size() - 1 &&
-                 std::is_sorted(channel_bits_ordered_.begin(), channel_bits_ordered_.end()));
+  const bool pow2 = is_pow2(channels_);
+  contiguous_ = pow2 && (channel_bits_ordered_.empty() ||
+                         (channel_bits_ordered_.back() == channel_bits_ordered_.front() + channel_bits_ordered_.size() - 1 &&
+                          std::is_sorted(channel_bits_ordered_.begin(), channel_bits_ordered_.end())));
+  if (channels_ == 1) granule_shift_ = 0;  // the decode is then the identity: local = mapped
+  high_shift_ = granule_shift_ + log2_exact(channels_);
+  low_mask_ = bit(granule_shift_) - 1;
 }
 
-unsigned ChannelDecoder::channel(uint64_t mapped) const {
-  if (channels_ == 1) return 0;
-  if (!channel_bits_ordered_.empty()) {
-    if (contiguous_) return static_cast<unsigned>((mapped >> granule_shift_) & (channels_ - 1));
-    return static_cast<unsigned>(gather_bits(mapped, channel_bits_ordered_));
-  }
+unsigned ChannelDecoder::channel_slow(uint64_t mapped) const {
+  if (!channel_bits_ordered_.empty()) return static_cast<unsigned>(gather_bits(mapped, channel_bits_ordered_));
   return static_cast<unsigned>((mapped >> granule_shift_) % channels_);
 }
 
-uint64_t ChannelDecoder::local(uint64_t mapped) const {
-  if (channels_ == 1) return mapped;
+uint64_t ChannelDecoder::local_slow(uint64_t mapped) const {
   if (!channel_bits_.empty()) {
-    if (contiguous_) {
-      const unsigned lo = channel_bits_.front(), m = static_cast<unsigned>(channel_bits_.size());
-      return ((mapped >> (lo + m)) << lo) | (mapped & (bit(lo) - 1));
-    }
     uint64_t x = mapped;
     for (auto it = channel_bits_.rbegin(); it != channel_bits_.rend(); ++it)
       x = ((x >> (*it + 1)) << *it) | (x & (bit(*it) - 1));

@@ -22,17 +22,29 @@ struct TranslatorRegisters {
 class ChannelDecoder {
  public:
   explicit ChannelDecoder(const Config& cfg);
-  unsigned channel(uint64_t mapped) const;
-  uint64_t local(uint64_t mapped) const;
+  // Contiguous channel bits (the common layout) decode with a shift and a mask.
+  unsigned channel(uint64_t mapped) const {
+    if (contiguous_) return static_cast<unsigned>((mapped >> granule_shift_) & (channels_ - 1));
+    return channel_slow(mapped);
+  }
+  uint64_t local(uint64_t mapped) const {
+    if (contiguous_) return ((mapped >> high_shift_) << granule_shift_) | (mapped & low_mask_);
+    return local_slow(mapped);
+  }
   uint64_t compose(unsigned channel, uint64_t local) const;  // exact inverse
   unsigned channels() const { return channels_; }
 
  private:
+  unsigned channel_slow(uint64_t mapped) const;
+  uint64_t local_slow(uint64_t mapped) const;
+
   std::vector<unsigned> channel_bits_;  // ascending copy, for removal
   std::vector<unsigned> channel_bits_ordered_;
   unsigned channels_;
   unsigned granule_shift_;
-  bool contiguous_;
+  bool contiguous_;  // power-of-two channels on ascending contiguous bits (or one channel)
+  unsigned high_shift_ = 0;
+  uint64_t low_mask_ = 0;
 };
 
 class XorTranslator {
@@ -43,16 +55,17 @@ class XorTranslator {
   // Scheme xor: b'[c_j] = b[c_j] ^ parity(b & mask[task][j]); an involution.
   uint64_t map(uint64_t address, unsigned task) {
     if (regs_.generation != cached_generation_) rebuild();
-    switch (effective_[task]) {
-      case Scheme::kNone: return address;
-      case Scheme::kXor: {
-        uint64_t flip = 0;
-        for (unsigned j = 0; j < m_; ++j) flip |= uint64_t{parity(address & mask_[task][j])} << channel_bits_[j];
-        return address ^ flip;
-      }
-      case Scheme::kPrime: return map_prime(address);
-    }
-    return address;
+    return map_with(effective_[task], address, task);
+  }
+  // The scheme used and the mapped address, in one lookup (the TLM hot path).
+  struct Result {
+    Scheme scheme;
+    uint64_t mapped;
+  };
+  Result translate(uint64_t address, unsigned task) {
+    if (regs_.generation != cached_generation_) rebuild();
+    const Scheme s = effective_[task];
+    return {s, map_with(s, address, task)};
   }
   // The inverse mapping (xor: itself; prime: the inverse row permutation).
   uint64_t unmap(uint64_t mapped, unsigned task);
@@ -63,6 +76,18 @@ class XorTranslator {
 
  private:
   static unsigned parity(uint64_t x) { return static_cast<unsigned>(__builtin_parityll(x)); }
+  uint64_t map_with(Scheme s, uint64_t address, unsigned task) const {
+    switch (s) {
+      case Scheme::kNone: return address;
+      case Scheme::kXor: {
+        uint64_t flip = 0;
+        for (unsigned j = 0; j < m_; ++j) flip |= uint64_t{parity(address & mask_[task][j])} << channel_bits_[j];
+        return address ^ flip;
+      }
+      case Scheme::kPrime: return map_prime(address);
+    }
+    return address;
+  }
   uint64_t map_prime(uint64_t address) const;
   void rebuild();
 
