@@ -6,9 +6,11 @@
 #include <iostream>
 #include <memory>
 #include <systemc>
+#include <unistd.h>
 
 #include "config.hpp"
 #include "input_error.hpp"
+#include "progress.hpp"
 #include "register_map.hpp"
 #include "run_statistics.hpp"
 #include "simulation.hpp"
@@ -43,6 +45,11 @@ int run_command(const RunArgs& a) {
     log = std::make_unique<gpumem::TransactionLog>(a.txn_log);
     observers.push_back(log.get());
   }
+  std::unique_ptr<gpumem::ProgressReporter> progress;
+  if (!a.quiet && isatty(STDERR_FILENO)) {
+    progress = std::make_unique<gpumem::ProgressReporter>(stderr, source->expected_total());
+    observers.push_back(progress.get());
+  }
   std::ofstream json_out;
   if (!a.stats_json.empty()) {  // open before the run: a bad path must not cost a long simulation
     json_out.open(a.stats_json);
@@ -50,6 +57,7 @@ int run_command(const RunArgs& a) {
   }
 
   const gpumem::SimulationResult r = gpumem::run_simulation(cfg, *source, observers);
+  progress.reset();
 
   if (!a.quiet) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"

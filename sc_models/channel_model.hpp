@@ -59,7 +59,7 @@ class ChannelModel {
   }
 
   uint64_t busy_until() const { return busy_until_; }
-  size_t pages_allocated() const { return pages_.size(); }
+  size_t pages_allocated() const { return pages_allocated_; }
 
  private:
   static constexpr unsigned kPageBytes = 4096;
@@ -84,21 +84,36 @@ class ChannelModel {
     in_flight_head_ = 0;
   }
 
+  // Two levels: a hash of blocks (each covering kPagesPerBlock pages) and a
+  // pointer array inside the block. A channel's working set usually sits in a
+  // few blocks, so most accesses skip the hash (whose node chase misses cache).
+  struct Block {
+    std::unique_ptr<uint8_t[]> pages[1024];
+  };
+  static constexpr unsigned kPagesPerBlock = 1024;
+
+  Block* find_block(uint64_t block_key, bool create) {
+    if (block_key == last_block_key_ && last_block_) return last_block_;
+    const auto it = blocks_.find(block_key);
+    Block* b = nullptr;
+    if (it != blocks_.end()) b = it->second.get();
+    else if (create) b = (blocks_[block_key] = std::make_unique<Block>()).get();
+    if (b) last_block_key_ = block_key, last_block_ = b;
+    return b;
+  }
   const uint8_t* find_page(uint64_t local) {
-    const uint64_t key = local / kPageBytes;
-    if (key == last_key_ && last_page_) return last_page_;
-    const auto it = pages_.find(key);
-    if (it == pages_.end()) return nullptr;
-    last_key_ = key, last_page_ = it->second.get();
-    return last_page_;
+    const uint64_t page = local / kPageBytes;
+    const Block* b = find_block(page / kPagesPerBlock, false);
+    return b ? b->pages[page % kPagesPerBlock].get() : nullptr;
   }
   uint8_t* page_for_write(uint64_t local) {
-    const uint64_t key = local / kPageBytes;
-    if (key == last_key_ && last_page_) return last_page_;
-    auto& slot = pages_[key];
-    if (!slot) slot = std::make_unique<uint8_t[]>(kPageBytes);  // value-initialised: zeros
-    last_key_ = key, last_page_ = slot.get();
-    return last_page_;
+    const uint64_t page = local / kPageBytes;
+    auto& slot = find_block(page / kPagesPerBlock, true)->pages[page % kPagesPerBlock];
+    if (!slot) {
+      slot = std::make_unique<uint8_t[]>(kPageBytes);  // value-initialised: zeros
+      ++pages_allocated_;
+    }
+    return slot.get();
   }
 
   unsigned service_cycles_;
@@ -106,9 +121,10 @@ class ChannelModel {
   std::vector<uint64_t> in_flight_ = std::vector<uint64_t>(64);  // ring of finish cycles, power-of-two size
   size_t in_flight_head_ = 0;
   size_t in_flight_count_ = 0;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
-  uint64_t last_key_ = ~uint64_t{0};
-  uint8_t* last_page_ = nullptr;
+  std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
+  uint64_t last_block_key_ = ~uint64_t{0};
+  Block* last_block_ = nullptr;
+  size_t pages_allocated_ = 0;
 };
 
 }  // namespace gpumem

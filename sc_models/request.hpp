@@ -23,6 +23,7 @@ class RequestSource {
  public:
   virtual ~RequestSource() = default;
   virtual bool next(Request& r) = 0;  // false at the end
+  virtual uint64_t expected_total() const { return 0; }  // 0: not known in advance
 };
 
 // Fills `len` bytes with the write pattern of a request.

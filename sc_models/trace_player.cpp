@@ -15,6 +15,7 @@ TracePlayer::TracePlayer(sc_core::sc_module_name name, const Config& cfg, Reques
 }
 
 void TracePlayer::run() {
+  if (start_after_) wait(*start_after_);
   const auto t0 = std::chrono::steady_clock::now();
   try {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

@@ -26,6 +26,8 @@ class TracePlayer : public sc_core::sc_module {
   TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock);
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
+  // Hold the run until `e` fires (used to run two players one after the other).
+  void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
   uint64_t requests_done() const { return done_; }
   double wall_seconds() const { return wall_seconds_; }  // host time spent in the run
   // Set when the run stopped early: an input error from the source, or an
@@ -46,6 +48,7 @@ class TracePlayer : public sc_core::sc_module {
   double wall_seconds_ = 0;
   std::exception_ptr failure_;
   sc_core::sc_event finished_;
+  const sc_core::sc_event* start_after_ = nullptr;
 };
 
 }  // namespace gpumem

@@ -52,8 +52,12 @@ class Generator {
 class MergedWorkload : public RequestSource {
  public:
   explicit MergedWorkload(const Config& cfg) {
-    for (const auto& g : cfg.workload) gens_.emplace_back(g);
+    for (const auto& g : cfg.workload) {
+      gens_.emplace_back(g);
+      total_ += g.count;
+    }
   }
+  uint64_t expected_total() const override { return total_; }
   bool next(Request& r) override {
     // Earliest next cycle first; ties go to the generator declared first.
     Generator* best = nullptr;
@@ -68,6 +72,7 @@ class MergedWorkload : public RequestSource {
  private:
   std::vector<Generator> gens_;
   uint64_t next_id_ = 0;
+  uint64_t total_ = 0;
 };
 
 }  // namespace
