@@ -62,6 +62,11 @@ void TracePlayer::issue_all() {
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles
   const size_t max_outstanding = cfg_.memory.max_outstanding;
 
+  // Kernel time only moves when we sync, so it is read once per quantum
+  // rather than per request.
+  sc_core::sc_time now = sc_core::sc_time_stamp();
+  uint64_t sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
+
   Request r;
   while (source_.next(r)) {
     uint64_t issue = r.cycle;
@@ -71,9 +76,12 @@ void TracePlayer::issue_all() {
       in_flight.pop();
     }
     const sc_core::sc_time target = clock_.time(issue);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
     qk.set(target > now ? target - now : sc_core::SC_ZERO_TIME);
-    if (qk.need_sync()) qk.sync();
+    if (issue >= sync_cycle) {
+      qk.sync();
+      now = sc_core::sc_time_stamp();
+      sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
+    }
 
     info.id = r.id;
     info.task = r.task;
@@ -89,14 +97,14 @@ void TracePlayer::issue_all() {
 
     sc_core::sc_time delay = qk.get_local_time();
     memory->b_transport(trans, delay);
-    if (!trans.is_response_ok())
-      throw std::runtime_error("request " + std::to_string(r.id) + " at address 0x" + [&] {
-        char b[20];
-        std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(r.address));
-        return std::string(b);
-      }() + ": " + trans.get_response_string());
+    if (!trans.is_response_ok()) {
+      char where[64];
+      std::snprintf(where, sizeof where, "request %llu at address 0x%llx: ", static_cast<unsigned long long>(r.id),
+                    static_cast<unsigned long long>(r.address));
+      throw std::runtime_error(where + trans.get_response_string());
+    }
 
-    const uint64_t completion = clock_.cycles(sc_core::sc_time_stamp() + delay);
+    const uint64_t completion = clock_.cycles(now + delay);
     in_flight.push(completion);
     const Completion c{r, how, data, issue, completion};
     for (CompletionObserver* o : observers_) o->on_completion(c);
