@@ -319,7 +319,7 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     r.opt_uint(e, key, "stride", g.stride, 0, ~uint64_t{0});
     r.opt_uint(e, key, "range", g.range, 1, ~uint64_t{0});
     r.opt_uint(e, key, "count", g.count, 1, uint64_t{1} << 40);
-    r.opt_uint(e, key, "size", g.size, 1, 4096);
+    r.opt_uint(e, key, "size", g.size, 1, kMaxRequestBytes);
     r.opt_uint(e, key, "seed", g.seed, 0, ~uint64_t{0});
     r.opt_uint(e, key, "start_cycle", g.start_cycle, 0, uint64_t{1} << 50);
     r.opt_uint(e, key, "issue_interval", g.issue_interval, 0, uint64_t{1} << 30);
@@ -328,9 +328,9 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
       if (g.write_fraction < 0 || g.write_fraction > 1) r.fail(e["write_fraction"], key + ".write_fraction", "must lie in [0, 1]");
     }
     const YAML::Node size_at = e["size"] ? e["size"] : e;
-    if (!is_pow2(g.size) || g.size > cfg.granule_bytes())
+    if (!is_pow2(g.size) || g.size > cfg.max_request_bytes())
       r.fail(size_at, key + ".size", "request size " + std::to_string(g.size) +
-             " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.granule_bytes()) + " bytes)");
+             " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.max_request_bytes()) + " bytes)");
     if (g.kind == GeneratorConfig::Kind::kRandom && !e["range"])
       r.fail(e, key + ".range", "missing value: a random generator needs its address range in bytes");
     if (e["range"] && g.range < g.size)

@@ -11,6 +11,7 @@ constexpr unsigned kMaxTaskTypes = 16;      // 4-bit task-type id in the PTE
 constexpr unsigned kMaxChannelBits = 8;     // up to 256 channels
 constexpr unsigned kMaxChannels = 256;
 constexpr unsigned kMaxCandidateBits = 32;  // one 32-bit XOR control vector register
+constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a small page
 
 enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
 const char* scheme_name(Scheme s);
@@ -86,6 +87,10 @@ struct Config {
   bool bit_interleaved() const { return !translator.channel_bits.empty() || memory.channels == 1; }
   unsigned granule_shift() const;        // log2 of the interleave granule
   uint64_t granule_bytes() const { return uint64_t{1} << granule_shift(); }
+  // Largest request: within one interleave granule, so it never spans channels.
+  unsigned max_request_bytes() const {
+    return static_cast<unsigned>(granule_bytes() < kMaxRequestBytes ? granule_bytes() : kMaxRequestBytes);
+  }
   unsigned entropy_window() const { return stats.entropy_window ? stats.entropy_window : memory.max_outstanding; }
   const TaskMapping* task_mapping(unsigned task) const;
   Scheme scheme_of(unsigned task) const {

@@ -56,7 +56,7 @@ void TracePlayer::issue_all() {
       t.clear_extension<HowExtension>();
     }
   } detach{trans};
-  unsigned char data[4096];
+  unsigned char data[kMaxRequestBytes];
   trans.set_data_ptr(data);
 
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles

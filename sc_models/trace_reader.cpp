@@ -35,7 +35,7 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
     : owned_(std::make_unique<std::ifstream>(path)), in_(*owned_), name_(path) {
   if (!*owned_) throw InputError(path, 0, "", "cannot open trace file");
   address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
-  granule_ = cfg.granule_bytes();
+  max_size_ = cfg.max_request_bytes();
   page_bytes_ = cfg.mmu.smallest_page();
   read_header();
 }
@@ -43,7 +43,7 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
 CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
     : in_(in), name_(std::move(display_name)) {
   address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
-  granule_ = cfg.granule_bytes();
+  max_size_ = cfg.max_request_bytes();
   page_bytes_ = cfg.mmu.smallest_page();
   read_header();
 }
@@ -104,9 +104,9 @@ bool CsvTraceReader::next(Request& r) {
     else fail("op", "bad operation '" + op + "' (R or W)");
     r.address = number(3, "address");
     const uint64_t size = number(4, "size");
-    if (!is_pow2(size) || size > granule_)
+    if (!is_pow2(size) || size > max_size_)
       fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
-                       std::to_string(granule_) + " bytes)");
+                       std::to_string(max_size_) + " bytes)");
     r.size = static_cast<unsigned>(size);
     if (r.address >= address_limit_ || address_limit_ - r.address < size)
       fail("address", "address " + cols[3] + " out of range of the configured address space");

@@ -28,7 +28,7 @@ class CsvTraceReader : public RequestSource {
   int line_no_ = 0;
   bool has_data_column_ = false;
   uint64_t address_limit_;
-  uint64_t granule_;
+  uint64_t max_size_;  // largest request: the interleave granule, at most kMaxRequestBytes
   uint64_t page_bytes_;
   uint64_t next_id_ = 0;
   uint64_t last_cycle_ = 0;
