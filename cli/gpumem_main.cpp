@@ -56,8 +56,25 @@ int run_command(const RunArgs& a) {
     if (!json_out) throw gpumem::InputError(a.stats_json, 0, "--stats-json", "cannot write");
   }
 
-  const gpumem::SimulationResult r = gpumem::run_simulation(cfg, *source, observers);
+  // A bad trace line stops the run; what completed before it is still
+  // written (JSON marked incomplete, the log flushed) before the error exits.
+  gpumem::SimulationResult r;
+  std::exception_ptr failure;
+  try {
+    r = gpumem::run_simulation(cfg, *source, observers);
+  } catch (const std::exception& e) {
+    failure = std::current_exception();
+    if (json_out.is_open()) {
+      nlohmann::json j = stats.to_json();
+      j["config"] = a.config;
+      j["trace"] = a.trace;
+      j["complete"] = false;
+      j["error"] = e.what();
+      json_out << j.dump(2) << "\n";
+    }
+  }
   progress.reset();
+  if (failure) std::rethrow_exception(failure);
 
   if (!a.quiet) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
@@ -70,6 +87,7 @@ int run_command(const RunArgs& a) {
     nlohmann::json j = stats.to_json();
     j["config"] = a.config;
     j["trace"] = a.trace;
+    j["complete"] = true;
     json_out << j.dump(2) << "\n";
   }
   return 0;

@@ -32,19 +32,19 @@ std::vector<std::string> split(const std::string& line) {
 }  // namespace
 
 CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
-    : owned_(std::make_unique<std::ifstream>(path)), in_(*owned_), name_(path) {
-  if (!*owned_) throw InputError(path, 0, "", "cannot open trace file");
-  address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
-  max_size_ = cfg.max_request_bytes();
-  page_bytes_ = cfg.mmu.smallest_page();
-  read_header();
-}
+    : CsvTraceReader(cfg, std::make_unique<std::ifstream>(path), path, nullptr) {}
 
 CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
-    : in_(in), name_(std::move(display_name)) {
-  address_limit_ = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits);
-  max_size_ = cfg.max_request_bytes();
-  page_bytes_ = cfg.mmu.smallest_page();
+    : CsvTraceReader(cfg, nullptr, std::move(display_name), &in) {}
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in)
+    : owned_(std::move(owned)),
+      in_(in ? *in : *owned_),
+      name_(std::move(name)),
+      address_limit_(cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits)),
+      max_size_(cfg.max_request_bytes()),
+      page_bytes_(cfg.mmu.smallest_page()) {
+  if (owned_ && !*owned_) throw InputError(name_, 0, "", "cannot open trace file");
   read_header();
 }
 

@@ -19,6 +19,7 @@ class CsvTraceReader : public RequestSource {
   bool next(Request& r) override;
 
  private:
+  CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
   void read_header();
   [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
 
