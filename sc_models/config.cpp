@@ -57,13 +57,20 @@ class Reader {
   // Checks that `node` is a map with only `allowed` keys.
   void expect_map(const YAML::Node& node, const std::string& key, std::initializer_list<const char*> allowed) const {
     if (!node.IsMap()) fail(node, key, "expected a mapping");
+    std::set<std::string> seen;
     for (const auto& kv : node) {
-      const auto name = kv.first.as<std::string>();
+      // as<std::string>() on a non-scalar key would escape as a YAML exception.
+      if (!kv.first.IsScalar()) fail(kv.first, key, "expected a plain key");
+      const auto name = kv.first.Scalar();
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; })) {
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
         fail(kv.first, join(key, name), "unknown key (allowed: " + list + ")");
       }
+      // yaml-cpp keeps both and lookups see only the first, so the second would be ignored silently.
+      if (!seen.insert(name).second) fail(kv.first, join(key, name), "key given twice");
+      // An empty value's mark is the next token, often a line further down: report it at the key.
+      if (kv.second.IsNull()) fail(kv.first, join(key, name), "missing value");
     }
   }
 
@@ -325,7 +332,7 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     r.opt_uint(e, key, "issue_interval", g.issue_interval, 0, uint64_t{1} << 30);
     if (e["write_fraction"]) {
       g.write_fraction = r.to_double(e["write_fraction"], key + ".write_fraction");
-      if (g.write_fraction < 0 || g.write_fraction > 1) r.fail(e["write_fraction"], key + ".write_fraction", "must lie in [0, 1]");
+      if (!(g.write_fraction >= 0 && g.write_fraction <= 1)) r.fail(e["write_fraction"], key + ".write_fraction", "must lie in [0, 1]");
     }
     const YAML::Node size_at = e["size"] ? e["size"] : e;
     if (!is_pow2(g.size) || g.size > cfg.max_request_bytes())

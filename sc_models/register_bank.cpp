@@ -1,5 +1,7 @@
 #include "register_bank.hpp"
 
+#include "bits.hpp"
+
 namespace gpumem {
 
 const char* reg_status_name(RegStatus s) {
@@ -18,10 +20,19 @@ RegisterBank::RegisterBank(const Config& cfg)
     : channels_(cfg.memory.channels),
       channel_bits_(static_cast<unsigned>(cfg.translator.channel_bits.size())),
       candidate_bits_(static_cast<unsigned>(cfg.translator.candidate_bits.size())),
-      prime_configured_(cfg.translator.prime != 0),
+      prime_allowed_(cfg.translator.prime != 0),
+      scheme_fixed_(!is_pow2(cfg.memory.channels)),
       ctrl_(kCtrlInterleaveEnable) {
-  // Reset state: identity for every task type until firmware programs it.
+  // The load-time checks of the prime scheme, repeated here so that a register
+  // write cannot reach a mapping the config would have refused.
+  const auto& cb = cfg.translator.channel_bits;
+  for (size_t j = 1; j < cb.size(); ++j)
+    if (cb[j] != cb[0] + j) prime_allowed_ = false;
   translator_.interleave_enable = true;
+  // Reset state: identity for every task type until firmware programs it.
+  // With a non-power-of-two channel count a row of granules straddles pages,
+  // so only one scheme for all task types keeps isolation: the configured one.
+  if (scheme_fixed_) translator_.scheme.fill(cfg.translator.default_scheme);
   translator_.generation = 1;
 }
 
@@ -72,7 +83,8 @@ RegStatus RegisterBank::write(uint64_t offset, unsigned width, uint32_t value) {
       if (value > static_cast<uint32_t>(Scheme::kPrime)) return RegStatus::kBadValue;
       const auto s = static_cast<Scheme>(value);
       if (s == Scheme::kXor && channel_bits_ == 0 && channels_ > 1) return RegStatus::kBadValue;
-      if (s == Scheme::kPrime && !prime_configured_) return RegStatus::kBadValue;
+      if (s == Scheme::kPrime && !prime_allowed_) return RegStatus::kBadValue;
+      if (scheme_fixed_ && s != translator_.scheme[d.i]) return RegStatus::kBadValue;
       translator_.scheme[d.i] = s;
       break;
     }

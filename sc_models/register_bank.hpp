@@ -40,7 +40,8 @@ class RegisterBank {
   unsigned channels_;
   unsigned channel_bits_;
   unsigned candidate_bits_;
-  bool prime_configured_;
+  bool prime_allowed_;     // prime configured, and the channel bits form one contiguous field
+  bool scheme_fixed_;      // non-power-of-two channels: every task type keeps the configured scheme
   uint32_t ctrl_;
   TranslatorRegisters translator_;
   std::array<std::array<uint32_t, kMaxChannels>, kMaxTaskTypes> req_count_{};

@@ -41,7 +41,7 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream>
     : owned_(std::move(owned)),
       in_(in ? *in : *owned_),
       name_(std::move(name)),
-      address_limit_(cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits)),
+      address_max_(cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits) - 1),
       max_size_(cfg.max_request_bytes()),
       page_bytes_(cfg.mmu.smallest_page()) {
   if (owned_ && !*owned_) throw InputError(name_, 0, "", "cannot open trace file");
@@ -108,7 +108,7 @@ bool CsvTraceReader::next(Request& r) {
       fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
                        std::to_string(max_size_) + " bytes)");
     r.size = static_cast<unsigned>(size);
-    if (r.address >= address_limit_ || address_limit_ - r.address < size)
+    if (r.address > address_max_ || address_max_ - r.address < size - 1)
       fail("address", "address " + cols[3] + " out of range of the configured address space");
     if (r.address % size) fail("address", "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
     r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;

@@ -28,7 +28,7 @@ class CsvTraceReader : public RequestSource {
   std::string name_;
   int line_no_ = 0;
   bool has_data_column_ = false;
-  uint64_t address_limit_;
+  uint64_t address_max_;  // highest address; 2^address_bits itself does not fit 64 bits
   uint64_t max_size_;  // largest request: the interleave granule, at most kMaxRequestBytes
   uint64_t page_bytes_;
   uint64_t next_id_ = 0;

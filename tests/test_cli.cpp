@@ -1,1 +1,235 @@
+// The gpumem executable end to end: exit codes, where errors point, and the
+// files a run writes, as a user or a script sees them.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gpumem::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = GPUMEM_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+// Each test gets its own directory, so ctest -j cannot mix up their files.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "gpumem-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+
+  // Arguments are single-quoted; none of ours contain a quote.
+  Result run(const std::vector<std::string>& args) const {
+    std::string cmd = "'" + std::string(GPUMEM_BINARY) + "'";
+    for (const auto& a : args) cmd += " '" + a + "'";
+    cmd += " >'" + path("stdout").string() + "' 2>'" + path("stderr").string() + "' </dev/null";
+    const int status = std::system(cmd.c_str());
+    EXPECT_TRUE(WIFEXITED(status)) << cmd << ": did not exit normally (status " << status << ")";
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
+  }
+
+  nlohmann::json json(const std::string& name) const {
+    const std::string text = slurp(path(name));
+    EXPECT_FALSE(text.empty()) << name << " missing or empty";
+    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
+
+  fs::path dir_;
+};
+
+const std::string kIdentity = kSource + "/configs/examples/table1-identity.yaml";
+const std::string kXor = kSource + "/configs/examples/table1-xor.yaml";
+const std::string kDefault = kSource + "/configs/default.yaml";
+
+std::vector<uint64_t> busy_channels(const nlohmann::json& j) {
+  std::vector<uint64_t> counts;
+  for (const auto& c : j.at("channels"))
+    if (c.at("requests").get<uint64_t>()) counts.push_back(c.at("requests").get<uint64_t>());
+  return counts;
+}
+
+TEST_F(Cli, Table1WithoutMappingTakesSevenCycles) {
+  const Result r = run({"run", "--config", kIdentity, "--stats-json", path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("makespan"), 7);
+  EXPECT_EQ(j.at("requests"), 7);
+  EXPECT_EQ(busy_channels(j), std::vector<uint64_t>{7}) << "all seven granules on one channel";
+  EXPECT_EQ(j.at("complete"), true);
+  EXPECT_NE(r.out.find("makespan            7 cycles"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, Table1WithXorMappingTakesOneCycle) {
+  const Result r = run({"run", "--config", kXor, "--stats-json", path("s.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "--quiet prints nothing on success";
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("makespan"), 1);
+  EXPECT_EQ(busy_channels(j), std::vector<uint64_t>(7, 1)) << "seven channels with one request each";
+}
+
+TEST_F(Cli, DefaultConfigAccountsForEveryRequest) {
+  const Result r = run({"run", "--config", kDefault, "--quiet", "--stats-json", path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("complete"), true);
+  EXPECT_EQ(j.at("requests"), 600000);
+  ASSERT_EQ(j.at("channels").size(), 16u);
+  uint64_t sum = 0;
+  for (const auto& c : j.at("channels")) sum += c.at("requests").get<uint64_t>();
+  EXPECT_EQ(sum, j.at("requests").get<uint64_t>());
+  uint64_t per_task = 0;
+  for (const auto& t : j.at("tasks")) per_task += t.at("requests").get<uint64_t>();
+  EXPECT_EQ(per_task, sum);
+}
+
+TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
+  const Result r = run({"run", "--config", kIdentity, "--quiet", "--txn-log", path("t.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream log(slurp(path("t.csv")));
+  std::string line;
+  ASSERT_TRUE(std::getline(log, line));
+  EXPECT_EQ(line, "id,task,op,size,pa,scheme,mapped,channel,local,issue_cycle,start_cycle,completion_cycle");
+  std::set<std::string> ids;
+  while (std::getline(log, line)) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 11) << line;
+    ids.insert(line.substr(0, line.find(',')));
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"0", "1", "2", "3", "4", "5", "6"}));
+}
+
+TEST_F(Cli, TraceRunUsesTheTraceInsteadOfTheWorkload) {
+  const auto trace = write("t.csv", "cycle,task,op,address,size\n0,0,R,0x0,64\n0,0,W,0x100,64\n0,0,R,0x200,64\n");
+  const Result r = run({"run", "--config", kIdentity, "--trace", trace.string(), "--quiet", "--stats-json",
+                        path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("requests"), 3);
+  EXPECT_EQ(j.at("trace"), trace.string());
+  EXPECT_EQ(busy_channels(j), std::vector<uint64_t>(3, 1));
+}
+
+TEST_F(Cli, BadConfigExitsTwoNamingFileLineAndKey) {
+  const auto cfg = write("bad.yaml", "memory:\n  channels: 1\n  colour: blue\n");
+  const Result r = run({"run", "--config", cfg.string(), "--stats-json", path("s.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(cfg.string() + ":3: memory.colour: unknown key"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, BadTraceExitsTwoAndStillWritesWhatCompleted) {
+  const auto trace = write("t.csv",
+                           "cycle,task,op,address,size\n"
+                           "# two good records, then a misaligned one\n"
+                           "0,0,R,0x0,64\n"
+                           "1,0,W,0x100,64\n"
+                           "2,0,R,0x210,64\n"
+                           "3,0,R,0x300,64\n");
+  const Result r = run({"run", "--config", kIdentity, "--trace", trace.string(), "--stats-json",
+                        path("s.json").string(), "--txn-log", path("log.csv").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(trace.string() + ":5: address:"), std::string::npos) << r.err;
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("complete"), false);
+  EXPECT_EQ(j.at("requests"), 2);
+  EXPECT_NE(j.at("error").get<std::string>().find(":5: address:"), std::string::npos) << j.dump();
+  const std::string log = slurp(path("log.csv"));
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3) << "header and the two completed requests:\n" << log;
+}
+
+TEST_F(Cli, MissingTraceFileExitsTwo) {
+  const Result r = run({"run", "--config", kIdentity, "--trace", path("none.csv").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("none.csv"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UnwritableStatsPathFailsBeforeRunning) {
+  const std::string bad = path("no-such-dir/s.json").string();
+  const Result r = run({"run", "--config", kIdentity, "--stats-json", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(bad), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("makespan"), std::string::npos) << "the run must not start:\n" << r.out;
+  const Result log = run({"run", "--config", kIdentity, "--txn-log", bad});
+  EXPECT_EQ(log.exit_code, 2);
+  EXPECT_EQ(log.out.find("makespan"), std::string::npos) << log.out;
+}
+
+TEST_F(Cli, CommandLineMistakesExitNonzero) {
+  EXPECT_NE(run({"run", "--config", kIdentity, "--no-such-flag"}).exit_code, 0);
+  EXPECT_NE(run({"run"}).exit_code, 0) << "--config is required";
+  EXPECT_NE(run({}).exit_code, 0) << "a subcommand is required";
+  EXPECT_NE(run({"frobnicate"}).exit_code, 0);
+  EXPECT_NE(run({"regmap", "--format", "vhdl"}).exit_code, 0);
+  EXPECT_NE(run({"check-config"}).exit_code, 0);
+}
+
+TEST_F(Cli, HelpListsTheSubcommands) {
+  const Result r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* sub : {"run", "regmap", "check-config"}) EXPECT_NE(r.out.find(sub), std::string::npos) << r.out;
+  const Result run_help = run({"run", "--help"});
+  EXPECT_EQ(run_help.exit_code, 0);
+  EXPECT_NE(run_help.out.find("--stats-json"), std::string::npos) << run_help.out;
+}
+
+TEST_F(Cli, CheckConfig) {
+  const Result good = run({"check-config", kDefault});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_NE(good.out.find(kDefault + ": ok"), std::string::npos) << good.out;
+  const auto bad = write("bad.yaml",
+                         "memory:\n  channels: 8\ntranslator:\n  channel_bits: [8, 9, 12]\n");
+  const Result r = run({"check-config", bad.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(bad.string() + ":4: translator.channel_bits[2]: channel bit 12"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4096 bytes"), std::string::npos) << r.err;
+  EXPECT_EQ(run({"check-config", path("missing.yaml").string()}).exit_code, 2);
+}
+
+TEST_F(Cli, RegmapPrintsTheRtlPackage) {
+  const Result sv = run({"regmap", "--format", "sv"});
+  ASSERT_EQ(sv.exit_code, 0) << sv.err;
+  EXPECT_NE(sv.out.find("package gpumem_regmap_pkg;"), std::string::npos) << sv.out;
+  EXPECT_NE(sv.out.find("endpackage"), std::string::npos);
+  const Result md = run({"regmap"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("package"), std::string::npos) << "markdown is the default";
+  EXPECT_NE(md.out.find('|'), std::string::npos) << md.out;
+}
+
+}  // namespace
+}  // namespace gpumem::test

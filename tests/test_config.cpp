@@ -1,1 +1,274 @@
+// Config loading: every rejection must point at the file, the line and the key
+// a user has to edit, and the shipped configs must mean what they say.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "input_error.hpp"
+#include "test_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+struct BadConfig {
+  const char* what;
+  const char* yaml;
+  int line;             // 1-based line of the offending key or value; 0: no line
+  const char* key;      // dotted key path
+  const char* message;  // fragment of what()
+};
+
+// Runs parse_config and reports what it threw; a config that loads is a failure.
+::testing::AssertionResult rejected_as(const BadConfig& c) {
+  try {
+    parse_config(c.yaml, "name.yaml");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (e.file() != "name.yaml" || e.line() != c.line || e.key() != c.key ||
+        what.find(c.message) == std::string::npos)
+      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " key '" << e.key()
+                                           << "': " << what;
+    // The CLI prints what() as is, so it must carry the location too.
+    const std::string prefix = "name.yaml" + (c.line ? ":" + std::to_string(c.line) : std::string()) + ": ";
+    if (what.rfind(prefix, 0) != 0) return ::testing::AssertionFailure() << "message lacks '" << prefix << "': " << what;
+    return ::testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "accepted";
+}
+
+TEST(Config, RejectionsNameFileLineAndKey) {
+  const BadConfig cases[] = {
+      // Translator geometry.
+      {"candidate bit is a channel bit",
+       "memory:\n  channels: 8\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits:\n    - 11\n    - 9\n",
+       7, "translator.candidate_bits[1]", "candidate bit 9 is also a channel bit"},
+      {"channel bit on the 4 KB page bit (default page sizes)",
+       "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 12]\n",
+       3, "translator.channel_bits[2]", "channel bit 12 lies at or above bit 12 of the smallest page that carries its own task type (4096 bytes)"},
+      {"channel bit on the 8 KB page bit",
+       "memory: {channels: 8}\nmmu: {page_sizes: [8192]}\ntranslator:\n  channel_bits: [8, 9, 13]\n",
+       4, "translator.channel_bits[2]", "channel bit 13 lies at or above bit 13 of the smallest page that carries its own task type (8192 bytes)"},
+      {"too few channel bits", "memory:\n  channels: 8\ntranslator:\n  channel_bits: [8, 9]\n",
+       4, "translator.channel_bits", "2 channel bits give 4 channels but memory.channels is 8"},
+      {"too many channel bits", "memory:\n  channels: 2\ntranslator:\n  channel_bits: [8, 9]\n",
+       4, "translator.channel_bits", "memory.channels is 2"},
+      {"channel bits for a non-power-of-two count",
+       "memory:\n  channels: 6\ntranslator:\n  granule_bytes: 256\n  channel_bits: [8, 9]\n",
+       5, "translator.channel_bits", "not a power of two"},
+      {"duplicate channel bit", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 8]\n",
+       3, "translator.channel_bits[2]", "bit 8 listed twice"},
+      {"duplicate candidate bit",
+       "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11, 12, 11]\n",
+       4, "translator.candidate_bits[2]", "bit 11 listed twice"},
+      {"bit beyond the address width",
+       "memory: {address_bits: 32, channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11, 32]\n",
+       4, "translator.candidate_bits[1]", "must be below 32"},
+      // Unknown keys list what is allowed.
+      {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
+       2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, workload)"},
+      {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
+       3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
+      {"unknown key in a task",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none, vectors: [1]}\n",
+       5, "translator.tasks[0].vectors", "allowed: task, scheme, xor_vectors"},
+      // Wrong types.
+      {"string for a number", "memory:\n  channels: eight\n", 2, "memory.channels", "expected an unsigned integer, got 'eight'"},
+      {"string in a list of numbers", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, nine, 10]\n",
+       3, "translator.channel_bits[1]", "expected an unsigned integer"},
+      {"negative number", "memory:\n  max_outstanding: -4\n", 2, "memory.max_outstanding", "expected an unsigned integer"},
+      {"map for a list", "memory: {channels: 8}\ntranslator:\n  channel_bits: {c0: 8}\n",
+       3, "translator.channel_bits", "expected a list of bit positions"},
+      {"list for a section", "memory:\n  - channels: 8\n", 2, "memory", "expected a mapping"},
+      {"not a bool", "memory: {channels: 1}\ntranslator:\n  interleave_enable: maybe\n",
+       3, "translator.interleave_enable", "expected true or false"},
+      {"not a float", "memory: {channels: 1}\nsimulation:\n  cycle_ns: fast\n", 3, "simulation.cycle_ns", "expected a number"},
+      {"non-scalar key", "memory: {channels: 1}\n[1, 2]: 3\n", 2, "", "expected a plain key"},
+      {"NaN write fraction", "memory: {channels: 1}\nworkload:\n  - {kind: strided, write_fraction: .nan}\n",
+       3, "workload[0].write_fraction", "must lie in [0, 1]"},
+      {"value out of range", "memory:\n  channels: 512\n", 2, "memory.channels", "outside [1, 256]"},
+      {"page size not a power of two", "memory: {channels: 1}\nmmu:\n  page_sizes: [4096, 6000]\n",
+       3, "mmu.page_sizes[1]", "power of two"},
+      // Missing required values.
+      {"no memory section", "description: x\nstats: {entropy_window: 4}\n", 1, "memory", "memory section is required"},
+      {"empty value, reported at its key", "memory:\n  channels:\n  service_cycles: 1\n", 2, "memory.channels", "missing value"},
+      {"empty section", "description: x\nmemory:\n", 2, "memory", "missing value"},
+      {"key given twice, the second would be ignored", "memory:\n  channels: 1\nmemory:\n  channels: 8\n",
+       3, "memory", "key given twice"},
+      {"task without scheme",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 3}\n",
+       5, "translator.tasks[0].scheme", "missing value"},
+      {"task without task", "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {scheme: none}\n",
+       5, "translator.tasks[0].task", "missing value"},
+      {"xor without vectors",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  candidate_bits: [9]\n  tasks:\n    - {task: 0, scheme: xor}\n",
+       6, "translator.tasks[0].xor_vectors", "missing value"},
+      {"prime scheme without prime",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - task: 0\n      scheme: prime\n",
+       6, "translator.tasks[0].scheme", "needs translator.prime"},
+      {"random generator without range",
+       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 0}\n  - {kind: random, task: 1, base: 0x10000}\n",
+       4, "workload[1].range", "needs its address range"},
+      {"generator without kind", "memory: {channels: 1}\nworkload:\n  - task: 0\n    count: 4\n",
+       3, "workload[0].kind", "missing value"},
+      {"non-power-of-two channels without granule", "memory: {channels: 6}\ntranslator: {prime: 7}\n",
+       2, "translator.granule_bytes", "needs an interleave granule"},
+      // XOR vectors.
+      {"vector wider than the candidate bits",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  candidate_bits: [10, 11]\n  tasks:\n"
+       "    - task: 0\n      scheme: xor\n      xor_vectors:\n        - 0b01\n        - 0b100\n",
+       10, "translator.tasks[0].xor_vectors[1]", "beyond the 2 configured"},
+      {"too few vectors",
+       "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11]\n  tasks:\n"
+       "    - task: 0\n      scheme: xor\n      xor_vectors: [1, 1]\n",
+       8, "translator.tasks[0].xor_vectors", "2 XOR control vectors for 3 channel bits"},
+      {"vectors on a task without xor",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  candidate_bits: [9]\n  tasks:\n"
+       "    - task: 0\n      scheme: none\n      xor_vectors: [1]\n",
+       8, "translator.tasks[0].xor_vectors", "only a task with scheme xor"},
+      {"task mapped twice",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 2, scheme: none}\n"
+       "    - {task: 2, scheme: none}\n",
+       6, "translator.tasks[1].task", "task type 2 mapped twice"},
+      // Prime scheme.
+      {"prime divides the channel count", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  prime: 2\n",
+       4, "translator.prime", "prime 2 divides the channel count 8"},
+      {"prime divides a non-power-of-two count",
+       "memory: {channels: 6}\ntranslator:\n  granule_bytes: 256\n  prime: 3\n  default_scheme: prime\n",
+       4, "translator.prime", "prime 3 divides the channel count 6"},
+      {"prime that is not prime", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  prime: 9\n",
+       4, "translator.prime", "9 is not prime"},
+      // Isolation from the workload side.
+      {"two task types on one page",
+       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 0, base: 0, count: 4}\n"
+       "  - {kind: strided, task: 1, base: 0x800, count: 4}\n",
+       4, "workload[1]", "shares pages with workload[0]"},
+      {"workload past the address space",
+       "memory: {address_bits: 16, channels: 1}\nworkload:\n  - {kind: strided, base: 0xFFC0, count: 2}\n",
+       3, "workload[0]", "16-bit address space"},
+      // Not a config at all.
+      {"YAML syntax error", "memory:\n  channels: 8\n  service_cycles: [1\ntranslator: {}\n", 4, "", "YAML syntax error"},
+      {"empty file", "", 0, "", "empty config"},
+      {"only comments", "# nothing here\n\n", 0, "", "empty config"},
+  };
+  for (const auto& c : cases) EXPECT_TRUE(rejected_as(c)) << c.what;
+}
+
+TEST(Config, MissingFileIsAnInputError) {
+  const std::string path = std::string(GPUMEM_SOURCE_DIR) + "/configs/no-such-config.yaml";
+  try {
+    load_config(path);
+    FAIL() << "a missing file loaded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Config, IsolationBoundFollowsTheSmallestPage) {
+  // The same channel bit is legal or not depending only on the page sizes.
+  const std::string bit12 = "translator: {channel_bits: [8, 9, 12]}\n";
+  EXPECT_NO_THROW(config_from(base_yaml("mmu: {page_sizes: [8192]}\n" + bit12)));
+  EXPECT_NO_THROW(config_from(base_yaml("mmu: {page_sizes: [65536, 8192]}\n" + bit12)));
+  EXPECT_THROW(config_from(base_yaml("mmu: {page_sizes: [65536, 4096]}\n" + bit12)), InputError);
+  EXPECT_EQ(config_from(base_yaml("mmu: {page_sizes: [65536, 8192]}\n" + bit12)).mmu.smallest_page(), 8192u);
+}
+
+TEST(Config, NumbersInHexBinaryAndWithUnderscores) {
+  const Config c = config_from(
+      "memory: {address_bits: 0x20, channels: 0b1000, max_outstanding: 1_000}\n"
+      "translator:\n"
+      "  channel_bits: [0x8, 0b1001, 1_0]\n"
+      "  candidate_bits: [11, 12, 13, 14]\n"
+      "  tasks:\n"
+      "    - {task: 0xF, scheme: xor, xor_vectors: [0b0000_0001, 0x0_A, 0xf]}\n"
+      "workload:\n"
+      "  - {kind: strided, base: 0x1_0000, stride: 0X40, count: 1_000_000, size: 0b100_0000}\n");
+  EXPECT_EQ(c.memory.address_bits, 32u);
+  EXPECT_EQ(c.memory.channels, 8u);
+  EXPECT_EQ(c.memory.max_outstanding, 1000u);
+  EXPECT_EQ(c.translator.channel_bits, (std::vector<unsigned>{8, 9, 10}));
+  ASSERT_NE(c.task_mapping(15), nullptr);
+  EXPECT_EQ(c.task_mapping(15)->xor_vectors, (std::vector<uint32_t>{1, 10, 15}));
+  ASSERT_EQ(c.workload.size(), 1u);
+  EXPECT_EQ(c.workload[0].base, 0x10000u);
+  EXPECT_EQ(c.workload[0].stride, 64u);
+  EXPECT_EQ(c.workload[0].count, 1000000u);
+  EXPECT_EQ(c.workload[0].size, 64u);
+  EXPECT_EQ(c.workload[0].line, 8);
+
+  for (const char* bad : {"0x", "0b", "0b102", "0xG", "12a", "1.5", "_"}) {
+    try {
+      config_from(std::string("memory: {channels: 1, service_cycles: ") + bad + "}\n");
+      ADD_FAILURE() << "'" << bad << "' parsed as a number";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.key(), "memory.service_cycles") << bad;
+      EXPECT_EQ(e.line(), 1) << bad;
+    }
+  }
+}
+
+TEST(Config, DefaultConfigMeansWhatItSays) {
+  const Config c = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
+  EXPECT_EQ(c.memory.channels, 16u);
+  EXPECT_EQ(c.memory.service_cycles, 4u);
+  EXPECT_EQ(c.granule_shift(), 8u);
+  EXPECT_EQ(c.granule_bytes(), 256u);
+  EXPECT_EQ(c.entropy_window(), 64u) << "no stats section: the window is memory.max_outstanding";
+  EXPECT_EQ(c.translator.candidate_bits.size(), 8u);
+  EXPECT_EQ(c.translator.prime, 7u);
+  EXPECT_EQ(c.scheme_of(0), Scheme::kNone);
+  EXPECT_EQ(c.scheme_of(1), Scheme::kXor);
+  EXPECT_EQ(c.scheme_of(2), Scheme::kPrime);
+  EXPECT_EQ(c.scheme_of(3), Scheme::kNone) << "unlisted task types take default_scheme";
+  ASSERT_NE(c.task_mapping(1), nullptr);
+  EXPECT_EQ(c.task_mapping(1)->xor_vectors, (std::vector<uint32_t>{0x11, 0x22, 0x44, 0x88}));
+  ASSERT_EQ(c.workload.size(), 3u);
+  EXPECT_EQ(c.workload[2].kind, GeneratorConfig::Kind::kRandom);
+  EXPECT_EQ(c.workload[2].base, 0x100000000u);
+}
+
+TEST(Config, Table1ExamplesMeanWhatTheySay) {
+  const std::string dir = std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/";
+  const Config id = load_config(dir + "table1-identity.yaml");
+  const Config x = load_config(dir + "table1-xor.yaml");
+  for (const Config* c : {&id, &x}) {
+    EXPECT_EQ(c->memory.channels, 8u);
+    EXPECT_EQ(c->granule_shift(), 8u);
+    EXPECT_EQ(c->entropy_window(), 8u);
+    EXPECT_EQ(c->translator.candidate_bits, (std::vector<unsigned>{11, 12, 13}));
+    ASSERT_EQ(c->workload.size(), 1u);
+    EXPECT_EQ(c->workload[0].stride, 2048u) << "8 granules of 256 bytes";
+    EXPECT_EQ(c->workload[0].count, 7u);
+  }
+  EXPECT_EQ(id.scheme_of(0), Scheme::kNone);
+  EXPECT_EQ(x.scheme_of(0), Scheme::kXor);
+  ASSERT_NE(x.task_mapping(0), nullptr);
+  EXPECT_EQ(x.task_mapping(0)->xor_vectors, (std::vector<uint32_t>{1, 2, 4}));
+}
+
+TEST(Config, EveryShippedConfigLoads) {
+  const std::filesystem::path root(GPUMEM_SOURCE_DIR);
+  std::vector<std::filesystem::path> files{root / "configs/default.yaml"};
+  for (const auto& e : std::filesystem::directory_iterator(root / "configs/examples"))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  EXPECT_GE(files.size(), 3u);
+  for (const auto& f : files) {
+    try {
+      EXPECT_EQ(load_config(f.string()).source, f.string());
+    } catch (const InputError& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+}
+
+TEST(Config, StatsWindowOverridesMaxOutstanding) {
+  const Config c = config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\nstats: {entropy_window: 5}\n"));
+  EXPECT_EQ(c.entropy_window(), 5u);
+  EXPECT_EQ(config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\n")).entropy_window(), 16u);
+}
+
+}  // namespace
+}  // namespace gpumem::test

@@ -106,7 +106,9 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
     EXPECT_EQ(s, c.expected) << c.what << ": got " << reg_status_name(s);
     EXPECT_EQ(snapshot(bank), before) << c.what;
     EXPECT_EQ(bank.translator_registers().generation, gen) << c.what;
-    if (!c.write) EXPECT_EQ(v, 0xDEADBEEFu) << c.what << ": a rejected read must not return data";
+    if (!c.write) {
+      EXPECT_EQ(v, 0xDEADBEEFu) << c.what << ": a rejected read must not return data";
+    }
   }
 }
 
@@ -115,6 +117,17 @@ TEST(RegisterBank, SchemeTheConfigCannotServeIsRefused) {
   EXPECT_EQ(no_prime.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
   RegisterBank six(config_from(base_yaml("translator: {granule_bytes: 256}", 6)));
   EXPECT_EQ(six.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kXor)), RegStatus::kBadValue);
+  // Prime on a channel field that is not contiguous is not (G * P) mod N.
+  RegisterBank split(config_from(base_yaml("translator: {channel_bits: [8, 11], prime: 3}", 4)));
+  EXPECT_EQ(split.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
+  // Six channels: a row of granules crosses pages, so one scheme for all task
+  // types; a write that would mix none and prime is refused.
+  RegisterBank mixed(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5}", 6)));
+  EXPECT_EQ(mixed.translator_registers().scheme[1], Scheme::kNone);
+  EXPECT_EQ(mixed.write(kRegTaskScheme + 4, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
+  EXPECT_EQ(mixed.write(kRegTaskScheme + 4, 4, static_cast<uint32_t>(Scheme::kNone)), RegStatus::kOk);
+  RegisterBank all_prime(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6)));
+  EXPECT_EQ(all_prime.translator_registers().scheme[9], Scheme::kPrime) << "resets to the configured scheme";
 }
 
 TEST(RegisterBank, CountersCountAndClearOnWrite) {

@@ -1,1 +1,187 @@
+// CSV trace reader: what a good trace turns into, and that every bad line is
+// reported at the line a user has to fix, counting header and comment lines.
 #include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "input_error.hpp"
+#include "test_helpers.hpp"
+#include "trace_reader.hpp"
+
+namespace gpumem::test {
+namespace {
+
+// 32-bit addresses, 256-byte granule (largest request), 4 KB pages.
+Config trace_config() { return config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\n")); }
+
+std::vector<Request> read_all(const std::string& text) {
+  const Config cfg = trace_config();
+  std::istringstream in(text);
+  CsvTraceReader reader(cfg, in, "trace.csv");
+  std::vector<Request> out;
+  Request r;
+  while (reader.next(r)) out.push_back(r);
+  return out;
+}
+
+TEST(TraceReader, GoodTraceParsesIntoRequests) {
+  const auto rs = read_all(
+      "# produced by hand\n"
+      "cycle,task,op,address,size,data\n"
+      "0,0,R,0x100,64,\n"
+      "\n"
+      "   # an indented comment\n"
+      "1,3,W,4096,8,0xDEADbeef\n"
+      " 1 , 3 , w , 0x1008 , 8 , 42 \r\n"
+      "7,15,write,0xFFFFFF00,256,\n"
+      "9,0,read,0X0,4,\n");
+  ASSERT_EQ(rs.size(), 5u);
+  for (size_t i = 0; i < rs.size(); ++i) EXPECT_EQ(rs[i].id, i) << "ids count records, not lines";
+  EXPECT_EQ(rs[0].cycle, 0u);
+  EXPECT_EQ(rs[0].task, 0u);
+  EXPECT_EQ(rs[0].op, Op::kRead);
+  EXPECT_EQ(rs[0].address, 0x100u);
+  EXPECT_EQ(rs[0].size, 64u);
+  EXPECT_EQ(rs[1].cycle, 1u);
+  EXPECT_EQ(rs[1].task, 3u);
+  EXPECT_EQ(rs[1].op, Op::kWrite);
+  EXPECT_EQ(rs[1].address, 4096u);
+  EXPECT_EQ(rs[1].size, 8u);
+  EXPECT_EQ(rs[1].data, 0xDEADBEEFu);
+  EXPECT_EQ(rs[2].op, Op::kWrite);
+  EXPECT_EQ(rs[2].address, 0x1008u);
+  EXPECT_EQ(rs[2].data, 42u);
+  EXPECT_EQ(rs[3].task, 15u);
+  EXPECT_EQ(rs[3].address, 0xFFFFFF00u) << "the last granule of the address space is in range";
+  EXPECT_EQ(rs[3].size, 256u);
+  EXPECT_EQ(rs[4].op, Op::kRead);
+  EXPECT_EQ(rs[4].size, 4u);
+  // An empty data cell takes the generated pattern, which differs per request.
+  EXPECT_NE(rs[0].data, rs[3].data);
+}
+
+TEST(TraceReader, DataColumnIsOptional) {
+  const auto rs = read_all("cycle,task,op,address,size\n5,2,W,0x40,64\n5,2,R,0x40,64\n");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].cycle, 5u);
+  EXPECT_EQ(rs[0].task, 2u);
+  EXPECT_EQ(rs[0].address, 0x40u);
+  EXPECT_EQ(rs[1].id, 1u);
+  EXPECT_TRUE(read_all("cycle,task,op,address,size\n# nothing yet\n").empty());
+}
+
+struct BadTrace {
+  const char* what;
+  const char* text;
+  int line;             // 1-based, counting header, comments and blank lines
+  const char* column;   // the key; empty when no single column is at fault
+  const char* message;  // fragment of what()
+};
+
+::testing::AssertionResult rejected_as(const BadTrace& c) {
+  try {
+    read_all(c.text);
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (e.file() != "trace.csv" || e.line() != c.line || e.key() != c.column ||
+        what.find(c.message) == std::string::npos)
+      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " column '" << e.key()
+                                           << "': " << what;
+    return ::testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "accepted";
+}
+
+TEST(TraceReader, BadLinesNameFileLineAndColumn) {
+  const BadTrace cases[] = {
+      {"bad hex address", "cycle,task,op,address,size\n0,0,R,0xZZ,64\n", 2, "address", "bad number '0xZZ'"},
+      {"bare 0x", "cycle,task,op,address,size\n0,0,R,0x,64\n", 2, "address", "bad number"},
+      {"bad cycle", "# c\ncycle,task,op,address,size\nx,0,R,0,64\n", 3, "cycle", "bad number 'x'"},
+      {"negative task", "cycle,task,op,address,size\n0,-1,R,0,64\n", 2, "task", "bad number"},
+      {"decimal with a fraction", "cycle,task,op,address,size\n0,0,R,0,64.0\n", 2, "size", "bad number"},
+      {"bad data", "cycle,task,op,address,size,data\n0,0,W,0,64,zz\n", 2, "data", "bad number 'zz'"},
+      {"number too large", "cycle,task,op,address,size\n99999999999999999999999,0,R,0,64\n", 2, "cycle", "out of range"},
+      {"missing column", "cycle,task,op,address,size\n0,0,R,0x40,64\n\n# gap\n1,0,R,0x80\n", 5, "",
+       "expected 5 columns, found 4"},
+      {"missing data column", "cycle,task,op,address,size,data\n0,0,R,0x40,64\n", 2, "", "expected 6 columns, found 5"},
+      {"extra column", "cycle,task,op,address,size\n0,0,R,0x40,64,7\n", 2, "", "expected 5 columns, found 6"},
+      {"address beyond 32 bits", "cycle,task,op,address,size\n0,0,R,0x100000000,64\n", 2, "address", "out of range"},
+      {"request ends beyond 32 bits", "cycle,task,op,address,size\n0,0,R,0xFFFFFFF0,32\n", 2, "address", "out of range"},
+      {"misaligned address", "cycle,task,op,address,size\n0,0,R,0x20,64\n", 2, "address", "not aligned to its size 64"},
+      {"size not a power of two", "cycle,task,op,address,size\n0,0,R,0,48\n", 2, "size", "size 48 must be a power of two"},
+      {"size zero", "cycle,task,op,address,size\n0,0,R,0,0\n", 2, "size", "power of two"},
+      {"size above the granule", "cycle,task,op,address,size\n0,0,R,0,512\n", 2, "size", "interleave granule (256 bytes)"},
+      {"unknown op", "cycle,task,op,address,size\n0,0,X,0,64\n", 2, "op", "bad operation 'X'"},
+      {"task 16", "cycle,task,op,address,size\n0,15,R,0,64\n1,16,R,0x1000,64\n", 3, "task", "task type 16 out of range"},
+      {"cycle going backwards", "cycle,task,op,address,size\n5,0,R,0,64\n# later\n4,0,R,0x40,64\n", 4, "cycle",
+       "cycle 4 is before the previous record's 5"},
+      {"two task types on one page", "cycle,task,op,address,size\n0,1,R,0x2000,64\n1,0,R,0x40,64\n\n2,2,W,0x2FC0,64\n", 5,
+       "task", "was used as task type 1 at line 2"},
+      {"bad header", "# trace\ncycle,task,op,addr,size\n0,0,R,0,64\n", 2, "", "header must be"},
+      {"header with a wrong extra column", "cycle,task,op,address,size,value\n", 1, "", "header must be"},
+      {"header missing", "0,0,R,0,64\n", 1, "", "header must be"},
+      {"empty file", "", 0, "", "empty trace"},
+  };
+  for (const auto& c : cases) EXPECT_TRUE(rejected_as(c)) << c.what;
+}
+
+TEST(TraceReader, ReaderStreamsRecordsBeforeABadLine) {
+  const Config cfg = trace_config();
+  std::istringstream in("cycle,task,op,address,size\n0,0,R,0x0,64\n1,0,W,0x40,64\n2,0,R,0x41,64\n3,0,R,0x80,64\n");
+  CsvTraceReader reader(cfg, in, "trace.csv");
+  Request r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.address, 0x0u);
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.address, 0x40u);
+  EXPECT_EQ(r.op, Op::kWrite);
+  try {
+    reader.next(r);
+    FAIL() << "the misaligned line was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.key(), "address");
+  }
+}
+
+TEST(TraceReader, MissingFileIsAnInputError) {
+  const Config cfg = trace_config();
+  try {
+    CsvTraceReader reader(cfg, std::string("/nonexistent/trace.csv"));
+    FAIL() << "a missing trace opened";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "/nonexistent/trace.csv");
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TraceReader, SixtyFourBitAddressesReachTheTop) {
+  // 2^64 does not fit the 64-bit limit arithmetic; the last granule must still be usable.
+  const Config wide = config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\n", 8, 64));
+  std::istringstream in("cycle,task,op,address,size\n0,0,R,0xFFFFFFFFFFFFFF00,256\n1,0,R,0xFFFFFFFFFFFFFFFF,1\n");
+  CsvTraceReader reader(wide, in, "trace.csv");
+  Request r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.address, 0xFFFFFFFFFFFFFF00u);
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.address, ~uint64_t{0});
+  EXPECT_FALSE(reader.next(r));
+}
+
+TEST(TraceReader, PageSizeBoundsSharingBetweenTaskTypes) {
+  // With 8 KB pages, 0x0 and 0x1000 share a page; with 4 KB they do not.
+  const std::string trace = "cycle,task,op,address,size\n0,0,R,0x0,64\n1,1,R,0x1000,64\n";
+  EXPECT_EQ(read_all(trace).size(), 2u);
+  const Config big = config_from(base_yaml("mmu: {page_sizes: [8192]}\ntranslator: {channel_bits: [8, 9, 10]}\n"));
+  std::istringstream in(trace);
+  CsvTraceReader reader(big, in, "trace.csv");
+  Request r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_THROW(reader.next(r), InputError);
+}
+
+}  // namespace
+}  // namespace gpumem::test
