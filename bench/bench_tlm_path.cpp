@@ -1,6 +1,7 @@
-// Full TLM path (player -> translator -> router -> channels) against a bare
-// chain of as many pass-through b_transport modules, same request count,
-// same process, same quantum keeper. Prints both rates and their ratio.
+// Full TLM path (player -> translator -> router -> channels), the same with the
+// MMU in front (warm TLB, and a TLB-thrashing stream), against a bare chain of
+// pass-through b_transport modules driven by the same player: same request
+// count, same process, same quantum keeper. Prints the rates and their ratios.
 //   gpumem_bench_tlm [--requests N] [--range BYTES] [--stats]
 #include <chrono>
 #include <cstdio>
@@ -13,9 +14,14 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <memory>
+#include <optional>
+
+#include "address_space.hpp"
 #include "config.hpp"
 #include "memory_system.hpp"
 #include "run_statistics.hpp"
+#include "tlm_driver.hpp"
 #include "trace_player.hpp"
 #include "workload.hpp"
 
@@ -75,6 +81,30 @@ struct BareInitiator : sc_core::sc_module {
   }
 };
 
+// One measured run: its own memory system, driver and player.
+struct Run {
+  gpumem::Config cfg;
+  std::unique_ptr<gpumem::RequestSource> source;
+  std::unique_ptr<gpumem::MemorySystem> memory;
+  std::unique_ptr<gpumem::DriverTlm> driver;
+  std::optional<gpumem::AddressSpaceImage> image;
+  std::unique_ptr<gpumem::TracePlayer> player;
+  gpumem::RunStatistics stats;
+
+  Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats)
+      : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(cfg)), stats(cfg) {
+    if (cfg.has_mmu()) image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
+    memory = std::make_unique<gpumem::MemorySystem>((name + "_memory").c_str(), cfg, clock);
+    driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), cfg, image ? &*image : nullptr);
+    driver->registers.bind(memory->registers.target);
+    driver->memory.bind(memory->router.target);
+    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), cfg, *source, clock);
+    player->memory.bind(memory->request_target());
+    if (with_stats) player->add_observer(&stats);
+  }
+  double rate() const { return player->requests_done() / player->wall_seconds(); }
+};
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -90,43 +120,59 @@ int sc_main(int argc, char* argv[]) {
       return 2;
     }
   }
+  if (range < (1u << 16) || range % (1u << 16)) {
+    std::fprintf(stderr, "--range must be a multiple of 64 KiB\n");
+    return 2;
+  }
+  const std::string n = std::to_string(requests), rg = std::to_string(range);
   // 16 channels, an XOR mapping, a strided stream with a quarter writes,
   // looping over `range` bytes.
-  const std::string yaml =
+  const std::string memory =
       "memory: {address_bits: 40, channels: 16, service_cycles: 1, max_outstanding: 64}\n"
+      "simulation: {quantum_cycles: 10000}\n";
+  const std::string translator =
       "translator:\n  channel_bits: [8, 9, 10, 11]\n  candidate_bits: [12, 13, 14, 15, 16, 17, 18, 19]\n"
-      "  tasks: [{task: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n"
-      "simulation: {quantum_cycles: 10000}\n"
-      "workload: [{kind: strided, task: 1, base: 0, stride: 64, range: " + std::to_string(range) + ", count: " + std::to_string(requests) +
+      "  tasks: [{task: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n";
+  const std::string physical = memory + translator +
+      "workload: [{kind: strided, task: 1, base: 0, stride: 64, range: " + rg + ", count: " + n +
       ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
-  const gpumem::Config cfg = gpumem::parse_config(yaml, "bench");
-  gpumem::Clock clock(cfg.simulation.cycle_ns);
+  // The same stream through the MMU: one application on large pages, a TLB
+  // that holds the whole working set (warm) ...
+  auto mmu_yaml = [&](uint64_t region, uint64_t stride, uint64_t wrap) {
+    return memory + translator +
+           "mmu: {tlb: {entries: 32, ways: 4, replacement: lru}}\n"
+           "address_space:\n  va_bits: 32\n  applications:\n"
+           "    - {name: app, process: 0, task: 1, regions: [{va: 0x10000000, size: " + std::to_string(region) + ", page: large}]}\n"
+           "workload: [{kind: strided, process: 0, base: 0x10000000, stride: " + std::to_string(stride) + ", range: " +
+           std::to_string(wrap) + ", count: " + n + ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
+  };
+  const uint64_t warm_range = std::min<uint64_t>(range, 32u << 16);  // at most 32 large pages: the TLB's reach
+  // ... and one that thrashes it: every request to the next of 1024 large pages.
+  const uint64_t thrash_pages = 1024;
 
-  // 1. Full path: player -> translator -> router -> channel.
-  auto source = gpumem::make_workload(cfg);
-  gpumem::MemorySystem memory("memory", cfg, clock);
-  gpumem::TracePlayer player("player", cfg, *source, clock);
-  player.memory.bind(memory.request_target());
-  player.registers.bind(memory.registers.target);
-  gpumem::RunStatistics stats(cfg);
-  if (with_stats) player.add_observer(&stats);
+  gpumem::Clock clock(1.0);
+  Run full("full", physical, clock, with_stats);
+  Run warm("warm", mmu_yaml(warm_range, 64, warm_range), clock, with_stats);
+  Run thrash("thrash", mmu_yaml(thrash_pages << 16, (1u << 16) + 64, thrash_pages << 16), clock, with_stats);
+  full.player->start_after(full.driver->ready());
+  warm.player->start_after(full.player->finished());
+  thrash.player->start_after(warm.player->finished());
 
-  // 2. The same player and workload into three pass-through hops: what the
-  //    TLM plumbing alone costs, so the ratio is the price of the model blocks.
-  auto source2 = gpumem::make_workload(cfg);
-  gpumem::TracePlayer player2("player2", cfg, *source2, clock);
+  // The same player and workload into three pass-through hops: what the TLM
+  // plumbing alone costs, so the ratio is the price of the model blocks.
+  const gpumem::Config chain_cfg = gpumem::parse_config(physical, "chain");
+  auto source2 = gpumem::make_workload(chain_cfg);
+  gpumem::TracePlayer player2("player2", chain_cfg, *source2, clock);
   PassThrough a1("a1"), a2("a2");
   Sink sink_a("sink_a");
   player2.memory.bind(a1.target);
   a1.initiator.bind(a2.target);
   a2.initiator.bind(sink_a.target);
-  gpumem::RegisterBankTlm registers2("registers2", cfg);  // firmware programs it; nothing reads it
-  player2.registers.bind(registers2.target);
-  gpumem::RunStatistics stats2(cfg);
+  gpumem::RunStatistics stats2(chain_cfg);
   if (with_stats) player2.add_observer(&stats2);
-  player2.start_after(player.finished());
+  player2.start_after(thrash.player->finished());
 
-  // 3. A minimal initiator loop into the same kind of chain: the floor.
+  // A minimal initiator loop into the same kind of chain: the floor.
   BareInitiator bare("bare", requests, &player2.finished());
   PassThrough p1("p1"), p2("p2");
   Sink sink("sink");
@@ -135,21 +181,32 @@ int sc_main(int argc, char* argv[]) {
   p2.initiator.bind(sink.target);
 
   sc_core::sc_start();
-  if (player.failure() || player.requests_done() != requests || player2.requests_done() != requests) {
-    std::fprintf(stderr, "a run failed: full path %llu, chain %llu requests\n",
-                 static_cast<unsigned long long>(player.requests_done()), static_cast<unsigned long long>(player2.requests_done()));
+  for (const Run* r : {&full, &warm, &thrash})
+    if (r->driver->failure() || r->player->failure() || r->player->requests_done() != requests) {
+      std::fprintf(stderr, "a run failed: %s\n", r->cfg.source.c_str());
+      return 1;
+    }
+  if (player2.requests_done() != requests) {
+    std::fprintf(stderr, "the bare chain run failed\n");
     return 1;
   }
-  const double full = requests / player.wall_seconds();
   const double chain = requests / player2.wall_seconds();
   const double floor = requests / bare.seconds;
-  std::printf("workload: %llu strided 64-byte requests over %llu bytes, 16 channels, xor scheme%s\n",
-              static_cast<unsigned long long>(requests), static_cast<unsigned long long>(range),
-              with_stats ? ", statistics on" : "");
-  std::printf("full path   player -> translator -> router -> channel: %8.2f M requests/s\n", full / 1e6);
-  std::printf("bare chain  player -> pass -> pass -> sink:             %8.2f M requests/s\n", chain / 1e6);
-  std::printf("floor       minimal loop -> pass -> pass -> sink:       %8.2f M requests/s\n", floor / 1e6);
-  std::printf("ratio: %.3f\n", full / chain);
-  std::printf("ratio_to_floor: %.3f\n", full / floor);
+  const gpumem::MmuStats& ws = warm.memory->mmu->stats();
+  const gpumem::MmuStats& ts = thrash.memory->mmu->stats();
+  std::printf("workload: %llu strided 64-byte requests, 16 channels, xor scheme%s\n",
+              static_cast<unsigned long long>(requests), with_stats ? ", statistics on" : "");
+  std::printf("full path    player -> translator -> router -> channel (%llu bytes):  %8.2f M requests/s\n",
+              static_cast<unsigned long long>(range), full.rate() / 1e6);
+  std::printf("mmu warm     player -> MMU -> translator -> router -> channel:      %8.2f M requests/s  (%.4f walk reads/request)\n",
+              warm.rate() / 1e6, double(ws.walk_reads) / double(ws.lookups));
+  std::printf("mmu thrash   every request to the next of %llu large pages:         %8.2f M requests/s  (%.4f walk reads/request)\n",
+              static_cast<unsigned long long>(thrash_pages), thrash.rate() / 1e6, double(ts.walk_reads) / double(ts.lookups));
+  std::printf("bare chain   player -> pass -> pass -> sink:                         %8.2f M requests/s\n", chain / 1e6);
+  std::printf("floor        minimal loop -> pass -> pass -> sink:                   %8.2f M requests/s\n", floor / 1e6);
+  std::printf("ratio: %.3f\n", full.rate() / chain);
+  std::printf("ratio_mmu_warm: %.3f\n", warm.rate() / chain);
+  std::printf("ratio_mmu_thrash: %.3f\n", thrash.rate() / chain);
+  std::printf("ratio_to_floor: %.3f\n", full.rate() / floor);
   return 0;
 }

@@ -5,12 +5,15 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <unistd.h>
 
 #include "config.hpp"
 #include "input_error.hpp"
+#include "address_space.hpp"
 #include "progress.hpp"
+#include "report.hpp"
 #include "register_map.hpp"
 #include "run_statistics.hpp"
 #include "simulation.hpp"
@@ -38,6 +41,20 @@ int run_command(const RunArgs& a) {
   else if (!cfg.workload.empty()) source = gpumem::make_workload(cfg);
   else throw gpumem::InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
 
+  // The allocation the driver loads, and the other one (nesting on versus
+  // off) for the fragmentation comparison.
+  std::optional<gpumem::AddressSpaceImage> image, other;
+  if (cfg.has_mmu()) {
+    image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
+    other = gpumem::build_address_space(cfg, !cfg.address_space.nesting);
+  }
+  const gpumem::Fragmentation* with_nesting = nullptr;
+  const gpumem::Fragmentation* without_nesting = nullptr;
+  if (image) {
+    with_nesting = &(cfg.address_space.nesting ? image : other)->fragmentation;
+    without_nesting = &(cfg.address_space.nesting ? other : image)->fragmentation;
+  }
+
   gpumem::RunStatistics stats(cfg);
   std::vector<gpumem::CompletionObserver*> observers{&stats};
   std::unique_ptr<gpumem::TransactionLog> log;
@@ -60,14 +77,27 @@ int run_command(const RunArgs& a) {
   // written (JSON marked incomplete, the log flushed) before the error exits.
   gpumem::SimulationResult r;
   std::exception_ptr failure;
+  auto report_json = [&]() {
+    nlohmann::json j = stats.to_json();
+    j["config"] = a.config;
+    j["trace"] = a.trace;
+    if (!r.channel_accesses.empty())
+      for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
+    if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
+    if (image) {
+      j["fault_records"] = gpumem::faults_json(r.faults);
+      j["address_space"] = {{"nesting", cfg.address_space.nesting},
+                            {"with_nesting", gpumem::fragmentation_json(*with_nesting)},
+                            {"without_nesting", gpumem::fragmentation_json(*without_nesting)}};
+    }
+    return j;
+  };
   try {
-    r = gpumem::run_simulation(cfg, *source, observers);
+    r = gpumem::run_simulation(cfg, *source, observers, image ? &*image : nullptr);
   } catch (const std::exception& e) {
     failure = std::current_exception();
     if (json_out.is_open()) {
-      nlohmann::json j = stats.to_json();
-      j["config"] = a.config;
-      j["trace"] = a.trace;
+      nlohmann::json j = report_json();
       j["complete"] = false;
       j["error"] = e.what();
       json_out << j.dump(2) << "\n";
@@ -80,13 +110,14 @@ int run_command(const RunArgs& a) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
               << "workload            " << (a.trace.empty() ? "built-in" : a.trace) << "\n";
     stats.print(std::cout);
+    if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
+    gpumem::print_faults(std::cout, r.faults, 10);
+    if (image) gpumem::print_fragmentation(std::cout, *with_nesting, *without_nesting);
     std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
               << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
   }
   if (json_out.is_open()) {
-    nlohmann::json j = stats.to_json();
-    j["config"] = a.config;
-    j["trace"] = a.trace;
+    nlohmann::json j = report_json();
     j["complete"] = true;
     json_out << j.dump(2) << "\n";
   }

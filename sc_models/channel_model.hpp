@@ -31,6 +31,7 @@ class ChannelModel {
       in_flight_head_ = (in_flight_head_ + 1) & (in_flight_.size() - 1);
       --in_flight_count_;
     }
+    ++accesses_;
     const uint64_t start = arrival > busy_until_ ? arrival : busy_until_;
     busy_until_ = start + service_cycles_;
     if (in_flight_count_ == in_flight_.size()) grow_in_flight();
@@ -59,6 +60,7 @@ class ChannelModel {
   }
 
   uint64_t busy_until() const { return busy_until_; }
+  uint64_t accesses() const { return accesses_; }  // data and page-table accesses alike
   size_t pages_allocated() const { return pages_allocated_; }
 
  private:
@@ -118,6 +120,7 @@ class ChannelModel {
 
   unsigned service_cycles_;
   uint64_t busy_until_ = 0;
+  uint64_t accesses_ = 0;
   std::vector<uint64_t> in_flight_ = std::vector<uint64_t>(64);  // ring of finish cycles, power-of-two size
   size_t in_flight_head_ = 0;
   size_t in_flight_count_ = 0;

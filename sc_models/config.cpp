@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -24,8 +25,28 @@ const char* scheme_name(Scheme s) {
   return "?";
 }
 
+const char* replacement_name(Replacement r) { return r == Replacement::kLru ? "lru" : "plru"; }
+
 uint64_t MmuConfig::smallest_page() const {
   return *std::min_element(page_sizes.begin(), page_sizes.end());
+}
+
+uint64_t MmuConfig::largest_page() const {
+  return *std::max_element(page_sizes.begin(), page_sizes.end());
+}
+
+PageGeometry MmuConfig::geometry() const {
+  PageGeometry g;
+  g.small_bits = log2_exact(smallest_page());
+  g.large_bits = log2_exact(largest_page());
+  g.placement = nested_placement;
+  return g;
+}
+
+const ApplicationConfig* AddressSpaceConfig::application(unsigned process) const {
+  for (const auto& a : applications)
+    if (a.process == process) return &a;
+  return nullptr;
 }
 
 unsigned Config::granule_shift() const {
@@ -171,7 +192,33 @@ void read_memory(const Reader& r, const YAML::Node& n, MemoryConfig& m) {
 }
 
 void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
-  r.expect_map(n, "mmu", {"page_sizes"});
+  r.expect_map(n, "mmu", {"page_sizes", "nested_placement", "tlb", "walk_level_cycles"});
+  if (const auto p = n["nested_placement"]) {
+    const std::string v = r.to_string(p, "mmu.nested_placement");
+    if (v == "tail") m.nested_placement = NestedPlacement::kTail;
+    else if (v == "head") m.nested_placement = NestedPlacement::kHead;
+    else r.fail(p, "mmu.nested_placement", "unknown placement '" + v + "' (tail or head)");
+  }
+  r.opt_uint(n, "mmu", "walk_level_cycles", m.walk_level_cycles, 0, 1u << 20);
+  if (const auto t = n["tlb"]) {
+    r.expect_map(t, "mmu.tlb", {"entries", "ways", "replacement", "hit_cycles"});
+    r.opt_uint(t, "mmu.tlb", "entries", m.tlb_entries, 1, 1u << 16);
+    r.opt_uint(t, "mmu.tlb", "ways", m.tlb_ways, 1, 1u << 16);
+    r.opt_uint(t, "mmu.tlb", "hit_cycles", m.tlb_hit_cycles, 0, 1u << 20);
+    if (const auto rp = t["replacement"]) {
+      const std::string v = r.to_string(rp, "mmu.tlb.replacement");
+      if (v == "lru") m.replacement = Replacement::kLru;
+      else if (v == "plru") m.replacement = Replacement::kPlru;
+      else r.fail(rp, "mmu.tlb.replacement", "unknown replacement '" + v + "' (lru or plru)");
+    }
+    const YAML::Node at = t["ways"] ? t["ways"] : t;
+    if (m.tlb_ways > m.tlb_entries || m.tlb_entries % m.tlb_ways)
+      r.fail(at, "mmu.tlb.ways", std::to_string(m.tlb_ways) + " ways do not divide " + std::to_string(m.tlb_entries) + " entries");
+    if (!is_pow2(m.tlb_entries / m.tlb_ways))
+      r.fail(at, "mmu.tlb.ways", "entries / ways = " + std::to_string(m.tlb_entries / m.tlb_ways) + " sets: must be a power of two");
+    if (m.replacement == Replacement::kPlru && !is_pow2(m.tlb_ways))
+      r.fail(at, "mmu.tlb.ways", "tree-PLRU needs a power-of-two number of ways");
+  }
   if (const auto ps = n["page_sizes"]) {
     if (!ps.IsSequence() || ps.size() == 0) r.fail(ps, "mmu.page_sizes", "expected a non-empty list of page sizes in bytes");
     m.page_sizes.clear();
@@ -181,12 +228,19 @@ void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
       if (!is_pow2(v) || v < 1024) r.fail(ps[i], k, "page size must be a power of two of at least 1024 bytes");
       m.page_sizes.push_back(v);
     }
+    if (m.page_sizes.size() > 2) r.fail(ps, "mmu.page_sizes", "at most two page sizes: the small and the large page");
   }
 }
 
 void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
   r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes",
-                                 "default_scheme", "tasks"});
+                                 "default_scheme", "tasks", "position"});
+  if (const auto p = n["position"]) {
+    const std::string v = r.to_string(p, "translator.position");
+    if (v == "after_mmu") t.position = TranslatorPosition::kAfterMmu;
+    else if (v == "before_mmu") t.position = TranslatorPosition::kBeforeMmu;
+    else r.fail(p, "translator.position", "unknown position '" + v + "' (after_mmu or before_mmu)");
+  }
   const unsigned abits = cfg.memory.address_bits;
   if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
   if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
@@ -306,14 +360,168 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
   }
 }
 
+// A generator must stay inside the regions of its own application: a request
+// outside them would fault, which a trace can ask for but a workload should not.
+void check_generator_mapped(const Reader& r, const YAML::Node& e, const std::string& key, const Config& cfg,
+                            const GeneratorConfig& g, uint64_t end) {
+  const ApplicationConfig* app = cfg.address_space.application(g.process);
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (const auto& reg : app->regions) spans.emplace_back(reg.va, reg.va + reg.size);
+  std::sort(spans.begin(), spans.end());
+  uint64_t covered = g.base;
+  for (const auto& sp : spans)
+    if (sp.first <= covered && sp.second > covered) covered = sp.second;
+  if (covered < end) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "touches VA 0x%llx, which no region of application '%s' maps",
+                  static_cast<unsigned long long>(covered), app->name.c_str());
+    r.fail(e, key, buf);
+  }
+}
+
+void read_address_space(const Reader& r, const YAML::Node& n, Config& cfg) {
+  AddressSpaceConfig& as = cfg.address_space;
+  as.present = true;
+  r.expect_map(n, "address_space", {"va_bits", "pa_base", "nesting", "applications"});
+  r.opt_uint(n, "address_space", "va_bits", as.va_bits, 20, 44);
+  r.opt_uint(n, "address_space", "pa_base", as.pa_base, 0, ~uint64_t{0});
+  if (n["nesting"]) as.nesting = r.to_bool(n["nesting"], "address_space.nesting");
+
+  const MmuConfig& mmu = cfg.mmu;
+  const YAML::Node ps_at = n;  // page sizes belong to the mmu section, which may be absent
+  if (mmu.page_sizes.size() != 2 || mmu.smallest_page() == mmu.largest_page())
+    r.fail(ps_at, "mmu.page_sizes", "an address space needs two page sizes: the small and the large page");
+  const PageGeometry geo = mmu.geometry();
+  if (geo.units_per_large() < 16)
+    r.fail(ps_at, "mmu.page_sizes", "the large page must hold at least 16 small pages (the largest nested flag covers 8)");
+  if (geo.units_per_large() > geo.small_bytes() / kPteBytes)
+    r.fail(ps_at, "mmu.page_sizes", "a large page's PTEs must fit one leaf table of one small page");
+  if (as.va_bits <= geo.large_bits)
+    r.fail(n["va_bits"] ? n["va_bits"] : n, "address_space.va_bits", "must be wider than the large page offset");
+  if (as.pa_base % geo.large_bytes())
+    r.fail(n["pa_base"], "address_space.pa_base", "must be aligned to the large page");
+  if (cfg.translator.position == TranslatorPosition::kBeforeMmu && as.va_bits > 32 + geo.small_bits)
+    r.fail(n["va_bits"], "address_space.va_bits", "before the MMU the VA-range registers hold VA >> small page bits in 32 bits");
+
+  const YAML::Node apps = n["applications"];
+  if (!apps || !apps.IsSequence() || apps.size() == 0)
+    r.fail(apps ? apps : n, "address_space.applications", "expected a non-empty list of applications");
+  std::set<std::string> region_names;
+  for (size_t i = 0; i < apps.size(); ++i) {
+    const YAML::Node a = apps[i];
+    const std::string key = "address_space.applications[" + std::to_string(i) + "]";
+    r.expect_map(a, key, {"name", "process", "task", "regions"});
+    ApplicationConfig app;
+    app.line = a.Mark().line + 1;
+    if (!a["name"]) r.fail(a, key + ".name", "missing value");
+    app.name = r.to_string(a["name"], key + ".name");
+    if (!a["process"]) r.fail(a, key + ".process", "missing value: the process id traces and generators use");
+    r.opt_uint(a, key, "process", app.process, 0, kMaxProcesses - 1);
+    if (!a["task"]) r.fail(a, key + ".task", "missing value: the task type written into the application's PTEs");
+    r.opt_uint(a, key, "task", app.task, 0, kMaxTaskTypes - 1);
+    for (const auto& other : as.applications) {
+      if (other.name == app.name) r.fail(a["name"], key + ".name", "application '" + app.name + "' declared twice");
+      if (other.process == app.process)
+        r.fail(a["process"], key + ".process", "process id " + std::to_string(app.process) + " already belongs to '" + other.name + "'");
+    }
+    const YAML::Node regs = a["regions"];
+    if (!regs || !regs.IsSequence() || regs.size() == 0) r.fail(regs ? regs : a, key + ".regions", "expected a non-empty list of regions");
+    for (size_t k = 0; k < regs.size(); ++k) {
+      const YAML::Node g = regs[k];
+      const std::string rk = key + ".regions[" + std::to_string(k) + "]";
+      r.expect_map(g, rk, {"name", "va", "size", "page", "task", "writable", "nest_into"});
+      RegionConfig reg;
+      reg.line = g.Mark().line + 1;
+      reg.task = app.task;
+      reg.name = g["name"] ? r.to_string(g["name"], rk + ".name") : app.name + "." + std::to_string(k);
+      if (!region_names.insert(reg.name).second) r.fail(g["name"] ? g["name"] : g, rk + ".name", "region '" + reg.name + "' declared twice");
+      if (!g["va"]) r.fail(g, rk + ".va", "missing value");
+      if (!g["size"]) r.fail(g, rk + ".size", "missing value");
+      if (!g["page"]) r.fail(g, rk + ".page", "missing value (small or large)");
+      r.opt_uint(g, rk, "va", reg.va, 0, ~uint64_t{0});
+      r.opt_uint(g, rk, "size", reg.size, 1, ~uint64_t{0});
+      const std::string page = r.to_string(g["page"], rk + ".page");
+      if (page == "large") reg.large = true;
+      else if (page != "small") r.fail(g["page"], rk + ".page", "unknown page size '" + page + "' (small or large)");
+      r.opt_uint(g, rk, "task", reg.task, 0, kMaxTaskTypes - 1);
+      if (g["writable"]) reg.writable = r.to_bool(g["writable"], rk + ".writable");
+      if (g["nest_into"]) {
+        reg.nest_into = r.to_string(g["nest_into"], rk + ".nest_into");
+        if (reg.large) r.fail(g["nest_into"], rk + ".nest_into", "only a small-page region nests into a large frame");
+        if (!as.nesting) r.fail(g["nest_into"], rk + ".nest_into", "needs address_space.nesting: true");
+      }
+      const uint64_t align = reg.large ? geo.large_bytes() : geo.small_bytes();
+      if (reg.va % align)
+        r.fail(g["va"], rk + ".va", "must be aligned to its page size (" + std::to_string(align) + " bytes)");
+      if ((unsigned __int128)reg.va + reg.size > ((unsigned __int128)1 << as.va_bits))
+        r.fail(g, rk, "reaches past the " + std::to_string(as.va_bits) + "-bit virtual address space");
+      app.regions.push_back(reg);
+    }
+    as.applications.push_back(app);
+  }
+
+  // Region overlap. A large region owns whole large pages; a small region may
+  // sit in the unused tail of a large region's last page (it then nests there
+  // in the virtual address space too), inside the largest nested region.
+  struct Span { const RegionConfig* reg; const ApplicationConfig* app; uint64_t lo, hi; };
+  std::vector<Span> spans;
+  for (const auto& app : as.applications)
+    for (const auto& reg : app.regions) {
+      const uint64_t unit = reg.large ? geo.large_bytes() : geo.small_bytes();
+      spans.push_back({&reg, &app, reg.va, reg.va + (reg.size + unit - 1) / unit * unit});
+    }
+  auto region_key = [&](const Span& s) {
+    for (size_t i = 0; i < as.applications.size(); ++i)
+      for (size_t k = 0; k < as.applications[i].regions.size(); ++k)
+        if (&as.applications[i].regions[k] == s.reg)
+          return "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "]";
+    return std::string("address_space");
+  };
+  for (const Span& a : spans) {
+    for (const Span& b : spans) {
+      if (&a == &b || !(a.lo < b.hi && b.lo < a.hi)) continue;
+      if (!a.reg->large && b.reg->large) {
+        // a nests in b's last page if it lies past b's data and inside the largest nested region.
+        const uint64_t last_page = b.hi - geo.large_bytes();
+        const uint64_t data_end = b.reg->va + (b.reg->size + geo.small_bytes() - 1) / geo.small_bytes() * geo.small_bytes();
+        const uint64_t nest_lo = b.hi - 8 * geo.small_bytes();
+        if (a.lo >= last_page && a.lo >= data_end && a.lo >= nest_lo && a.hi <= b.hi) {
+          if (geo.placement != NestedPlacement::kTail)
+            throw InputError(r.file(), a.reg->line, region_key(a), "nests in the tail of large region '" + b.reg->name +
+                                                    "', which needs mmu.nested_placement: tail");
+          continue;
+        }
+      }
+      if (a.reg->large && !b.reg->large) continue;  // reported from b's side
+      throw InputError(r.file(), a.reg->line, region_key(a),
+                       "region '" + a.reg->name + "' overlaps region '" + b.reg->name + "' in the virtual address space" +
+                           (!a.reg->large && b.reg->large ? " (a small region may only nest in the last 32 KB-class tail of a large region's last page, past its data)" : ""));
+    }
+  }
+  for (const Span& s : spans)
+    if (!s.reg->nest_into.empty()) {
+      const Span* target = nullptr;
+      for (const Span& t : spans)
+        if (t.reg->name == s.reg->nest_into) target = &t;
+      if (!target || !target->reg->large)
+        throw InputError(r.file(), s.reg->line, region_key(s) + ".nest_into",
+                         "'" + s.reg->nest_into + "' is not a large-page region");
+    }
+}
+
 void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std::vector<GeneratorConfig>& out) {
   if (!n.IsSequence()) r.fail(n, "workload", "expected a list of generators");
-  const uint64_t limit = cfg.memory.address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.memory.address_bits);
+  const unsigned abits = cfg.has_mmu() ? cfg.address_space.va_bits : cfg.memory.address_bits;
+  const unsigned __int128 limit = (unsigned __int128)1 << abits;
   for (size_t i = 0; i < n.size(); ++i) {
     const auto e = n[i];
     const std::string key = "workload[" + std::to_string(i) + "]";
-    r.expect_map(e, key, {"kind", "task", "base", "stride", "range", "count", "size", "write_fraction", "seed",
+    r.expect_map(e, key, {"kind", "task", "process", "base", "stride", "range", "count", "size", "write_fraction", "seed",
                           "start_cycle", "issue_interval"});
+    if (cfg.has_mmu() && e["task"])
+      r.fail(e["task"], key + ".task", "with an address space the task type comes from the page tables: name the process");
+    if (!cfg.has_mmu() && e["process"])
+      r.fail(e["process"], key + ".process", "a process needs an address_space section; without one, give the task type");
     GeneratorConfig g;
     g.line = e.Mark().line + 1;
     if (!e["kind"]) r.fail(e, key + ".kind", "missing value (strided or random)");
@@ -322,6 +530,9 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     else if (kind == "random") g.kind = GeneratorConfig::Kind::kRandom;
     else r.fail(e["kind"], key + ".kind", "unknown generator '" + kind + "' (strided or random)");
     r.opt_uint(e, key, "task", g.task, 0, kMaxTaskTypes - 1);
+    r.opt_uint(e, key, "process", g.process, 0, kMaxProcesses - 1);
+    if (cfg.has_mmu() && !cfg.address_space.application(g.process))
+      r.fail(e["process"] ? e["process"] : e, key + ".process", "no application has process id " + std::to_string(g.process));
     r.opt_uint(e, key, "base", g.base, 0, ~uint64_t{0});
     r.opt_uint(e, key, "stride", g.stride, 0, ~uint64_t{0});
     r.opt_uint(e, key, "range", g.range, 1, ~uint64_t{0});
@@ -350,9 +561,13 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     const unsigned __int128 end = g.range ? (unsigned __int128)g.base + g.range
                                           : (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size;
     if (end > limit)
-      r.fail(e, key, "addresses reach past the " + std::to_string(cfg.memory.address_bits) + "-bit address space");
+      r.fail(e, key, "addresses reach past the " + std::to_string(abits) + "-bit " + (cfg.has_mmu() ? "virtual" : "physical") +
+                         " address space");
+    if (cfg.has_mmu()) check_generator_mapped(r, e, key, cfg, g, static_cast<uint64_t>(end));
     out.push_back(g);
   }
+  // With an address space the PTEs carry the task types; nothing to check here.
+  if (cfg.has_mmu()) return;
   // Isolation from the other side: two task types must not share a page.
   const uint64_t page = cfg.mmu.smallest_page();
   auto span = [&](const GeneratorConfig& g) {
@@ -383,7 +598,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config cfg;
   cfg.source = source;
   if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
-  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "workload"});
+  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "workload"});
   if (root["description"]) cfg.description = r.to_string(root["description"], "description");
   if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
   read_memory(r, root["memory"], cfg.memory);
@@ -403,6 +618,9 @@ Config parse_config(const std::string& text, const std::string& source) {
     r.expect_map(s, "stats", {"entropy_window"});
     r.opt_uint(s, "stats", "entropy_window", cfg.stats.entropy_window, 1, 1u << 24);
   }
+  if (const auto a = root["address_space"]) read_address_space(r, a, cfg);
+  if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
+    r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

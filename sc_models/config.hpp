@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "pte.hpp"
+
 namespace gpumem {
 
 constexpr unsigned kMaxTaskTypes = 16;      // 4-bit task-type id in the PTE
@@ -12,6 +14,8 @@ constexpr unsigned kMaxChannelBits = 8;     // up to 256 channels
 constexpr unsigned kMaxChannels = 256;
 constexpr unsigned kMaxCandidateBits = 32;  // one 32-bit XOR control vector register
 constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a small page
+constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
+constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
 
 enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
 const char* scheme_name(Scheme s);
@@ -25,11 +29,60 @@ struct MemoryConfig {
   unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
 };
 
+enum class Replacement : uint8_t { kLru, kPlru };
+const char* replacement_name(Replacement r);
+
 struct MmuConfig {
   // Page sizes that carry their own task type. The smallest bounds isolation:
-  // no channel bit may lie at or above it (seed 000, para 0093).
+  // no channel bit may lie at or above it (seed 000, para 0093). With an
+  // address space the list holds the small and the large page size.
   std::vector<uint64_t> page_sizes{4096, 65536};
+  NestedPlacement nested_placement = NestedPlacement::kTail;
+  unsigned tlb_entries = 32;
+  unsigned tlb_ways = 4;  // == tlb_entries: fully associative
+  Replacement replacement = Replacement::kLru;
+  unsigned tlb_hit_cycles = 1;     // every lookup
+  unsigned walk_level_cycles = 1;  // per page-table level, on top of the memory read
   uint64_t smallest_page() const;
+  uint64_t largest_page() const;
+  PageGeometry geometry() const;
+};
+
+// Where the XOR translator sits (seed 000 claims 4 and 14): after the MMU on
+// physical addresses with the task type from the PTE, or before it on virtual
+// addresses with the task type from the register bank's process and VA-range
+// tables.
+enum class TranslatorPosition : uint8_t { kAfterMmu, kBeforeMmu };
+
+struct RegionConfig {
+  std::string name;
+  uint64_t va = 0;
+  uint64_t size = 0;
+  bool large = false;     // page: large | small
+  unsigned task = 0;      // the application's task type unless the region sets its own
+  bool writable = true;
+  std::string nest_into;  // a large region whose partly used frames take this small region
+  int line = 0;
+};
+
+struct ApplicationConfig {
+  std::string name;
+  unsigned process = 0;  // process id: traces and generators name it
+  unsigned task = 0;
+  std::vector<RegionConfig> regions;
+  int line = 0;
+};
+
+// The software view (SPEC 1): one GPU virtual address space shared by all
+// applications, each in regions of its own; the driver builds page tables
+// for it in simulated memory (docs/page-tables.md).
+struct AddressSpaceConfig {
+  bool present = false;
+  unsigned va_bits = 32;
+  uint64_t pa_base = 0;  // first physical frame the allocator hands out
+  bool nesting = true;   // nest small pages into the unused tails of partly used large frames
+  std::vector<ApplicationConfig> applications;
+  const ApplicationConfig* application(unsigned process) const;
 };
 
 struct TaskMapping {
@@ -45,6 +98,7 @@ struct TranslatorConfig {
   uint64_t prime = 0;                    // P of the prime scheme (0: not configured)
   uint64_t granule_bytes = 0;            // interleave granule, only for a non-power-of-two channel count
   Scheme default_scheme = Scheme::kNone;  // scheme of every task type not listed in tasks
+  TranslatorPosition position = TranslatorPosition::kAfterMmu;
   std::vector<TaskMapping> tasks;
 };
 
@@ -59,7 +113,8 @@ struct StatsConfig {
 
 struct GeneratorConfig {
   enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
-  unsigned task = 0;
+  unsigned task = 0;           // physical mode: the task type of every request
+  unsigned process = 0;        // with an address space: the issuing process; base is a VA
   uint64_t base = 0;
   uint64_t stride = 64;       // strided
   uint64_t range = 0;         // random: addresses in [base, base + range) (required);
@@ -81,15 +136,22 @@ struct Config {
   TranslatorConfig translator;
   SimulationConfig simulation;
   StatsConfig stats;
+  AddressSpaceConfig address_space;
   std::vector<GeneratorConfig> workload;
+
+  // With an address space the MMU is in the path and requests carry a
+  // process id and a virtual address; without, a task type and a physical address.
+  bool has_mmu() const { return address_space.present; }
 
   // Derived, valid after validation.
   bool bit_interleaved() const { return !translator.channel_bits.empty() || memory.channels == 1; }
   unsigned granule_shift() const;        // log2 of the interleave granule
   uint64_t granule_bytes() const { return uint64_t{1} << granule_shift(); }
-  // Largest request: within one interleave granule, so it never spans channels.
+  // Largest request: within one interleave granule, so it never spans
+  // channels, and within one small page, so it never spans two mappings.
   unsigned max_request_bytes() const {
-    return static_cast<unsigned>(granule_bytes() < kMaxRequestBytes ? granule_bytes() : kMaxRequestBytes);
+    uint64_t m = granule_bytes() < kMaxRequestBytes ? granule_bytes() : kMaxRequestBytes;
+    return static_cast<unsigned>(m < mmu.smallest_page() ? m : mmu.smallest_page());
   }
   unsigned entropy_window() const { return stats.entropy_window ? stats.entropy_window : memory.max_outstanding; }
   const TaskMapping* task_mapping(unsigned task) const;

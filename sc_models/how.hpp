@@ -5,11 +5,27 @@
 #include <cstdint>
 
 #include "config.hpp"
+#include "page_table.hpp"
+#include "tlb.hpp"
 
 namespace gpumem {
 
 struct How {
   Scheme scheme = Scheme::kNone;
+  unsigned task = 0;  // the task type whose mapping was used
+  // MMU (with an address space): the TLB result of the first lookup, the
+  // entry that translated, the walk, the fill and its victim.
+  bool mmu = false;
+  uint64_t virtual_address = 0;
+  TlbResult tlb = TlbResult::kMiss;
+  unsigned tlb_set = 0, tlb_way = 0;
+  bool large_page = false;
+  unsigned walk_reads = 0;
+  bool filled = false;
+  unsigned fill_way = 0;
+  bool evicted = false;
+  TlbEntry victim;
+  FaultReason fault = FaultReason::kNone;
   uint64_t physical_address = 0;
   uint64_t mapped_address = 0;
   uint64_t local_address = 0;

@@ -1,5 +1,10 @@
-// The memory front end as one module: translator -> channel router -> N
-// channels, plus the register bank. Built from the validated config.
+// The memory front end as one module, built from the validated config:
+//   no address space:  request -> translator -> router -> N channels
+//   after the MMU:     request -> MMU -> translator -> router -> N channels
+//   before the MMU:    request -> translator -> MMU -> router -> N channels
+// The MMU's walker and the driver's page-table loads reach the router
+// directly (page tables are physical and unmapped). Register accesses at
+// registers.target.
 #pragma once
 #include <memory>
 #include <systemc>
@@ -7,6 +12,7 @@
 
 #include "clock.hpp"
 #include "tlm_channel.hpp"
+#include "tlm_mmu.hpp"
 #include "tlm_register_bank.hpp"
 #include "tlm_router.hpp"
 #include "tlm_translator.hpp"
@@ -20,21 +26,41 @@ class MemorySystem : public sc_core::sc_module {
         registers("registers", cfg),
         translator("translator", cfg, registers.bank().translator_registers()),
         router("router", cfg, registers.bank()) {
-    translator.initiator.bind(router.target);
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), cfg.memory.service_cycles, clock));
       router.to_channel.bind(channels.back()->target);
     }
+    if (!cfg.has_mmu()) {
+      translator.initiator.bind(router.target);
+      entry_ = &translator.target;
+      return;
+    }
+    mmu = std::make_unique<MmuTlm>("mmu", cfg, registers.bank().mmu_registers(), clock);
+    mmu->walker.bind(router.target);
+    if (cfg.translator.position == TranslatorPosition::kAfterMmu) {
+      mmu->downstream.bind(translator.target);
+      translator.initiator.bind(router.target);
+      entry_ = &mmu->target;
+    } else {
+      translator.initiator.bind(mmu->target);
+      mmu->downstream.bind(router.target);
+      entry_ = &translator.target;
+    }
   }
 
-  // Requests enter here; register accesses at registers.target.
-  tlm::tlm_target_socket<>& request_target() { return translator.target; }
+  // Requests enter here.
+  tlm::tlm_target_socket<>& request_target() { return *entry_; }
+  // Physical memory, unmapped, is router.target: the driver's page-table loads bind there.
 
   RegisterBankTlm registers;
   TranslatorTlm translator;
   ChannelRouterTlm router;
   std::vector<std::unique_ptr<MemoryChannelTlm>> channels;
+  std::unique_ptr<MmuTlm> mmu;  // with an address space
+
+ private:
+  tlm::tlm_target_socket<>* entry_ = nullptr;
 };
 
 }  // namespace gpumem

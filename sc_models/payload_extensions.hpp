@@ -9,9 +9,15 @@
 
 namespace gpumem {
 
+// Page-table accesses (driver writes, walker reads) travel the same sockets as
+// data but are not a task type's traffic: the router does not count them.
+enum class Origin : uint8_t { kData, kPageTable };
+
 struct RequestInfo : tlm::tlm_extension<RequestInfo> {
   uint64_t id = 0;
   unsigned task = 0;
+  unsigned process = 0;
+  Origin origin = Origin::kData;
   uint64_t issue_cycle = 0;
 
   tlm_extension_base* clone() const override { return new RequestInfo(*this); }

@@ -22,7 +22,9 @@ RegisterBank::RegisterBank(const Config& cfg)
       candidate_bits_(static_cast<unsigned>(cfg.translator.candidate_bits.size())),
       prime_allowed_(cfg.translator.prime != 0),
       scheme_fixed_(!is_pow2(cfg.memory.channels)),
-      ctrl_(kCtrlInterleaveEnable) {
+      ctrl_(kCtrlInterleaveEnable),
+      position_bit_(cfg.translator.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0) {
+  ctrl_ |= position_bit_;
   // The load-time checks of the prime scheme, repeated here so that a register
   // write cannot reach a mapping the config would have refused.
   const auto& cb = cfg.translator.channel_bits;
@@ -61,7 +63,16 @@ RegStatus RegisterBank::read(uint64_t offset, unsigned width, uint32_t& value) c
     case kRegChannels: value = channels_; break;
     case kRegCandidateBits: value = candidate_bits_; break;
     case kRegCtrl: value = ctrl_; break;
+    case kRegPtRootLo: value = static_cast<uint32_t>(mmu_.pt_root); break;
+    case kRegPtRootHi: value = static_cast<uint32_t>(mmu_.pt_root >> 32); break;
+    case kRegTlbInvalidate: value = 0; break;
     case kRegTaskScheme: value = static_cast<uint32_t>(translator_.scheme[d.i]); break;
+    case kRegProcessTask: value = translator_.process_task[d.i]; break;
+    case kRegVaRangeStart: value = translator_.va_range[d.i].start_page; break;
+    case kRegVaRangeEnd: value = translator_.va_range[d.i].end_page; break;
+    case kRegVaRangeTask:
+      value = (translator_.va_range[d.i].enable ? kVaRangeEnable : 0) | translator_.va_range[d.i].task;
+      break;
     case kRegXorVector: value = translator_.xor_vector[d.i][d.j]; break;
     case kRegReqCount: value = req_count_[d.i][d.j]; break;
     case kRegByteCount: value = byte_count_[d.i][d.j]; break;
@@ -76,6 +87,7 @@ RegStatus RegisterBank::write(uint64_t offset, unsigned width, uint32_t value) {
   if (d.def->access == RegAccess::kRO) return RegStatus::kReadOnly;
   switch (d.def->base) {
     case kRegCtrl:
+      if ((value & kCtrlTranslatorPosition) != position_bit_) return RegStatus::kBadValue;
       ctrl_ = value & kCtrlWritableMask;
       translator_.interleave_enable = (ctrl_ & kCtrlInterleaveEnable) != 0;
       break;
@@ -93,6 +105,16 @@ RegStatus RegisterBank::write(uint64_t offset, unsigned width, uint32_t value) {
       translator_.xor_vector[d.i][d.j] = value & mask;
       break;
     }
+    case kRegPtRootLo: mmu_.pt_root = (mmu_.pt_root & ~uint64_t{0xFFFFFFFF}) | value; return RegStatus::kOk;
+    case kRegPtRootHi: mmu_.pt_root = (mmu_.pt_root & 0xFFFFFFFF) | uint64_t{value} << 32; return RegStatus::kOk;
+    case kRegTlbInvalidate: ++mmu_.invalidations; return RegStatus::kOk;
+    case kRegProcessTask: translator_.process_task[d.i] = static_cast<uint8_t>(value & 0xF); break;
+    case kRegVaRangeStart: translator_.va_range[d.i].start_page = value; break;
+    case kRegVaRangeEnd: translator_.va_range[d.i].end_page = value; break;
+    case kRegVaRangeTask:
+      translator_.va_range[d.i].enable = (value & kVaRangeEnable) != 0;
+      translator_.va_range[d.i].task = static_cast<uint8_t>(value & kVaRangeTaskMask);
+      break;
     case kRegReqCount: req_count_[d.i][d.j] = 0; return RegStatus::kOk;
     case kRegByteCount: byte_count_[d.i][d.j] = 0; return RegStatus::kOk;
     default: return RegStatus::kUnmapped;

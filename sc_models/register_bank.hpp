@@ -14,6 +14,12 @@ namespace gpumem {
 enum class RegStatus : uint8_t { kOk, kUnmapped, kReadOnly, kMisaligned, kBadWidth, kBadValue };
 const char* reg_status_name(RegStatus s);
 
+// The MMU's view of the register bank.
+struct MmuRegisters {
+  uint64_t pt_root = 0;
+  uint64_t invalidations = 0;  // TLB_INVALIDATE writes so far: the MMU flushes when it changes
+};
+
 class RegisterBank {
  public:
   explicit RegisterBank(const Config& cfg);
@@ -22,6 +28,7 @@ class RegisterBank {
   RegStatus write(uint64_t offset, unsigned width_bytes, uint32_t value);
 
   const TranslatorRegisters& translator_registers() const { return translator_; }
+  const MmuRegisters& mmu_registers() const { return mmu_; }
   uint32_t ctrl() const { return ctrl_; }
 
   // Called by the channel router for every request it routes.
@@ -43,7 +50,9 @@ class RegisterBank {
   bool prime_allowed_;     // prime configured, and the channel bits form one contiguous field
   bool scheme_fixed_;      // non-power-of-two channels: every task type keeps the configured scheme
   uint32_t ctrl_;
+  uint32_t position_bit_;  // CTRL.TRANSLATOR_POSITION: elaborated, not writable
   TranslatorRegisters translator_;
+  MmuRegisters mmu_;
   std::array<std::array<uint32_t, kMaxChannels>, kMaxTaskTypes> req_count_{};
   std::array<std::array<uint32_t, kMaxChannels>, kMaxTaskTypes> byte_count_{};
 };

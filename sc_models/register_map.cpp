@@ -14,12 +14,26 @@ const std::vector<RegisterDef>& register_map() {
       {"CANDIDATE_BITS", kRegCandidateBits, 1, 1, RegAccess::kRO, 0, "", "Number of candidate bits K (from the config)."},
       {"CTRL", kRegCtrl, 1, 1, RegAccess::kRW, kCtrlInterleaveEnable, "",
        "bit 0 interleave enable (0: every task type uses identity); bit 1 dynamic-selection enable; "
-       "bit 2 translator position (0 after the MMU, 1 before). Other bits read as zero, writes to them are ignored."},
+       "bit 2 translator position (0 after the MMU, 1 before; fixed by the config, a write that changes it is an error). "
+       "Other bits read as zero, writes to them are ignored."},
+      {"PT_ROOT_LO", kRegPtRootLo, 1, 1, RegAccess::kRW, 0, "", "Physical address of the root page table, bits 31:0 (small-page aligned)."},
+      {"PT_ROOT_HI", kRegPtRootHi, 1, 1, RegAccess::kRW, 0, "", "Physical address of the root page table, bits 63:32."},
+      {"TLB_INVALIDATE", kRegTlbInvalidate, 1, 1, RegAccess::kWA, 0, "",
+       "Any write invalidates every TLB entry before the next lookup. Reads as zero."},
       {"TASK_SCHEME", kRegTaskScheme, kMaxTaskTypes, 1, RegAccess::kRW, 0, "t",
        "Scheme of task type t: 0 none, 1 xor, 2 prime. Another value, or a scheme the config cannot serve, is an error."},
+      {"PROCESS_TASK", kRegProcessTask, kMaxProcesses, 1, RegAccess::kRW, 0, "p",
+       "Task type of process p (bits 3:0) when the translator sits before the MMU and no VA range matches."},
       {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, RegAccess::kRW, 0, "t, j",
        "XOR control vector a[t][j]: bit i selects candidate bit p_i into channel bit c_j. Mapped only for j < m; "
        "bits at and above K read as zero and writes to them are ignored."},
+      {"VA_RANGE_START", kRegVaRangeStart, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
+       "First virtual small page (VA >> log2 small page) of VA range r."},
+      {"VA_RANGE_END", kRegVaRangeEnd, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
+       "Virtual small page just past VA range r."},
+      {"VA_RANGE_TASK", kRegVaRangeTask, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
+       "bit 31 enable, bits 3:0 task type of VA range r. Before the MMU the lowest enabled range holding the VA gives "
+       "the task type; other bits read as zero."},
       {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, RegAccess::kRC, 0, "t, c",
        "Requests of task type t served by channel c (mod 2^32). Mapped only for c < N. Any write clears it."},
       {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, RegAccess::kRC, 0, "t, c",
@@ -34,6 +48,7 @@ const char* access_name(RegAccess a) {
     case RegAccess::kRO: return "RO";
     case RegAccess::kRW: return "RW";
     case RegAccess::kRC: return "RC (write clears)";
+    case RegAccess::kWA: return "WA (write acts)";
   }
   return "?";
 }
@@ -76,6 +91,7 @@ std::string register_map_systemverilog() {
   lp("CTRL_INTERLEAVE_ENABLE", kCtrlInterleaveEnable);
   lp("CTRL_DYNAMIC_SELECTION_ENABLE", kCtrlDynamicSelectionEnable);
   lp("CTRL_TRANSLATOR_POSITION", kCtrlTranslatorPosition);
+  lp("VA_RANGE_ENABLE", kVaRangeEnable);
   s += "endpackage\n";
   return s;
 }

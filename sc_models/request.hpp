@@ -11,8 +11,9 @@ namespace gpumem {
 struct Request {
   uint64_t id = 0;
   uint64_t cycle = 0;    // earliest issue cycle
-  uint64_t address = 0;  // physical address (the MMU issue turns this into a VA)
-  unsigned task = 0;
+  uint64_t address = 0;  // with an address space a virtual address, else a physical one
+  unsigned task = 0;     // without an address space: the task type (with one, the PTE says)
+  unsigned process = 0;  // with an address space: the issuing process
   Op op = Op::kRead;
   unsigned size = 4;
   uint64_t data = 0;  // for writes: this little-endian value, repeated over size bytes

@@ -1,5 +1,6 @@
 // Statistics of a run, accumulated from completions: per-channel load and
-// queueing, makespan, windowed channel entropy, per-task counts.
+// queueing, makespan, windowed channel entropy, per-task counts and, with an
+// address space, per-application channel counts and TLB results.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -35,8 +36,16 @@ class RunStatistics : public CompletionObserver {
     uint64_t requests = 0, reads = 0, writes = 0, bytes = 0;
     std::vector<uint64_t> per_channel;
   };
+  struct ProcessStats {
+    uint64_t requests = 0, reads = 0, writes = 0, faults = 0;
+    uint64_t hits_small = 0, hits_large = 0, misses = 0, nested = 0, walk_reads = 0;
+    std::vector<uint64_t> per_channel;
+  };
 
+  const Config& cfg_;
   unsigned service_cycles_;
+  std::vector<ProcessStats> processes_;  // with an address space, by process id
+  uint64_t faults_ = 0;
   std::vector<ChannelStats> channels_;
   std::vector<TaskStats> tasks_;
   WindowedEntropy entropy_;

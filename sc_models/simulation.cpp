@@ -1,21 +1,35 @@
 #include "simulation.hpp"
 
 #include "memory_system.hpp"
+#include "tlm_driver.hpp"
 #include "trace_player.hpp"
 
 namespace gpumem {
 
-SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers) {
+SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
+                                const AddressSpaceImage* image) {
+  std::optional<AddressSpaceImage> own;
+  if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
+  DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
   TracePlayer player("player", cfg, source, clock);
+  driver.registers.bind(memory.registers.target);
+  driver.memory.bind(memory.router.target);
   player.memory.bind(memory.request_target());
-  player.registers.bind(memory.registers.target);
+  player.start_after(driver.ready());
   for (CompletionObserver* o : observers) player.add_observer(o);
 
   sc_core::sc_start();
+  if (driver.failure()) std::rethrow_exception(driver.failure());
   if (player.failure()) std::rethrow_exception(player.failure());
-  return {player.requests_done(), player.wall_seconds()};
+  SimulationResult r{player.requests_done(), player.wall_seconds(), {}, std::nullopt, {}};
+  for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  if (memory.mmu) {
+    r.mmu = memory.mmu->stats();
+    r.faults = memory.mmu->faults();
+  }
+  return r;
 }
 
 }  // namespace gpumem

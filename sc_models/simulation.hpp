@@ -1,10 +1,13 @@
-// Elaborates player + memory system for a config and runs to the end of the
-// request stream. SystemC elaborates once per process: call this once.
+// Elaborates driver + player + memory system for a config and runs to the end
+// of the request stream. SystemC elaborates once per process: call this once.
 #pragma once
+#include <optional>
 #include <vector>
 
+#include "address_space.hpp"
 #include "completion.hpp"
 #include "config.hpp"
+#include "mmu.hpp"
 #include "request.hpp"
 
 namespace gpumem {
@@ -12,10 +15,15 @@ namespace gpumem {
 struct SimulationResult {
   uint64_t requests = 0;
   double wall_seconds = 0;
+  std::vector<uint64_t> channel_accesses;  // per channel: data and page-table accesses
+  std::optional<MmuStats> mmu;             // with an address space
+  std::vector<FaultRecord> faults;         // the first MmuTlm::kMaxFaultRecords (all are counted in mmu)
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or
-// std::runtime_error for an error response from the model).
-SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers);
+// std::runtime_error for an error response from the model). `image` is the
+// address space the driver loads (required when the config has one).
+SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
+                                const AddressSpaceImage* image = nullptr);
 
 }  // namespace gpumem

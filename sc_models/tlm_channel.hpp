@@ -18,6 +18,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
   MemoryChannelTlm(sc_core::sc_module_name name, unsigned service_cycles, const Clock& clock)
       : sc_module(name), target("target"), model_(service_cycles), clock_(clock) {
     target.register_b_transport(this, &MemoryChannelTlm::b_transport);
+    target.register_transport_dbg(this, &MemoryChannelTlm::transport_dbg);
   }
 
   ChannelModel& model() { return model_; }
@@ -40,6 +41,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
     }
     delay = clock_.time(slot.finish) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
+    const unsigned n = trans.get_data_length();
+    if (trans.is_read()) model_.read(trans.get_address(), trans.get_data_ptr(), n);
+    else if (trans.is_write()) model_.write(trans.get_address(), trans.get_data_ptr(), n);
+    return n;
   }
 
   ChannelModel model_;

@@ -1,11 +1,12 @@
 // TLM shell of the channel router: decodes the mapped address into channel and
 // channel-local address, counts the request per task and channel in the
-// register bank, and forwards to that channel's socket.
+// register bank, and forwards to that channel's socket. Several initiators
+// bind its target: the data path, the page-table walker and the driver.
 #pragma once
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "payload_extensions.hpp"
 #include "register_bank.hpp"
@@ -15,16 +16,17 @@ namespace gpumem {
 
 class ChannelRouterTlm : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<ChannelRouterTlm> target;
+  tlm_utils::multi_passthrough_target_socket<ChannelRouterTlm> target;
   tlm_utils::multi_passthrough_initiator_socket<ChannelRouterTlm> to_channel;
 
   ChannelRouterTlm(sc_core::sc_module_name name, const Config& cfg, RegisterBank& counters)
       : sc_module(name), target("target"), to_channel("to_channel"), decoder_(cfg), counters_(counters) {
     target.register_b_transport(this, &ChannelRouterTlm::b_transport);
+    target.register_transport_dbg(this, &ChannelRouterTlm::transport_dbg);
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  void b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     const RequestInfo* info = trans.get_extension<RequestInfo>();
     HowExtension* how = trans.get_extension<HowExtension>();
     if (!info || !how) {
@@ -34,9 +36,18 @@ class ChannelRouterTlm : public sc_core::sc_module {
     const uint64_t mapped = trans.get_address();
     how->channel = decoder_.channel(mapped);
     how->local_address = decoder_.local(mapped);
-    counters_.count(info->task, how->channel, trans.get_data_length());
+    if (info->origin == Origin::kData) counters_.count(info->task, how->channel, trans.get_data_length());
     trans.set_address(how->local_address);
     to_channel[how->channel]->b_transport(trans, delay);
+  }
+
+  // Untimed access for loaders (the driver's page tables) and debuggers.
+  unsigned transport_dbg(int, tlm::tlm_generic_payload& trans) {
+    const uint64_t mapped = trans.get_address();
+    trans.set_address(decoder_.local(mapped));
+    const unsigned n = to_channel[decoder_.channel(mapped)]->transport_dbg(trans);
+    trans.set_address(mapped);
+    return n;
   }
 
   ChannelDecoder decoder_;

@@ -1,5 +1,7 @@
 // TLM shell of the XOR translator: replaces the address by the mapped address
-// of the request's task type and passes the transaction on.
+// of the request's task type and passes the transaction on. After the MMU (or
+// without one) the task type travels in RequestInfo; before the MMU it comes
+// from the register bank's VA-range and process tables.
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -17,7 +19,13 @@ class TranslatorTlm : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TranslatorTlm> initiator;
 
   TranslatorTlm(sc_core::sc_module_name name, const Config& cfg, const TranslatorRegisters& regs)
-      : sc_module(name), target("target"), initiator("initiator"), model_(cfg, regs) {
+      : sc_module(name),
+        target("target"),
+        initiator("initiator"),
+        model_(cfg, regs),
+        regs_(regs),
+        before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu),
+        small_bits_(cfg.mmu.geometry().small_bits) {
     target.register_b_transport(this, &TranslatorTlm::b_transport);
   }
 
@@ -25,15 +33,21 @@ class TranslatorTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const RequestInfo* info = trans.get_extension<RequestInfo>();
+    RequestInfo* info = trans.get_extension<RequestInfo>();
     HowExtension* how = trans.get_extension<HowExtension>();
     if (!info || !how) {  // every request must say its task type
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    const uint64_t pa = trans.get_address();
-    how->physical_address = pa;
-    const XorTranslator::Result r = model_.translate(pa, info->task);
+    const uint64_t in = trans.get_address();
+    if (before_mmu_) {
+      how->virtual_address = in;
+      info->task = regs_.task_for(info->process, in, small_bits_);
+    } else {
+      how->physical_address = in;
+    }
+    how->task = info->task;
+    const XorTranslator::Result r = model_.translate(in, info->task);
     how->scheme = r.scheme;
     how->mapped_address = r.mapped;
     trans.set_address(how->mapped_address);
@@ -41,6 +55,9 @@ class TranslatorTlm : public sc_core::sc_module {
   }
 
   XorTranslator model_;
+  const TranslatorRegisters& regs_;
+  bool before_mmu_;
+  unsigned small_bits_;
 };
 
 }  // namespace gpumem

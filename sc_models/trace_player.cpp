@@ -3,13 +3,12 @@
 #include <stdexcept>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "firmware.hpp"
 #include "payload_extensions.hpp"
 
 namespace gpumem {
 
 TracePlayer::TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock)
-    : sc_module(name), memory("memory"), registers("registers"), cfg_(cfg), source_(source), clock_(clock) {
+    : sc_module(name), memory("memory"), cfg_(cfg), source_(source), clock_(clock) {
   SC_HAS_PROCESS(TracePlayer);
   SC_THREAD(run);
 }
@@ -18,18 +17,6 @@ void TracePlayer::run() {
   if (start_after_) wait(*start_after_);
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    program_translator(cfg_, [&](uint32_t offset, uint32_t value) {
-      tlm::tlm_generic_payload t;
-      t.set_command(tlm::TLM_WRITE_COMMAND);
-      t.set_address(offset);
-      t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-      t.set_data_length(4);
-      t.set_streaming_width(4);
-      t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      registers->b_transport(t, delay);
-      return t.is_response_ok();
-    });
     issue_all();
   } catch (...) {
     failure_ = std::current_exception();
@@ -85,6 +72,7 @@ void TracePlayer::issue_all() {
 
     info.id = r.id;
     info.task = r.task;
+    info.process = r.process;
     info.issue_cycle = issue;
     trans.set_command(r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans.set_address(r.address);
@@ -96,8 +84,10 @@ void TracePlayer::issue_all() {
     if (r.op == Op::kWrite) fill_write_data(r, data);
 
     sc_core::sc_time delay = qk.get_local_time();
+    how.mmu = false;
+    how.fault = FaultReason::kNone;
     memory->b_transport(trans, delay);
-    if (!trans.is_response_ok()) {
+    if (!trans.is_response_ok() && how.fault == FaultReason::kNone) {
       char where[64];
       std::snprintf(where, sizeof where, "request %llu at address 0x%llx: ", static_cast<unsigned long long>(r.id),
                     static_cast<unsigned long long>(r.address));

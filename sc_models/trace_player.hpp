@@ -1,6 +1,7 @@
-// Initiator: programs the register bank (firmware), then issues requests from
-// a RequestSource at their cycles, at most memory.max_outstanding in flight,
-// under a quantum keeper. Requests do not wait for one another's completion.
+// Initiator: issues requests from a RequestSource at their cycles, at most
+// memory.max_outstanding in flight, under a quantum keeper. Requests do not
+// wait for one another's completion. A page fault completes its request (the
+// observers see how.fault) and the run goes on; any other error response stops it.
 #pragma once
 #include <chrono>
 #include <exception>
@@ -21,12 +22,11 @@ namespace gpumem {
 class TracePlayer : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<TracePlayer> memory;
-  tlm_utils::simple_initiator_socket<TracePlayer> registers;
 
   TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock);
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
-  // Hold the run until `e` fires (used to run two players one after the other).
+  // Hold the run until `e` fires: the driver's set-up, or another player.
   void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
   uint64_t requests_done() const { return done_; }
   double wall_seconds() const { return wall_seconds_; }  // host time spent in the run

@@ -10,7 +10,11 @@
 namespace gpumem {
 
 namespace {
-const char* const kColumns[] = {"cycle", "task", "op", "address", "size"};
+// Without an address space a record names its task type and a physical
+// address; with one, its process and a virtual address (the PTE gives the task).
+const char* const kPhysicalColumns[] = {"cycle", "task", "op", "address", "size"};
+const char* const kVirtualColumns[] = {"cycle", "process", "op", "va", "size"};
+constexpr size_t kColumnCount = 5;
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
@@ -41,7 +45,11 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream>
     : owned_(std::move(owned)),
       in_(in ? *in : *owned_),
       name_(std::move(name)),
-      address_max_(cfg.memory.address_bits >= 64 ? ~uint64_t{0} : bit(cfg.memory.address_bits) - 1),
+      cfg_(cfg),
+      columns_(cfg.has_mmu() ? kVirtualColumns : kPhysicalColumns),
+      address_max_(cfg.has_mmu()                  ? bit(cfg.address_space.va_bits) - 1
+                   : cfg.memory.address_bits >= 64 ? ~uint64_t{0}
+                                                   : bit(cfg.memory.address_bits) - 1),
       max_size_(cfg.max_request_bytes()),
       page_bytes_(cfg.mmu.smallest_page()) {
   if (owned_ && !*owned_) throw InputError(name_, 0, "", "cannot open trace file");
@@ -59,10 +67,15 @@ void CsvTraceReader::read_header() {
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
     const auto cols = split(t);
-    const size_t want = sizeof kColumns / sizeof kColumns[0];
+    const size_t want = kColumnCount;
     bool ok = cols.size() == want || (cols.size() == want + 1 && cols[want] == "data");
-    for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == kColumns[i];
-    if (!ok) fail("", "header must be 'cycle,task,op,address,size' with an optional ',data' column, got '" + t + "'");
+    for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == columns_[i];
+    if (!ok) {
+      std::string header;
+      for (size_t i = 0; i < want; ++i) header += (i ? "," : "") + std::string(columns_[i]);
+      fail("", "header must be '" + header + "' with an optional ',data' column" +
+                   (cfg_.has_mmu() ? " (the config has an address space)" : "") + ", got '" + t + "'");
+    }
     has_data_column_ = cols.size() == want + 1;
     return;
   }
@@ -95,24 +108,36 @@ bool CsvTraceReader::next(Request& r) {
     if (r.cycle < last_cycle_)
       fail("cycle", "cycle " + std::to_string(r.cycle) + " is before the previous record's " + std::to_string(last_cycle_) +
                         " (records must be in issue order)");
-    const uint64_t task = number(1, "task");
-    if (task >= kMaxTaskTypes) fail("task", "task type " + std::to_string(task) + " out of range (0-15)");
-    r.task = static_cast<unsigned>(task);
+    if (cfg_.has_mmu()) {
+      const uint64_t process = number(1, "process");
+      if (process >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(process)))
+        fail("process", "no application has process id " + cols[1]);
+      r.process = static_cast<unsigned>(process);
+      r.task = 0;
+    } else {
+      const uint64_t task = number(1, "task");
+      if (task >= kMaxTaskTypes) fail("task", "task type " + std::to_string(task) + " out of range (0-15)");
+      r.task = static_cast<unsigned>(task);
+    }
+    const char* const address_column = columns_[3];
     const std::string& op = cols[2];
     if (op == "R" || op == "r" || op == "read") r.op = Op::kRead;
     else if (op == "W" || op == "w" || op == "write") r.op = Op::kWrite;
     else fail("op", "bad operation '" + op + "' (R or W)");
-    r.address = number(3, "address");
+    r.address = number(3, address_column);
     const uint64_t size = number(4, "size");
     if (!is_pow2(size) || size > max_size_)
       fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
                        std::to_string(max_size_) + " bytes)");
     r.size = static_cast<unsigned>(size);
     if (r.address > address_max_ || address_max_ - r.address < size - 1)
-      fail("address", "address " + cols[3] + " out of range of the configured address space");
-    if (r.address % size) fail("address", "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
+      fail(address_column, "address " + cols[3] + " out of range of the configured " +
+                               (cfg_.has_mmu() ? "virtual" : "physical") + " address space");
+    if (r.address % size) fail(address_column, "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
     r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;
-    const auto [it, inserted] = page_task_.try_emplace(r.address / page_bytes_, r.task, line_no_);
+    // Physical mode only: with an address space the PTEs carry the task types.
+    const auto [it, inserted] =
+        cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task, line_no_);
     if (!inserted && it->second.first != r.task)
       fail("task", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
                        std::to_string(it->second.second) + "; a page carries one task type");

@@ -28,6 +28,8 @@ class CsvTraceReader : public RequestSource {
   std::string name_;
   int line_no_ = 0;
   bool has_data_column_ = false;
+  const Config& cfg_;
+  const char* const* columns_;
   uint64_t address_max_;  // highest address; 2^address_bits itself does not fit 64 bits
   uint64_t max_size_;  // largest request: the interleave granule, at most kMaxRequestBytes
   uint64_t page_bytes_;

@@ -1,4 +1,5 @@
-// Per-transaction CSV log (SPEC 10 columns that exist at this stage).
+// Per-transaction CSV log (SPEC 10 columns that exist at this stage; SM and
+// warp come with the trace front end). docs/trace-format.md describes them.
 #pragma once
 #include <cstdio>
 #include <string>
@@ -6,6 +7,9 @@
 #include "completion.hpp"
 
 namespace gpumem {
+
+constexpr const char* kTransactionLogHeader =
+    "id,process,task,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle";
 
 class TransactionLog : public CompletionObserver {
  public:

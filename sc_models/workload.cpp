@@ -22,6 +22,7 @@ class Generator {
   void emit(Request& r) {
     r.cycle = next_cycle();
     r.task = g_.task;
+    r.process = g_.process;
     r.size = g_.size;
     if (g_.kind == GeneratorConfig::Kind::kStrided) {
       r.address = g_.base + offset_;

@@ -10,11 +10,28 @@
 namespace gpumem {
 
 // The translator's view of the register bank: what firmware programs.
+struct VaRange {
+  uint32_t start_page = 0, end_page = 0;  // virtual small pages [start, end)
+  uint8_t task = 0;
+  bool enable = false;
+};
+
 struct TranslatorRegisters {
   bool interleave_enable = true;
   std::array<Scheme, kMaxTaskTypes> scheme{};
   std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> xor_vector{};
+  // Before the MMU (seed 000 claim 4, para 0133): the task type of a request
+  // comes from the first enabled VA range that holds its VA, else from its process.
+  std::array<uint8_t, kMaxProcesses> process_task{};
+  std::array<VaRange, kMaxVaRanges> va_range{};
   uint64_t generation = 0;  // bumped on every write, so users can cache derived state
+
+  unsigned task_for(unsigned process, uint64_t va, unsigned small_bits) const {
+    const uint64_t page = va >> small_bits;
+    for (const VaRange& r : va_range)
+      if (r.enable && page >= r.start_page && page < r.end_page) return r.task;
+    return process_task[process];
+  }
 };
 
 // Splits a mapped address into channel index and the channel-local address

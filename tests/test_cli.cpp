@@ -124,10 +124,12 @@ TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
   std::istringstream log(slurp(path("t.csv")));
   std::string line;
   ASSERT_TRUE(std::getline(log, line));
-  EXPECT_EQ(line, "id,task,op,size,pa,scheme,mapped,channel,local,issue_cycle,start_cycle,completion_cycle");
+  EXPECT_EQ(line,
+            "id,process,task,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,"
+            "completion_cycle");
   std::set<std::string> ids;
   while (std::getline(log, line)) {
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 11) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 16) << line;
     ids.insert(line.substr(0, line.find(',')));
   }
   EXPECT_EQ(ids, (std::set<std::string>{"0", "1", "2", "3", "4", "5", "6"}));

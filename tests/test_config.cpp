@@ -67,7 +67,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "translator.candidate_bits[1]", "must be below 32"},
       // Unknown keys list what is allowed.
       {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
-       2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, workload)"},
+       2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, workload)"},
       {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
        3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
       {"unknown key in a task",
@@ -146,7 +146,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "workload[1]", "shares pages with workload[0]"},
       {"workload past the address space",
        "memory: {address_bits: 16, channels: 1}\nworkload:\n  - {kind: strided, base: 0xFFC0, count: 2}\n",
-       3, "workload[0]", "16-bit address space"},
+       3, "workload[0]", "16-bit physical address space"},
       // Not a config at all.
       {"YAML syntax error", "memory:\n  channels: 8\n  service_cycles: [1\ntranslator: {}\n", 4, "", "YAML syntax error"},
       {"empty file", "", 0, "", "empty config"},

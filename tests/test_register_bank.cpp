@@ -47,8 +47,9 @@ TEST(RegisterBank, ResetValues) {
 
 TEST(RegisterBank, ReadableRegisterCountMatchesTheMap) {
   RegisterBank bank(bank_config());
-  // 5 scalars + 16 schemes + 16*3 vectors + 2 * 16*8 counters
-  EXPECT_EQ(snapshot(bank).size(), 5u + 16u + 16u * 3u + 2u * 16u * 8u);
+  // 8 scalars + 16 schemes + 16 process task types + 16*3 vectors + 3*8 VA
+  // range registers + 2 * 16*8 counters
+  EXPECT_EQ(snapshot(bank).size(), 8u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 8u);
 }
 
 TEST(RegisterBank, WritesReachTheTranslatorView) {

@@ -11,6 +11,7 @@
 #include "run_statistics.hpp"
 #include "simulation.hpp"
 #include "test_helpers.hpp"
+#include "tlm_driver.hpp"
 #include "trace_player.hpp"
 #include "workload.hpp"
 
@@ -200,16 +201,16 @@ TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem mem("mem", cfg, clock);
-  struct Empty : RequestSource {
-    bool next(Request&) override { return false; }
-  } none;
-  TracePlayer player("player", cfg, none, clock);
-  player.memory.bind(mem.request_target());
-  player.registers.bind(mem.registers.target);
+  DriverTlm driver("driver", cfg, nullptr);
+  driver.registers.bind(mem.registers.target);
+  driver.memory.bind(mem.router.target);
+  RegisterProbe idle("idle");  // the request socket must be bound
+  idle.body = [](RegisterProbe&) {};
+  idle.socket.bind(mem.request_target());
   const TranslatorRegisters before = mem.registers.bank().translator_registers();
   EXPECT_EQ(before.scheme[1], Scheme::kNone) << "reset state is identity";
   sc_core::sc_start();
-  ASSERT_FALSE(player.failure());
+  ASSERT_FALSE(driver.failure());
   const TranslatorRegisters want = registers_from_config(cfg);
   const TranslatorRegisters& got = mem.registers.bank().translator_registers();
   EXPECT_EQ(got.scheme, want.scheme);

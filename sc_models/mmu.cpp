@@ -1,0 +1,84 @@
+#include "mmu.hpp"
+
+#include <stdexcept>
+
+namespace gpumem {
+
+TlbConfig tlb_config(const Config& cfg) {
+  TlbConfig t;
+  t.entries = cfg.mmu.tlb_entries;
+  t.ways = cfg.mmu.tlb_ways;
+  t.replacement = cfg.mmu.replacement;
+  t.geometry = cfg.mmu.geometry();
+  return t;
+}
+
+Mmu::Mmu(const Config& cfg, const MmuRegisters& regs)
+    : regs_(regs),
+      geo_(cfg.mmu.geometry()),
+      tlb_(tlb_config(cfg)),
+      walker_(PageTableLayout(geo_.small_bits, cfg.address_space.va_bits), geo_),
+      seen_invalidations_(regs.invalidations) {}
+
+void Mmu::count_first(TlbResult r) {
+  ++stats_.lookups;
+  switch (r) {
+    case TlbResult::kHitSmall: ++stats_.hits_small; break;
+    case TlbResult::kHitLarge: ++stats_.hits_large; break;
+    case TlbResult::kNested: ++stats_.nested; break;
+    case TlbResult::kMiss: ++stats_.misses; break;
+  }
+}
+
+MmuOutcome Mmu::translate(uint64_t va, bool write, const ReadPte& read) {
+  if (regs_.invalidations != seen_invalidations_) {
+    tlb_.invalidate_all();
+    seen_invalidations_ = regs_.invalidations;
+    ++stats_.invalidations;
+  }
+  MmuOutcome out;
+  auto fault = [&](FaultReason r, std::string detail) {
+    out.fault = r;
+    out.detail = std::move(detail);
+    ++stats_.faults;
+    return out;
+  };
+  // At most one walk: after it the retry must translate (a nested region
+  // whose leaf is the large page again is refused before the fill, so the
+  // retry cannot land in the nested region a second time).
+  for (unsigned attempt = 0;; ++attempt) {
+    const TlbLookup lk = tlb_.lookup(va);
+    if (attempt == 0) {
+      out.first = lk.result;
+      count_first(lk.result);
+    }
+    if (lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) {
+      const TlbEntry& e = tlb_.entry(lk.set, lk.way);
+      out.set = lk.set;
+      out.way = lk.way;
+      out.large = e.large;
+      out.task = e.task;
+      if (write ? !e.writable : !e.readable)
+        return fault(FaultReason::kPermission, std::string(write ? "write to a read-only page" : "read from an unreadable page"));
+      out.pa = tlb_.translate(e, va);
+      return out;
+    }
+    if (attempt > 0) throw std::logic_error("MMU: the lookup after a fill did not hit");
+
+    ++out.walks;
+    ++stats_.walks;
+    WalkResult w = walker_.walk(regs_.pt_root, va, read);
+    out.walk_reads += w.reads;
+    stats_.walk_reads += w.reads;
+    if (w.fault != FaultReason::kNone) return fault(w.fault, std::move(w.detail));
+    out.task = w.leaf.task;
+    if (w.leaf.large && (out.first == TlbResult::kNested || geo_.in_nested_region(va, w.leaf.nested_flag)))
+      return fault(FaultReason::kPageTableError, "the leaf PTE of a VA in a nested region is the large page itself");
+    out.filled = true;
+    out.fill = tlb_.fill(va, w.leaf);
+    ++(w.leaf.large ? stats_.fills_large : stats_.fills_small);
+    if (out.fill.evicted) ++(out.fill.victim.large ? stats_.evictions_large : stats_.evictions_small);
+  }
+}
+
+}  // namespace gpumem

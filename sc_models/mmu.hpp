@@ -1,0 +1,76 @@
+// The MMU (SPEC 2, seed 004 steps S11-S16): nested-page TLB lookup, page-table
+// walk on a miss or on a hit in a large page's nested region, fill, bounded
+// retry, permission check, faults. Plain C++: the TLM shell supplies the
+// memory reads (and their timing), the RTL scoreboard drives it directly.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config.hpp"
+#include "page_table.hpp"
+#include "register_bank.hpp"
+#include "tlb.hpp"
+
+namespace gpumem {
+
+struct MmuStats {
+  uint64_t lookups = 0;  // requests translated (first lookup of each)
+  uint64_t hits_small = 0, hits_large = 0, misses = 0;
+  uint64_t nested = 0;  // first lookups that hit a large page inside its nested region
+  uint64_t walks = 0, walk_reads = 0, walk_cycles = 0;
+  uint64_t fills_small = 0, fills_large = 0;
+  uint64_t evictions_small = 0, evictions_large = 0;  // by the size of the victim
+  uint64_t faults = 0;
+  uint64_t invalidations = 0;
+};
+
+// How one translation came about; the TLM shell copies it into the payload's
+// how extension, the scoreboard compares it with the RTL's.
+struct MmuOutcome {
+  FaultReason fault = FaultReason::kNone;
+  std::string detail;  // with a fault
+  uint64_t pa = 0;
+  unsigned task = 0;   // from the PTE that translated
+  bool large = false;  // page size that translated
+  TlbResult first = TlbResult::kMiss;  // result of the first lookup
+  unsigned set = 0, way = 0;           // the entry that translated
+  unsigned walks = 0;                  // 0, or 1 (a miss or a nested-region hit)
+  unsigned walk_reads = 0;
+  bool filled = false;
+  TlbFill fill;
+};
+
+struct FaultRecord {
+  uint64_t id;
+  unsigned process;
+  uint64_t va;
+  unsigned task;  // of the leaf PTE when the walk got that far, else 0
+  FaultReason reason;
+  std::string detail;
+};
+
+class Mmu {
+ public:
+  Mmu(const Config& cfg, const MmuRegisters& regs);
+
+  MmuOutcome translate(uint64_t va, bool write, const ReadPte& read);
+
+  Tlb& tlb() { return tlb_; }
+  const MmuStats& stats() const { return stats_; }
+  MmuStats& stats() { return stats_; }
+  const PageGeometry& geometry() const { return geo_; }
+
+ private:
+  void count_first(TlbResult r);
+
+  const MmuRegisters& regs_;
+  PageGeometry geo_;
+  Tlb tlb_;
+  PageTableWalker walker_;
+  uint64_t seen_invalidations_ = 0;
+  MmuStats stats_;
+};
+
+TlbConfig tlb_config(const Config& cfg);
+
+}  // namespace gpumem

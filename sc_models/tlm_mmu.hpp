@@ -1,0 +1,115 @@
+// TLM shell of the MMU: looks the VA up in the TLB, walks the page tables in
+// simulated memory through its walker socket on a miss or a nested-region hit
+// (each level one timed memory read), and passes the request on with its
+// physical address. A fault ends the request with TLM_ADDRESS_ERROR_RESPONSE
+// and a fault record.
+#pragma once
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "clock.hpp"
+#include "mmu.hpp"
+#include "payload_extensions.hpp"
+
+namespace gpumem {
+
+class MmuTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<MmuTlm> target;
+  tlm_utils::simple_initiator_socket<MmuTlm> downstream;  // translated requests
+  tlm_utils::simple_initiator_socket<MmuTlm> walker;      // page-table reads, physical
+
+  static constexpr size_t kMaxFaultRecords = 1000;  // all are counted; the first ones are kept
+
+  MmuTlm(sc_core::sc_module_name name, const Config& cfg, const MmuRegisters& regs, const Clock& clock)
+      : sc_module(name),
+        target("target"),
+        downstream("downstream"),
+        walker("walker"),
+        model_(cfg, regs),
+        clock_(clock),
+        sets_task_(cfg.translator.position == TranslatorPosition::kAfterMmu),
+        hit_time_(clock.time(cfg.mmu.tlb_hit_cycles)),
+        level_time_(clock.time(cfg.mmu.walk_level_cycles)) {
+    target.register_b_transport(this, &MmuTlm::b_transport);
+    walk_.set_extension(&walk_info_);
+    walk_.set_extension(&walk_how_);
+    walk_info_.origin = Origin::kPageTable;
+  }
+  ~MmuTlm() override {
+    walk_.clear_extension<RequestInfo>();  // they are members: the payload must not free them
+    walk_.clear_extension<HowExtension>();
+  }
+
+  Mmu& model() { return model_; }
+  const MmuStats& stats() const { return model_.stats(); }
+  const std::vector<FaultRecord>& faults() const { return faults_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    RequestInfo* info = trans.get_extension<RequestInfo>();
+    HowExtension* how = trans.get_extension<HowExtension>();
+    if (!info || !how) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    const uint64_t va = trans.get_address();
+    if (sets_task_) how->virtual_address = va;
+    delay += hit_time_;
+    const sc_core::sc_time before_walk = delay;
+    const MmuOutcome out = model_.translate(va, trans.is_write(), [&](uint64_t pa) { return read_pte(pa, delay); });
+    if (out.walks) model_.stats().walk_cycles += clock_.cycles(delay - before_walk);
+
+    how->mmu = true;
+    how->tlb = out.first;
+    how->tlb_set = out.set;
+    how->tlb_way = out.way;
+    how->large_page = out.large;
+    how->walk_reads = out.walk_reads;
+    how->filled = out.filled;
+    how->fill_way = out.fill.way;
+    how->evicted = out.filled && out.fill.evicted;
+    how->victim = out.fill.victim;
+    how->fault = out.fault;
+    if (out.fault != FaultReason::kNone) {
+      if (faults_.size() < kMaxFaultRecords)
+        faults_.push_back({info->id, info->process, va, out.task, out.fault, out.detail});
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    how->physical_address = out.pa;
+    if (sets_task_) info->task = out.task;
+    trans.set_address(out.pa);
+    downstream->b_transport(trans, delay);
+  }
+
+  uint64_t read_pte(uint64_t pa, sc_core::sc_time& delay) {
+    uint64_t value = 0;
+    walk_.set_command(tlm::TLM_READ_COMMAND);
+    walk_.set_address(pa);
+    walk_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    walk_.set_data_length(kPteBytes);
+    walk_.set_streaming_width(kPteBytes);
+    walk_.set_byte_enable_ptr(nullptr);
+    walk_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    walker->b_transport(walk_, delay);
+    if (!walk_.is_response_ok()) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + ": " + walk_.get_response_string());
+    delay += level_time_;
+    return value;  // little-endian host, as the driver wrote it
+  }
+
+  Mmu model_;
+  const Clock& clock_;
+  bool sets_task_;  // after the MMU the translator takes the task type from the PTE
+  sc_core::sc_time hit_time_, level_time_;
+  tlm::tlm_generic_payload walk_;
+  RequestInfo walk_info_;
+  HowExtension walk_how_;
+  std::vector<FaultRecord> faults_;
+};
+
+}  // namespace gpumem
