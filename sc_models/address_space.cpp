@@ -1,6 +1,7 @@
 #include "address_space.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
@@ -29,6 +30,12 @@ struct SmallFrame {
   uint64_t pa;
   std::vector<bool> taken;
 };
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 std::string region_key(const Config& cfg, const RegionConfig* r) {
   const auto& apps = cfg.address_space.applications;
@@ -113,7 +120,7 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
           if (placed) break;
         }
         if (!placed && nesting && !reg.nest_into.empty())
-          fail(&reg, "no room left in the tails of '" + reg.nest_into + "' for small page at VA " + std::to_string(m.va));
+          fail(&reg, "no room left in the tails of '" + reg.nest_into + "' for the small page at VA " + hex(m.va));
         if (!placed) {
           for (SmallFrame& fr : small_frames)
             for (unsigned u = 0; !placed && u < U; ++u)

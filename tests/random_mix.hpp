@@ -15,7 +15,8 @@ namespace gpumem::test {
 
 struct TaggedPage {
   uint64_t base;
-  unsigned task;
+  unsigned task;         // physical mode
+  unsigned process = 0;  // with an address space (base is then a VA)
 };
 
 inline std::vector<TaggedPage> random_pages(std::mt19937_64& rng, size_t n, uint64_t page_bytes, unsigned address_bits) {
@@ -44,6 +45,7 @@ class RandomMix : public RequestSource {
     cycle_ += rng_() % 3;
     r.cycle = cycle_;
     r.task = p.task;
+    r.process = p.process;
     r.size = 1u << (rng_() % (__builtin_ctz(max_size_) + 1));
     // 64 slots per page, so reads often find written bytes.
     const uint64_t slot = (rng_() % 64) * max_size_ % page_bytes_;
