@@ -30,16 +30,17 @@ void Mmu::count_first(TlbResult r) {
   }
 }
 
-MmuOutcome Mmu::translate(uint64_t va, bool write, const ReadPte& read) {
-  if (regs_.invalidations != seen_invalidations_) {
-    tlb_.invalidate_all();
-    seen_invalidations_ = regs_.invalidations;
-    ++stats_.invalidations;
-  }
+void Mmu::invalidate() {
+  tlb_.invalidate_all();
+  seen_invalidations_ = regs_.invalidations;
+  ++stats_.invalidations;
+}
+
+MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup lk) {
   MmuOutcome out;
   auto fault = [&](FaultReason r, std::string detail) {
     out.fault = r;
-    out.detail = std::move(detail);
+    fault_detail_ = std::move(detail);
     ++stats_.faults;
     return out;
   };
@@ -47,13 +48,13 @@ MmuOutcome Mmu::translate(uint64_t va, bool write, const ReadPte& read) {
   // whose leaf is the large page again is refused before the fill, so the
   // retry cannot land in the nested region a second time).
   for (unsigned attempt = 0;; ++attempt) {
-    const TlbLookup lk = tlb_.lookup(va);
+    if (attempt > 0) lk = tlb_.lookup(va);
     if (attempt == 0) {
       out.first = lk.result;
       count_first(lk.result);
     }
     if (lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) {
-      const TlbEntry& e = tlb_.entry(lk.set, lk.way);
+      const TlbEntry& e = *lk.hit;
       out.set = lk.set;
       out.way = lk.way;
       out.large = e.large;

@@ -27,8 +27,7 @@ struct MmuStats {
 // How one translation came about; the TLM shell copies it into the payload's
 // how extension, the scoreboard compares it with the RTL's.
 struct MmuOutcome {
-  FaultReason fault = FaultReason::kNone;
-  std::string detail;  // with a fault
+  FaultReason fault = FaultReason::kNone;  // Mmu::fault_detail() says more
   uint64_t pa = 0;
   unsigned task = 0;   // from the PTE that translated
   bool large = false;  // page size that translated
@@ -53,7 +52,26 @@ class Mmu {
  public:
   Mmu(const Config& cfg, const MmuRegisters& regs);
 
-  MmuOutcome translate(uint64_t va, bool write, const ReadPte& read);
+  // Hits translate inline; misses, nested-region hits and faults take the
+  // out-of-line path.
+  MmuOutcome translate(uint64_t va, bool write, const ReadPte& read) {
+    if (regs_.invalidations != seen_invalidations_) invalidate();
+    const TlbLookup lk = tlb_.lookup(va);
+    if ((lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) && (write ? lk.hit->writable : lk.hit->readable)) {
+      MmuOutcome out;
+      ++stats_.lookups;
+      ++(lk.result == TlbResult::kHitSmall ? stats_.hits_small : stats_.hits_large);
+      out.first = lk.result;
+      out.set = lk.set;
+      out.way = lk.way;
+      out.large = lk.hit->large;
+      out.task = lk.hit->task;
+      out.pa = tlb_.translate(*lk.hit, va);
+      return out;
+    }
+    return translate_slow(va, write, read, lk);
+  }
+  const std::string& fault_detail() const { return fault_detail_; }  // of the last fault
 
   Tlb& tlb() { return tlb_; }
   const MmuStats& stats() const { return stats_; }
@@ -62,6 +80,9 @@ class Mmu {
 
  private:
   void count_first(TlbResult r);
+  void invalidate();
+  MmuOutcome translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup first);
+  std::string fault_detail_;
 
   const MmuRegisters& regs_;
   PageGeometry geo_;

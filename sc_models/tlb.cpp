@@ -65,17 +65,8 @@ void Tlb::reset_replacement() {
     }
 }
 
-void Tlb::touch(unsigned set, unsigned way) {
-  const size_t base = size_t{set} * ways_;
-  if (replacement_ == Replacement::kLru) {
-    const unsigned old = age_[base + way];
-    for (unsigned w = 0; w < ways_; ++w)
-      if (age_[base + w] < old) ++age_[base + w];
-    age_[base + way] = 0;
-    return;
-  }
-  // Walk up from the leaf: a left child (even node) makes its parent point right.
-  for (unsigned node = ways_ + way; node > 1; node /= 2) plru_[base + node / 2] = (node % 2 == 0) ? 1 : 0;
+void Tlb::double_hit(unsigned set, bool large) const {
+  throw std::logic_error(std::string("TLB: two ") + (large ? "large" : "small") + " entries hit in set " + std::to_string(set));
 }
 
 unsigned Tlb::policy_victim(unsigned set) const {
@@ -95,38 +86,6 @@ unsigned Tlb::victim(unsigned set) const {
   for (unsigned w = 0; w < ways_; ++w)
     if (!at(set, w).valid) return w;
   return policy_victim(set);
-}
-
-TlbLookup Tlb::lookup(uint64_t va) {
-  TlbLookup out;
-  out.set = set_index(va);
-  const uint64_t small_vpn = va >> geo_.small_bits, large_vpn = va >> geo_.large_bits;
-  int small_way = -1, large_way = -1;
-  for (unsigned w = 0; w < ways_; ++w) {
-    const TlbEntry& e = at(out.set, w);
-    if (!e.valid) continue;
-    if (!e.large && e.vpn == small_vpn) {
-      if (small_way >= 0) throw std::logic_error("TLB: two small entries hit in set " + std::to_string(out.set));
-      small_way = static_cast<int>(w);
-    } else if (e.large && e.vpn == large_vpn) {
-      if (large_way >= 0) throw std::logic_error("TLB: two large entries hit in set " + std::to_string(out.set));
-      large_way = static_cast<int>(w);
-    }
-  }
-  if (small_way >= 0) {
-    out.result = TlbResult::kHitSmall;
-    out.way = static_cast<unsigned>(small_way);
-    touch(out.set, out.way);
-  } else if (large_way >= 0) {
-    out.way = static_cast<unsigned>(large_way);
-    if (geo_.in_nested_region(va, at(out.set, out.way).nested_flag)) {
-      out.result = TlbResult::kNested;
-    } else {
-      out.result = TlbResult::kHitLarge;
-      touch(out.set, out.way);
-    }
-  }
-  return out;
 }
 
 TlbFill Tlb::fill(uint64_t va, const Pte& leaf) {

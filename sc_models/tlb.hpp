@@ -106,7 +106,8 @@ const char* tlb_result_name(TlbResult r);  // "hit_small", "hit_large", "nested"
 struct TlbLookup {
   TlbResult result = TlbResult::kMiss;
   unsigned set = 0;
-  unsigned way = 0;  // the small or large entry that hit; 0 on a miss
+  unsigned way = 0;                // the small or large entry that hit; 0 on a miss
+  const TlbEntry* hit = nullptr;   // that entry; valid until the next fill or invalidation
 };
 
 struct TlbFill {
@@ -120,7 +121,38 @@ class Tlb {
  public:
   explicit Tlb(const TlbConfig& cfg);
 
-  TlbLookup lookup(uint64_t va);
+  // Inline: the MMU's hot path. The double-hit check costs nothing until it fires.
+  TlbLookup lookup(uint64_t va) {
+    TlbLookup out;
+    out.set = set_index(va);
+    const uint64_t small_vpn = va >> geo_.small_bits, large_vpn = va >> geo_.large_bits;
+    const TlbEntry* row = &entries_[size_t{out.set} * ways_];
+    int small_way = -1, large_way = -1;
+    for (unsigned w = 0; w < ways_; ++w) {
+      const TlbEntry& e = row[w];
+      if (!e.valid || e.vpn != (e.large ? large_vpn : small_vpn)) continue;
+      int& slot = e.large ? large_way : small_way;
+      if (slot >= 0) double_hit(out.set, e.large);
+      slot = static_cast<int>(w);
+    }
+    if (small_way >= 0) {
+      out.result = TlbResult::kHitSmall;
+      out.way = static_cast<unsigned>(small_way);
+      touch(out.set, out.way);
+    } else if (large_way >= 0) {
+      out.way = static_cast<unsigned>(large_way);
+      if (geo_.in_nested_region(va, row[out.way].nested_flag)) {
+        out.result = TlbResult::kNested;
+      } else {
+        out.result = TlbResult::kHitLarge;
+        touch(out.set, out.way);
+      }
+    } else {
+      return out;
+    }
+    out.hit = &row[out.way];
+    return out;
+  }
   TlbFill fill(uint64_t va, const Pte& leaf);
   void invalidate_all();
 
@@ -140,8 +172,20 @@ class Tlb {
 
  private:
   void check_set(unsigned set) const;
+  [[noreturn]] void double_hit(unsigned set, bool large) const;
   void reset_replacement();
-  void touch(unsigned set, unsigned way);
+  void touch(unsigned set, unsigned way) {
+    const size_t base = size_t{set} * ways_;
+    if (replacement_ == Replacement::kLru) {
+      const unsigned old = age_[base + way];
+      for (unsigned w = 0; w < ways_; ++w)
+        if (age_[base + w] < old) ++age_[base + w];
+      age_[base + way] = 0;
+      return;
+    }
+    // Walk up from the leaf: a left child (even node) makes its parent point right.
+    for (unsigned node = ways_ + way; node > 1; node /= 2) plru_[base + node / 2] = (node % 2 == 0) ? 1 : 0;
+  }
   unsigned policy_victim(unsigned set) const;
   TlbEntry& at(unsigned set, unsigned way) { return entries_[size_t{set} * ways_ + way]; }
   const TlbEntry& at(unsigned set, unsigned way) const { return entries_[size_t{set} * ways_ + way]; }

@@ -39,6 +39,7 @@ class MmuTlm : public sc_core::sc_module {
     walk_.set_extension(&walk_info_);
     walk_.set_extension(&walk_how_);
     walk_info_.origin = Origin::kPageTable;
+    read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_); };  // built once, not per request
   }
   ~MmuTlm() override {
     walk_.clear_extension<RequestInfo>();  // they are members: the payload must not free them
@@ -61,7 +62,8 @@ class MmuTlm : public sc_core::sc_module {
     if (sets_task_) how->virtual_address = va;
     delay += hit_time_;
     const sc_core::sc_time before_walk = delay;
-    const MmuOutcome out = model_.translate(va, trans.is_write(), [&](uint64_t pa) { return read_pte(pa, delay); });
+    walk_delay_ = &delay;
+    const MmuOutcome out = model_.translate(va, trans.is_write(), read_pte_);
     if (out.walks) model_.stats().walk_cycles += clock_.cycles(delay - before_walk);
 
     how->mmu = true;
@@ -71,13 +73,16 @@ class MmuTlm : public sc_core::sc_module {
     how->large_page = out.large;
     how->walk_reads = out.walk_reads;
     how->filled = out.filled;
-    how->fill_way = out.fill.way;
-    how->evicted = out.filled && out.fill.evicted;
-    how->victim = out.fill.victim;
+    how->evicted = false;
+    if (out.filled) {  // the victim is only meaningful after a fill: not copied on hits
+      how->fill_way = out.fill.way;
+      how->evicted = out.fill.evicted;
+      if (out.fill.evicted) how->victim = out.fill.victim;
+    }
     how->fault = out.fault;
     if (out.fault != FaultReason::kNone) {
       if (faults_.size() < kMaxFaultRecords)
-        faults_.push_back({info->id, info->process, va, out.task, out.fault, out.detail});
+        faults_.push_back({info->id, info->process, va, out.task, out.fault, model_.fault_detail()});
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
@@ -110,6 +115,8 @@ class MmuTlm : public sc_core::sc_module {
   RequestInfo walk_info_;
   HowExtension walk_how_;
   std::vector<FaultRecord> faults_;
+  ReadPte read_pte_;
+  sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay, for read_pte_
 };
 
 }  // namespace gpumem
