@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -51,15 +52,20 @@ struct Sink : sc_core::sc_module {
 struct BareInitiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<BareInitiator> socket{"socket"};
   uint64_t requests;
-  const sc_core::sc_event* start_after;
+  const sc_core::sc_event* start_after = nullptr;
   double seconds = 0;
-  BareInitiator(sc_core::sc_module_name n, uint64_t r, const sc_core::sc_event* after)
-      : sc_module(n), requests(r), start_after(after) {
+  sc_core::sc_event done;
+  PassThrough p1{"p1"}, p2{"p2"};
+  Sink sink{"sink"};
+  BareInitiator(sc_core::sc_module_name n, uint64_t r) : sc_module(n), requests(r) {
+    socket.bind(p1.target);
+    p1.initiator.bind(p2.target);
+    p2.initiator.bind(sink.target);
     SC_HAS_PROCESS(BareInitiator);
     SC_THREAD(run);
   }
   void run() {
-    wait(*start_after);
+    if (start_after) wait(*start_after);
     tlm_utils::tlm_quantumkeeper qk;
     qk.reset();
     tlm::tlm_generic_payload t;
@@ -78,10 +84,12 @@ struct BareInitiator : sc_core::sc_module {
       if (qk.need_sync()) qk.sync();
     }
     seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    done.notify(sc_core::SC_ZERO_TIME);
   }
 };
 
-// One measured run: its own memory system, driver and player.
+// One measured run of a player: through a memory system (with its driver),
+// or through the bare chain of pass-through hops.
 struct Run {
   gpumem::Config cfg;
   std::unique_ptr<gpumem::RequestSource> source;
@@ -89,20 +97,33 @@ struct Run {
   std::unique_ptr<gpumem::DriverTlm> driver;
   std::optional<gpumem::AddressSpaceImage> image;
   std::unique_ptr<gpumem::TracePlayer> player;
+  std::unique_ptr<PassThrough> a, b;
+  std::unique_ptr<Sink> sink;
   gpumem::RunStatistics stats;
 
-  Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats)
+  Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats, bool bare_chain)
       : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(cfg)), stats(cfg) {
+    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), cfg, *source, clock);
+    if (with_stats) player->add_observer(&stats);
+    if (bare_chain) {
+      a = std::make_unique<PassThrough>((name + "_a").c_str());
+      b = std::make_unique<PassThrough>((name + "_b").c_str());
+      sink = std::make_unique<Sink>((name + "_sink").c_str());
+      player->memory.bind(a->target);
+      a->initiator.bind(b->target);
+      b->initiator.bind(sink->target);
+      return;
+    }
     if (cfg.has_mmu()) image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
     memory = std::make_unique<gpumem::MemorySystem>((name + "_memory").c_str(), cfg, clock);
     driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), cfg, image ? &*image : nullptr);
     driver->registers.bind(memory->registers.target);
     driver->memory.bind(memory->router.target);
-    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), cfg, *source, clock);
     player->memory.bind(memory->request_target());
-    if (with_stats) player->add_observer(&stats);
   }
-  double rate() const { return player->requests_done() / player->wall_seconds(); }
+  bool failed(uint64_t want) const {
+    return (driver && driver->failure()) || player->failure() || player->requests_done() != want;
+  }
 };
 
 }  // namespace
@@ -110,21 +131,24 @@ struct Run {
 int sc_main(int argc, char* argv[]) {
   uint64_t requests = 10'000'000;
   uint64_t range = 1 << 20;  // the working set; 1 MiB stays in L2, so the figure is the model's overhead
+  unsigned rounds = 3;
   bool with_stats = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--requests") && i + 1 < argc) requests = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--range") && i + 1 < argc) range = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
     else if (!std::strcmp(argv[i], "--stats")) with_stats = true;
     else {
-      std::fprintf(stderr, "usage: %s [--requests N] [--range BYTES] [--stats]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--requests N] [--range BYTES] [--rounds R] [--stats]\n", argv[0]);
       return 2;
     }
   }
-  if (range < (1u << 16) || range % (1u << 16)) {
-    std::fprintf(stderr, "--range must be a multiple of 64 KiB\n");
+  if (range < (1u << 16) || range % (1u << 16) || rounds == 0 || requests < rounds) {
+    std::fprintf(stderr, "--range must be a multiple of 64 KiB, --rounds at least 1 and at most --requests\n");
     return 2;
   }
-  const std::string n = std::to_string(requests), rg = std::to_string(range);
+  const uint64_t per_run = requests / rounds;
+  const std::string n = std::to_string(per_run), rg = std::to_string(range);
   // 16 channels, an XOR mapping, a strided stream with a quarter writes,
   // looping over `range` bytes.
   const std::string memory =
@@ -149,64 +173,75 @@ int sc_main(int argc, char* argv[]) {
   const uint64_t warm_range = std::min<uint64_t>(range, 32u << 16);  // at most 32 large pages: the TLB's reach
   // ... and one that thrashes it: every request to the next of 1024 large pages.
   const uint64_t thrash_pages = 1024;
+  const std::string warm_yaml = mmu_yaml(warm_range, 64, warm_range);
+  const std::string thrash_yaml = mmu_yaml(thrash_pages << 16, (1u << 16) + 64, thrash_pages << 16);
 
+  // Which run goes first changes its rate by tens of percent on this
+  // machine, so every configuration runs once per round and the order
+  // rotates from round to round; a rate is all requests over all its time.
+  enum Kind { kFull, kWarm, kThrash, kChain, kFloor, kKinds };
   gpumem::Clock clock(1.0);
-  Run full("full", physical, clock, with_stats);
-  Run warm("warm", mmu_yaml(warm_range, 64, warm_range), clock, with_stats);
-  Run thrash("thrash", mmu_yaml(thrash_pages << 16, (1u << 16) + 64, thrash_pages << 16), clock, with_stats);
-  full.player->start_after(full.driver->ready());
-  warm.player->start_after(full.player->finished());
-  thrash.player->start_after(warm.player->finished());
-
-  // The same player and workload into three pass-through hops: what the TLM
-  // plumbing alone costs, so the ratio is the price of the model blocks.
-  const gpumem::Config chain_cfg = gpumem::parse_config(physical, "chain");
-  auto source2 = gpumem::make_workload(chain_cfg);
-  gpumem::TracePlayer player2("player2", chain_cfg, *source2, clock);
-  PassThrough a1("a1"), a2("a2");
-  Sink sink_a("sink_a");
-  player2.memory.bind(a1.target);
-  a1.initiator.bind(a2.target);
-  a2.initiator.bind(sink_a.target);
-  gpumem::RunStatistics stats2(chain_cfg);
-  if (with_stats) player2.add_observer(&stats2);
-  player2.start_after(thrash.player->finished());
-
-  // A minimal initiator loop into the same kind of chain: the floor.
-  BareInitiator bare("bare", requests, &player2.finished());
-  PassThrough p1("p1"), p2("p2");
-  Sink sink("sink");
-  bare.socket.bind(p1.target);
-  p1.initiator.bind(p2.target);
-  p2.initiator.bind(sink.target);
+  std::vector<std::unique_ptr<Run>> runs[kKinds];
+  std::vector<std::unique_ptr<BareInitiator>> floors;
+  std::vector<std::pair<Kind, size_t>> order;
+  for (unsigned r = 0; r < rounds; ++r) {
+    const std::string tag = std::to_string(r);
+    runs[kFull].push_back(std::make_unique<Run>("full" + tag, physical, clock, with_stats, false));
+    runs[kWarm].push_back(std::make_unique<Run>("warm" + tag, warm_yaml, clock, with_stats, false));
+    runs[kThrash].push_back(std::make_unique<Run>("thrash" + tag, thrash_yaml, clock, with_stats, false));
+    runs[kChain].push_back(std::make_unique<Run>("chain" + tag, physical, clock, with_stats, true));
+    floors.push_back(std::make_unique<BareInitiator>(("floor" + tag).c_str(), per_run));
+    for (unsigned k = 0; k < kKinds; ++k) order.emplace_back(static_cast<Kind>((k + r) % kKinds), r);
+  }
+  // Every player waits for the one before it; the drivers have long finished.
+  const sc_core::sc_event* previous = nullptr;
+  for (const auto& [kind, r] : order) {
+    if (kind == kFloor) {
+      floors[r]->start_after = previous;
+      previous = &floors[r]->done;
+    } else {
+      if (previous) runs[kind][r]->player->start_after(*previous);
+      previous = &runs[kind][r]->player->finished();
+    }
+  }
 
   sc_core::sc_start();
-  for (const Run* r : {&full, &warm, &thrash})
-    if (r->driver->failure() || r->player->failure() || r->player->requests_done() != requests) {
-      std::fprintf(stderr, "a run failed: %s\n", r->cfg.source.c_str());
-      return 1;
+  double seconds[kKinds] = {};
+  for (unsigned k = 0; k < kKinds; ++k)
+    for (unsigned r = 0; r < rounds; ++r) {
+      if (k == kFloor) {
+        seconds[k] += floors[r]->seconds;
+        continue;
+      }
+      if (runs[k][r]->failed(per_run)) {
+        std::fprintf(stderr, "a run failed: %s\n", runs[k][r]->cfg.source.c_str());
+        return 1;
+      }
+      seconds[k] += runs[k][r]->player->wall_seconds();
     }
-  if (player2.requests_done() != requests) {
-    std::fprintf(stderr, "the bare chain run failed\n");
-    return 1;
+  gpumem::MmuStats ws, ts;
+  for (unsigned r = 0; r < rounds; ++r) {
+    ws.walk_reads += runs[kWarm][r]->memory->mmu->stats().walk_reads;
+    ws.lookups += runs[kWarm][r]->memory->mmu->stats().lookups;
+    ts.walk_reads += runs[kThrash][r]->memory->mmu->stats().walk_reads;
+    ts.lookups += runs[kThrash][r]->memory->mmu->stats().lookups;
   }
-  const double chain = requests / player2.wall_seconds();
-  const double floor = requests / bare.seconds;
-  const gpumem::MmuStats& ws = warm.memory->mmu->stats();
-  const gpumem::MmuStats& ts = thrash.memory->mmu->stats();
-  std::printf("workload: %llu strided 64-byte requests, 16 channels, xor scheme%s\n",
-              static_cast<unsigned long long>(requests), with_stats ? ", statistics on" : "");
+  const uint64_t total = per_run * rounds;
+  double rate[kKinds];
+  for (unsigned k = 0; k < kKinds; ++k) rate[k] = total / seconds[k];
+  std::printf("workload: %llu strided 64-byte requests per configuration (%u rounds, rotating order), 16 channels, xor scheme%s\n",
+              static_cast<unsigned long long>(total), rounds, with_stats ? ", statistics on" : "");
   std::printf("full path    player -> translator -> router -> channel (%llu bytes):  %8.2f M requests/s\n",
-              static_cast<unsigned long long>(range), full.rate() / 1e6);
+              static_cast<unsigned long long>(range), rate[kFull] / 1e6);
   std::printf("mmu warm     player -> MMU -> translator -> router -> channel:      %8.2f M requests/s  (%.4f walk reads/request)\n",
-              warm.rate() / 1e6, double(ws.walk_reads) / double(ws.lookups));
+              rate[kWarm] / 1e6, double(ws.walk_reads) / double(ws.lookups));
   std::printf("mmu thrash   every request to the next of %llu large pages:         %8.2f M requests/s  (%.4f walk reads/request)\n",
-              static_cast<unsigned long long>(thrash_pages), thrash.rate() / 1e6, double(ts.walk_reads) / double(ts.lookups));
-  std::printf("bare chain   player -> pass -> pass -> sink:                         %8.2f M requests/s\n", chain / 1e6);
-  std::printf("floor        minimal loop -> pass -> pass -> sink:                   %8.2f M requests/s\n", floor / 1e6);
-  std::printf("ratio: %.3f\n", full.rate() / chain);
-  std::printf("ratio_mmu_warm: %.3f\n", warm.rate() / chain);
-  std::printf("ratio_mmu_thrash: %.3f\n", thrash.rate() / chain);
-  std::printf("ratio_to_floor: %.3f\n", full.rate() / floor);
+              static_cast<unsigned long long>(thrash_pages), rate[kThrash] / 1e6, double(ts.walk_reads) / double(ts.lookups));
+  std::printf("bare chain   player -> pass -> pass -> sink:                         %8.2f M requests/s\n", rate[kChain] / 1e6);
+  std::printf("floor        minimal loop -> pass -> pass -> sink:                   %8.2f M requests/s\n", rate[kFloor] / 1e6);
+  std::printf("ratio: %.3f\n", rate[kFull] / rate[kChain]);
+  std::printf("ratio_mmu_warm: %.3f\n", rate[kWarm] / rate[kChain]);
+  std::printf("ratio_mmu_thrash: %.3f\n", rate[kThrash] / rate[kChain]);
+  std::printf("ratio_to_floor: %.3f\n", rate[kFull] / rate[kFloor]);
   return 0;
 }

@@ -1,6 +1,6 @@
 // How a request's result came about: filled block by block along the path.
 // Plain struct, so tests and the scoreboard use it without a kernel; the TLM
-// payload carries it as HowExtension.
+// payload carries it in RequestExtension.
 #pragma once
 #include <cstdint>
 

@@ -34,10 +34,10 @@ class MemoryChannelTlm : public sc_core::sc_module {
     const uint64_t local = trans.get_address();
     if (trans.is_read()) model_.read(local, trans.get_data_ptr(), trans.get_data_length());
     else if (trans.is_write()) model_.write(local, trans.get_data_ptr(), trans.get_data_length());
-    if (HowExtension* how = trans.get_extension<HowExtension>()) {
-      how->start_cycle = slot.start;
-      how->finish_cycle = slot.finish;
-      how->queue_depth = slot.depth;
+    if (RequestExtension* ext = trans.get_extension<RequestExtension>()) {
+      ext->how.start_cycle = slot.start;
+      ext->how.finish_cycle = slot.finish;
+      ext->how.queue_depth = slot.depth;
     }
     delay = clock_.time(slot.finish) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -9,7 +9,6 @@
 
 #include "address_space.hpp"
 #include "firmware.hpp"
-#include "payload_extensions.hpp"
 
 namespace gpumem {
 
@@ -58,18 +57,6 @@ class DriverTlm : public sc_core::sc_module {
   // ordinary timed transactions.
   void write_page_tables() {
     tlm::tlm_generic_payload t;
-    RequestInfo info;
-    HowExtension how;
-    info.origin = Origin::kPageTable;
-    t.set_extension(&info);
-    t.set_extension(&how);
-    struct Detach {
-      tlm::tlm_generic_payload& t;
-      ~Detach() {
-        t.clear_extension<RequestInfo>();
-        t.clear_extension<HowExtension>();
-      }
-    } detach{t};
     for (const PteWrite& w : image_->pte_writes) {
       uint64_t value = w.value;  // little-endian host, as the walker reads it
       t.set_command(tlm::TLM_WRITE_COMMAND);

@@ -36,14 +36,12 @@ class MmuTlm : public sc_core::sc_module {
         hit_time_(clock.time(cfg.mmu.tlb_hit_cycles)),
         level_time_(clock.time(cfg.mmu.walk_level_cycles)) {
     target.register_b_transport(this, &MmuTlm::b_transport);
-    walk_.set_extension(&walk_info_);
-    walk_.set_extension(&walk_how_);
-    walk_info_.origin = Origin::kPageTable;
+    walk_.set_extension(&walk_ext_);
+    walk_ext_.info.origin = Origin::kPageTable;
     read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_); };  // built once, not per request
   }
   ~MmuTlm() override {
-    walk_.clear_extension<RequestInfo>();  // they are members: the payload must not free them
-    walk_.clear_extension<HowExtension>();
+    walk_.clear_extension<RequestExtension>();  // a member: the payload must not free it
   }
 
   Mmu& model() { return model_; }
@@ -52,12 +50,13 @@ class MmuTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestInfo* info = trans.get_extension<RequestInfo>();
-    HowExtension* how = trans.get_extension<HowExtension>();
-    if (!info || !how) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
+    RequestInfo* info = &ext->info;
+    How* how = &ext->how;
     const uint64_t va = trans.get_address();
     if (sets_task_) how->virtual_address = va;
     delay += hit_time_;
@@ -112,8 +111,7 @@ class MmuTlm : public sc_core::sc_module {
   bool sets_task_;  // after the MMU the translator takes the task type from the PTE
   sc_core::sc_time hit_time_, level_time_;
   tlm::tlm_generic_payload walk_;
-  RequestInfo walk_info_;
-  HowExtension walk_how_;
+  RequestExtension walk_ext_;
   std::vector<FaultRecord> faults_;
   ReadPte read_pte_;
   sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay, for read_pte_

@@ -27,18 +27,18 @@ class ChannelRouterTlm : public sc_core::sc_module {
 
  private:
   void b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const RequestInfo* info = trans.get_extension<RequestInfo>();
-    HowExtension* how = trans.get_extension<HowExtension>();
-    if (!info || !how) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
     const uint64_t mapped = trans.get_address();
-    how->channel = decoder_.channel(mapped);
-    how->local_address = decoder_.local(mapped);
-    if (info->origin == Origin::kData) counters_.count(info->task, how->channel, trans.get_data_length());
-    trans.set_address(how->local_address);
-    to_channel[how->channel]->b_transport(trans, delay);
+    How& how = ext->how;
+    how.channel = decoder_.channel(mapped);
+    how.local_address = decoder_.local(mapped);
+    if (ext->info.origin == Origin::kData) counters_.count(ext->info.task, how.channel, trans.get_data_length());
+    trans.set_address(how.local_address);
+    to_channel[how.channel]->b_transport(trans, delay);
   }
 
   // Untimed access for loaders (the driver's page tables) and debuggers.

@@ -33,24 +33,23 @@ class TranslatorTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestInfo* info = trans.get_extension<RequestInfo>();
-    HowExtension* how = trans.get_extension<HowExtension>();
-    if (!info || !how) {  // every request must say its task type
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {  // every request must say its task type
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
     const uint64_t in = trans.get_address();
     if (before_mmu_) {
-      how->virtual_address = in;
-      info->task = regs_.task_for(info->process, in, small_bits_);
+      ext->how.virtual_address = in;
+      ext->info.task = regs_.task_for(ext->info.process, in, small_bits_);
     } else {
-      how->physical_address = in;
+      ext->how.physical_address = in;
     }
-    how->task = info->task;
-    const XorTranslator::Result r = model_.translate(in, info->task);
-    how->scheme = r.scheme;
-    how->mapped_address = r.mapped;
-    trans.set_address(how->mapped_address);
+    ext->how.task = ext->info.task;
+    const XorTranslator::Result r = model_.translate(in, ext->info.task);
+    ext->how.scheme = r.scheme;
+    ext->how.mapped_address = r.mapped;
+    trans.set_address(ext->how.mapped_address);
     initiator->b_transport(trans, delay);
   }
 

@@ -32,16 +32,13 @@ void TracePlayer::issue_all() {
 
   // One payload, reused: no allocation per request.
   tlm::tlm_generic_payload trans;
-  RequestInfo info;
-  HowExtension how;
-  trans.set_extension(&info);
-  trans.set_extension(&how);
-  struct DetachExtensions {  // they live on this stack: the payload must not free them
+  RequestExtension ext;
+  RequestInfo& info = ext.info;
+  How& how = ext.how;
+  trans.set_extension(&ext);
+  struct DetachExtension {  // it lives on this stack: the payload must not free it
     tlm::tlm_generic_payload& t;
-    ~DetachExtensions() {
-      t.clear_extension<RequestInfo>();
-      t.clear_extension<HowExtension>();
-    }
+    ~DetachExtension() { t.clear_extension<RequestExtension>(); }
   } detach{trans};
   unsigned char data[kMaxRequestBytes];
   trans.set_data_ptr(data);
@@ -53,10 +50,13 @@ void TracePlayer::issue_all() {
   // rather than per request.
   sc_core::sc_time now = sc_core::sc_time_stamp();
   uint64_t sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
+  // Request cycles count from the player's start, which is not time zero
+  // when it waits for another run.
+  const uint64_t start_cycle = clock_.cycles(now);
 
   Request r;
   while (source_.next(r)) {
-    uint64_t issue = r.cycle;
+    uint64_t issue = start_cycle + r.cycle;
     while (!in_flight.empty() && in_flight.top() <= issue) in_flight.pop();
     if (in_flight.size() >= max_outstanding) {
       issue = in_flight.top();  // wait for the oldest to finish
