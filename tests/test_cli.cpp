@@ -233,5 +233,31 @@ TEST_F(Cli, RegmapPrintsTheRtlPackage) {
   EXPECT_NE(md.out.find('|'), std::string::npos) << md.out;
 }
 
+// Issue 3's "done when": two applications of different task types, one
+// nesting small pages into the other's large frame.
+TEST_F(Cli, NestedPagesExampleShowsApplicationsTlbAndFragmentation) {
+  const Result r = run({"run", "--config", kSource + "/configs/examples/nested-pages.yaml", "--stats-json",
+                        path("s.json").string(), "--txn-log", path("t.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* shown : {"application", "render", "compute", "nested", "with nesting", "frames used"})
+    EXPECT_NE(r.out.find(shown), std::string::npos) << shown;
+  const auto j = nlohmann::json::parse(slurp(path("s.json")));
+  ASSERT_EQ(j.at("applications").size(), 2u);
+  EXPECT_NE(j.at("applications")[0].at("task"), j.at("applications")[1].at("task"));
+  for (const auto& app : j.at("applications")) {
+    EXPECT_GT(app.at("requests").get<uint64_t>(), 0u);
+    EXPECT_EQ(app.at("per_channel").size(), 8u);
+  }
+  EXPECT_GT(j.at("mmu").at("nested").get<uint64_t>(), 0u);
+  EXPECT_GT(j.at("mmu").at("misses").get<uint64_t>(), 0u);
+  EXPECT_GT(j.at("mmu").at("hits").at("large").get<uint64_t>(), 0u);
+  EXPECT_EQ(j.at("address_space").at("with_nesting").at("frames_used"), 3u);
+  EXPECT_EQ(j.at("address_space").at("without_nesting").at("frames_used"), 4u);
+  EXPECT_EQ(j.at("faults"), 0u);
+  // The log shows how each result came about: some request walked a nested region.
+  const std::string log = slurp(path("t.csv"));
+  EXPECT_NE(log.find(",nested,3,none,"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpumem::test

@@ -183,5 +183,57 @@ TEST(TraceReader, PageSizeBoundsSharingBetweenTaskTypes) {
   EXPECT_THROW(reader.next(r), InputError);
 }
 
+
+// With an address space a record names its process and a virtual address.
+Config mmu_trace_config() {
+  return config_from(base_yaml(
+      "translator: {channel_bits: [8, 9, 10]}\n"
+      "address_space:\n  va_bits: 32\n  applications:\n"
+      "    - {name: a, process: 3, task: 1, regions: [{va: 0x10000, size: 0x10000, page: large}]}\n"));
+}
+
+TEST(TraceReader, VirtualTraceCarriesProcessAndVa) {
+  const Config cfg = mmu_trace_config();
+  std::istringstream in("cycle,process,op,va,size\n0,3,W,0x10040,64\n2,3,R,0xFFFFFFC0,64\n");
+  CsvTraceReader reader(cfg, in, "v.csv");
+  Request r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.process, 3u);
+  EXPECT_EQ(r.address, 0x10040u);
+  EXPECT_EQ(r.op, Op::kWrite);
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.address, 0xFFFFFFC0u) << "an unmapped VA is the MMU's business (a fault), not the reader's";
+  EXPECT_FALSE(reader.next(r));
+}
+
+TEST(TraceReader, VirtualTraceErrorsNameLineAndColumn) {
+  const Config cfg = mmu_trace_config();
+  struct Case {
+    const char* text;
+    int line;
+    const char* column;
+    const char* fragment;
+  } cases[] = {
+      {"cycle,task,op,address,size\n", 1, "", "the config has an address space"},
+      {"cycle,process,op,va,size\n0,4,R,0x10000,64\n", 2, "process", "no application has process id 4"},
+      {"cycle,process,op,va,size\n0,3,R,0x100000000,64\n", 2, "va", "virtual address space"},
+      {"cycle,process,op,va,size\n0,3,R,0x10010,64\n", 2, "va", "not aligned"},
+  };
+  for (const auto& c : cases) {
+    std::istringstream in(c.text);
+    try {
+      CsvTraceReader reader(cfg, in, "v.csv");
+      Request r;
+      while (reader.next(r)) {
+      }
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.line(), c.line) << c.text;
+      EXPECT_EQ(e.key(), c.column) << c.text;
+      EXPECT_NE(std::string(e.what()).find(c.fragment), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpumem::test
