@@ -143,7 +143,7 @@ int sc_main(int argc, char* argv[]) {
   regmap->add_option("--format", regmap_format, "markdown or sv")->check(CLI::IsMember({"markdown", "sv"}));
 
   std::string check_config;
-  CLI::App* check = app.add_subcommand("check-config", "Validate a config file and exit");
+  CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
   check->add_option("config", check_config, "YAML config file")->required();
 
   try {
@@ -159,7 +159,8 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (*check) {
-      gpumem::load_config(check_config);
+      const gpumem::Config cfg = gpumem::load_config(check_config);
+      if (cfg.has_mmu()) gpumem::build_address_space(cfg, cfg.address_space.nesting);  // allocation errors too
       std::cout << check_config << ": ok\n";
       return 0;
     }
