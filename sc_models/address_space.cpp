@@ -91,7 +91,11 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
         lp.va_units = std::max(lp.va_units, need);
       }
     }
-  for (LargePage& lp : large) lp.cap = nesting ? std::min(8u, floor_pow2(U - lp.used_units)) : 0;
+  // Only the tail placement can take small pages physically: with the head
+  // placement the nested region is the large page's own data, and a flag
+  // over it would let the large page's VA tail reach the nested pages.
+  const bool physical = nesting && geo.placement == NestedPlacement::kTail;
+  for (LargePage& lp : large) lp.cap = physical ? std::min(8u, floor_pow2(U - lp.used_units)) : 0;
 
   std::vector<SmallFrame> small_frames;
   for (const auto& app : as.applications)

@@ -379,7 +379,7 @@ void check_generator_mapped(const Reader& r, const YAML::Node& e, const std::str
   }
 }
 
-void read_address_space(const Reader& r, const YAML::Node& n, Config& cfg) {
+void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, Config& cfg) {
   AddressSpaceConfig& as = cfg.address_space;
   as.present = true;
   r.expect_map(n, "address_space", {"va_bits", "pa_base", "nesting", "applications"});
@@ -388,7 +388,8 @@ void read_address_space(const Reader& r, const YAML::Node& n, Config& cfg) {
   if (n["nesting"]) as.nesting = r.to_bool(n["nesting"], "address_space.nesting");
 
   const MmuConfig& mmu = cfg.mmu;
-  const YAML::Node ps_at = n;  // page sizes belong to the mmu section, which may be absent
+  // Page sizes belong to the mmu section, which may be absent (then: here).
+  const YAML::Node ps_at = mmu_node && mmu_node["page_sizes"] ? mmu_node["page_sizes"] : n;
   if (mmu.page_sizes.size() != 2 || mmu.smallest_page() == mmu.largest_page())
     r.fail(ps_at, "mmu.page_sizes", "an address space needs two page sizes: the small and the large page");
   const PageGeometry geo = mmu.geometry();
@@ -449,6 +450,8 @@ void read_address_space(const Reader& r, const YAML::Node& n, Config& cfg) {
         reg.nest_into = r.to_string(g["nest_into"], rk + ".nest_into");
         if (reg.large) r.fail(g["nest_into"], rk + ".nest_into", "only a small-page region nests into a large frame");
         if (!as.nesting) r.fail(g["nest_into"], rk + ".nest_into", "needs address_space.nesting: true");
+        if (geo.placement != NestedPlacement::kTail)
+          r.fail(g["nest_into"], rk + ".nest_into", "needs mmu.nested_placement: tail (a head region would cover the large page's data)");
       }
       const uint64_t align = reg.large ? geo.large_bytes() : geo.small_bytes();
       if (reg.va % align)
@@ -618,7 +621,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     r.expect_map(s, "stats", {"entropy_window"});
     r.opt_uint(s, "stats", "entropy_window", cfg.stats.entropy_window, 1, 1u << 24);
   }
-  if (const auto a = root["address_space"]) read_address_space(r, a, cfg);
+  if (const auto a = root["address_space"]) read_address_space(r, a, root["mmu"], cfg);
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
     r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);

@@ -44,6 +44,11 @@ MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, Tlb
     ++stats_.faults;
     return out;
   };
+  const unsigned va_bits = walker_.layout().va_bits;
+  if (lk.result == TlbResult::kMiss && va_bits < 64 && (va >> va_bits) != 0) {
+    count_first(lk.result);  // no walk: there is no table to read for it
+    return fault(FaultReason::kVaOutOfRange, "VA wider than " + std::to_string(va_bits) + " bits");
+  }
   // At most one walk: after it the retry must translate (a nested region
   // whose leaf is the large page again is refused before the fill, so the
   // retry cannot land in the nested region a second time).
