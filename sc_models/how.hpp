@@ -11,6 +11,11 @@
 namespace gpumem {
 
 struct How {
+  // The cycle the request has reached on its way: the player sets its issue
+  // cycle, every block that adds delay adds the same cycles here, the channel
+  // leaves its finish cycle. It always equals (now + delay) in cycles, so no
+  // block converts kernel time per request.
+  uint64_t cycle = 0;
   Scheme scheme = Scheme::kNone;
   unsigned task = 0;  // the task type whose mapping was used
   // MMU (with an address space): the TLB result of the first lookup, the

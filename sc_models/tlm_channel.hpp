@@ -1,5 +1,6 @@
 // TLM shell of one memory channel. The returned delay ends at the cycle the
 // access finishes; the channel never waits, so the caller stays decoupled.
+// The arrival cycle comes from the request's How (How::cycle).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -29,17 +30,21 @@ class MemoryChannelTlm : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
       return;
     }
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const ChannelModel::Slot slot = model_.schedule(clock_.cycles(now + delay));
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {  // a timed access must say when it arrives
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    How& how = ext->how;
+    const ChannelModel::Slot slot = model_.schedule(how.cycle);
     const uint64_t local = trans.get_address();
     if (trans.is_read()) model_.read(local, trans.get_data_ptr(), trans.get_data_length());
     else if (trans.is_write()) model_.write(local, trans.get_data_ptr(), trans.get_data_length());
-    if (RequestExtension* ext = trans.get_extension<RequestExtension>()) {
-      ext->how.start_cycle = slot.start;
-      ext->how.finish_cycle = slot.finish;
-      ext->how.queue_depth = slot.depth;
-    }
-    delay = clock_.time(slot.finish) - now;
+    how.start_cycle = slot.start;
+    how.finish_cycle = slot.finish;
+    how.queue_depth = slot.depth;
+    delay += clock_.time(slot.finish - how.cycle);
+    how.cycle = slot.finish;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 

@@ -31,14 +31,15 @@ class MmuTlm : public sc_core::sc_module {
         downstream("downstream"),
         walker("walker"),
         model_(cfg, regs),
-        clock_(clock),
+        hit_cycles_(cfg.mmu.tlb_hit_cycles),
+        level_cycles_(cfg.mmu.walk_level_cycles),
         sets_task_(cfg.translator.position == TranslatorPosition::kAfterMmu),
         hit_time_(clock.time(cfg.mmu.tlb_hit_cycles)),
         level_time_(clock.time(cfg.mmu.walk_level_cycles)) {
     target.register_b_transport(this, &MmuTlm::b_transport);
     walk_.set_extension(&walk_ext_);
     walk_ext_.info.origin = Origin::kPageTable;
-    read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_); };  // built once, not per request
+    read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_, *walk_cycle_); };  // built once, not per request
   }
   ~MmuTlm() override {
     walk_.clear_extension<RequestExtension>();  // a member: the payload must not free it
@@ -60,10 +61,12 @@ class MmuTlm : public sc_core::sc_module {
     const uint64_t va = trans.get_address();
     if (sets_task_) how->virtual_address = va;
     delay += hit_time_;
-    const sc_core::sc_time before_walk = delay;
+    how->cycle += hit_cycles_;
+    const uint64_t before_walk = how->cycle;
     walk_delay_ = &delay;
+    walk_cycle_ = &how->cycle;
     const MmuOutcome out = model_.translate(va, trans.is_write(), read_pte_);
-    if (out.walks) model_.stats().walk_cycles += clock_.cycles(delay - before_walk);
+    if (out.walks) model_.stats().walk_cycles += how->cycle - before_walk;
 
     how->mmu = true;
     how->tlb = out.first;
@@ -91,7 +94,7 @@ class MmuTlm : public sc_core::sc_module {
     downstream->b_transport(trans, delay);
   }
 
-  uint64_t read_pte(uint64_t pa, sc_core::sc_time& delay) {
+  uint64_t read_pte(uint64_t pa, sc_core::sc_time& delay, uint64_t& cycle) {
     uint64_t value = 0;
     walk_.set_command(tlm::TLM_READ_COMMAND);
     walk_.set_address(pa);
@@ -100,21 +103,24 @@ class MmuTlm : public sc_core::sc_module {
     walk_.set_streaming_width(kPteBytes);
     walk_.set_byte_enable_ptr(nullptr);
     walk_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    walk_ext_.how.cycle = cycle;
     walker->b_transport(walk_, delay);
+    cycle = walk_ext_.how.cycle + level_cycles_;
     if (!walk_.is_response_ok()) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + ": " + walk_.get_response_string());
     delay += level_time_;
     return value;  // little-endian host, as the driver wrote it
   }
 
   Mmu model_;
-  const Clock& clock_;
+  uint64_t hit_cycles_, level_cycles_;
   bool sets_task_;  // after the MMU the translator takes the task type from the PTE
   sc_core::sc_time hit_time_, level_time_;
   tlm::tlm_generic_payload walk_;
   RequestExtension walk_ext_;
   std::vector<FaultRecord> faults_;
   ReadPte read_pte_;
-  sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay, for read_pte_
+  sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay and cycle, for read_pte_
+  uint64_t* walk_cycle_ = nullptr;
 };
 
 }  // namespace gpumem

@@ -86,6 +86,7 @@ void TracePlayer::issue_all() {
     sc_core::sc_time delay = qk.get_local_time();
     how.mmu = false;
     how.fault = FaultReason::kNone;
+    how.cycle = issue;
     memory->b_transport(trans, delay);
     if (!trans.is_response_ok() && how.fault == FaultReason::kNone) {
       char where[64];
@@ -94,7 +95,7 @@ void TracePlayer::issue_all() {
       throw std::runtime_error(where + trans.get_response_string());
     }
 
-    const uint64_t completion = clock_.cycles(now + delay);
+    const uint64_t completion = how.cycle;  // kept equal to now + delay by every block
     in_flight.push(completion);
     const Completion c{r, how, data, issue, completion};
     for (CompletionObserver* o : observers_) o->on_completion(c);
