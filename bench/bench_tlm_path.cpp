@@ -118,7 +118,7 @@ struct Run {
     memory = std::make_unique<gpumem::MemorySystem>((name + "_memory").c_str(), cfg, clock);
     driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), cfg, image ? &*image : nullptr);
     driver->registers.bind(memory->registers.target);
-    driver->memory.bind(memory->router.target);
+    driver->memory.bind(memory->router.page_tables);
     player->memory.bind(memory->request_target());
   }
   bool failed(uint64_t want) const {

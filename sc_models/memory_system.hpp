@@ -2,8 +2,8 @@
 //   no address space:  request -> translator -> router -> N channels
 //   after the MMU:     request -> MMU -> translator -> router -> N channels
 //   before the MMU:    request -> translator -> MMU -> router -> N channels
-// The MMU's walker and the driver's page-table loads reach the router
-// directly (page tables are physical and unmapped). Register accesses at
+// The MMU's walker and the driver's page-table loads reach the router's
+// page_tables socket directly (page tables are physical and unmapped). Register accesses at
 // registers.target.
 #pragma once
 #include <memory>
@@ -37,7 +37,7 @@ class MemorySystem : public sc_core::sc_module {
       return;
     }
     mmu = std::make_unique<MmuTlm>("mmu", cfg, registers.bank().mmu_registers(), clock);
-    mmu->walker.bind(router.target);
+    mmu->walker.bind(router.page_tables);
     if (cfg.translator.position == TranslatorPosition::kAfterMmu) {
       mmu->downstream.bind(translator.target);
       translator.initiator.bind(router.target);
@@ -51,7 +51,7 @@ class MemorySystem : public sc_core::sc_module {
 
   // Requests enter here.
   tlm::tlm_target_socket<>& request_target() { return *entry_; }
-  // Physical memory, unmapped, is router.target: the driver's page-table loads bind there.
+  // Physical memory, unmapped, is router.page_tables: the driver's page-table loads bind there.
 
   RegisterBankTlm registers;
   TranslatorTlm translator;

@@ -15,7 +15,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
   TracePlayer player("player", cfg, source, clock);
   driver.registers.bind(memory.registers.target);
-  driver.memory.bind(memory.router.target);
+  driver.memory.bind(memory.router.page_tables);
   player.memory.bind(memory.request_target());
   player.start_after(driver.ready());
   for (CompletionObserver* o : observers) player.add_observer(o);

@@ -203,7 +203,7 @@ TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   MemorySystem mem("mem", cfg, clock);
   DriverTlm driver("driver", cfg, nullptr);
   driver.registers.bind(mem.registers.target);
-  driver.memory.bind(mem.router.target);
+  driver.memory.bind(mem.router.page_tables);
   RegisterProbe idle("idle");  // the request socket must be bound
   idle.body = [](RegisterProbe&) {};
   idle.socket.bind(mem.request_target());
