@@ -525,18 +525,7 @@ struct BadConfig {
 };
 
 ::testing::AssertionResult rejected_as(const BadConfig& c) {
-  try {
-    parse_config(c.yaml, "as.yaml");
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    if (e.file() != "as.yaml" || e.line() != c.line || e.key() != c.key || what.find(c.message) == std::string::npos)
-      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " key '" << e.key()
-                                           << "': " << what;
-    return ::testing::AssertionSuccess();
-  } catch (const std::exception& e) {
-    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
-  }
-  return ::testing::AssertionFailure() << "accepted";
+  return input_error_at([&] { parse_config(c.yaml, "as.yaml"); }, "as.yaml", c.line, c.key, c.message);
 }
 
 // Application a's regions start on line 9; `more` follows them (a second

@@ -18,24 +18,8 @@ struct BadConfig {
   const char* message;  // fragment of what()
 };
 
-// Runs parse_config and reports what it threw; a config that loads is a failure.
 ::testing::AssertionResult rejected_as(const BadConfig& c) {
-  try {
-    parse_config(c.yaml, "name.yaml");
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    if (e.file() != "name.yaml" || e.line() != c.line || e.key() != c.key ||
-        what.find(c.message) == std::string::npos)
-      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " key '" << e.key()
-                                           << "': " << what;
-    // The CLI prints what() as is, so it must carry the location too.
-    const std::string prefix = "name.yaml" + (c.line ? ":" + std::to_string(c.line) : std::string()) + ": ";
-    if (what.rfind(prefix, 0) != 0) return ::testing::AssertionFailure() << "message lacks '" << prefix << "': " << what;
-    return ::testing::AssertionSuccess();
-  } catch (const std::exception& e) {
-    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
-  }
-  return ::testing::AssertionFailure() << "accepted";
+  return input_error_at([&] { parse_config(c.yaml, "name.yaml"); }, "name.yaml", c.line, c.key, c.message);
 }
 
 TEST(Config, RejectionsNameFileLineAndKey) {

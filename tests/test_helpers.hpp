@@ -1,8 +1,11 @@
 // Shared helpers for tests: build configs from YAML text.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "config.hpp"
+#include "input_error.hpp"
 
 namespace gpumem::test {
 
@@ -13,6 +16,28 @@ inline std::string base_yaml(const std::string& translator_section, unsigned cha
                              unsigned address_bits = 32) {
   return "memory: {address_bits: " + std::to_string(address_bits) + ", channels: " + std::to_string(channels) +
          ", service_cycles: 1, max_outstanding: 16}\n" + translator_section;
+}
+
+// Runs `load` and checks that it throws an InputError at this file, line and
+// key whose message holds `fragment` and starts with "file:line: " (the CLI
+// prints what() as is). Accepting the input is a failure.
+template <typename Load>
+::testing::AssertionResult input_error_at(Load&& load, const std::string& file, int line, const std::string& key,
+                                          const std::string& fragment) {
+  try {
+    load();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (e.file() != file || e.line() != line || e.key() != key || what.find(fragment) == std::string::npos)
+      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " key '" << e.key()
+                                           << "': " << what;
+    const std::string prefix = file + (line ? ":" + std::to_string(line) : std::string()) + ": ";
+    if (what.rfind(prefix, 0) != 0) return ::testing::AssertionFailure() << "message lacks '" << prefix << "': " << what;
+    return ::testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "accepted";
 }
 
 }  // namespace gpumem::test

@@ -80,19 +80,7 @@ struct BadTrace {
 };
 
 ::testing::AssertionResult rejected_as(const BadTrace& c) {
-  try {
-    read_all(c.text);
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    if (e.file() != "trace.csv" || e.line() != c.line || e.key() != c.column ||
-        what.find(c.message) == std::string::npos)
-      return ::testing::AssertionFailure() << "got file '" << e.file() << "' line " << e.line() << " column '" << e.key()
-                                           << "': " << what;
-    return ::testing::AssertionSuccess();
-  } catch (const std::exception& e) {
-    return ::testing::AssertionFailure() << "threw something other than InputError: " << e.what();
-  }
-  return ::testing::AssertionFailure() << "accepted";
+  return input_error_at([&] { read_all(c.text); }, "trace.csv", c.line, c.column, c.message);
 }
 
 TEST(TraceReader, BadLinesNameFileLineAndColumn) {
@@ -219,20 +207,17 @@ TEST(TraceReader, VirtualTraceErrorsNameLineAndColumn) {
       {"cycle,process,op,va,size\n0,3,R,0x100000000,64\n", 2, "va", "virtual address space"},
       {"cycle,process,op,va,size\n0,3,R,0x10010,64\n", 2, "va", "not aligned"},
   };
-  for (const auto& c : cases) {
-    std::istringstream in(c.text);
-    try {
-      CsvTraceReader reader(cfg, in, "v.csv");
-      Request r;
-      while (reader.next(r)) {
-      }
-      ADD_FAILURE() << "accepted: " << c.text;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.line(), c.line) << c.text;
-      EXPECT_EQ(e.key(), c.column) << c.text;
-      EXPECT_NE(std::string(e.what()).find(c.fragment), std::string::npos) << e.what();
-    }
-  }
+  for (const auto& c : cases)
+    EXPECT_TRUE(input_error_at(
+        [&] {
+          std::istringstream in(c.text);
+          CsvTraceReader reader(cfg, in, "v.csv");
+          Request r;
+          while (reader.next(r)) {
+          }
+        },
+        "v.csv", c.line, c.column, c.fragment))
+        << c.text;
 }
 
 }  // namespace
