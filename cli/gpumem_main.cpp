@@ -44,16 +44,26 @@ int run_command(const RunArgs& a) {
   // The allocation the driver loads, and the other one (nesting on versus
   // off) for the fragmentation comparison.
   std::optional<gpumem::AddressSpaceImage> image, other;
+  std::string other_error;  // the comparison may not fit where the run does; that must not stop the run
   if (cfg.has_mmu()) {
     image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
-    other = gpumem::build_address_space(cfg, !cfg.address_space.nesting);
+    try {
+      other = gpumem::build_address_space(cfg, !cfg.address_space.nesting);
+    } catch (const gpumem::InputError& e) {
+      other_error = e.what();
+    }
   }
   const gpumem::Fragmentation* with_nesting = nullptr;
   const gpumem::Fragmentation* without_nesting = nullptr;
   if (image) {
-    with_nesting = &(cfg.address_space.nesting ? image : other)->fragmentation;
-    without_nesting = &(cfg.address_space.nesting ? other : image)->fragmentation;
+    const gpumem::Fragmentation* mine = &image->fragmentation;
+    const gpumem::Fragmentation* theirs = other ? &other->fragmentation : nullptr;
+    with_nesting = cfg.address_space.nesting ? mine : theirs;
+    without_nesting = cfg.address_space.nesting ? theirs : mine;
   }
+  auto fragmentation = [&](const gpumem::Fragmentation* f) {
+    return f ? gpumem::fragmentation_json(*f) : nlohmann::json{{"error", other_error}};
+  };
 
   gpumem::RunStatistics stats(cfg);
   std::vector<gpumem::CompletionObserver*> observers{&stats};
@@ -87,8 +97,8 @@ int run_command(const RunArgs& a) {
     if (image) {
       j["fault_records"] = gpumem::faults_json(r.faults);
       j["address_space"] = {{"nesting", cfg.address_space.nesting},
-                            {"with_nesting", gpumem::fragmentation_json(*with_nesting)},
-                            {"without_nesting", gpumem::fragmentation_json(*without_nesting)}};
+                            {"with_nesting", fragmentation(with_nesting)},
+                            {"without_nesting", fragmentation(without_nesting)}};
     }
     return j;
   };
@@ -112,7 +122,9 @@ int run_command(const RunArgs& a) {
     stats.print(std::cout);
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
-    if (image) gpumem::print_fragmentation(std::cout, *with_nesting, *without_nesting);
+    if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);
+    if (!other_error.empty()) std::cout << "(the allocation " << (cfg.address_space.nesting ? "without" : "with")
+                                        << " nesting does not fit: " << other_error << ")\n";
     std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
               << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
   }

@@ -463,6 +463,21 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
     as.applications.push_back(app);
   }
 
+  // Before the MMU a region with a task type of its own needs a VA-range
+  // register (the driver programs one per such region).
+  if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
+    unsigned ranges = 0;
+    for (size_t i = 0; i < as.applications.size(); ++i)
+      for (size_t k = 0; k < as.applications[i].regions.size(); ++k) {
+        const RegionConfig& reg = as.applications[i].regions[k];
+        if (reg.task != as.applications[i].task && ++ranges > kMaxVaRanges)
+          throw InputError(r.file(), reg.line,
+                           "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "].task",
+                           "before the MMU each region with its own task type takes a VA-range register; all " +
+                               std::to_string(kMaxVaRanges) + " are taken");
+      }
+  }
+
   // Region overlap. A large region owns whole large pages; a small region may
   // sit in the unused tail of a large region's last page (it then nests there
   // in the virtual address space too), inside the largest nested region.
@@ -498,7 +513,7 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
       if (a.reg->large && !b.reg->large) continue;  // reported from b's side
       throw InputError(r.file(), a.reg->line, region_key(a),
                        "region '" + a.reg->name + "' overlaps region '" + b.reg->name + "' in the virtual address space" +
-                           (!a.reg->large && b.reg->large ? " (a small region may only nest in the last 32 KB-class tail of a large region's last page, past its data)" : ""));
+                           (!a.reg->large && b.reg->large ? " (a small region may only nest in the tail of a large region's last page, past its data, within the largest nested region of 8 small pages)" : ""));
     }
   }
   for (const Span& s : spans)

@@ -41,7 +41,7 @@ struct MmuConfig {
   unsigned tlb_entries = 32;
   unsigned tlb_ways = 4;  // == tlb_entries: fully associative
   Replacement replacement = Replacement::kLru;
-  unsigned tlb_hit_cycles = 1;     // every lookup
+  unsigned tlb_hit_cycles = 1;     // once per request (the retry after a fill is not charged again)
   unsigned walk_level_cycles = 1;  // per page-table level, on top of the memory read
   uint64_t smallest_page() const;
   uint64_t largest_page() const;

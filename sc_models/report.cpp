@@ -53,17 +53,21 @@ void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size
   if (faults.size() > limit) os << "(" << faults.size() - limit << " more fault records in the stats JSON)\n";
 }
 
-void print_fragmentation(std::ostream& os, const Fragmentation& nested, const Fragmentation& flat) {
-  auto row = [&](const char* what, uint64_t a, uint64_t b) {
-    os << std::left << std::setw(22) << what << std::right << std::setw(14) << a << std::setw(14) << b << "\n";
+void print_fragmentation(std::ostream& os, const Fragmentation* nested, const Fragmentation* flat) {
+  auto row = [&](const char* what, uint64_t Fragmentation::*field) {
+    os << std::left << std::setw(22) << what << std::right << std::setw(14);
+    if (nested) os << nested->*field; else os << "n/a";
+    os << std::setw(14);
+    if (flat) os << flat->*field; else os << "n/a";
+    os << "\n";
   };
   os << "\naddress space          with nesting  without\n";
-  row("data bytes", nested.data_bytes, flat.data_bytes);
-  row("frames used", nested.frames_used, flat.frames_used);
-  row("internal frag. bytes", nested.internal_bytes, flat.internal_bytes);
-  row("external frag. bytes", nested.external_bytes, flat.external_bytes);
-  row("nested small pages", nested.nested_small_pages, flat.nested_small_pages);
-  row("page-table bytes", nested.page_table_bytes, flat.page_table_bytes);
+  row("data bytes", &Fragmentation::data_bytes);
+  row("frames used", &Fragmentation::frames_used);
+  row("internal frag. bytes", &Fragmentation::internal_bytes);
+  row("external frag. bytes", &Fragmentation::external_bytes);
+  row("nested small pages", &Fragmentation::nested_small_pages);
+  row("page-table bytes", &Fragmentation::page_table_bytes);
 }
 
 }  // namespace gpumem

@@ -16,7 +16,8 @@ nlohmann::json fragmentation_json(const Fragmentation& f);
 
 void print_mmu(std::ostream& os, const MmuStats& s);
 void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
-// Both allocations side by side: `nested` with nesting on, `flat` with it off.
-void print_fragmentation(std::ostream& os, const Fragmentation& nested, const Fragmentation& flat);
+// Both allocations side by side: `nested` with nesting on, `flat` with it
+// off; null where that allocation does not fit ("n/a").
+void print_fragmentation(std::ostream& os, const Fragmentation* nested, const Fragmentation* flat);
 
 }  // namespace gpumem

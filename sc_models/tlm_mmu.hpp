@@ -83,8 +83,11 @@ class MmuTlm : public sc_core::sc_module {
     }
     how->fault = out.fault;
     if (out.fault != FaultReason::kNone) {
+      // Before the MMU the address here is the mapped VA and the translator
+      // already chose the task type: report the request's own VA and that task.
+      if (sets_task_) how->task = out.task;
       if (faults_.size() < kMaxFaultRecords)
-        faults_.push_back({info->id, info->process, va, out.task, out.fault, model_.fault_detail()});
+        faults_.push_back({info->id, info->process, how->virtual_address, how->task, out.fault, model_.fault_detail()});
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
