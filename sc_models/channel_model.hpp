@@ -1,9 +1,10 @@
 // One memory channel: a sparse backing store of its share of memory (indexed
-// by the channel-local address) and its timing (one access per service_cycles,
-// a request starts at max(arrival, busy_until)).
+// by the channel-local address) and its timing (one access per service_cycles;
+// with arrivals in order a request starts at max(arrival, busy_until)).
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -24,20 +25,31 @@ class ChannelModel {
     unsigned depth;  // requests in the channel when this one arrives, itself included
   };
 
-  // Arrivals come in non-decreasing order per channel (one in-order initiator).
-  Slot schedule(uint64_t arrival) {
-    // FIFO service: finish cycles leave in the order they entered.
-    while (in_flight_count_ && in_flight_[in_flight_head_] <= arrival) {
-      in_flight_head_ = (in_flight_head_ + 1) & (in_flight_.size() - 1);
-      --in_flight_count_;
-    }
+  // Serves an access at the earliest `service_cycles` slot at or after its
+  // arrival that no earlier reservation holds. Arrivals need not come in
+  // order: a page-table walk calls at a later cycle than the next request's
+  // first access, which must still be served in the gap before it rather
+  // than queue behind it. `horizon` is a cycle no later call can arrive
+  // before (its request's issue cycle; issue cycles never decrease), so
+  // reservations that end by then are forgotten.
+  Slot schedule(uint64_t arrival, uint64_t horizon) {
     ++accesses_;
-    const uint64_t start = arrival > busy_until_ ? arrival : busy_until_;
-    busy_until_ = start + service_cycles_;
-    if (in_flight_count_ == in_flight_.size()) grow_in_flight();
-    in_flight_[(in_flight_head_ + in_flight_count_) & (in_flight_.size() - 1)] = busy_until_;
-    ++in_flight_count_;
-    return {start, busy_until_, static_cast<unsigned>(in_flight_count_)};
+    while (!busy_.empty() && busy_.front().finish <= horizon) busy_.pop_front();
+    uint64_t start = arrival;
+    size_t at = busy_.size();
+    if (busy_.empty() || busy_.back().finish <= arrival) {
+      // In order: the common case, after everything reserved.
+    } else {
+      at = 0;
+      while (at < busy_.size() && busy_[at].finish <= start) ++at;
+      while (at < busy_.size() && start + service_cycles_ > busy_[at].start) start = busy_[at++].finish;
+    }
+    const uint64_t finish = start + service_cycles_;
+    unsigned depth = 1;
+    for (const Reservation& r : busy_) depth += r.arrival <= arrival && r.finish > arrival;
+    busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(at), Reservation{arrival, start, finish});
+    busy_until_ = busy_.back().finish;
+    return {start, finish, depth};
   }
 
   void read(uint64_t local, uint8_t* dst, unsigned len) {
@@ -79,13 +91,6 @@ class ChannelModel {
     }
   }
 
-  void grow_in_flight() {
-    std::vector<uint64_t> bigger(in_flight_.size() * 2);
-    for (size_t i = 0; i < in_flight_count_; ++i) bigger[i] = in_flight_[(in_flight_head_ + i) & (in_flight_.size() - 1)];
-    in_flight_.swap(bigger);
-    in_flight_head_ = 0;
-  }
-
   // Two levels: a hash of blocks (each covering kPagesPerBlock pages) and a
   // pointer array inside the block. A channel's working set usually sits in a
   // few blocks, so most accesses skip the hash (whose node chase misses cache).
@@ -121,9 +126,10 @@ class ChannelModel {
   unsigned service_cycles_;
   uint64_t busy_until_ = 0;
   uint64_t accesses_ = 0;
-  std::vector<uint64_t> in_flight_ = std::vector<uint64_t>(64);  // ring of finish cycles, power-of-two size
-  size_t in_flight_head_ = 0;
-  size_t in_flight_count_ = 0;
+  struct Reservation {
+    uint64_t arrival, start, finish;
+  };
+  std::deque<Reservation> busy_;  // by start cycle, non-overlapping
   std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
   uint64_t last_block_key_ = ~uint64_t{0};
   Block* last_block_ = nullptr;

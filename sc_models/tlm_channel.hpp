@@ -36,7 +36,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
       return;
     }
     How& how = ext->how;
-    const ChannelModel::Slot slot = model_.schedule(how.cycle);
+    const ChannelModel::Slot slot = model_.schedule(how.cycle, ext->info.issue_cycle);
     const uint64_t local = trans.get_address();
     if (trans.is_read()) model_.read(local, trans.get_data_ptr(), trans.get_data_length());
     else if (trans.is_write()) model_.write(local, trans.get_data_ptr(), trans.get_data_length());

@@ -65,6 +65,7 @@ class MmuTlm : public sc_core::sc_module {
     const uint64_t before_walk = how->cycle;
     walk_delay_ = &delay;
     walk_cycle_ = &how->cycle;
+    walk_issue_cycle_ = info->issue_cycle;
     const MmuOutcome out = model_.translate(va, trans.is_write(), read_pte_);
     if (out.walks) model_.stats().walk_cycles += how->cycle - before_walk;
 
@@ -107,6 +108,7 @@ class MmuTlm : public sc_core::sc_module {
     walk_.set_byte_enable_ptr(nullptr);
     walk_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     walk_ext_.how.cycle = cycle;
+    walk_ext_.info.issue_cycle = walk_issue_cycle_;  // the channel's horizon: no access of a later request comes earlier
     walker->b_transport(walk_, delay);
     cycle = walk_ext_.how.cycle + level_cycles_;
     if (!walk_.is_response_ok()) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + ": " + walk_.get_response_string());
@@ -124,6 +126,7 @@ class MmuTlm : public sc_core::sc_module {
   ReadPte read_pte_;
   sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay and cycle, for read_pte_
   uint64_t* walk_cycle_ = nullptr;
+  uint64_t walk_issue_cycle_ = 0;
 };
 
 }  // namespace gpumem

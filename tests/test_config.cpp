@@ -209,9 +209,16 @@ TEST(Config, DefaultConfigMeansWhatItSays) {
   EXPECT_EQ(c.scheme_of(3), Scheme::kNone) << "unlisted task types take default_scheme";
   ASSERT_NE(c.task_mapping(1), nullptr);
   EXPECT_EQ(c.task_mapping(1)->xor_vectors, (std::vector<uint32_t>{0x11, 0x22, 0x44, 0x88}));
-  ASSERT_EQ(c.workload.size(), 3u);
-  EXPECT_EQ(c.workload[2].kind, GeneratorConfig::Kind::kRandom);
-  EXPECT_EQ(c.workload[2].base, 0x100000000u);
+  ASSERT_TRUE(c.has_mmu());
+  EXPECT_EQ(c.translator.position, TranslatorPosition::kAfterMmu);
+  EXPECT_EQ(c.mmu.tlb_entries, 64u);
+  EXPECT_EQ(c.mmu.replacement, Replacement::kPlru);
+  ASSERT_EQ(c.address_space.applications.size(), 3u);
+  EXPECT_EQ(c.address_space.application(2)->name, "graph");
+  ASSERT_EQ(c.workload.size(), 4u);
+  EXPECT_EQ(c.workload[3].kind, GeneratorConfig::Kind::kRandom);
+  EXPECT_EQ(c.workload[3].process, 2u);
+  EXPECT_EQ(c.workload[3].base, 0x100000000u);
 }
 
 TEST(Config, Table1ExamplesMeanWhatTheySay) {

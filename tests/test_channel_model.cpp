@@ -1,0 +1,46 @@
+// Channel timing: one access per service_cycles slot, reserved by arrival
+// cycle. Walk reads reach a channel before the next request's earlier
+// accesses; those must be served in the gaps, not queued behind.
+#include <gtest/gtest.h>
+
+#include "channel_model.hpp"
+
+namespace gpumem::test {
+namespace {
+
+TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
+  ChannelModel ch(3);
+  const auto a = ch.schedule(0, 0), b = ch.schedule(0, 0), c = ch.schedule(10, 0);
+  EXPECT_EQ(a.start, 0u);
+  EXPECT_EQ(b.start, 3u);
+  EXPECT_EQ(b.depth, 2u);
+  EXPECT_EQ(c.start, 10u);
+  EXPECT_EQ(c.depth, 1u) << "the first two finished at 3 and 6";
+  EXPECT_EQ(ch.accesses(), 3u);
+}
+
+TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
+  ChannelModel ch(2);
+  // One request's walk: reads at 1, 5, 9, data at 13.
+  for (uint64_t t : {1, 5, 9, 13}) EXPECT_EQ(ch.schedule(t, 0).start, t);
+  // The next request's root read arrives at 1: 1-3 is taken, 3-5 is free.
+  EXPECT_EQ(ch.schedule(1, 0).start, 3u);
+  // Another arrival at 2: 3-5 now taken, 5-7 taken, 7-9 free.
+  const auto s = ch.schedule(2, 0);
+  EXPECT_EQ(s.start, 7u);
+  EXPECT_EQ(s.finish, 9u);
+  EXPECT_EQ(s.depth, 3u) << "arrived at 2: the reads that arrived at 1 are still in the channel";
+  // A slot too short for the service is skipped: 11-13 fits, nothing before it.
+  EXPECT_EQ(ch.schedule(8, 0).start, 11u);
+  EXPECT_EQ(ch.schedule(0, 0).start, 15u) << "every earlier gap is taken";
+}
+
+TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
+  ChannelModel ch(4);
+  for (uint64_t t = 0; t < 1000; ++t) ch.schedule(t * 4, t * 4);
+  // Everything ended by the horizon: a late arrival starts on arrival.
+  EXPECT_EQ(ch.schedule(5000, 4000).start, 5000u);
+}
+
+}  // namespace
+}  // namespace gpumem::test
