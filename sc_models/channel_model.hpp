@@ -4,7 +4,6 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -34,21 +33,26 @@ class ChannelModel {
   // reservations that end by then are forgotten.
   Slot schedule(uint64_t arrival, uint64_t horizon) {
     ++accesses_;
-    while (!busy_.empty() && busy_.front().finish <= horizon) busy_.pop_front();
-    uint64_t start = arrival;
-    size_t at = busy_.size();
-    if (busy_.empty() || busy_.back().finish <= arrival) {
-      // In order: the common case, after everything reserved.
-    } else {
-      at = 0;
-      while (at < busy_.size() && busy_[at].finish <= start) ++at;
-      while (at < busy_.size() && start + service_cycles_ > busy_[at].start) start = busy_[at++].finish;
+    while (count_ && at(0).finish <= horizon) head_ = (head_ + 1) & mask(), --count_;
+    // Reservations are by start and do not overlap, so their finishes ascend
+    // too: those still busy at the arrival are a suffix, from index `k`.
+    size_t k = count_;
+    if (count_ && at(count_ - 1).finish > arrival) {
+      size_t lo = 0, hi = count_ - 1;
+      while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (at(mid).finish <= arrival) lo = mid + 1;
+        else hi = mid;
+      }
+      k = lo;
     }
-    const uint64_t finish = start + service_cycles_;
     unsigned depth = 1;
-    for (const Reservation& r : busy_) depth += r.arrival <= arrival && r.finish > arrival;
-    busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(at), Reservation{arrival, start, finish});
-    busy_until_ = busy_.back().finish;
+    for (size_t d = k; d < count_; ++d) depth += at(d).arrival <= arrival;
+    uint64_t start = arrival;
+    while (k < count_ && start + service_cycles_ > at(k).start) start = at(k++).finish;
+    const uint64_t finish = start + service_cycles_;
+    insert(k, {arrival, start, finish});
+    busy_until_ = at(count_ - 1).finish;
     return {start, finish, depth};
   }
 
@@ -76,7 +80,25 @@ class ChannelModel {
   size_t pages_allocated() const { return pages_allocated_; }
 
  private:
+  struct Reservation {
+    uint64_t arrival, start, finish;
+  };
   static constexpr unsigned kPageBytes = 4096;
+
+  size_t mask() const { return ring_.size() - 1; }
+  Reservation& at(size_t i) { return ring_[(head_ + i) & mask()]; }
+  // Inserts before index k; arrivals in order append, so the shift is rare.
+  void insert(size_t k, const Reservation& r) {
+    if (count_ == ring_.size()) {
+      std::vector<Reservation> bigger(ring_.size() * 2);
+      for (size_t i = 0; i < count_; ++i) bigger[i] = at(i);
+      ring_.swap(bigger);
+      head_ = 0;
+    }
+    for (size_t i = count_; i > k; --i) at(i) = at(i - 1);
+    at(k) = r;
+    ++count_;
+  }
 
   // Fixed-size copies compile to a few vector moves; a variable-length
   // memcpy of 64 bytes costs several times more.
@@ -126,10 +148,9 @@ class ChannelModel {
   unsigned service_cycles_;
   uint64_t busy_until_ = 0;
   uint64_t accesses_ = 0;
-  struct Reservation {
-    uint64_t arrival, start, finish;
-  };
-  std::deque<Reservation> busy_;  // by start cycle, non-overlapping
+  // Ring of reservations by start cycle, non-overlapping; power-of-two size.
+  std::vector<Reservation> ring_ = std::vector<Reservation>(64);
+  size_t head_ = 0, count_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
   uint64_t last_block_key_ = ~uint64_t{0};
   Block* last_block_ = nullptr;
