@@ -174,7 +174,7 @@ class Tlb {
   void check_set(unsigned set) const;
   [[noreturn]] void double_hit(unsigned set, bool large) const;
   void reset_replacement();
-  void touch(unsigned set, unsigned way) {
+  __attribute__((always_inline)) void touch(unsigned set, unsigned way) {
     const size_t base = size_t{set} * ways_;
     if (replacement_ == Replacement::kLru) {
       const unsigned old = age_[base + way];
