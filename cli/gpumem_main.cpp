@@ -103,7 +103,7 @@ int run_command(const RunArgs& a) {
     return j;
   };
   try {
-    r = gpumem::run_simulation(cfg, *source, observers, image ? &*image : nullptr);
+    r = gpumem::run_simulation(cfg, *source, observers, image ? &*image : nullptr, &r);
   } catch (const std::exception& e) {
     failure = std::current_exception();
     if (json_out.is_open()) {

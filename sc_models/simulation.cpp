@@ -7,7 +7,7 @@
 namespace gpumem {
 
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
-                                const AddressSpaceImage* image) {
+                                const AddressSpaceImage* image, SimulationResult* partial) {
   std::optional<AddressSpaceImage> own;
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
@@ -22,12 +22,15 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
 
   sc_core::sc_start();
   if (driver.failure()) std::rethrow_exception(driver.failure());
-  if (player.failure()) std::rethrow_exception(player.failure());
   SimulationResult r{player.requests_done(), player.wall_seconds(), {}, std::nullopt, {}};
   for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
   if (memory.mmu) {
     r.mmu = memory.mmu->stats();
     r.faults = memory.mmu->faults();
+  }
+  if (player.failure()) {
+    if (partial) *partial = r;
+    std::rethrow_exception(player.failure());
   }
   return r;
 }

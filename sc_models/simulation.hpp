@@ -21,9 +21,10 @@ struct SimulationResult {
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or
-// std::runtime_error for an error response from the model). `image` is the
-// address space the driver loads (required when the config has one).
+// std::runtime_error for an error response from the model); `partial`, when
+// given, then holds what was measured up to the stop. `image` is the address
+// space the driver loads (built from the config when null).
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
-                                const AddressSpaceImage* image = nullptr);
+                                const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
 
 }  // namespace gpumem

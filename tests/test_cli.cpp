@@ -174,6 +174,25 @@ TEST_F(Cli, BadTraceExitsTwoAndStillWritesWhatCompleted) {
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3) << "header and the two completed requests:\n" << log;
 }
 
+// With the MMU: what the MMU measured before the stop is in the JSON too.
+TEST_F(Cli, BadTraceAfterAFaultKeepsTheMmuReport) {
+  const auto trace = write("v.csv",
+                           "cycle,process,op,va,size\n"
+                           "0,1,R,0x10000000,64\n"
+                           "1,1,R,0x30000000,64\n"  // nobody's: a fault
+                           "2,1,R,zz,64\n");
+  const Result r = run({"run", "--config", kSource + "/configs/examples/nested-pages.yaml", "--trace", trace.string(),
+                        "--stats-json", path("s.json").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("complete"), false);
+  EXPECT_EQ(j.at("requests"), 2);
+  EXPECT_EQ(j.at("mmu").at("faults"), 1);
+  ASSERT_EQ(j.at("fault_records").size(), 1u);
+  EXPECT_EQ(j.at("fault_records")[0].at("va"), 0x30000000u);
+  EXPECT_EQ(j.at("channels")[0].count("accesses"), 1u);
+}
+
 TEST_F(Cli, MissingTraceFileExitsTwo) {
   const Result r = run({"run", "--config", kIdentity, "--trace", path("none.csv").string()});
   EXPECT_EQ(r.exit_code, 2);
