@@ -1,0 +1,241 @@
+// XOR address translator (SPEC section 4), the RTL of XorTranslator::translate
+// in sc_models/xor_translator.hpp plus the channel decode of ChannelDecoder.
+//
+// Register write port: the translator's registers of the register bank, decoded
+// with the offsets of gpumem_regmap_pkg (generated from sc_models/register_map.cpp).
+// It keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (t < 16,
+// j < M) with RegisterBank's reset values (interleave on, scheme none, vectors 0)
+// and its acceptance rules. The port has no response: a write the model answers
+// with an error response is dropped here and changes nothing:
+//   - TASK_SCHEME value > 2, or 2 (prime) when the prime scheme is not available
+//     (PRIME == 0 or the channel bits are not contiguous ascending);
+//   - CTRL with TRANSLATOR_POSITION set (this block sits after the MMU);
+//   - XOR_VECTOR[t][j] with j >= M, misaligned and other offsets.
+// XOR_VECTOR bits at and above K are dropped, as in the model. CTRL's other
+// fields belong to other blocks and are not stored here.
+// Writes apply at the clock edge: a request accepted in the same cycle as a
+// write is mapped with the old register values; requests accepted afterwards
+// see the new ones.
+//
+// Request/response: one pipeline register. A request accepted in cycle n
+// (req_valid_i && req_ready_o at the edge) gives its response in cycle n+1.
+// While rsp_valid_o && !rsp_ready_i the stage holds and req_ready_o is low.
+//
+// Mapping of task t under its effective scheme (none while interleave is off):
+//   none : identity;
+//   xor  : b'[c_j] = b[c_j] ^ parity(b & mask[t][j]), mask[t][j] holding the
+//          candidate bit p_i for every set bit i of XOR_VECTOR[t][j];
+//   prime: channel field G mod N replaced by (G * PRIME) mod N, N = 2^M,
+//          G = address >> c_0 (the channel bits contiguous ascending).
+// rsp_channel_o bit j = mapped bit c_j.
+//
+// The parameters are `verilator public` so that the co-simulation test can
+// read the elaborated values back and compare them with the YAML config.
+module gpumem_xor_translator
+  import gpumem_regmap_pkg::*;
+#(
+  parameter int unsigned AW /*verilator public*/ = 40,  // address bits
+  parameter int unsigned M /*verilator public*/ = 4,    // channel bits (2^M channels)
+  parameter int unsigned K /*verilator public*/ = 8,    // candidate bits
+  // Bit positions, 8 bits each, c_j in bits [8*j +: 8], p_i in bits [8*i +: 8].
+  parameter logic [M*8-1:0] CHANNEL_POS /*verilator public*/ = 32'h0B0A_0908,
+  parameter logic [K*8-1:0] CANDIDATE_POS /*verilator public*/ = 64'h1312_1110_0F0E_0D0C,
+  parameter int unsigned PRIME /*verilator public*/ = 0  // prime scheme multiplier, 0: not configured
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  // Register write port (32-bit writes at byte offsets of the register map).
+  input  logic          reg_we_i,
+  input  logic [15:0]   reg_addr_i,
+  input  logic [31:0]   reg_wdata_i,
+  // Request.
+  input  logic          req_valid_i,
+  output logic          req_ready_o,
+  input  logic [AW-1:0] req_addr_i,
+  input  logic [3:0]    req_task_i,
+  // Response.
+  output logic          rsp_valid_o,
+  input  logic          rsp_ready_i,
+  output logic [AW-1:0] rsp_mapped_o,
+  output logic [M-1:0]  rsp_channel_o,
+  output logic [1:0]    rsp_scheme_o
+);
+
+  localparam int unsigned NumTasks = 16;
+
+  localparam logic [1:0] SchemeNone  = 2'd0;
+  localparam logic [1:0] SchemeXor   = 2'd1;
+  localparam logic [1:0] SchemePrime = 2'd2;
+
+  // The prime scheme needs one contiguous ascending channel field (as
+  // RegisterBank's prime_allowed_).
+  function automatic bit channel_bits_contiguous();
+    for (int unsigned j = 1; j < M; j++) begin
+      if (int'(CHANNEL_POS[8*j +: 8]) != int'(CHANNEL_POS[0 +: 8]) + int'(j)) return 1'b0;
+    end
+    return 1'b1;
+  endfunction
+
+  localparam bit PrimeOk = (PRIME != 0) && channel_bits_contiguous();
+  localparam int unsigned GranuleShift = int'(CHANNEL_POS[0 +: 8]);
+  localparam logic [M-1:0] PrimeModN = M'(PRIME);
+  localparam int unsigned IdxW = $clog2(AW);  // an address bit index (positions < AW, checked below)
+
+  function automatic logic [IdxW-1:0] chan_pos(int unsigned j);
+    return CHANNEL_POS[8*j +: IdxW];
+  endfunction
+  function automatic logic [IdxW-1:0] cand_pos(int unsigned i);
+    return CANDIDATE_POS[8*i +: IdxW];
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------
+  logic                                 ien_d, ien_q;
+  logic [NumTasks-1:0][1:0]             scheme_d, scheme_q;
+  logic [NumTasks-1:0][M-1:0][K-1:0]    vec_d, vec_q;
+
+  always_comb begin
+    ien_d    = ien_q;
+    scheme_d = scheme_q;
+    vec_d    = vec_q;
+    if (reg_we_i) begin
+      if (reg_addr_i == CTRL_OFFSET[15:0] && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
+        ien_d = |(reg_wdata_i & CTRL_INTERLEAVE_ENABLE);
+      end
+      for (int unsigned t = 0; t < NumTasks; t++) begin
+        if (reg_addr_i == 16'(TASK_SCHEME_OFFSET + 32'(4 * t))) begin
+          if (reg_wdata_i <= 32'(SchemeXor) || (reg_wdata_i == 32'(SchemePrime) && PrimeOk)) begin
+            scheme_d[t] = reg_wdata_i[1:0];
+          end
+        end
+        for (int unsigned j = 0; j < M; j++) begin
+          if (reg_addr_i == 16'(XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j)))) begin
+            vec_d[t][j] = reg_wdata_i[K-1:0];
+          end
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ien_q    <= |(CTRL_RESET & CTRL_INTERLEAVE_ENABLE);
+      scheme_q <= '0;
+      vec_q    <= '0;
+    end else begin
+      ien_q    <= ien_d;
+      scheme_q <= scheme_d;
+      vec_q    <= vec_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Mapping (combinational, on the request)
+  // ---------------------------------------------------------------------------
+  logic [1:0]    scheme;
+  logic [K-1:0]  cand;     // cand[i] = address bit p_i
+  logic [M-1:0]  field;    // channel field of the request, for prime
+  logic [M-1:0]  slot;
+  logic [AW-1:0] mapped;
+  logic [M-1:0]  channel;
+
+  always_comb begin
+    scheme = ien_q ? scheme_q[req_task_i] : SchemeNone;
+    for (int unsigned i = 0; i < K; i++) cand[i] = req_addr_i[cand_pos(i)];
+    field  = req_addr_i[GranuleShift +: M];
+    slot   = M'(field * PrimeModN);
+    mapped = req_addr_i;
+    unique case (scheme)
+      SchemeXor: begin
+        for (int unsigned j = 0; j < M; j++) begin
+          mapped[chan_pos(j)] = req_addr_i[chan_pos(j)] ^ (^(cand & vec_q[req_task_i][j]));
+        end
+      end
+      SchemePrime: begin
+        if (PrimeOk) mapped[GranuleShift +: M] = slot;
+      end
+      default: mapped = req_addr_i;  // none (3 is never stored)
+    endcase
+    for (int unsigned j = 0; j < M; j++) channel[j] = mapped[chan_pos(j)];
+  end
+
+  // ---------------------------------------------------------------------------
+  // Response stage
+  // ---------------------------------------------------------------------------
+  logic          rsp_valid_d, rsp_valid_q;
+  logic [AW-1:0] rsp_mapped_d, rsp_mapped_q;
+  logic [M-1:0]  rsp_channel_d, rsp_channel_q;
+  logic [1:0]    rsp_scheme_d, rsp_scheme_q;
+
+  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+
+  always_comb begin
+    rsp_valid_d   = rsp_valid_q;
+    rsp_mapped_d  = rsp_mapped_q;
+    rsp_channel_d = rsp_channel_q;
+    rsp_scheme_d  = rsp_scheme_q;
+    if (req_ready_o) begin
+      rsp_valid_d = req_valid_i;
+      if (req_valid_i) begin
+        rsp_mapped_d  = mapped;
+        rsp_channel_d = channel;
+        rsp_scheme_d  = scheme;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rsp_valid_q   <= 1'b0;
+      rsp_mapped_q  <= '0;
+      rsp_channel_q <= '0;
+      rsp_scheme_q  <= SchemeNone;
+    end else begin
+      rsp_valid_q   <= rsp_valid_d;
+      rsp_mapped_q  <= rsp_mapped_d;
+      rsp_channel_q <= rsp_channel_d;
+      rsp_scheme_q  <= rsp_scheme_d;
+    end
+  end
+
+  assign rsp_valid_o   = rsp_valid_q;
+  assign rsp_mapped_o  = rsp_mapped_q;
+  assign rsp_channel_o = rsp_channel_q;
+  assign rsp_scheme_o  = rsp_scheme_q;
+
+  // ---------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------
+`ifndef SYNTHESIS
+  // Elaboration: the geometry the model's config validation guarantees.
+  initial begin : check_params
+    assert (M >= 1 && M <= 8) else $fatal(1, "M = %0d: 1..8 channel bits", M);
+    assert (K >= 1 && K <= 32) else $fatal(1, "K = %0d: 1..32 candidate bits", K);
+    assert (AW <= 64) else $fatal(1, "AW = %0d: at most 64 address bits", AW);
+    for (int unsigned j = 0; j < M; j++) begin
+      assert (int'(CHANNEL_POS[8*j +: 8]) < int'(AW)) else $fatal(1, "channel bit c_%0d outside the address", j);
+      for (int unsigned i = 0; i < K; i++) begin
+        assert (CHANNEL_POS[8*j +: 8] != CANDIDATE_POS[8*i +: 8])
+          else $fatal(1, "channel bit c_%0d is also candidate bit p_%0d", j, i);
+      end
+    end
+    for (int unsigned i = 0; i < K; i++) begin
+      assert (int'(CANDIDATE_POS[8*i +: 8]) < int'(AW)) else $fatal(1, "candidate bit p_%0d outside the address", i);
+    end
+  end
+
+  // Only schemes 0..2 are ever stored, prime only when available.
+  for (genvar t = 0; t < NumTasks; t++) begin : g_scheme_asserts
+    SchemeKnown_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        scheme_q[t] != 2'd3 && (PrimeOk || scheme_q[t] != SchemePrime));
+  end
+
+  // A stalled response holds its value; back-pressure closes the request side.
+  RspHeld_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      rsp_valid_o && !rsp_ready_i |=> rsp_valid_o && $stable({rsp_mapped_o, rsp_channel_o, rsp_scheme_o}));
+  ReadyLowWhileStalled_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      rsp_valid_o && !rsp_ready_i |-> !req_ready_o);
+`endif
+
+endmodule

@@ -1,0 +1,72 @@
+#include "translator_scoreboard.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace gpumem::tb {
+
+namespace {
+const char* scheme_name(unsigned s) {
+  switch (s) {
+    case 0: return "none";
+    case 1: return "xor";
+    case 2: return "prime";
+  }
+  return "?";
+}
+}  // namespace
+
+std::string TranslatorMismatch::report() const {
+  auto hex = [](uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%010llx", static_cast<unsigned long long>(v));
+    return std::string(b);
+  };
+  char buf[1024];
+  auto row = [&](const char* name, const std::string& model, const std::string& rtl) {
+    std::snprintf(buf, sizeof buf, "  %-9s %-16s %-16s%s\n", name, model.c_str(), rtl.c_str(),
+                  model != rtl ? " <-- differs" : "");
+    return std::string(buf);
+  };
+  std::snprintf(buf, sizeof buf, "translator mismatch: transaction %llu, cycle %llu, seed %llu\n  input: address %s, task type %u\n",
+                static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
+                static_cast<unsigned long long>(seed), hex(address).c_str(), task);
+  std::string s = buf;
+  s += row("", "model", "rtl");
+  s += row("mapped", hex(expected.mapped), hex(actual.mapped));
+  s += row("channel", std::to_string(expected.channel), std::to_string(actual.channel));
+  s += row("scheme", scheme_name(expected.scheme), scheme_name(actual.scheme));
+  return s;
+}
+
+TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
+    : seed_(seed), bank_(cfg), model_(cfg, bank_.translator_registers()), decoder_(cfg) {}
+
+void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
+  const XorTranslator::Result r = model_.translate(address, task);
+  const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
+  pending_.push_back({requests_++, address, task, e, bank_.translator_registers().interleave_enable});
+}
+
+bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
+  if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
+  const Pending p = pending_.front();
+  pending_.pop_front();
+  ++compared_;
+  ++per_scheme.at(p.expected.scheme);
+  ++per_task.at(p.task);
+  if (!p.interleave) ++with_interleave_disabled;
+  const TranslatorResponse& e = p.expected;
+  if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
+  ++mismatches_;
+  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task, e, actual};
+  return false;
+}
+
+RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value) {
+  const RegStatus s = bank_.write(offset, 4, value);
+  ++(s == RegStatus::kOk ? writes_accepted : writes_rejected);
+  return s;
+}
+
+}  // namespace gpumem::tb

@@ -1,0 +1,172 @@
+// Co-simulation of rtl/gpumem_xor_translator.sv (Verilated, clocked from C++)
+// against gpumem::XorTranslator: geometry, directed cases, and one million
+// seeded random transactions with register rewrites and back-pressure.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "register_map.hpp"
+#include "translator_cosim.hpp"
+
+namespace gpumem::tb {
+namespace {
+
+Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
+
+uint32_t xor_vector(unsigned t, unsigned j) { return kRegXorVector + 4 * (t * kMaxChannelBits + j); }
+uint32_t task_scheme(unsigned t) { return kRegTaskScheme + 4 * t; }
+
+unsigned channel_field(uint64_t a) { return static_cast<unsigned>((a >> 8) & 0xF); }  // bits 8..11
+
+class TranslatorCosimTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    const auto& sb = cosim.scoreboard();
+    EXPECT_EQ(sb.mismatches(), 0u) << (sb.first_mismatch() ? sb.first_mismatch()->report() : "");
+  }
+  Config cfg = default_config();
+  TranslatorCosim cosim{cfg, 1};
+};
+
+TEST(TranslatorCosim, GeometryEqualsDefaultConfig) {
+  const std::string d = geometry_difference(default_config(), rtl_translator_geometry());
+  EXPECT_TRUE(d.empty()) << "configs/default.yaml and the verilated translator differ:\n" << d;
+}
+
+TEST(TranslatorCosim, GeometryDifferenceNamesBoth) {
+  RtlTranslatorGeometry rtl = rtl_translator_geometry();
+  rtl.channel_bits = {7, 8, 9, 10};
+  const std::string d = geometry_difference(default_config(), rtl);
+  EXPECT_NE(d.find("translator.channel_bits = [8, 9, 10, 11]"), std::string::npos) << d;
+  EXPECT_NE(d.find("RTL CHANNEL_POS = [7, 8, 9, 10]"), std::string::npos) << d;
+}
+
+TEST_F(TranslatorCosimTest, ResetIsIdentity) {
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    const TranslatorResponse r = cosim.request(0xAB'CDEF'1234 + t, t);
+    EXPECT_EQ(r.mapped, 0xAB'CDEF'1234u + t);
+    EXPECT_EQ(r.scheme, 0u);
+  }
+}
+
+TEST_F(TranslatorCosimTest, EverySchemeForEveryTaskType) {
+  const uint64_t addresses[] = {0x0, 0x1000, 0xF'FFFF'FFFF, 0x12'3456'7A00, 0xFF'FFFF'F0FF, 0x5'5555'5555};
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    for (unsigned j = 0; j < 4; ++j) ASSERT_EQ(cosim.write_register(xor_vector(t, j), (0x11u << j) ^ (t * 0x25u)), RegStatus::kOk);
+    for (unsigned s = 0; s < 3; ++s) {
+      ASSERT_EQ(cosim.write_register(task_scheme(t), s), RegStatus::kOk);
+      for (uint64_t a : addresses) {
+        const TranslatorResponse r = cosim.request(a, t);
+        EXPECT_EQ(r.scheme, s);
+        EXPECT_EQ(r.channel, channel_field(r.mapped));
+        EXPECT_EQ(r.mapped & ~uint64_t{0xF00}, a & ~uint64_t{0xF00}) << "only channel bits may change";
+        if (s == 0) {
+          EXPECT_EQ(r.mapped, a);
+        } else if (s == 2) {
+          EXPECT_EQ(r.channel, channel_field(a) * 7 % 16);
+        }
+      }
+    }
+  }
+  // A hand-computed xor case: task 1's vectors from default.yaml, candidate bit
+  // p_0 = 12 set selects channel bit c_0 = 8 (vector 0x11, bit 0).
+  const uint32_t vectors[] = {0x11, 0x22, 0x44, 0x88};
+  for (unsigned j = 0; j < 4; ++j) cosim.write_register(xor_vector(1, j), vectors[j]);
+  cosim.write_register(task_scheme(1), 1);
+  EXPECT_EQ(cosim.request(0x1000, 1).mapped, 0x1100u);
+  EXPECT_EQ(cosim.request(0x10000, 1).mapped, 0x10100u);  // p_4 = 16, vector bit 4 of a[1][0]
+  EXPECT_EQ(cosim.request(0x3000, 1).channel, 0x3u);
+}
+
+TEST_F(TranslatorCosimTest, InterleaveDisableIsIdentityForEveryTaskType) {
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    cosim.write_register(xor_vector(t, 0), 0xFF);
+    cosim.write_register(task_scheme(t), 1 + t % 2);
+  }
+  ASSERT_EQ(cosim.write_register(kRegCtrl, 0), RegStatus::kOk);
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    const TranslatorResponse r = cosim.request(0x7'F123'4500, t);
+    EXPECT_EQ(r.mapped, 0x7'F123'4500u);
+    EXPECT_EQ(r.scheme, 0u);
+  }
+  ASSERT_EQ(cosim.write_register(kRegCtrl, kCtrlInterleaveEnable), RegStatus::kOk);
+  EXPECT_EQ(cosim.request(0x7'F123'4500, 0).scheme, 1u);
+  EXPECT_EQ(cosim.request(0x7'F123'4500, 1).scheme, 2u);
+}
+
+TEST_F(TranslatorCosimTest, VectorRewriteTakesEffectOnTheNextRequest) {
+  cosim.write_register(task_scheme(3), 1);
+  cosim.write_register(xor_vector(3, 0), 0x1);
+  EXPECT_EQ(cosim.request(0x1000, 3).mapped, 0x1100u);
+  cosim.write_register(xor_vector(3, 0), 0x0);
+  EXPECT_EQ(cosim.request(0x1000, 3).mapped, 0x1000u);
+
+  // Same edge: the request accepted with the write still sees the old vector.
+  TranslatorPins p;
+  p.req_valid = true;
+  p.req_addr = 0x1000;
+  p.req_task = 3;
+  p.reg_we = true;
+  p.reg_addr = xor_vector(3, 0);
+  p.reg_wdata = 0x1;
+  ASSERT_TRUE(cosim.cycle(p).req_accepted);
+  p.reg_we = false;  // the next request, back to back, sees the new vector
+  TranslatorEdge e = cosim.cycle(p);
+  ASSERT_TRUE(e.req_accepted && e.rsp_taken);
+  EXPECT_EQ(e.rsp.mapped, 0x1000u);
+  p.req_valid = false;
+  e = cosim.cycle(p);
+  ASSERT_TRUE(e.rsp_taken);
+  EXPECT_EQ(e.rsp.mapped, 0x1100u);
+}
+
+TEST_F(TranslatorCosimTest, RejectedWritesChangeNothing) {
+  cosim.write_register(task_scheme(2), 1);
+  EXPECT_EQ(cosim.write_register(task_scheme(2), 3), RegStatus::kBadValue);
+  EXPECT_EQ(cosim.request(0x1234, 2).scheme, 1u);
+  EXPECT_EQ(cosim.write_register(kRegCtrl, kCtrlTranslatorPosition), RegStatus::kBadValue);
+  EXPECT_EQ(cosim.request(0x1234, 2).scheme, 1u);                                  // interleave still on
+  EXPECT_EQ(cosim.write_register(xor_vector(2, 4), 0xFF), RegStatus::kUnmapped);  // j >= M
+  EXPECT_EQ(cosim.write_register(xor_vector(2, 0) + 1, 0xFF), RegStatus::kMisaligned);
+  EXPECT_EQ(cosim.request(0xFF000, 2).mapped, 0xFF000u);
+  EXPECT_EQ(cosim.write_register(xor_vector(2, 0), 0xFFFF'FF00), RegStatus::kOk);  // bits >= K dropped
+  EXPECT_EQ(cosim.request(0xFF000, 2).mapped, 0xFF000u);
+}
+
+TEST(TranslatorCosim, MismatchReportNamesEverything) {
+  TranslatorScoreboard sb(default_config(), 42);
+  sb.request_accepted(0x1234, 5);
+  EXPECT_FALSE(sb.response_taken({0x1334, 3, 0}, 17));
+  ASSERT_TRUE(sb.first_mismatch());
+  const std::string r = sb.first_mismatch()->report();
+  for (const char* s : {"transaction 0", "cycle 17", "seed 42", "0x0000001234", "task type 5", "0x0000001334", "differs"})
+    EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
+TEST(TranslatorCosim, OneMillionRandomTransactions) {
+  TranslatorCosim cosim(default_config(), 20240604);
+  RandomRun run;
+  run.transactions = 1'000'000;
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool ok = cosim.run_random(run);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto& sb = cosim.scoreboard();
+  ASSERT_TRUE(ok) << sb.first_mismatch()->report();
+  EXPECT_EQ(sb.compared(), run.transactions);
+  std::printf("%llu transactions in %llu cycles, %.2f s (%.1f M transactions/s)\n",
+              static_cast<unsigned long long>(sb.compared()), static_cast<unsigned long long>(cosim.cycles()), s,
+              sb.compared() / s / 1e6);
+  std::printf("schemes none/xor/prime: %llu/%llu/%llu; interleave off: %llu; writes accepted/rejected: %llu/%llu\n",
+              static_cast<unsigned long long>(sb.per_scheme[0]), static_cast<unsigned long long>(sb.per_scheme[1]),
+              static_cast<unsigned long long>(sb.per_scheme[2]),
+              static_cast<unsigned long long>(sb.with_interleave_disabled),
+              static_cast<unsigned long long>(sb.writes_accepted), static_cast<unsigned long long>(sb.writes_rejected));
+  for (unsigned i = 0; i < 3; ++i) EXPECT_GT(sb.per_scheme[i], 0u) << "scheme " << i << " never seen";
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) EXPECT_GT(sb.per_task[t], 0u) << "task type " << t << " never seen";
+  EXPECT_GT(sb.with_interleave_disabled, 0u);
+  EXPECT_GT(sb.writes_rejected, 0u);
+}
+
+}  // namespace
+}  // namespace gpumem::tb
