@@ -21,7 +21,7 @@ class InputError : public std::runtime_error {
                             const std::string& message) {
     std::string s = file;
     if (line > 0) s += ":" + std::to_string(line);
-    s += ": ";
+    if (!s.empty()) s += ": ";  // a command-line flag has no file
     if (!key.empty()) s += key + ": ";
     return s + message;
   }

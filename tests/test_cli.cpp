@@ -298,5 +298,26 @@ TEST_F(Cli, ComparisonAllocationThatDoesNotFitDoesNotStopTheRun) {
   EXPECT_NE(j.at("address_space").at("without_nesting").at("error").get<std::string>().find("address_bits"), std::string::npos);
 }
 
+// The fast co-simulation of the translator RTL from the command line.
+TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
+  const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "translator",
+                        "--transactions", "100000", "--seed", "9"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("compared     100000 transactions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unhit bins   none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
+  const Result r = run({"cosim", "--config", kIdentity});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_POS = [8, 9, 10, 11]"),
+            std::string::npos)
+      << r.err;
+  const Result tlb = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb"});
+  EXPECT_EQ(tlb.exit_code, 2);
+  EXPECT_NE(tlb.err.find("gpumem: error: --block: "), std::string::npos) << tlb.err;
+}
+
 }  // namespace
 }  // namespace gpumem::test

@@ -1,6 +1,7 @@
-// Prints the register map as a SystemVerilog package, built and run at CMake
-// configure time: verilate() runs Verilator while configuring, before the
-// gpumem executable (which generates the package at build time) exists.
+// Prints the register map as a SystemVerilog package (the text of `gpumem
+// regmap --format sv`). Built and run at CMake configure time, since
+// verilate() runs Verilator while configuring, and as the build-time
+// generator target gpumem_regmap_sv.
 #include <iostream>
 
 #include "register_map.hpp"
