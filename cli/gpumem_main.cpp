@@ -145,6 +145,7 @@ struct CosimArgs {
   uint64_t transactions = 1'000'000;
   uint64_t seed = 1;
   bool count_all = false;
+  std::string waves = "waves";
 };
 
 // Fast co-simulation: the Verilated RTL clocked from C++, every response
@@ -181,7 +182,12 @@ int cosim_command(const CosimArgs& a) {
   std::cout << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
   if (!ok) {
     std::cout << "\nMISMATCH (" << sb.mismatches() << (a.count_all ? " in all" : ", stopped at the first") << ")\n"
-              << sb.first_mismatch()->report() << "\n";
+              << sb.first_mismatch()->report() << std::endl;
+    const uint64_t fail_cycle = sb.first_mismatch()->cycle;
+    cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
+    const auto files = gpumem::tb::write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves);
+    std::cout << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/translator.gtkw)\n"
+              << "replay       " << files.replay << "\n";
     return 1;
   }
   std::cout << "result       agreement\n";
@@ -218,6 +224,7 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)");
   cosim->add_flag("--count-all", cosim_args.count_all, "count every mismatch instead of stopping at the first");
+  cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)");
 
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");

@@ -1,5 +1,7 @@
 #include "translator_cosim.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -65,9 +67,10 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
   return d;
 }
 
-TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed)
+TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
     : seed_(seed),
       address_bits_(cfg.memory.address_bits),
+      driver_(waves),
       scoreboard_(cfg, seed) {
   if (const std::string d = geometry_difference(cfg, rtl_translator_geometry()); !d.empty())
     throw std::invalid_argument("config and RTL translator differ:\n" + d);
@@ -134,6 +137,27 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
   }
   return scoreboard_.mismatches() == 0;
+}
+
+MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
+                                           const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
+                                           uint64_t window) {
+  std::filesystem::create_directories(dir);
+  const std::string stem = dir + "/translator-seed" + std::to_string(seed);
+  MismatchArtifacts out{stem + ".fst", stem + ".replay"};
+  {
+    WaveWindow w{out.waves, fail_cycle > window ? fail_cycle - window : 0};
+    TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
+    again.reset();
+    again.run_random(run);
+  }
+  std::ofstream replay(out.replay);
+  replay << "# Replays a translator co-simulation run: bash " << out.replay << "\n"
+         << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/translator.gtkw)\n"
+         << "gpumem cosim --config '" << config_path << "' --block translator --transactions " << run.transactions
+         << " --seed " << seed << (run.stop_at_first_mismatch ? "" : " --count-all") << "\n";
+  if (!replay) throw std::runtime_error("cannot write " + out.replay);
+  return out;
 }
 
 }  // namespace gpumem::tb

@@ -16,6 +16,21 @@ namespace gpumem::tb {
 // parameters, else a message naming both values.
 std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl);
 
+// After a failing random run: the same run again (the seed makes it
+// identical) with FST waves of the `window` cycles before the first mismatch,
+// and a replay file holding the command that reproduces the run. Returns the
+// paths written. No other TranslatorCosim may be alive: with two Verilated
+// models of the same design at once, Verilator 5.006 deadlocks when one is
+// destroyed (its scope registry mutex).
+struct MismatchArtifacts {
+  std::string waves, replay;
+};
+
+struct RandomRun;
+MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
+                                           const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
+                                           uint64_t window = 1000);
+
 struct RandomRun {
   uint64_t transactions = 1'000'000;
   unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
@@ -27,7 +42,8 @@ struct RandomRun {
 class TranslatorCosim {
  public:
   // Throws std::invalid_argument if cfg's geometry differs from the RTL's.
-  TranslatorCosim(const Config& cfg, uint64_t seed);
+  // With `waves`, the cycles from waves.from_cycle on are written as FST.
+  TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
 
   void reset();
   // The same write to the RTL and the model, in one cycle; the model's status.

@@ -5,6 +5,7 @@
 #include "Vgpumem_xor_translator.h"
 #include "Vgpumem_xor_translator_gpumem_xor_translator.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 
 namespace gpumem::tb {
 
@@ -27,21 +28,42 @@ RtlTranslatorGeometry rtl_translator_geometry() {
 }
 
 struct TranslatorDriver::Impl {
+  explicit Impl(const WaveWindow& w) : waves(w) {
+    if (!waves.path.empty()) context.traceEverOn(true);  // before the model exists
+    dut = std::make_unique<Vgpumem_xor_translator>(&context, "translator");
+  }
+  ~Impl() {
+    if (fst) fst->close();
+  }
   VerilatedContext context;
-  Vgpumem_xor_translator dut{&context, "translator"};
+  WaveWindow waves;
+  std::unique_ptr<Vgpumem_xor_translator> dut;
+  std::unique_ptr<VerilatedFstC> fst;
 };
 
-TranslatorDriver::TranslatorDriver() : impl_(std::make_unique<Impl>()) {
-  auto& d = impl_->dut;
+// Two dumps a cycle: inputs settled with the clock low, then after the edge.
+void TranslatorDriver::dump(uint64_t time) {
+  Impl& m = *impl_;
+  if (m.waves.path.empty() || cycles_ < m.waves.from_cycle) return;
+  if (!m.fst) {
+    m.fst = std::make_unique<VerilatedFstC>();
+    m.dut->trace(m.fst.get(), 99);
+    m.fst->open(m.waves.path.c_str());
+  }
+  m.fst->dump(time);
+}
+
+TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves)) {
+  auto& d = *impl_->dut;
   d.clk_i = 0;
   d.rst_ni = 1;
   d.eval();
 }
 
-TranslatorDriver::~TranslatorDriver() { impl_->dut.final(); }
+TranslatorDriver::~TranslatorDriver() { impl_->dut->final(); }
 
 void TranslatorDriver::reset() {
-  auto& d = impl_->dut;
+  auto& d = *impl_->dut;
   d.reg_we_i = 0;
   d.req_valid_i = 0;
   d.rsp_ready_i = 0;
@@ -59,7 +81,7 @@ void TranslatorDriver::reset() {
 }
 
 TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
-  auto& d = impl_->dut;
+  auto& d = *impl_->dut;
   d.clk_i = 0;
   d.req_valid_i = in.req_valid;
   d.req_addr_i = in.req_addr;
@@ -69,6 +91,7 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
   d.reg_wdata_i = in.reg_wdata;
   d.eval();
+  dump(2 * cycles_);
 
   TranslatorEdge e;
   e.req_accepted = in.req_valid && d.req_ready_o;
@@ -77,6 +100,7 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
 
   d.clk_i = 1;
   d.eval();
+  dump(2 * cycles_ + 1);
   ++cycles_;
   return e;
 }

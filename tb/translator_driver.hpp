@@ -41,9 +41,16 @@ struct TranslatorEdge {
   TranslatorResponse rsp;     // valid when rsp_taken
 };
 
+// FST waves of a window of cycles (tracing every cycle costs several times
+// the run, so a failing run is re-run with tracing from shortly before it).
+struct WaveWindow {
+  std::string path;      // empty: no waves
+  uint64_t from_cycle = 0;
+};
+
 class TranslatorDriver {
  public:
-  TranslatorDriver();
+  explicit TranslatorDriver(const WaveWindow& waves = {});
   ~TranslatorDriver();
   TranslatorDriver(const TranslatorDriver&) = delete;
   TranslatorDriver& operator=(const TranslatorDriver&) = delete;
@@ -59,6 +66,7 @@ class TranslatorDriver {
 
  private:
   struct Impl;
+  void dump(uint64_t time);
   std::unique_ptr<Impl> impl_;
   uint64_t cycles_ = 0;
 };

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 
 #include "register_map.hpp"
@@ -169,4 +172,24 @@ TEST(TranslatorCosim, OneMillionRandomTransactions) {
 }
 
 }  // namespace
+// The artefacts of a mismatch: the run again with FST waves of a window of
+// cycles, and a replay file. Exercised on a passing run, so it needs no broken RTL.
+TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
+  const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
+  std::string dir = ::testing::TempDir() + "gpumem-waves-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  RandomRun run;
+  run.transactions = 2000;
+  const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
+  ASSERT_TRUE(std::filesystem::exists(files.waves));
+  EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
+  std::ifstream replay(files.replay);
+  std::stringstream text;
+  text << replay.rdbuf();
+  EXPECT_NE(text.str().find("gpumem cosim --config 'configs/default.yaml' --block translator --transactions 2000 --seed 7"),
+            std::string::npos)
+      << text.str();
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace gpumem::tb
