@@ -37,14 +37,6 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::string region_key(const Config& cfg, const RegionConfig* r) {
-  const auto& apps = cfg.address_space.applications;
-  for (size_t i = 0; i < apps.size(); ++i)
-    for (size_t k = 0; k < apps[i].regions.size(); ++k)
-      if (&apps[i].regions[k] == r)
-        return "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "]";
-  return "address_space";
-}
 
 }  // namespace
 
@@ -57,7 +49,7 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   img.layout = PageTableLayout(geo.small_bits, as.va_bits);
   Fragmentation& f = img.fragmentation;
   auto fail = [&](const RegionConfig* r, const std::string& msg) -> void {
-    throw InputError(cfg.source, r->line, region_key(cfg, r), msg);
+    throw InputError(cfg.source, r->line, cfg.address_space.region_key(r), msg);
   };
 
   uint64_t next_frame = as.pa_base;

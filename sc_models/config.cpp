@@ -43,6 +43,14 @@ PageGeometry MmuConfig::geometry() const {
   return g;
 }
 
+std::string AddressSpaceConfig::region_key(const RegionConfig* region) const {
+  for (size_t i = 0; i < applications.size(); ++i)
+    for (size_t k = 0; k < applications[i].regions.size(); ++k)
+      if (&applications[i].regions[k] == region)
+        return "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "]";
+  return "address_space";
+}
+
 const ApplicationConfig* AddressSpaceConfig::application(unsigned process) const {
   for (const auto& a : applications)
     if (a.process == process) return &a;
@@ -467,12 +475,10 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
   // register (the driver programs one per such region).
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
     unsigned ranges = 0;
-    for (size_t i = 0; i < as.applications.size(); ++i)
-      for (size_t k = 0; k < as.applications[i].regions.size(); ++k) {
-        const RegionConfig& reg = as.applications[i].regions[k];
-        if (reg.task != as.applications[i].task && ++ranges > kMaxVaRanges)
-          throw InputError(r.file(), reg.line,
-                           "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "].task",
+    for (const auto& app : as.applications)
+      for (const auto& reg : app.regions) {
+        if (reg.task != app.task && ++ranges > kMaxVaRanges)
+          throw InputError(r.file(), reg.line, as.region_key(&reg) + ".task",
                            "before the MMU each region with its own task type takes a VA-range register; all " +
                                std::to_string(kMaxVaRanges) + " are taken");
       }
@@ -488,13 +494,7 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
       const uint64_t unit = reg.large ? geo.large_bytes() : geo.small_bytes();
       spans.push_back({&reg, &app, reg.va, reg.va + (reg.size + unit - 1) / unit * unit});
     }
-  auto region_key = [&](const Span& s) {
-    for (size_t i = 0; i < as.applications.size(); ++i)
-      for (size_t k = 0; k < as.applications[i].regions.size(); ++k)
-        if (&as.applications[i].regions[k] == s.reg)
-          return "address_space.applications[" + std::to_string(i) + "].regions[" + std::to_string(k) + "]";
-    return std::string("address_space");
-  };
+  auto region_key = [&](const Span& s) { return as.region_key(s.reg); };
   for (const Span& a : spans) {
     for (const Span& b : spans) {
       if (&a == &b || !(a.lo < b.hi && b.lo < a.hi)) continue;

@@ -83,6 +83,8 @@ struct AddressSpaceConfig {
   bool nesting = true;   // nest small pages into the unused tails of partly used large frames
   std::vector<ApplicationConfig> applications;
   const ApplicationConfig* application(unsigned process) const;
+  // "address_space.applications[i].regions[k]": where errors about a region point.
+  std::string region_key(const RegionConfig* region) const;
 };
 
 struct TaskMapping {

@@ -33,7 +33,7 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
         for (const auto& reg : app.regions) {
           if (reg.task == app.task) continue;
           if (r == kMaxVaRanges)
-            throw InputError(cfg.source, reg.line, "address_space",
+            throw InputError(cfg.source, reg.line, cfg.address_space.region_key(&reg) + ".task",
                              "before the MMU a region with its own task type needs a VA range register; all " +
                                  std::to_string(kMaxVaRanges) + " are taken");
           const std::string idx = "[" + std::to_string(r) + "]";

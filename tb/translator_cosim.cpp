@@ -91,12 +91,7 @@ TranslatorEdge TranslatorCosim::cycle(const TranslatorPins& pins) {
 }
 
 RegStatus TranslatorCosim::write_register(uint32_t offset, uint32_t value) {
-  TranslatorPins p;
-  p.rsp_ready = false;
-  p.reg_we = true;
-  p.reg_addr = offset;
-  p.reg_wdata = value;
-  driver_.cycle(p);
+  driver_.write_register(offset, value);
   return scoreboard_.register_written(offset, value);
 }
 
