@@ -20,9 +20,7 @@
 #include "trace_reader.hpp"
 #include "transaction_log.hpp"
 #include "workload.hpp"
-#ifdef GPUMEM_HAVE_RTL_TRANSLATOR
-#include "translator_cosim.hpp"
-#endif
+#include "cosim_command.hpp"
 
 namespace {
 
@@ -139,64 +137,6 @@ int run_command(const RunArgs& a) {
   return 0;
 }
 
-struct CosimArgs {
-  std::string config;
-  std::string block = "translator";
-  uint64_t transactions = 1'000'000;
-  uint64_t seed = 1;
-  bool count_all = false;
-  std::string waves = "waves";
-};
-
-// Fast co-simulation: the Verilated RTL clocked from C++, every response
-// checked against the golden model. Exit 0 on full agreement, 1 on a mismatch.
-int cosim_command(const CosimArgs& a) {
-  const gpumem::Config cfg = gpumem::load_config(a.config);
-  if (a.block == "tlb")
-    throw gpumem::InputError("", 0, "--block", "the nested-page TLB's RTL is not built yet; --block translator is");
-#ifdef GPUMEM_HAVE_RTL_TRANSLATOR
-  std::unique_ptr<gpumem::tb::TranslatorCosim> cosim;
-  try {
-    cosim = std::make_unique<gpumem::tb::TranslatorCosim>(cfg, a.seed);
-  } catch (const std::invalid_argument& e) {  // the RTL was verilated for another geometry
-    throw gpumem::InputError(a.config, 0, "translator", e.what());
-  }
-  cosim->reset();
-  gpumem::tb::RandomRun run;
-  run.transactions = a.transactions;
-  run.stop_at_first_mismatch = !a.count_all;
-  const bool ok = cosim->run_random(run);
-  const gpumem::tb::TranslatorScoreboard& sb = cosim->scoreboard();
-  std::cout << "block        translator (RTL rtl/gpumem_xor_translator.sv, fast mode)\n"
-            << "config       " << a.config << "\nseed         " << a.seed << "\ncompared     " << sb.compared()
-            << " transactions in " << cosim->cycles() << " cycles\n"
-            << "writes       " << sb.writes_accepted << " accepted, " << sb.writes_rejected << " rejected by the model\n"
-            << "coverage     scheme none " << sb.per_scheme[0] << ", xor " << sb.per_scheme[1] << ", prime "
-            << sb.per_scheme[2] << ", interleave off " << sb.with_interleave_disabled << "\n";
-  std::string unhit;
-  for (unsigned s = 0; s < 3; ++s)
-    if (!sb.per_scheme[s]) unhit += std::string(" scheme ") + gpumem::scheme_name(static_cast<gpumem::Scheme>(s));
-  for (unsigned t = 0; t < gpumem::kMaxTaskTypes; ++t)
-    if (!sb.per_task[t]) unhit += " task " + std::to_string(t);
-  if (!sb.with_interleave_disabled) unhit += " interleave-off";
-  std::cout << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
-  if (!ok) {
-    std::cout << "\nMISMATCH (" << sb.mismatches() << (a.count_all ? " in all" : ", stopped at the first") << ")\n"
-              << sb.first_mismatch()->report() << std::endl;
-    const uint64_t fail_cycle = sb.first_mismatch()->cycle;
-    cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
-    const auto files = gpumem::tb::write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves);
-    std::cout << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/translator.gtkw)\n"
-              << "replay       " << files.replay << "\n";
-    return 1;
-  }
-  std::cout << "result       agreement\n";
-  return 0;
-#else
-  throw gpumem::InputError("", 0, "cosim", "this gpumem was built without the Verilated RTL");
-#endif
-}
-
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -215,7 +155,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* regmap = app.add_subcommand("regmap", "Print the register map (one source of truth)");
   regmap->add_option("--format", regmap_format, "markdown or sv")->check(CLI::IsMember({"markdown", "sv"}));
 
-  CosimArgs cosim_args;
+  gpumem::tb::CosimOptions cosim_args;
   CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
   cosim->add_option("--config", cosim_args.config, "YAML config file")->required();
   cosim->add_option("--block", cosim_args.block, "translator (tlb: not built yet)")
@@ -238,7 +178,7 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     if (*run) return run_command(run_args);
-    if (*cosim) return cosim_command(cosim_args);
+    if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);
     if (*regmap) {
       std::cout << (regmap_format == "sv" ? gpumem::register_map_systemverilog() : gpumem::register_map_markdown());
       return 0;

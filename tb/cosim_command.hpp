@@ -1,0 +1,24 @@
+// `gpumem cosim`: one entry point for every RTL block, shared by the CLI and
+// the mutation check's runner, so a mutant is judged by exactly the command a
+// user runs.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace gpumem::tb {
+
+struct CosimOptions {
+  std::string config;               // YAML file
+  std::string block = "translator";  // translator | tlb
+  uint64_t transactions = 1'000'000;
+  uint64_t seed = 1;
+  bool count_all = false;     // count every mismatch instead of stopping at the first
+  std::string waves = "waves";  // folder for the FST and replay files of a mismatch
+};
+
+// Exit status: 0 agreement, 1 mismatch (report, waves and replay written).
+// Config errors and a config the RTL was not built for throw gpumem::InputError.
+int run_cosim(const CosimOptions& options, std::ostream& out);
+
+}  // namespace gpumem::tb
