@@ -158,9 +158,9 @@ int sc_main(int argc, char* argv[]) {
   gpumem::tb::CosimOptions cosim_args;
   CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
   cosim->add_option("--config", cosim_args.config, "YAML config file")->required();
-  cosim->add_option("--block", cosim_args.block, "translator (tlb: not built yet)")
+  cosim->add_option("--block", cosim_args.block, "translator or tlb")
       ->check(CLI::IsMember({"translator", "tlb"}));
-  cosim->add_option("--transactions", cosim_args.transactions, "random transactions (default 1000000)")
+  cosim->add_option("--transactions", cosim_args.transactions, "random transactions: requests (translator) or translations (tlb); default 1000000")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)");
   cosim->add_flag("--count-all", cosim_args.count_all, "count every mismatch instead of stopping at the first");

@@ -100,7 +100,8 @@ struct TlbEntry {
   bool operator!=(const TlbEntry& o) const { return !(*this == o); }
 };
 
-enum class TlbResult : uint8_t { kHitSmall, kHitLarge, kNested, kMiss };
+// The values are the RTL's rsp_result_o encoding (rtl/gpumem_nested_tlb.sv).
+enum class TlbResult : uint8_t { kHitSmall = 0, kHitLarge = 1, kNested = 2, kMiss = 3 };
 const char* tlb_result_name(TlbResult r);  // "hit_small", "hit_large", "nested", "miss"
 
 struct TlbLookup {

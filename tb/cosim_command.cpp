@@ -5,11 +5,27 @@
 
 #include "config.hpp"
 #include "input_error.hpp"
+#include "tlb_cosim.hpp"
 #include "translator_cosim.hpp"
 
 namespace gpumem::tb {
 
 namespace {
+
+int agreement(std::ostream& out) {
+  out << "result       agreement\n";
+  return 0;
+}
+
+void print_mismatch(std::ostream& out, uint64_t mismatches, bool count_all, const std::string& report) {
+  out << "\nMISMATCH (" << mismatches << (count_all ? " in all" : ", stopped at the first") << ")\n" << report << std::endl;
+}
+
+int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const char* block) {
+  out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/" << block << ".gtkw)\n"
+      << "replay       " << files.replay << "\n";
+  return 1;
+}
 
 int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   std::unique_ptr<TranslatorCosim> cosim;
@@ -37,18 +53,63 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
     if (!sb.per_task[t]) unhit += " task " + std::to_string(t);
   if (!sb.with_interleave_disabled) unhit += " interleave-off";
   out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
-  if (!ok) {
-    out << "\nMISMATCH (" << sb.mismatches() << (a.count_all ? " in all" : ", stopped at the first") << ")\n"
-        << sb.first_mismatch()->report() << std::endl;
-    const uint64_t fail_cycle = sb.first_mismatch()->cycle;
-    cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
-    const MismatchArtifacts files = write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves);
-    out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/translator.gtkw)\n"
-        << "replay       " << files.replay << "\n";
-    return 1;
+  if (ok) return agreement(out);
+  const uint64_t fail_cycle = sb.first_mismatch()->cycle;
+  print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
+  cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
+  return print_artifacts(out, write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), "translator");
+}
+
+int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
+  std::unique_ptr<TlbCosim> cosim;
+  try {
+    cosim = std::make_unique<TlbCosim>(cfg, a.seed);
+  } catch (const std::invalid_argument& e) {  // the RTL was verilated for another geometry
+    throw InputError(a.config, 0, "mmu", e.what());
   }
-  out << "result       agreement\n";
-  return 0;
+  TlbRandomRun run;
+  run.translations = a.transactions;
+  run.stop_at_first_mismatch = !a.count_all;
+  const bool ok = cosim->run_random(run);
+  const TlbScoreboard& sb = cosim->scoreboard();
+  const RtlTlbGeometry g = rtl_tlb_geometry();
+  out << "block        tlb (RTL rtl/gpumem_nested_tlb.sv, " << g.entries << " entries, " << g.ways << " ways, "
+      << (g.plru ? "tree-PLRU" : "LRU") << ", fast mode)\n"
+      << "config       " << a.config << "\nseed         " << a.seed << "\ntranslations " << cosim->translations() << " ("
+      << cosim->faults() << " faulted), " << cosim->walks() << " walks, " << sb.compared() << " operations compared in "
+      << cosim->cycles() << " cycles\n"
+      << "flushes      " << sb.flushes << " (" << sb.flushes_in_flight << " with an operation in flight, "
+      << cosim->image_switches() << " with a page-table switch); " << sb.stalled_cycles << " cycles of back-pressure\n";
+
+  // Coverage bins, each named; the unhit ones are listed at the end.
+  std::string unhit;
+  auto bins = [&](const std::string& group, const std::vector<std::pair<std::string, uint64_t>>& v) {
+    out << "coverage     " << group << ":";
+    for (const auto& [name, n] : v) {
+      out << " " << name << " " << n;
+      if (!n) unhit += " " + group + ":" + name;
+    }
+    out << "\n";
+  };
+  const auto& r = sb.per_result;
+  bins("lookup", {{"hit_small", r[0]}, {"hit_large", r[1]}, {"nested", r[2]}, {"miss", r[3]}});
+  bins("fill", {{"small", sb.fills_by_size[0]}, {"large", sb.fills_by_size[1]}});
+  const auto& f = sb.large_by_flag;
+  bins("large-entry flag", {{"0000", f[0]}, {"0001", f[1]}, {"0010", f[2]}, {"0100", f[3]}, {"1000", f[4]}});
+  bins("flagged large page", {{"outside", sb.large_flagged_outside}, {"inside", sb.large_flagged_inside}});
+  std::vector<std::pair<std::string, uint64_t>> tasks, ways;
+  for (unsigned t = 0; t < 16; ++t) tasks.emplace_back(std::to_string(t), sb.hits_by_task[t]);
+  for (unsigned w = 0; w < sb.evictions_by_way.size(); ++w) ways.emplace_back(std::to_string(w), sb.evictions_by_way[w]);
+  bins("hit task type", tasks);
+  bins("evicted way", ways);
+  bins("flush", {{"in-flight", sb.flushes_in_flight}});
+  bins("back-pressure", {{"stalled", sb.stalled_cycles}});
+  out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
+  if (ok) return agreement(out);
+  const uint64_t fail_cycle = sb.first_mismatch()->cycle;
+  print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
+  cosim.reset();  // one Verilated model at a time (see run_translator)
+  return print_artifacts(out, write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), "tlb");
 }
 
 }  // namespace
@@ -56,7 +117,7 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
 int run_cosim(const CosimOptions& a, std::ostream& out) {
   const Config cfg = load_config(a.config);
   if (a.block == "translator") return run_translator(cfg, a, out);
-  if (a.block == "tlb") throw InputError("", 0, "--block", "the nested-page TLB's RTL is not built yet; --block translator is");
+  if (a.block == "tlb") return run_tlb(cfg, a, out);
   throw InputError("", 0, "--block", "unknown block '" + a.block + "' (translator or tlb)");
 }
 

@@ -1,7 +1,5 @@
 #include "translator_cosim.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -137,22 +135,12 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window) {
-  std::filesystem::create_directories(dir);
-  const std::string stem = dir + "/translator-seed" + std::to_string(seed);
-  MismatchArtifacts out{stem + ".fst", stem + ".replay"};
-  {
-    WaveWindow w{out.waves, fail_cycle > window ? fail_cycle - window : 0};
+  const ReplayCommand command{"translator", config_path, seed, run.transactions, !run.stop_at_first_mismatch};
+  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) {
     TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.reset();
     again.run_random(run);
-  }
-  std::ofstream replay(out.replay);
-  replay << "# Replays a translator co-simulation run: bash " << out.replay << "\n"
-         << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/translator.gtkw)\n"
-         << "gpumem cosim --config '" << config_path << "' --block translator --transactions " << run.transactions
-         << " --seed " << seed << (run.stop_at_first_mismatch ? "" : " --count-all") << "\n";
-  if (!replay) throw std::runtime_error("cannot write " + out.replay);
-  return out;
+  });
 }
 
 }  // namespace gpumem::tb

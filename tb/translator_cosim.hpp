@@ -22,10 +22,6 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 // paths written. No other TranslatorCosim may be alive: with two Verilated
 // models of the same design at once, Verilator 5.006 deadlocks when one is
 // destroyed (its scope registry mutex).
-struct MismatchArtifacts {
-  std::string waves, replay;
-};
-
 struct RandomRun;
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const RandomRun& run, uint64_t fail_cycle, const std::string& dir,

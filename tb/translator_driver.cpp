@@ -4,8 +4,7 @@
 
 #include "Vgpumem_xor_translator.h"
 #include "Vgpumem_xor_translator_gpumem_xor_translator.h"
-#include "verilated.h"
-#include "verilated_fst_c.h"
+#include "verilated_harness.hpp"
 
 namespace gpumem::tb {
 
@@ -27,62 +26,26 @@ RtlTranslatorGeometry rtl_translator_geometry() {
           Params::PRIME};
 }
 
-struct TranslatorDriver::Impl {
-  explicit Impl(const WaveWindow& w) : waves(w) {
-    if (!waves.path.empty()) context.traceEverOn(true);  // before the model exists
-    dut = std::make_unique<Vgpumem_xor_translator>(&context, "translator");
-  }
-  ~Impl() {
-    if (fst) fst->close();
-  }
-  VerilatedContext context;
-  WaveWindow waves;
-  std::unique_ptr<Vgpumem_xor_translator> dut;
-  std::unique_ptr<VerilatedFstC> fst;
+struct TranslatorDriver::Impl : VerilatedHarness<Vgpumem_xor_translator> {
+  using VerilatedHarness::VerilatedHarness;
 };
 
-// Two dumps a cycle: inputs settled with the clock low, then after the edge.
-void TranslatorDriver::dump(uint64_t time) {
-  Impl& m = *impl_;
-  if (m.waves.path.empty() || cycles_ < m.waves.from_cycle) return;
-  if (!m.fst) {
-    m.fst = std::make_unique<VerilatedFstC>();
-    m.dut->trace(m.fst.get(), 99);
-    m.fst->open(m.waves.path.c_str());
-  }
-  m.fst->dump(time);
-}
+TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves, "translator")) {}
 
-TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves)) {
-  auto& d = *impl_->dut;
-  d.clk_i = 0;
-  d.rst_ni = 1;
-  d.eval();
-}
+TranslatorDriver::~TranslatorDriver() = default;
 
-TranslatorDriver::~TranslatorDriver() { impl_->dut->final(); }
+uint64_t TranslatorDriver::cycles() const { return impl_->cycles(); }
 
 void TranslatorDriver::reset() {
-  auto& d = *impl_->dut;
+  auto& d = impl_->dut();
   d.reg_we_i = 0;
   d.req_valid_i = 0;
   d.rsp_ready_i = 0;
-  d.rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    d.clk_i = 0;
-    d.eval();
-    d.clk_i = 1;
-    d.eval();
-    ++cycles_;
-  }
-  d.clk_i = 0;
-  d.rst_ni = 1;
-  d.eval();
+  impl_->reset();
 }
 
 TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
-  auto& d = *impl_->dut;
-  d.clk_i = 0;
+  auto& d = impl_->dut();
   d.req_valid_i = in.req_valid;
   d.req_addr_i = in.req_addr;
   d.req_task_i = in.req_task;
@@ -90,18 +53,14 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   d.reg_we_i = in.reg_we;
   d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
   d.reg_wdata_i = in.reg_wdata;
-  d.eval();
-  dump(2 * cycles_);
+  impl_->settle();
 
   TranslatorEdge e;
   e.req_accepted = in.req_valid && d.req_ready_o;
   e.rsp_taken = d.rsp_valid_o && in.rsp_ready;
   if (e.rsp_taken) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
 
-  d.clk_i = 1;
-  d.eval();
-  dump(2 * cycles_ + 1);
-  ++cycles_;
+  impl_->rise();
   return e;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "wave_window.hpp"
+
 namespace gpumem::tb {
 
 // The RTL's elaboration parameters, read back from the Verilated model.
@@ -41,13 +43,6 @@ struct TranslatorEdge {
   TranslatorResponse rsp;     // valid when rsp_taken
 };
 
-// FST waves of a window of cycles (tracing every cycle costs several times
-// the run, so a failing run is re-run with tracing from shortly before it).
-struct WaveWindow {
-  std::string path;      // empty: no waves
-  uint64_t from_cycle = 0;
-};
-
 class TranslatorDriver {
  public:
   explicit TranslatorDriver(const WaveWindow& waves = {});
@@ -62,13 +57,11 @@ class TranslatorDriver {
   TranslatorEdge cycle(const TranslatorPins& in);
   // One cycle with only the register write port active.
   void write_register(uint32_t offset, uint32_t value);
-  uint64_t cycles() const { return cycles_; }
+  uint64_t cycles() const;
 
  private:
   struct Impl;
-  void dump(uint64_t time);
   std::unique_ptr<Impl> impl_;
-  uint64_t cycles_ = 0;
 };
 
 }  // namespace gpumem::tb

@@ -32,7 +32,8 @@ std::string TranslatorMismatch::report() const {
                 static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
                 static_cast<unsigned long long>(seed), hex(address).c_str(), task);
   std::string s = buf;
-  s += row("", "model", "rtl");
+  std::snprintf(buf, sizeof buf, "  %-9s %-16s %s\n", "", "model", "rtl");
+  s += buf;
   s += row("mapped", hex(expected.mapped), hex(actual.mapped));
   s += row("channel", std::to_string(expected.channel), std::to_string(actual.channel));
   s += row("scheme", scheme_name(expected.scheme), scheme_name(actual.scheme));

@@ -314,9 +314,22 @@ TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
   EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_POS = [8, 9, 10, 11]"),
             std::string::npos)
       << r.err;
-  const Result tlb = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb"});
+  const Result tlb = run({"cosim", "--config", kSource + "/configs/examples/nested-pages.yaml", "--block", "tlb"});
   EXPECT_EQ(tlb.exit_code, 2);
-  EXPECT_NE(tlb.err.find("gpumem: error: --block: "), std::string::npos) << tlb.err;
+  EXPECT_NE(tlb.err.find("entries: config mmu.tlb.entries = 32, RTL ENTRIES = 64"), std::string::npos) << tlb.err;
+  EXPECT_NE(tlb.err.find("VA bits: config address_space.va_bits = 32, RTL VA_BITS = 40"), std::string::npos) << tlb.err;
+  const Result no_mmu = run({"cosim", "--config", kIdentity, "--block", "tlb"});
+  EXPECT_EQ(no_mmu.exit_code, 2);
+  EXPECT_NE(no_mmu.err.find("the config has no MMU"), std::string::npos) << no_mmu.err;
+}
+
+TEST_F(Cli, CosimTlbAgreesOnTheDefaultConfigWithEveryBinHit) {
+  const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--transactions", "50000",
+                        "--seed", "3"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("translations 50000 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unhit bins   none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
 }
 
 }  // namespace

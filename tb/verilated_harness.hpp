@@ -1,0 +1,80 @@
+// What every fast-mode driver needs around a Verilated --cc model: its own
+// VerilatedContext, the clock and reset, and FST waves of a window of cycles.
+// Header-only so it can be instantiated with each block's Verilated class.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#include "wave_window.hpp"
+
+namespace gpumem::tb {
+
+template <typename Model>
+class VerilatedHarness {
+ public:
+  VerilatedHarness(const WaveWindow& waves, const char* scope) : waves_(waves) {
+    if (!waves_.path.empty()) context_.traceEverOn(true);  // before the model exists
+    dut_ = std::make_unique<Model>(&context_, scope);
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  ~VerilatedHarness() {
+    dut_->final();
+    if (fst_) fst_->close();
+  }
+  VerilatedHarness(const VerilatedHarness&) = delete;
+  VerilatedHarness& operator=(const VerilatedHarness&) = delete;
+
+  Model& dut() { return *dut_; }
+  uint64_t cycles() const { return cycles_; }
+
+  // rst_ni low for two cycles; the caller has set every input idle.
+  void reset() {
+    dut_->rst_ni = 0;
+    for (int i = 0; i < 2; ++i) {
+      dut_->clk_i = 0;
+      dut_->eval();
+      dut_->clk_i = 1;
+      dut_->eval();
+      ++cycles_;
+    }
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  // The first half of a cycle: the inputs are on the pins, clock low.
+  void settle() {
+    dut_->clk_i = 0;
+    dut_->eval();
+    dump(2 * cycles_);
+  }
+  // The rising edge that ends the cycle.
+  void rise() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    dump(2 * cycles_ + 1);
+    ++cycles_;
+  }
+
+ private:
+  void dump(uint64_t time) {
+    if (waves_.path.empty() || cycles_ < waves_.from_cycle) return;
+    if (!fst_) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      dut_->trace(fst_.get(), 99);
+      fst_->open(waves_.path.c_str());
+    }
+    fst_->dump(time);
+  }
+
+  VerilatedContext context_;
+  WaveWindow waves_;
+  std::unique_ptr<Model> dut_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace gpumem::tb
