@@ -21,8 +21,8 @@ void print_mismatch(std::ostream& out, uint64_t mismatches, bool count_all, cons
   out << "\nMISMATCH (" << mismatches << (count_all ? " in all" : ", stopped at the first") << ")\n" << report << std::endl;
 }
 
-int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const char* block) {
-  out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/" << block << ".gtkw)\n"
+int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const std::string& layout) {
+  out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/" << layout << ")\n"
       << "replay       " << files.replay << "\n";
   return 1;
 }
@@ -57,7 +57,7 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
   const uint64_t fail_cycle = sb.first_mismatch()->cycle;
   print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
   cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
-  return print_artifacts(out, write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), "translator");
+  return print_artifacts(out, write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), "translator.gtkw");
 }
 
 int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
@@ -72,7 +72,7 @@ int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   run.stop_at_first_mismatch = !a.count_all;
   const bool ok = cosim->run_random(run);
   const TlbScoreboard& sb = cosim->scoreboard();
-  const RtlTlbGeometry g = rtl_tlb_geometry();
+  const RtlTlbGeometry& g = cosim->variant();
   out << "block        tlb (RTL rtl/gpumem_nested_tlb.sv, " << g.entries << " entries, " << g.ways << " ways, "
       << (g.plru ? "tree-PLRU" : "LRU") << ", fast mode)\n"
       << "config       " << a.config << "\nseed         " << a.seed << "\ntranslations " << cosim->translations() << " ("
@@ -109,7 +109,7 @@ int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   const uint64_t fail_cycle = sb.first_mismatch()->cycle;
   print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
   cosim.reset();  // one Verilated model at a time (see run_translator)
-  return print_artifacts(out, write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), "tlb");
+  return print_artifacts(out, write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), tlb_wave_layout(cfg));
 }
 
 }  // namespace

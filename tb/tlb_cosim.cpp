@@ -32,7 +32,7 @@ std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl
     s << "nested placement: config mmu.nested_placement = " << (tail ? "tail" : "head")
       << ", RTL NESTED_TAIL = " << rtl.nested_tail << "\n";
   std::string d = s.str();
-  if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, GPUMEM_RTL_TLB_*)";
+  if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, gpumem_verilate_tlb)";
   return d;
 }
 
@@ -98,10 +98,25 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   return t;
 }
 
+namespace {
+const RtlTlbGeometry& matching_variant(const Config& cfg) {
+  if (!cfg.has_mmu()) throw std::invalid_argument(tlb_geometry_difference(cfg, rtl_tlb_variants().front()));
+  std::string why;
+  for (const RtlTlbGeometry& v : rtl_tlb_variants()) {
+    const std::string d = tlb_geometry_difference(cfg, v);
+    if (d.empty()) return v;
+    why += "the '" + v.variant + "' variant:\n" + d + "\n";
+  }
+  throw std::invalid_argument("no verilated TLB matches the config's MMU:\n" + why);
+}
+}  // namespace
+
+std::string tlb_wave_layout(const Config& cfg) {
+  return matching_variant(cfg).variant == "lru" ? "tlb-lru.gtkw" : "tlb.gtkw";
+}
+
 TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
-    : seed_(seed), cfg_(cfg), driver_(waves), scoreboard_(tlb_config(cfg), seed) {
-  if (const std::string d = tlb_geometry_difference(cfg, rtl_tlb_geometry()); !d.empty())
-    throw std::invalid_argument("config and RTL TLB differ:\n" + d);
+    : seed_(seed), cfg_(cfg), variant_(matching_variant(cfg)), driver_(variant_, waves), scoreboard_(tlb_config(cfg), seed) {
   driver_.reset();
 }
 
@@ -325,7 +340,7 @@ bool TlbCosim::run_random(const TlbRandomRun& run) {
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                                uint64_t window) {
-  const ReplayCommand command{"tlb", config_path, seed, run.translations, !run.stop_at_first_mismatch};
+  const ReplayCommand command{"tlb", tlb_wave_layout(cfg), config_path, seed, run.translations, !run.stop_at_first_mismatch};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) {
     TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.run_random(run);

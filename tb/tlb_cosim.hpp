@@ -46,8 +46,9 @@ struct TlbRandomRun {
 
 class TlbCosim {
  public:
-  // Throws std::invalid_argument if cfg's MMU geometry differs from the RTL's
-  // or the config has no MMU. With `waves`, the cycles from waves.from_cycle on are written as FST.
+  // Picks the verilated variant whose geometry equals cfg's MMU; throws
+  // std::invalid_argument naming the differences to each variant if none
+  // does, or if the config has no MMU. With `waves`, the cycles from waves.from_cycle on are written as FST.
   TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
 
   void reset();
@@ -68,10 +69,12 @@ class TlbCosim {
   uint64_t faults() const { return faults_; }
   uint64_t walks() const { return walks_; }
   uint64_t image_switches() const { return image_switches_; }
+  const RtlTlbGeometry& variant() const { return variant_; }
 
  private:
   uint64_t seed_;
   Config cfg_;
+  RtlTlbGeometry variant_;
   TlbDriver driver_;
   TlbScoreboard scoreboard_;
   bool rsp_pending_ = false;  // the response stage holds a response
@@ -81,6 +84,8 @@ class TlbCosim {
 // After a failing random run: the same run again with FST waves of the
 // `window` cycles before the first mismatch, and a replay file. No other
 // TlbCosim may be alive (Verilator 5.006, see translator_cosim.hpp).
+// The GTKWave layout in waves/ for the variant that cfg selects.
+std::string tlb_wave_layout(const Config& cfg);
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                                uint64_t window = 1000);

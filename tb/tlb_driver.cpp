@@ -1,43 +1,34 @@
 #include "tlb_driver.hpp"
 
+#include <stdexcept>
+
 #include "Vgpumem_nested_tlb.h"
 #include "Vgpumem_nested_tlb_gpumem_nested_tlb.h"
+#include "Vgpumem_nested_tlb_lru.h"
+#include "Vgpumem_nested_tlb_lru_gpumem_nested_tlb.h"
 #include "verilated_harness.hpp"
 
 namespace gpumem::tb {
 
-RtlTlbGeometry rtl_tlb_geometry() {
-  using P = Vgpumem_nested_tlb_gpumem_nested_tlb;
-  return {P::VA_BITS, P::SMALL_BITS, P::LARGE_BITS, P::ENTRIES, P::WAYS, P::PLRU != 0, P::NESTED_TAIL != 0};
+namespace {
+
+template <typename Params>
+RtlTlbGeometry geometry_of(const char* variant) {
+  return {variant,     Params::VA_BITS, Params::SMALL_BITS, Params::LARGE_BITS, Params::ENTRIES,
+          Params::WAYS, Params::PLRU != 0, Params::NESTED_TAIL != 0};
 }
 
-struct TlbDriver::Impl : VerilatedHarness<Vgpumem_nested_tlb> {
-  using VerilatedHarness::VerilatedHarness;
-};
-
-TlbDriver::TlbDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves, "tlb")) {}
-
-TlbDriver::~TlbDriver() = default;
-
-uint64_t TlbDriver::cycles() const { return impl_->cycles(); }
-
-void TlbDriver::reset() {
-  auto& d = impl_->dut();
-  d.flush_i = 0;
-  d.req_valid_i = 0;
-  d.rsp_ready_i = 0;
-  impl_->reset();
-}
-
-TlbEdge TlbDriver::cycle(const TlbPins& in) {
-  auto& d = impl_->dut();
+// Both variants have the same ports; only the Verilated class differs.
+template <typename Model>
+TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
+  auto& d = h.dut();
   d.flush_i = in.flush;
   d.req_valid_i = in.req_valid;
   d.req_fill_i = in.req_fill;
   d.req_va_i = in.req_va;
   d.req_pte_i = in.req_pte;
   d.rsp_ready_i = in.rsp_ready;
-  impl_->settle();
+  h.settle();
 
   TlbEdge e;
   e.req_accepted = in.req_valid && d.req_ready_o;
@@ -62,9 +53,50 @@ TlbEdge TlbDriver::cycle(const TlbPins& in) {
     r.entry.readable = d.rsp_entry_readable_o;
     r.entry.writable = d.rsp_entry_writable_o;
   }
-
-  impl_->rise();
+  h.rise();
   return e;
 }
+
+}  // namespace
+
+const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
+  static const std::vector<RtlTlbGeometry> v{geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
+                                             geometry_of<Vgpumem_nested_tlb_lru_gpumem_nested_tlb>("lru")};
+  return v;
+}
+
+struct TlbDriver::Impl {
+  virtual ~Impl() = default;
+  virtual void reset() = 0;
+  virtual TlbEdge cycle(const TlbPins& in) = 0;
+  virtual uint64_t cycles() const = 0;
+};
+
+template <typename Model>
+struct TlbDriver::ImplOf : TlbDriver::Impl {
+  explicit ImplOf(const WaveWindow& waves) : h(waves, "tlb") {}
+  void reset() override {
+    auto& d = h.dut();
+    d.flush_i = 0;
+    d.req_valid_i = 0;
+    d.rsp_ready_i = 0;
+    h.reset();
+  }
+  TlbEdge cycle(const TlbPins& in) override { return drive(h, in); }
+  uint64_t cycles() const override { return h.cycles(); }
+  VerilatedHarness<Model> h;
+};
+
+TlbDriver::TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves) {
+  if (variant.variant == "plru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb>>(waves);
+  else if (variant.variant == "lru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb_lru>>(waves);
+  else throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
+}
+
+TlbDriver::~TlbDriver() = default;
+
+uint64_t TlbDriver::cycles() const { return impl_->cycles(); }
+void TlbDriver::reset() { impl_->reset(); }
+TlbEdge TlbDriver::cycle(const TlbPins& in) { return impl_->cycle(in); }
 
 }  // namespace gpumem::tb

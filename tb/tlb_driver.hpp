@@ -3,18 +3,23 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "tlb.hpp"
 #include "wave_window.hpp"
 
 namespace gpumem::tb {
 
-// The RTL's elaboration parameters, read back from the Verilated model.
+// The RTL's elaboration parameters, read back from a Verilated model.
 struct RtlTlbGeometry {
+  std::string variant;  // "plru" (configs/default.yaml) or "lru" (configs/examples/tlb-lru.yaml)
   unsigned va_bits, small_bits, large_bits, entries, ways;
   bool plru, nested_tail;
 };
-RtlTlbGeometry rtl_tlb_geometry();
+// Every variant verilated (verilator/CMakeLists.txt, GPUMEM_RTL_TLB_*): one
+// per replacement policy, so both are proven against the model.
+const std::vector<RtlTlbGeometry>& rtl_tlb_variants();
 
 // Inputs driven for one clock cycle.
 struct TlbPins {
@@ -52,7 +57,8 @@ struct TlbEdge {
 
 class TlbDriver {
  public:
-  explicit TlbDriver(const WaveWindow& waves = {});
+  // `variant` is one of rtl_tlb_variants().
+  explicit TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves = {});
   ~TlbDriver();
   TlbDriver(const TlbDriver&) = delete;
   TlbDriver& operator=(const TlbDriver&) = delete;
@@ -66,6 +72,8 @@ class TlbDriver {
 
  private:
   struct Impl;
+  template <typename Model>
+  struct ImplOf;
   std::unique_ptr<Impl> impl_;
 };
 

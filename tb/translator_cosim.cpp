@@ -135,7 +135,7 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window) {
-  const ReplayCommand command{"translator", config_path, seed, run.transactions, !run.stop_at_first_mismatch};
+  const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions, !run.stop_at_first_mismatch};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) {
     TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.reset();

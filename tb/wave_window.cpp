@@ -14,8 +14,7 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   rerun(WaveWindow{out.waves, fail_cycle > window ? fail_cycle - window : 0});
   std::ofstream replay(out.replay);
   replay << "# Replays a " << c.block << " co-simulation run: bash " << out.replay << "\n"
-         << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.block
-         << ".gtkw)\n"
+         << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.layout << ")\n"
          << "gpumem cosim --config '" << c.config_path << "' --block " << c.block << " --transactions " << c.transactions
          << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << "\n";
   if (!replay) throw std::runtime_error("cannot write " + out.replay);

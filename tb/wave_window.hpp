@@ -27,7 +27,8 @@ struct MismatchArtifacts {
 // it; no other model of the block may be alive then (Verilator 5.006
 // deadlocks when one of two live models of the same design is destroyed).
 struct ReplayCommand {
-  std::string block, config_path;
+  std::string block, layout;  // layout: the GTKWave file in waves/ for these waves
+  std::string config_path;
   uint64_t seed, transactions;
   bool count_all;
 };

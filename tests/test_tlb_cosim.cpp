@@ -62,13 +62,22 @@ class TlbCosimTest : public ::testing::Test {
   TlbCosim cosim{cfg, 1};
 };
 
-TEST(TlbCosim, GeometryEqualsDefaultConfig) {
-  const std::string d = tlb_geometry_difference(default_config(), rtl_tlb_geometry());
+Config lru_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/tlb-lru.yaml"); }
+
+TEST(TlbCosim, EachVariantEqualsItsConfig) {
+  const auto& variants = rtl_tlb_variants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].variant, "plru");
+  const std::string d = tlb_geometry_difference(default_config(), variants[0]);
   EXPECT_TRUE(d.empty()) << "configs/default.yaml and the verilated TLB differ:\n" << d;
+  EXPECT_EQ(variants[1].variant, "lru");
+  const std::string l = tlb_geometry_difference(lru_config(), variants[1]);
+  EXPECT_TRUE(l.empty()) << "configs/examples/tlb-lru.yaml and the verilated LRU TLB differ:\n" << l;
+  EXPECT_EQ(TlbCosim(lru_config(), 1).variant().variant, "lru");
 }
 
 TEST(TlbCosim, GeometryDifferenceNamesBoth) {
-  RtlTlbGeometry rtl = rtl_tlb_geometry();
+  RtlTlbGeometry rtl = rtl_tlb_variants().front();
   rtl.ways = 8;
   rtl.plru = false;
   const std::string d = tlb_geometry_difference(default_config(), rtl);
@@ -262,8 +271,8 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
 }
 
-TEST(TlbCosim, OneMillionRandomTranslationsCoverEveryBin) {
-  TlbCosim cosim(default_config(), 20240605);
+void random_run_covers_every_bin(const Config& cfg, uint64_t seed) {
+  TlbCosim cosim(cfg, seed);
   TlbRandomRun run;
   run.translations = 1'000'000;
   const bool ok = cosim.run_random(run);
@@ -286,6 +295,11 @@ TEST(TlbCosim, OneMillionRandomTranslationsCoverEveryBin) {
   EXPECT_GT(cosim.image_switches(), 0u);
   EXPECT_GT(sb.stalled_cycles, 0u);
 }
+
+TEST(TlbCosim, OneMillionRandomTranslationsCoverEveryBin) { random_run_covers_every_bin(default_config(), 20240605); }
+
+// The lru variant: fully associative, exact LRU (configs/examples/tlb-lru.yaml).
+TEST(TlbCosim, OneMillionRandomTranslationsOnTheLruVariant) { random_run_covers_every_bin(lru_config(), 20240606); }
 
 TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const Config cfg = default_config();
