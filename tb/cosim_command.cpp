@@ -24,6 +24,7 @@ void print_mismatch(std::ostream& out, uint64_t mismatches, bool count_all, cons
 int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const std::string& layout) {
   out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/" << layout << ")\n"
       << "replay       " << files.replay << "\n";
+  if (!files.view.empty()) out << "open         gtkwave " << files.view << "   (the layout, opened on the failing edge)\n";
   return 1;
 }
 

@@ -18,6 +18,7 @@ struct WaveWindow {
 // reproduces the run.
 struct MismatchArtifacts {
   std::string waves, replay;
+  std::string view;  // the saved layout opened on the failing edge; empty if waves/ is not where it was built
 };
 
 // The same run again (the seed makes it identical) with FST waves of the
