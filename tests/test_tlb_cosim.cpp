@@ -316,6 +316,15 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   EXPECT_NE(text.str().find("gpumem cosim --config 'configs/default.yaml' --block tlb --transactions 2000 --seed 7"),
             std::string::npos)
       << text.str();
+  // The view: the saved layout opened on the failing edge (cycle 1500 -> time 2999).
+  ASSERT_FALSE(files.view.empty());
+  std::ifstream view(files.view);
+  std::stringstream layout;
+  layout << view.rdbuf();
+  EXPECT_NE(layout.str().find("[dumpfile] \"" + std::filesystem::absolute(files.waves).string() + "\""), std::string::npos)
+      << layout.str();
+  EXPECT_NE(layout.str().find("\n*1.000000 2999 -1"), std::string::npos) << layout.str();
+  EXPECT_NE(layout.str().find("tlb.rsp_result_o[1:0]"), std::string::npos) << "not the tlb layout:\n" << layout.str();
   std::filesystem::remove_all(dir);
 }
 
