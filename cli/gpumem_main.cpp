@@ -165,6 +165,8 @@ int sc_main(int argc, char* argv[]) {
   cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)");
   cosim->add_flag("--count-all", cosim_args.count_all, "count every mismatch instead of stopping at the first");
   cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)");
+  cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
+      ->check(CLI::IsMember({"fast", "pin"}));
 
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");

@@ -69,11 +69,16 @@ void XorTranslator::rebuild() {
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
     effective_[t] = regs_.interleave_enable ? regs_.scheme[t] : Scheme::kNone;
     if (channels_ == 1) effective_[t] = Scheme::kNone;
+    // Only vectors that changed: firmware (and the co-simulation scoreboard,
+    // a write every few dozen requests) rewrites one register at a time.
     for (unsigned j = 0; j < m_; ++j) {
+      const uint32_t vector = regs_.xor_vector[t][j];
+      if (vector == mask_vector_[t][j]) continue;
       uint64_t mask = 0;
       for (size_t i = 0; i < candidate_bits_.size(); ++i)
-        if ((regs_.xor_vector[t][j] >> i) & 1u) mask |= bit(candidate_bits_[i]);
+        if ((vector >> i) & 1u) mask |= bit(candidate_bits_[i]);
       mask_[t][j] = mask;
+      mask_vector_[t][j] = vector;
     }
   }
   cached_generation_ = regs_.generation;

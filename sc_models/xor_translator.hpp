@@ -119,6 +119,7 @@ class XorTranslator {
   uint64_t prime_inverse_ = 1;  // P^-1 mod N
   std::array<Scheme, kMaxTaskTypes> effective_{};
   std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> mask_{};
+  std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> mask_vector_{};  // what mask_ was built from (0 -> 0)
 };
 
 // Register state for a config as firmware would program it (used by tests and

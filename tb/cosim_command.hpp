@@ -15,6 +15,9 @@ struct CosimOptions {
   uint64_t seed = 1;
   bool count_all = false;     // count every mismatch instead of stopping at the first
   std::string waves = "waves";  // folder for the FST and replay files of a mismatch
+  // fast: the --cc model clocked from C++ (regressions); pin: the --sc model
+  // under an sc_clock (debugging; runs the SystemC kernel, once per process).
+  std::string mode = "fast";
 };
 
 // Exit status: 0 agreement, 1 mismatch (report, waves and replay written).

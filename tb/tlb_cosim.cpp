@@ -340,10 +340,12 @@ bool TlbCosim::run_random(const TlbRandomRun& run) {
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                                uint64_t window) {
-  const ReplayCommand command{"tlb", tlb_wave_layout(cfg), config_path, seed, run.translations, !run.stop_at_first_mismatch};
-  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) {
+  const ReplayCommand command{"tlb", tlb_wave_layout(cfg), config_path, seed, run.translations, !run.stop_at_first_mismatch, ""};
+  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.run_random(run);
+    const auto& first = again.scoreboard().first_mismatch();
+    return first ? first->cycle : 0;
   });
 }
 

@@ -1,10 +1,7 @@
 #include "translator_cosim.hpp"
 
-#include <random>
 #include <sstream>
 #include <stdexcept>
-
-#include "register_map.hpp"
 
 namespace gpumem::tb {
 
@@ -13,34 +10,6 @@ std::string list(const std::vector<unsigned>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
-}
-
-// A register write as firmware might issue it, including values and offsets
-// the model rejects (the RTL must drop exactly those).
-void random_write(std::mt19937_64& rng, TranslatorPins& p) {
-  const uint64_t r = rng();
-  const unsigned t = (r >> 8) & 0xF;
-  p.reg_we = true;
-  switch (r % 16) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 6:  // XOR_VECTOR[t][j], j < 8 (j >= M unmapped)
-      p.reg_addr = kRegXorVector + 4 * (t * kMaxChannelBits + ((r >> 12) & 7));
-      p.reg_wdata = static_cast<uint32_t>(r >> 32) >> ((r >> 16) & 31);  // bits above K too
-      break;
-    case 7: case 8: case 9: case 10: case 11:  // TASK_SCHEME[t]: 0..3 (3 rejected)
-      p.reg_addr = kRegTaskScheme + 4 * t;
-      p.reg_wdata = (r >> 16) & 3;
-      break;
-    case 12: case 13: case 14: {  // CTRL: mostly enabled; position bit set (rejected) sometimes
-      static constexpr uint32_t kValues[8] = {1, 1, 1, 3, 0, 2, 5, 0xFFFFFFF9};
-      p.reg_addr = kRegCtrl;
-      p.reg_wdata = kValues[(r >> 16) & 7];
-      break;
-    }
-    default:  // anywhere in the low map, misaligned too
-      p.reg_addr = (r >> 16) & 0x3FF;
-      p.reg_wdata = static_cast<uint32_t>(r >> 32);
-      break;
-  }
 }
 }  // namespace
 
@@ -109,24 +78,11 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
 }
 
 bool TranslatorCosim::run_random(const RandomRun& run) {
-  std::mt19937_64 rng(seed_);
-  const uint64_t address_mask = address_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << address_bits_) - 1;
+  RandomStimulus stimulus(seed_, address_bits_, run);
   const uint64_t target = scoreboard_.compared() + run.transactions;
-  uint64_t offered = 0;  // requests put on the pins (accepted or held)
-  TranslatorPins p;
+  bool accepted = false;
   while (scoreboard_.compared() < target) {
-    const uint64_t r = rng();
-    if (!p.req_valid && offered < run.transactions && (r & 0xFF) < run.req_valid_per_256) {
-      p.req_valid = true;
-      p.req_addr = rng() & address_mask;
-      p.req_task = (r >> 24) & 0xF;
-      ++offered;
-    }
-    p.rsp_ready = ((r >> 8) & 0xFF) < run.rsp_ready_per_256;
-    p.reg_we = false;
-    if (((r >> 16) & 0xFF) < run.reg_write_per_256) random_write(rng, p);
-    const TranslatorEdge e = cycle(p);
-    if (e.req_accepted) p.req_valid = false;
+    accepted = cycle(stimulus.next(accepted)).req_accepted;
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
   }
   return scoreboard_.mismatches() == 0;
@@ -134,12 +90,15 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
 
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window) {
-  const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions, !run.stop_at_first_mismatch};
-  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) {
+                                           uint64_t window, const std::string& replay_flags) {
+  const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions,
+                              !run.stop_at_first_mismatch, replay_flags};
+  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.reset();
     again.run_random(run);
+    const auto& first = again.scoreboard().first_mismatch();
+    return first ? first->cycle : 0;
   });
 }
 

@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "translator_driver.hpp"
 #include "translator_scoreboard.hpp"
+#include "translator_stimulus.hpp"
 
 namespace gpumem::tb {
 
@@ -21,19 +22,12 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 // and a replay file holding the command that reproduces the run. Returns the
 // paths written. No other TranslatorCosim may be alive: with two Verilated
 // models of the same design at once, Verilator 5.006 deadlocks when one is
-// destroyed (its scope registry mutex).
-struct RandomRun;
+// destroyed (its scope registry mutex). The re-run is always fast mode; a
+// pin-level run (the same pins, cycle for cycle) passes `replay_flags`
+// " --mode pin" so that the replay file repeats the run that failed.
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window = 1000);
-
-struct RandomRun {
-  uint64_t transactions = 1'000'000;
-  unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
-  unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
-  unsigned reg_write_per_256 = 8;    // ~3%: register rewrites mid-stream
-  bool stop_at_first_mismatch = true;
-};
+                                           uint64_t window = 1000, const std::string& replay_flags = "");
 
 class TranslatorCosim {
  public:

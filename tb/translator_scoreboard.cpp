@@ -46,13 +46,21 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
   const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
-  pending_.push_back({requests_++, address, task, e, bank_.translator_registers().interleave_enable});
+  if (count_ == pending_.size()) {
+    std::vector<Pending> bigger(2 * pending_.size());
+    for (size_t i = 0; i < count_; ++i) bigger[i] = pending_[(head_ + i) % pending_.size()];
+    pending_.swap(bigger);
+    head_ = 0;
+  }
+  pending_[(head_ + count_++) & (pending_.size() - 1)] = {requests_++, address, task, e,
+                                                         bank_.translator_registers().interleave_enable};
 }
 
 bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
-  if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
-  const Pending p = pending_.front();
-  pending_.pop_front();
+  if (!count_) throw std::logic_error("translator scoreboard: a response without a request");
+  const Pending p = pending_[head_];
+  head_ = (head_ + 1) & (pending_.size() - 1);
+  --count_;
   ++compared_;
   ++per_scheme.at(p.expected.scheme);
   ++per_task.at(p.task);

@@ -5,9 +5,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config.hpp"
 #include "register_bank.hpp"
@@ -40,7 +40,7 @@ class TranslatorScoreboard {
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
-  size_t outstanding() const { return pending_.size(); }
+  size_t outstanding() const { return count_; }
 
   // Functional coverage of the compared transactions.
   std::array<uint64_t, 3> per_scheme{};               // effective scheme
@@ -60,7 +60,10 @@ class TranslatorScoreboard {
   RegisterBank bank_;
   XorTranslator model_;
   ChannelDecoder decoder_;
-  std::deque<Pending> pending_;
+  // Requests in flight, oldest at head_: a ring that doubles when full (the
+  // translator holds two at most), so no transaction allocates.
+  std::vector<Pending> pending_ = std::vector<Pending>(4);
+  size_t head_ = 0, count_ = 0;
   uint64_t requests_ = 0, compared_ = 0, mismatches_ = 0;
   std::optional<TranslatorMismatch> first_mismatch_;
 };

@@ -29,16 +29,16 @@ bool write_view(const std::string& layout_path, const std::string& fst, uint64_t
 }  // namespace
 
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window, const std::function<void(const WaveWindow&)>& rerun) {
+                                           uint64_t window, const std::function<uint64_t(const WaveWindow&)>& rerun) {
   std::filesystem::create_directories(dir);
   const std::string stem = dir + "/" + c.block + "-seed" + std::to_string(c.seed);
-  MismatchArtifacts out{stem + ".fst", stem + ".replay", ""};
-  rerun(WaveWindow{out.waves, fail_cycle > window ? fail_cycle - window : 0});
+  MismatchArtifacts out{stem + ".fst", stem + ".replay", "", false};
+  out.reproduced = rerun(WaveWindow{out.waves, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
   std::ofstream replay(out.replay);
   replay << "# Replays a " << c.block << " co-simulation run: bash " << out.replay << "\n"
          << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.layout << ")\n"
          << "gpumem cosim --config '" << c.config_path << "' --block " << c.block << " --transactions " << c.transactions
-         << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << "\n";
+         << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << c.extra_flags << "\n";
   if (!replay) throw std::runtime_error("cannot write " + out.replay);
   if (write_view(std::string(GPUMEM_WAVES_DIR) + "/" + c.layout, out.waves, fail_cycle, stem + ".gtkw"))
     out.view = stem + ".gtkw";

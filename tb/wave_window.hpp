@@ -18,22 +18,25 @@ struct WaveWindow {
 // reproduces the run.
 struct MismatchArtifacts {
   std::string waves, replay;
-  std::string view;  // the saved layout opened on the failing edge; empty if waves/ is not where it was built
+  std::string view;         // the saved layout opened on the failing edge; empty if waves/ is not where it was built
+  bool reproduced = false;  // the re-run failed at the same cycle
 };
 
 // The same run again (the seed makes it identical) with FST waves of the
 // `window` cycles before the first mismatch, into <dir>/<block>-seed<S>.fst,
 // and <dir>/<block>-seed<S>.replay holding the gpumem command that reproduces
 // it. `rerun` builds a fresh co-simulation with the given wave window and runs
-// it; no other model of the block may be alive then (Verilator 5.006
-// deadlocks when one of two live models of the same design is destroyed).
+// it, returning the cycle of its first mismatch (0: none); no other model of
+// the block may be alive then (Verilator 5.006 deadlocks when one of two live
+// models of the same design is destroyed).
 struct ReplayCommand {
   std::string block, layout;  // layout: the GTKWave file in waves/ for these waves
   std::string config_path;
   uint64_t seed, transactions;
   bool count_all;
+  std::string extra_flags;  // e.g. " --mode pin"
 };
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& command, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window, const std::function<void(const WaveWindow&)>& rerun);
+                                           uint64_t window, const std::function<uint64_t(const WaveWindow&)>& rerun);
 
 }  // namespace gpumem::tb

@@ -308,6 +308,27 @@ TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
   EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
 }
 
+// The pin-level mode (SystemC clock): the same pins as fast mode for one seed,
+// so the same summary line by line but the mode.
+TEST_F(Cli, CosimPinModeAgreesAndMatchesFastMode) {
+  const std::vector<std::string> args = {"cosim", "--config", kSource + "/configs/default.yaml", "--transactions",
+                                         "20000", "--seed", "9"};
+  std::vector<std::string> pin_args = args;
+  pin_args.insert(pin_args.end(), {"--mode", "pin"});
+  const Result pin = run(pin_args);
+  ASSERT_EQ(pin.exit_code, 0) << pin.out << pin.err;
+  EXPECT_NE(pin.out.find("pin-level mode"), std::string::npos) << pin.out;
+  EXPECT_NE(pin.out.find("result       agreement"), std::string::npos) << pin.out;
+  const Result fast = run(args);
+  ASSERT_EQ(fast.exit_code, 0) << fast.out << fast.err;
+  auto from_seed = [](const std::string& s) { return s.substr(s.find("seed")); };
+  EXPECT_EQ(from_seed(pin.out), from_seed(fast.out));
+  EXPECT_TRUE(pin.err.empty()) << pin.err;  // no SystemC banner or stop message
+
+  const Result bad = run({"cosim", "--config", kSource + "/configs/default.yaml", "--mode", "slow"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+}
+
 TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
   const Result r = run({"cosim", "--config", kIdentity});
   EXPECT_EQ(r.exit_code, 2);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <cstdio>
+#include <stdexcept>
 
 #include "register_map.hpp"
 #include "translator_cosim.hpp"
@@ -145,6 +146,19 @@ TEST(TranslatorCosim, MismatchReportNamesEverything) {
   const std::string r = sb.first_mismatch()->report();
   for (const char* s : {"transaction 0", "cycle 17", "seed 42", "0x0000001234", "task type 5", "0x0000001334", "differs"})
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
+// The in-flight queue is a ring that grows when full: order survives growth.
+TEST(TranslatorCosim, ScoreboardKeepsRequestOrderPastItsRing) {
+  TranslatorScoreboard sb(default_config(), 1);
+  for (uint64_t i = 0; i < 10; ++i) sb.request_accepted(0x1000 * i + 0x100 * (i % 16), 0);
+  EXPECT_EQ(sb.outstanding(), 10u);
+  for (uint64_t i = 0; i < 10; ++i) {
+    const uint64_t a = 0x1000 * i + 0x100 * (i % 16);  // reset registers: identity
+    EXPECT_TRUE(sb.response_taken({a, channel_field(a), 0}, i)) << sb.first_mismatch()->report();
+  }
+  EXPECT_EQ(sb.outstanding(), 0u);
+  EXPECT_THROW(sb.response_taken({}, 10), std::logic_error);
 }
 
 TEST(TranslatorCosim, OneMillionRandomTransactions) {

@@ -1,0 +1,160 @@
+// The pin-level co-simulation of rtl/gpumem_xor_translator.sv (the --sc
+// model under an sc_clock) against gpumem::XorTranslator, and its
+// equivalence with the fast mode: one seed, the same run. Every test
+// elaborates SystemC, so each runs in a process of its own.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "translator_cosim.hpp"
+#include "translator_pin_cosim.hpp"
+
+namespace gpumem::tb {
+namespace {
+
+Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
+
+std::string temp_dir(const char* name) {
+  std::string dir = ::testing::TempDir() + name + "-XXXXXX";
+  if (!mkdtemp(dir.data())) throw std::runtime_error("mkdtemp " + dir);
+  return dir;
+}
+
+// What a run leaves in the scoreboard, for comparing two runs whole.
+struct Summary {
+  uint64_t compared, cycles, mismatches, interleave_off, writes_accepted, writes_rejected;
+  std::array<uint64_t, 3> per_scheme;
+  std::array<uint64_t, kMaxTaskTypes> per_task;
+  bool operator==(const Summary& o) const {
+    return compared == o.compared && cycles == o.cycles && mismatches == o.mismatches &&
+           interleave_off == o.interleave_off && writes_accepted == o.writes_accepted &&
+           writes_rejected == o.writes_rejected && per_scheme == o.per_scheme && per_task == o.per_task;
+  }
+};
+
+Summary summary(const TranslatorScoreboard& sb, uint64_t cycles) {
+  return {sb.compared(),         cycles,      sb.mismatches(), sb.with_interleave_disabled, sb.writes_accepted,
+          sb.writes_rejected,    sb.per_scheme, sb.per_task};
+}
+
+std::ostream& operator<<(std::ostream& os, const Summary& s) {
+  os << s.compared << " compared in " << s.cycles << " cycles, " << s.mismatches << " mismatches, schemes "
+     << s.per_scheme[0] << "/" << s.per_scheme[1] << "/" << s.per_scheme[2] << ", interleave off " << s.interleave_off
+     << ", writes " << s.writes_accepted << "/" << s.writes_rejected << ", tasks";
+  for (uint64_t t : s.per_task) os << " " << t;
+  return os;
+}
+
+TEST(TranslatorPinCosim, GeometryEqualsTheFastModels) {
+  const RtlTranslatorGeometry pin = rtl_translator_pin_geometry(), fast = rtl_translator_geometry();
+  EXPECT_EQ(pin.address_bits, fast.address_bits);
+  EXPECT_EQ(pin.channel_bits, fast.channel_bits);
+  EXPECT_EQ(pin.candidate_bits, fast.candidate_bits);
+  EXPECT_EQ(pin.prime, fast.prime);
+}
+
+TEST(TranslatorPinCosim, HundredThousandRandomTransactions) {
+  TranslatorPinCosim cosim(default_config(), 20240604);
+  RandomRun run;
+  run.transactions = 100'000;
+  const bool ok = cosim.run_random(run);
+  const TranslatorScoreboard& sb = cosim.scoreboard();
+  ASSERT_TRUE(ok) << sb.first_mismatch()->report();
+  EXPECT_EQ(sb.compared(), run.transactions);
+  EXPECT_EQ(sb.outstanding(), 0u);
+  for (unsigned i = 0; i < 3; ++i) EXPECT_GT(sb.per_scheme[i], 0u) << "scheme " << i << " never seen";
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) EXPECT_GT(sb.per_task[t], 0u) << "task type " << t << " never seen";
+  EXPECT_GT(sb.with_interleave_disabled, 0u);
+  EXPECT_GT(sb.writes_rejected, 0u);
+}
+
+// One seed, one run: the pin-level bench sees the fast mode's transactions
+// in the fast mode's cycles (back-pressure and same-edge register writes
+// included), so its handshakes resolve at the same edges. The fast model is
+// destroyed before the SystemC one exists (Verilator's one-model-at-a-time).
+TEST(TranslatorPinCosim, SameSeedSameRunAsFastMode) {
+  const Config cfg = default_config();
+  RandomRun run;
+  run.transactions = 50'000;
+  run.stop_at_first_mismatch = false;
+  Summary fast{};
+  {
+    TranslatorCosim cosim(cfg, 77);
+    cosim.reset();
+    ASSERT_TRUE(cosim.run_random(run));
+    fast = summary(cosim.scoreboard(), cosim.cycles());
+  }
+  TranslatorPinCosim cosim(cfg, 77);
+  cosim.reset();
+  ASSERT_TRUE(cosim.run_random(run));
+  const Summary pin = summary(cosim.scoreboard(), cosim.cycles());
+  EXPECT_EQ(pin, fast) << "pin:  " << pin << "\nfast: " << fast;
+  EXPECT_GT(pin.cycles, pin.compared) << "back-pressure and idle cycles expected";
+}
+
+TEST(TranslatorPinCosim, WavesFromTheSystemCSide) {
+  const std::string dir = temp_dir("gpumem-pin-waves");
+  const std::string fst = dir + "/pin.fst";
+  {
+    TranslatorPinCosim cosim(default_config(), 5, WaveWindow{fst, 1000});
+    RandomRun run;
+    run.transactions = 2000;
+    ASSERT_TRUE(cosim.run_random(run));
+  }
+  ASSERT_TRUE(std::filesystem::exists(fst));
+  EXPECT_GT(std::filesystem::file_size(fst), 100u);
+  std::filesystem::remove_all(dir);
+}
+
+// A pin-level mismatch takes its waves from a fast-mode re-run made while the
+// bench is still alive (SystemC cannot elaborate again): the two Verilated
+// models (different designs) must live side by side and come apart cleanly.
+TEST(TranslatorPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
+  const Config cfg = default_config();
+  const std::string dir = temp_dir("gpumem-pin-artifacts");
+  RandomRun run;
+  run.transactions = 2000;
+  {
+    TranslatorPinCosim cosim(cfg, 7);
+    cosim.reset();
+    ASSERT_TRUE(cosim.run_random(run));
+    const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
+    EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
+    ASSERT_TRUE(std::filesystem::exists(files.waves));
+    EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
+    std::ifstream replay(files.replay);
+    std::stringstream text;
+    text << replay.rdbuf();
+    EXPECT_NE(text.str().find("--transactions 2000 --seed 7 --mode pin\n"), std::string::npos) << text.str();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TranslatorPinCosim, OneRunPerProcess) {
+  TranslatorPinCosim cosim(default_config(), 1);
+  RandomRun run;
+  run.transactions = 10;
+  ASSERT_TRUE(cosim.run_random(run));
+  EXPECT_THROW(cosim.run_random(run), std::logic_error);
+  EXPECT_THROW(cosim.reset(), std::logic_error);
+}
+
+TEST(TranslatorPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
+  Config cfg = default_config();
+  cfg.translator.channel_bits = {7, 8, 9, 10};
+  try {
+    TranslatorPinCosim cosim(cfg, 1);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("RTL CHANNEL_POS = [8, 9, 10, 11]"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpumem::tb
