@@ -38,9 +38,18 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
   if (!sb.with_interleave_disabled) unhit += " interleave-off";
   out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
   if (!ok) {
-    out << "\nMISMATCH (" << sb.mismatches() << (a.count_all ? " in all" : ", stopped at the first") << ")\n"
-        << sb.first_mismatch()->report() << std::endl;
-    const uint64_t fail_cycle = sb.first_mismatch()->cycle;
+    uint64_t fail_cycle = cosim->cycles();
+    if (sb.mismatches()) {
+      out << "\nMISMATCH (" << sb.mismatches() << (a.count_all ? " in all" : ", stopped at the first") << ")\n"
+          << sb.first_mismatch()->report() << std::endl;
+      fail_cycle = sb.first_mismatch()->cycle;
+    }
+    if (cosim->assertion_failed()) {
+      fail_cycle = cosim->cycles();
+      out << "\nRTL ASSERTION FAILED (stopped there; Verilator's message above names the assertion)\n"
+          << "translator assertion failed: after " << sb.compared() << " transactions, cycle " << fail_cycle
+          << " (time " << 2 * fail_cycle - 1 << " in that message and in the waves), seed " << a.seed << "\n";
+    }
     cosim.reset();  // one Verilated model at a time: two alive deadlock in Verilator 5.006's scope registry
     const MismatchArtifacts files = write_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves);
     out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/translator.gtkw)\n"

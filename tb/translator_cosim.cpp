@@ -130,8 +130,9 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
     const TranslatorEdge e = cycle(p);
     if (e.req_accepted) p.req_valid = false;
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
+    if (driver_.assertion_failed()) return false;
   }
-  return scoreboard_.mismatches() == 0;
+  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
 }
 
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,

@@ -30,6 +30,7 @@ RtlTranslatorGeometry rtl_translator_geometry() {
 struct TranslatorDriver::Impl {
   explicit Impl(const WaveWindow& w) : waves(w) {
     if (!waves.path.empty()) context.traceEverOn(true);  // before the model exists
+    context.fatalOnError(false);                          // see assertion_failed()
     dut = std::make_unique<Vgpumem_xor_translator>(&context, "translator");
   }
   ~Impl() {
@@ -90,6 +91,7 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   d.reg_we_i = in.reg_we;
   d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
   d.reg_wdata_i = in.reg_wdata;
+  impl_->context.time(2 * cycles_);
   d.eval();
   dump(2 * cycles_);
 
@@ -99,11 +101,14 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   if (e.rsp_taken) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
 
   d.clk_i = 1;
+  impl_->context.time(2 * cycles_ + 1);
   d.eval();
   dump(2 * cycles_ + 1);
   ++cycles_;
   return e;
 }
+
+bool TranslatorDriver::assertion_failed() const { return impl_->context.gotError(); }
 
 void TranslatorDriver::write_register(uint32_t offset, uint32_t value) {
   TranslatorPins p;
