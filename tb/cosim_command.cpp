@@ -1,6 +1,7 @@
 #include "cosim_command.hpp"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "config.hpp"
@@ -18,8 +19,24 @@ int agreement(std::ostream& out) {
   return 0;
 }
 
-void print_mismatch(std::ostream& out, uint64_t mismatches, bool count_all, const std::string& report) {
-  out << "\nMISMATCH (" << mismatches << (count_all ? " in all" : ", stopped at the first") << ")\n" << report << std::endl;
+// A failed run: the scoreboard's first mismatch, an RTL assertion (the run
+// stops at the cycle it fired), or both. Returns the cycle the waves must reach.
+template <typename Mismatch>
+uint64_t print_failure(std::ostream& out, const char* block, uint64_t mismatches, const std::optional<Mismatch>& first,
+                       bool count_all, bool assertion, uint64_t transactions, uint64_t cycles, uint64_t seed) {
+  uint64_t fail_cycle = cycles;
+  if (first) {
+    out << "\nMISMATCH (" << mismatches << (count_all ? " in all" : ", stopped at the first") << ")\n"
+        << first->report() << std::endl;
+    fail_cycle = first->cycle;
+  }
+  if (assertion) {
+    fail_cycle = cycles;
+    out << "\nRTL ASSERTION FAILED (stopped there; Verilator's message above names the assertion)\n"
+        << block << " assertion failed: after " << transactions << " transactions, cycle " << fail_cycle << " (time "
+        << 2 * fail_cycle - 1 << " in that message and in the waves), seed " << seed << "\n";
+  }
+  return fail_cycle;
 }
 
 int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const std::string& layout) {
@@ -72,8 +89,9 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
   const TranslatorScoreboard& sb = pin ? pin_level->scoreboard() : fast->scoreboard();
   print_summary(sb, pin ? pin_level->cycles() : fast->cycles(), a, out);
   if (ok) return agreement(out);
-  const uint64_t fail_cycle = sb.first_mismatch()->cycle;
-  print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
+  const uint64_t fail_cycle =
+      print_failure(out, "translator", sb.mismatches(), sb.first_mismatch(), a.count_all,
+                    !pin && fast->assertion_failed(), sb.compared(), pin ? pin_level->cycles() : fast->cycles(), a.seed);
   // One --cc model at a time: two alive deadlock in Verilator 5.006's scope
   // registry. The pin-level bench stays (SystemC cannot elaborate again);
   // its waves come from a fast-mode re-run of the same pins.
@@ -135,8 +153,8 @@ int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   bins("back-pressure", {{"stalled", sb.stalled_cycles}});
   out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
   if (ok) return agreement(out);
-  const uint64_t fail_cycle = sb.first_mismatch()->cycle;
-  print_mismatch(out, sb.mismatches(), a.count_all, sb.first_mismatch()->report());
+  const uint64_t fail_cycle = print_failure(out, "tlb", sb.mismatches(), sb.first_mismatch(), a.count_all,
+                                            cosim->assertion_failed(), cosim->translations(), cosim->cycles(), a.seed);
   cosim.reset();  // one Verilated model at a time (see run_translator)
   return print_artifacts(out, write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), tlb_wave_layout(cfg));
 }

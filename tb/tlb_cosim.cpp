@@ -333,8 +333,9 @@ bool TlbCosim::run_random(const TlbRandomRun& run) {
       ++image_switches_;
     }
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
+    if (driver_.assertion_failed()) return false;
   }
-  return scoreboard_.mismatches() == 0;
+  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
 }
 
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
@@ -344,6 +345,7 @@ MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::str
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.run_random(run);
+    if (again.assertion_failed()) return again.cycles();
     const auto& first = again.scoreboard().first_mismatch();
     return first ? first->cycle : 0;
   });

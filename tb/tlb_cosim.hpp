@@ -70,6 +70,8 @@ class TlbCosim {
   uint64_t walks() const { return walks_; }
   uint64_t image_switches() const { return image_switches_; }
   const RtlTlbGeometry& variant() const { return variant_; }
+  // An RTL assertion failed; run_random stops at that cycle.
+  bool assertion_failed() const { return driver_.assertion_failed(); }
 
  private:
   uint64_t seed_;

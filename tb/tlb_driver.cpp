@@ -70,6 +70,7 @@ struct TlbDriver::Impl {
   virtual void reset() = 0;
   virtual TlbEdge cycle(const TlbPins& in) = 0;
   virtual uint64_t cycles() const = 0;
+  virtual bool assertion_failed() const = 0;
 };
 
 template <typename Model>
@@ -84,6 +85,7 @@ struct TlbDriver::ImplOf : TlbDriver::Impl {
   }
   TlbEdge cycle(const TlbPins& in) override { return drive(h, in); }
   uint64_t cycles() const override { return h.cycles(); }
+  bool assertion_failed() const override { return h.assertion_failed(); }
   VerilatedHarness<Model> h;
 };
 
@@ -96,6 +98,7 @@ TlbDriver::TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves) {
 TlbDriver::~TlbDriver() = default;
 
 uint64_t TlbDriver::cycles() const { return impl_->cycles(); }
+bool TlbDriver::assertion_failed() const { return impl_->assertion_failed(); }
 void TlbDriver::reset() { impl_->reset(); }
 TlbEdge TlbDriver::cycle(const TlbPins& in) { return impl_->cycle(in); }
 

@@ -69,6 +69,9 @@ class TlbDriver {
   // rising edge (entries, replacement state and flush update there).
   TlbEdge cycle(const TlbPins& in);
   uint64_t cycles() const;
+  // An RTL assertion has failed (Verilator printed which, at time 2 * cycle
+  // + 1); it does not abort the process, so the co-simulation can report it.
+  bool assertion_failed() const;
 
  private:
   struct Impl;

@@ -36,8 +36,8 @@ std::string TlbMismatch::report() const {
     return std::string(buf);
   };
   std::snprintf(buf, sizeof buf,
-                "tlb mismatch: operation %llu (translation %llu, lookup attempt %u), cycle %llu, seed %llu\n",
-                static_cast<unsigned long long>(operation), static_cast<unsigned long long>(context.translation),
+                "tlb mismatch: transaction %llu (operation %llu, lookup attempt %u), cycle %llu, seed %llu\n",
+                static_cast<unsigned long long>(context.translation), static_cast<unsigned long long>(operation),
                 context.attempt, static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(seed));
   std::string s = buf;
   if (fill) {

@@ -84,8 +84,9 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
   while (scoreboard_.compared() < target) {
     accepted = cycle(stimulus.next(accepted)).req_accepted;
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
+    if (driver_.assertion_failed()) return false;
   }
-  return scoreboard_.mismatches() == 0;
+  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
 }
 
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
@@ -97,6 +98,7 @@ MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string&
     TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.reset();
     again.run_random(run);
+    if (again.assertion_failed()) return again.cycles();
     const auto& first = again.scoreboard().first_mismatch();
     return first ? first->cycle : 0;
   });

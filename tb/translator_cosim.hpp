@@ -40,13 +40,17 @@ class TranslatorCosim {
   RegStatus write_register(uint32_t offset, uint32_t value);
   // One transaction without back-pressure; returns the RTL's response (checked).
   TranslatorResponse request(uint64_t address, unsigned task);
-  // Seeded random traffic; true when every response agreed.
+  // Seeded random traffic; true when every response agreed and no RTL
+  // assertion failed.
   bool run_random(const RandomRun& run);
   // One cycle of arbitrary pin activity, fed to the scoreboard in edge order.
   TranslatorEdge cycle(const TranslatorPins& pins);
 
   const TranslatorScoreboard& scoreboard() const { return scoreboard_; }
   uint64_t cycles() const { return driver_.cycles(); }
+  // An RTL assertion failed; run_random stops there, with or without
+  // stop_at_first_mismatch (the RTL's own invariants no longer hold).
+  bool assertion_failed() const { return driver_.assertion_failed(); }
 
  private:
   uint64_t seed_;

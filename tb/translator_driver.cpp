@@ -35,6 +35,7 @@ TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_un
 TranslatorDriver::~TranslatorDriver() = default;
 
 uint64_t TranslatorDriver::cycles() const { return impl_->cycles(); }
+bool TranslatorDriver::assertion_failed() const { return impl_->assertion_failed(); }
 
 void TranslatorDriver::reset() {
   auto& d = impl_->dut();

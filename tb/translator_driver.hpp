@@ -58,6 +58,11 @@ class TranslatorDriver {
   // One cycle with only the register write port active.
   void write_register(uint32_t offset, uint32_t value);
   uint64_t cycles() const;
+  // An RTL assertion has failed (Verilator printed which). It does not abort
+  // the process, so that the co-simulation can report it with the transaction
+  // count and write the waves. Verilator's time is the waves' time: 2 * cycle
+  // with the clock low, 2 * cycle + 1 after the edge (cycle counted from 0).
+  bool assertion_failed() const;
 
  private:
   struct Impl;

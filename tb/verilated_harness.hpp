@@ -16,6 +16,9 @@ class VerilatedHarness {
  public:
   VerilatedHarness(const WaveWindow& waves, const char* scope) : waves_(waves) {
     if (!waves_.path.empty()) context_.traceEverOn(true);  // before the model exists
+    // A failing RTL assertion must not abort the process: the co-simulation
+    // stops there and reports it with the transaction count and the waves.
+    context_.fatalOnError(false);
     dut_ = std::make_unique<Model>(&context_, scope);
     dut_->clk_i = 0;
     dut_->rst_ni = 1;
@@ -30,6 +33,8 @@ class VerilatedHarness {
 
   Model& dut() { return *dut_; }
   uint64_t cycles() const { return cycles_; }
+  // An RTL assertion has failed (Verilator printed which, at the waves' time).
+  bool assertion_failed() const { return context_.gotError(); }
 
   // rst_ni low for two cycles; the caller has set every input idle.
   void reset() {
@@ -46,14 +51,18 @@ class VerilatedHarness {
     dut_->eval();
   }
   // The first half of a cycle: the inputs are on the pins, clock low.
+  // Verilator's time is the waves' time, so its assertion messages name the
+  // same instant: 2 * cycle with the clock low, 2 * cycle + 1 after the edge.
   void settle() {
     dut_->clk_i = 0;
+    context_.time(2 * cycles_);
     dut_->eval();
     dump(2 * cycles_);
   }
   // The rising edge that ends the cycle.
   void rise() {
     dut_->clk_i = 1;
+    context_.time(2 * cycles_ + 1);
     dut_->eval();
     dump(2 * cycles_ + 1);
     ++cycles_;

@@ -266,7 +266,7 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
   EXPECT_FALSE(sb.response_taken(wrong, 17));
   ASSERT_TRUE(sb.first_mismatch());
   const std::string r = sb.first_mismatch()->report();
-  for (const char* s : {"operation 0", "translation 5", "cycle 17", "seed 42", "lookup va 0x1234567890", "result", "miss",
+  for (const char* s : {"transaction 5 (operation 0", "cycle 17", "seed 42", "lookup va 0x1234567890", "result", "miss",
                         "hit_small", "hit way", "differs", "way 3: -"})
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
 }

@@ -28,6 +28,7 @@ class TranslatorCosimTest : public ::testing::Test {
   void TearDown() override {
     const auto& sb = cosim.scoreboard();
     EXPECT_EQ(sb.mismatches(), 0u) << (sb.first_mismatch() ? sb.first_mismatch()->report() : "");
+    EXPECT_FALSE(cosim.assertion_failed()) << "an RTL assertion failed (Verilator's message is in the output)";
   }
   Config cfg = default_config();
   TranslatorCosim cosim{cfg, 1};
@@ -169,6 +170,7 @@ TEST(TranslatorCosim, OneMillionRandomTransactions) {
   const bool ok = cosim.run_random(run);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto& sb = cosim.scoreboard();
+  ASSERT_FALSE(cosim.assertion_failed()) << "an RTL assertion failed (Verilator's message is in the output)";
   ASSERT_TRUE(ok) << sb.first_mismatch()->report();
   EXPECT_EQ(sb.compared(), run.transactions);
   std::printf("%llu transactions in %llu cycles, %.2f s (%.1f M transactions/s)\n",

@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# Mutation check of the co-simulation (docs/mutation-check.md): every mutant of
+# verilator/mutation/mutants.txt is applied alone to a copy of rtl/, built into
+# a runner of its own and co-simulated against the model; the random run must
+# fail on every one. Prints how many transactions each needed.
+#
+#   scripts/mutation-check.sh [--build DIR] [--only NAME,...] [--transactions N]
+#                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
+#
+# Needs the main build configured and built (cmake --build build): the
+# runners link its gpumem_core and Verilated libraries. Work folder (--work,
+# default DIR/mutation/run): <block>/<mutant>/ with the RTL copy, build,
+# build.log, cosim.log, waves/ and replay.sh; replaced on every run.
+#
+# Exit status: 0 every mutant killed with a complete report; 1 a mutant
+# survived, was stillborn (did not build), or its runner failed otherwise, or a
+# report/wave file was missing; 2 bad usage, table or setup (including an
+# unmutated baseline that does not build or agree).
+set -uo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$src/build
+table=$src/verilator/mutation/mutants.txt
+config=$src/configs/default.yaml
+transactions=200000
+seed=1
+jobs=2
+only=""
+work=""
+
+die() { echo "mutation-check: $*" >&2; exit 2; }
+usage() { sed -n '7,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+  case $1 in -h|--help) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --table) table=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --transactions) transactions=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "mutation-check: unknown argument $1" >&2; usage ;;
+  esac
+done
+[[ $transactions =~ ^[1-9][0-9]*$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ ]] ||
+  die "--transactions, --seed and --jobs take numbers"
+[ -f "$table" ] || die "no mutant table $table"
+build=$(cd "$build" 2>/dev/null && pwd) || die "no build folder (cmake -S . -B build && cmake --build build)"
+main=$build/mutation
+[[ -f $main/main-build.cmake && -f $build/CMakeCache.txt ]] ||
+  die "$build has no mutation setup: configure it with this source tree (cmake -S . -B build)"
+generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt")
+built_from=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+[ "$built_from" = "$src" ] || die "$build was configured from $built_from, not from $src"
+
+# ---------------------------------------------------------------------------
+# The table: [name] then key: value lines. Checked whole before anything builds.
+# ---------------------------------------------------------------------------
+names=() blocks=() files=() bugs=() froms=() tos=() keys=()
+table_errors=0
+table_error() { echo "mutation-check: $table: $*" >&2; table_errors=$((table_errors + 1)); }
+
+trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
+
+n=-1
+lineno=0
+while IFS= read -r line || [ -n "$line" ]; do
+  lineno=$((lineno + 1))
+  [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+  if [[ $line =~ ^\[([A-Za-z0-9_.-]+)\][[:space:]]*$ ]]; then
+    n=$((n + 1))
+    names[n]=${BASH_REMATCH[1]} blocks[n]="" files[n]="" bugs[n]="" froms[n]="" tos[n]="" keys[n]=" "
+    continue
+  fi
+  if [ $n -lt 0 ] || ! [[ $line =~ ^(block|file|bug|from|to):(.*)$ ]]; then
+    table_error "line $lineno: expected [name] or block|file|bug|from|to: value, got: $line"
+    continue
+  fi
+  key=${BASH_REMATCH[1]}
+  value=$(trim "${BASH_REMATCH[2]}")
+  [[ ${keys[n]} == *" $key "* ]] && table_error "line $lineno: mutant ${names[n]}: a second '$key'"
+  keys[n]+="$key "
+  case $key in
+    block) blocks[n]=$value ;; file) files[n]=$value ;; bug) bugs[n]=$value ;;
+    from) froms[n]=$value ;; to) tos[n]=$value ;;
+  esac
+done < "$table"
+
+# Occurrences of a literal text in a file's contents.
+count_in() {
+  local text=$1 content=$2 rest
+  rest=${content//"$text"/}
+  echo $(((${#content} - ${#rest}) / ${#text}))
+}
+
+declare -A seen=()
+for i in "${!names[@]}"; do
+  name=${names[i]}
+  [ -z "${seen[$name]:-}" ] || table_error "mutant $name: named twice"
+  seen[$name]=1
+  for key in block file bug from to; do
+    [[ ${keys[i]} == *" $key "* ]] || table_error "mutant $name: no '$key:' line"
+  done
+  for key in block file bug from; do
+    declare -n field="${key}s"
+    [[ ${keys[i]} != *" $key "* || -n ${field[i]} ]] || table_error "mutant $name: empty '$key'"
+    unset -n field
+  done
+  [ -n "${froms[i]}" ] && [ "${froms[i]}" = "${tos[i]}" ] && table_error "mutant $name: from and to are the same"
+  [ -n "${blocks[i]}" ] && [ ! -f "$main/blocks/${blocks[i]}.cmake" ] &&
+    table_error "mutant $name: block '${blocks[i]}' is not built by $build (gpumem_verilate() in verilator/CMakeLists.txt)"
+  if [ -n "${files[i]}" ] && [ -n "${froms[i]}" ]; then
+    if [[ ${files[i]} != rtl/* || ! -f $src/${files[i]} ]]; then
+      table_error "mutant $name: no file $src/${files[i]} (an RTL file under rtl/)"
+    else
+      IFS= read -r -d '' content < "$src/${files[i]}"
+      count=$(count_in "${froms[i]}" "$content")
+      [ "$count" -eq 1 ] ||
+        table_error "mutant $name: its 'from' text occurs $count times in ${files[i]} (must be exactly once): ${froms[i]}"
+    fi
+  fi
+done
+[ ${#names[@]} -gt 0 ] || table_error "no mutants"
+[ $table_errors -eq 0 ] || die "$table_errors error(s) in the mutant table, nothing was run"
+
+selected=()
+if [ -n "$only" ]; then
+  IFS=, read -r -a wanted <<< "$only"
+  for w in "${wanted[@]}"; do
+    found=""
+    for i in "${!names[@]}"; do [ "${names[i]}" = "$w" ] && selected+=("$i") && found=1; done
+    [ -n "$found" ] || die "--only: no mutant named $w"
+  done
+else
+  selected=("${!names[@]}")
+fi
+
+# ---------------------------------------------------------------------------
+# One runner per folder: configure, build, co-simulate, classify.
+# ---------------------------------------------------------------------------
+# Replaced on every run: the default one, or a --work folder this script made
+# (it holds the marker).
+if [ -z "$work" ]; then
+  work=$main/run
+  rm -rf "$work"
+elif [ -e "$work" ]; then
+  [ -f "$work/.mutation-check" ] || [ -z "$(ls -A "$work")" ] ||
+    die "--work $work exists and was not made by this script; not deleting it"
+  rm -rf "$work"
+fi
+{ mkdir -p "$work" && touch "$work/.mutation-check"; } || die "cannot make $work"
+build_jobs=$(( jobs >= 2 ? 1 : 2 ))  # two cores: two runners at -j1, or one at -j2
+
+now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
+secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+
+# build_runner DIR BLOCK [RUNTIME]: 0 when DIR/build/gpumem-mutant was built.
+build_runner() {
+  local dir=$1 block=$2 runtime=${3:-}
+  cmake -S "$src/verilator/mutation" -B "$dir/build" -G "$generator" -C "$main/main-build.cmake" \
+      -DGPUMEM_BLOCK="$block" -DGPUMEM_RTL_DIR="$dir/rtl" -DGPUMEM_VERILATED_RUNTIME="$runtime" \
+      > "$dir/build.log" 2>&1 &&
+    cmake --build "$dir/build" -j "$build_jobs" >> "$dir/build.log" 2>&1 &&
+    [ -x "$dir/build/gpumem-mutant" ]
+}
+
+# The first line that says why a build failed: Verilator's, else the compiler's.
+build_failure() {
+  grep -m1 -E '%(Error|Warning)' "$1/build.log" || grep -m1 -E 'error' "$1/build.log" || echo "see $1/build.log"
+}
+
+# A verilated block (gpumem_verilate() target after gpumem_rtl_) is run as the
+# `gpumem cosim --block` it belongs to, with the config that selects it: the
+# TLB's variants are tlb_plru (configs/default.yaml) and tlb_lru
+# (configs/examples/tlb-lru.yaml).
+cosim_block() { case $1 in tlb_*) echo tlb ;; *) echo "$1" ;; esac; }
+block_config() { case $1 in tlb_lru) echo "$src/configs/examples/tlb-lru.yaml" ;; *) echo "$config" ;; esac; }
+
+run_runner() {
+  local dir=$1 block=$2
+  local args=(--config "$(block_config "$block")" --block "$(cosim_block "$block")" --transactions "$transactions"
+              --seed "$seed" --waves "$dir/waves")
+  printf '%q ' "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/replay.sh"
+  echo >> "$dir/replay.sh"
+  "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/cosim.log" 2>&1
+}
+
+# A failing run must print the report and write non-empty waves and replay files.
+check_report() {
+  local log=$1 missing="" f path
+  for f in waves replay; do
+    path=$(sed -n "s/^$f  *\([^ ]*\).*/\1/p" "$log" | head -1)
+    [ -n "$path" ] && [ -s "$path" ] || missing+=" $f-file"
+    [ $f = waves ] || [ ! -s "$path" ] || grep -q -- "--seed $seed\b" "$path" || missing+=" seed-in-replay"
+  done
+  if grep -q 'mismatch: transaction' "$log"; then
+    grep -qE "mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+, seed $seed\b" "$log" || missing+=" transaction/cycle/seed"
+    grep -qiE '\bmodel\b.*\brtl\b' "$log" || missing+=" model-and-RTL-columns"
+    grep -q 'differs' "$log" || missing+=" differing-field"
+  elif ! grep -qE "assertion failed: after [0-9]+ transactions, cycle [0-9]+.*seed $seed\b" "$log"; then
+    missing+=" report"
+  fi
+  echo "${missing# }"
+}
+
+# result file: status|transactions|cycle|caught by|build ms|run ms|note
+write_result() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$2" "$3" "$4" "$5" "$6" "$7" "$8" > "$1/result"; }
+
+check_one() {
+  local dir=$1 block=$2 file=$3 from=$4 to=$5 runtime=$6
+  local t0 t1 t2 rc status tx="" cycle="" by="" note="" content
+  mkdir -p "$dir"
+  cp -r "$src/rtl" "$dir/rtl"
+  if [ -n "$file" ]; then
+    IFS= read -r -d '' content < "$src/$file"
+    printf '%s' "${content/"$from"/"$to"}" > "$dir/$file"
+    cmp -s "$src/$file" "$dir/$file" && { write_result "$dir" error "" "" "" 0 0 "mutation changed nothing"; return; }
+  fi
+  t0=$(now_ms)
+  if ! build_runner "$dir" "$block" "$runtime"; then
+    t1=$(now_ms)
+    write_result "$dir" stillborn "" "" "" $((t1 - t0)) 0 "$(build_failure "$dir")"
+    return
+  fi
+  t1=$(now_ms)
+  run_runner "$dir" "$block"
+  rc=$?
+  t2=$(now_ms)
+  if [ $rc -eq 0 ] && grep -q '^result *agreement' "$dir/cosim.log"; then
+    status=survived
+  elif [ $rc -eq 1 ]; then
+    status=killed
+    local m assertion
+    if m=$(grep -m1 -oE 'assertion failed: after [0-9]+ transactions, cycle [0-9]+' "$dir/cosim.log"); then
+      [[ $m =~ after\ ([0-9]+)\ transactions,\ cycle\ ([0-9]+) ]]
+      tx=${BASH_REMATCH[1]} cycle=${BASH_REMATCH[2]}
+      assertion=$(grep -m1 -oE 'Assertion failed in [^:]*' "$dir/cosim.log" | sed 's/.*\.//')
+      by="assertion ${assertion:-?}"
+    fi
+    # The scoreboard's mismatch, when there is one, counts (the same cycle as
+    # an assertion, or the only failure).
+    # The TLB's first line adds "(operation N, lookup attempt A)" after the transaction.
+    if m=$(grep -m1 -oE 'mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+' "$dir/cosim.log"); then
+      [[ $m =~ transaction\ ([0-9]+).*,\ cycle\ ([0-9]+) ]]
+      tx=$((BASH_REMATCH[1] + 1)) cycle=${BASH_REMATCH[2]} by="mismatch${by:+ + $by}"
+    fi
+    note=$(check_report "$dir/cosim.log")
+    [ -z "$note" ] || { status=incomplete; note="report lacks: $note"; }
+  else
+    status=error
+    if grep -q 'Assertion failed' "$dir/cosim.log"; then
+      note="runner aborted (rc $rc) on an RTL assertion without a report; see VerilatedHarness::assertion_failed"
+    else
+      note="runner exited with $rc: $(grep -m1 -v '^ *$' "$dir/cosim.log" | tail -c 200)"
+    fi
+  fi
+  write_result "$dir" "$status" "$tx" "$cycle" "$by" $((t1 - t0)) $((t2 - t1)) "$note"
+}
+
+# Runs "$@" in the background, at most $jobs at a time.
+pool() {
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  "$@" &
+}
+
+start=$(now_ms)
+declare -A used_blocks=()
+for i in "${selected[@]}"; do used_blocks[${blocks[i]}]=1; done
+
+# Baselines: the unmutated RTL through the same steps must build and agree,
+# or the check itself is broken (and every "kill" would mean nothing). Each
+# also builds the Verilator runtime its block's mutants link.
+echo "mutation-check: ${#selected[@]} mutant(s), blocks: ${!used_blocks[*]}; $transactions transactions, seed $seed; work $work"
+for block in "${!used_blocks[@]}"; do
+  pool check_one "$work/$block/baseline" "$block" "" "" "" ""
+done
+wait
+for block in "${!used_blocks[@]}"; do
+  dir=$work/$block/baseline
+  IFS='|' read -r status _ _ _ build_ms _ note < "$dir/result"
+  if [ "$status" != survived ]; then
+    echo "mutation-check: the unmutated $block RTL does not pass through the check ($status): ${note:-see $dir/cosim.log}" >&2
+    [ -f "$dir/build.log" ] && tail -20 "$dir/build.log" >&2
+    echo "mutation-check: is the main build built? (cmake --build $build)" >&2
+    exit 2
+  fi
+  echo "baseline $block: builds in $(secs "$build_ms") s (with the Verilator runtime) and agrees"
+done
+
+for i in "${selected[@]}"; do
+  block=${blocks[i]}
+  pool check_one "$work/$block/${names[i]}" "$block" "${files[i]}" "${froms[i]}" "${tos[i]}" \
+    "$work/$block/baseline/build/libgpumem_verilated_runtime.a"
+done
+wait
+
+# ---------------------------------------------------------------------------
+# The table.
+# ---------------------------------------------------------------------------
+killed=0 failed=0 build_total=0
+summary=$work/summary.tsv
+printf 'mutant\tblock\tresult\ttransactions\tcycle\tcaught by\tbuild s\trun s\tbug\n' > "$summary"
+printf '\n%-34s %-10s %-10s %12s %9s %-38s %7s %6s\n' mutant block result transactions cycle "caught by" "build s" "run s"
+for i in "${selected[@]}"; do
+  dir=$work/${blocks[i]}/${names[i]}
+  IFS='|' read -r status tx cycle by build_ms run_ms note < "$dir/result"
+  build_total=$((build_total + build_ms))
+  printf '%-34s %-10s %-10s %12s %9s %-38s %7s %6s\n' "${names[i]}" "${blocks[i]}" "$status" "${tx:--}" "${cycle:--}" \
+    "${by:--}" "$(secs "$build_ms")" "$(secs "$run_ms")"
+  [ -z "$note" ] || printf '    %s\n' "$note"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${names[i]}" "${blocks[i]}" "$status" "$tx" "$cycle" "$by" \
+    "$(secs "$build_ms")" "$(secs "$run_ms")" "${bugs[i]}" >> "$summary"
+  if [ "$status" = killed ]; then killed=$((killed + 1)); else failed=$((failed + 1)); fi
+done
+total=$(( $(now_ms) - start ))
+echo
+echo "mutation-check: $killed of ${#selected[@]} mutants killed in $(secs "$total") s" \
+     "(mean build $(secs $((build_total / ${#selected[@]}))) s per mutant, $jobs at a time); table: $summary"
+if [ $failed -gt 0 ]; then
+  echo "mutation-check: FAILED: $failed mutant(s) not killed with a complete report (logs in $work/<block>/<mutant>/)" >&2
+  exit 1
+fi

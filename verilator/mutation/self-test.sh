@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The mutation check must be able to fail: a stale table row stops it before
+# anything builds, and a mutant that survives or does not build fails it.
+# CTest rtl.mutation.self_test; usage: self-test.sh BUILD_DIR
+set -uo pipefail
+build=${1:?usage: self-test.sh BUILD_DIR}
+check=$(cd "$(dirname "$0")/../.." && pwd)/scripts/mutation-check.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "self-test: FAILED: $*" >&2; failures=$((failures + 1)); }
+
+# 1. Texts that occur 0 or 2 times: exit 2, each mutant named, nothing run.
+cat > "$tmp/stale.txt" <<'EOF'
+[text_gone]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   the RTL no longer holds the text
+from:  this text is not in the RTL
+to:    x
+
+[text_twice]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   the text is ambiguous
+from:  end else begin
+to:    end else if (1'b1) begin
+EOF
+out=$("$check" --build "$build" --table "$tmp/stale.txt" --work "$tmp/work-stale" 2>&1)
+rc=$?
+echo "$out"
+[ $rc -eq 2 ] || fail "a stale table exits with $rc, not 2"
+grep -q "mutant text_gone: its 'from' text occurs 0 times" <<< "$out" || fail "text_gone not named"
+grep -q "mutant text_twice: its 'from' text occurs 2 times" <<< "$out" || fail "text_twice not named"
+[ ! -d "$tmp/work-stale/translator" ] || fail "something was built from a stale table"
+
+# 2. An equivalent mutant survives, a lint failure is stillborn: exit 1.
+cat > "$tmp/weak.txt" <<'EOF'
+[equivalent_ready]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   the same function written differently: nothing can kill it
+from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:    assign req_ready_o = rsp_ready_i || !rsp_valid_q;
+
+[unused_signal]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   an undriven, unread signal: verilator -Wall refuses it
+from:  logic [M-1:0]  channel;
+to:    logic [M-1:0]  channel; logic never_read;
+EOF
+out=$("$check" --build "$build" --table "$tmp/weak.txt" --work "$tmp/work-weak" 2>&1)
+rc=$?
+echo "$out"
+[ $rc -eq 1 ] || fail "a surviving and a stillborn mutant exit with $rc, not 1"
+grep -qE '^equivalent_ready +translator +survived' <<< "$out" || fail "equivalent_ready not reported as survived"
+grep -qE '^unused_signal +translator +stillborn' <<< "$out" || fail "unused_signal not reported as stillborn"
+grep -q '%Warning-UNUSED\|%Warning-UNDRIVEN\|%Error' <<< "$out" || fail "the stillborn mutant's Verilator message is not shown"
+
+[ $failures -eq 0 ] && echo "self-test: the mutation check fails when it should"
+exit $((failures > 0))
