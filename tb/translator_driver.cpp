@@ -1,9 +1,9 @@
 #include "translator_driver.hpp"
 
-#include <type_traits>
 
 #include "Vgpumem_xor_translator.h"
 #include "Vgpumem_xor_translator_gpumem_xor_translator.h"
+#include "translator_geometry.hpp"
 #include "verilated_harness.hpp"
 
 namespace gpumem::tb {
@@ -11,20 +11,9 @@ namespace gpumem::tb {
 namespace {
 using Params = Vgpumem_xor_translator_gpumem_xor_translator;
 
-// Splits a packed vector of 8-bit positions (entry 0 in the low byte).
-template <typename T>
-std::vector<unsigned> unpack_positions(T packed, unsigned count) {
-  static_assert(std::is_integral_v<T>, "more than 8 positions (a wide parameter) is not supported yet");
-  std::vector<unsigned> v;
-  for (unsigned i = 0; i < count; ++i) v.push_back(static_cast<unsigned>((uint64_t{packed} >> (8 * i)) & 0xFF));
-  return v;
-}
 }  // namespace
 
-RtlTranslatorGeometry rtl_translator_geometry() {
-  return {Params::AW, unpack_positions(Params::CHANNEL_POS, Params::M), unpack_positions(Params::CANDIDATE_POS, Params::K),
-          Params::PRIME};
-}
+RtlTranslatorGeometry rtl_translator_geometry() { return translator_geometry_of<Params>(); }
 
 struct TranslatorDriver::Impl : VerilatedHarness<Vgpumem_xor_translator> {
   using VerilatedHarness::VerilatedHarness;

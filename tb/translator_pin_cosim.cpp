@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 #include <systemc>
-#include <type_traits>
 
 #include "Vgpumem_xor_translator_sc.h"
 #include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
 #include "translator_cosim.hpp"
+#include "translator_geometry.hpp"
 #include "verilated.h"
 #include "verilated_fst_sc.h"
 
@@ -16,19 +16,9 @@ namespace {
 using Params = Vgpumem_xor_translator_sc_gpumem_xor_translator;
 using sc_core::sc_signal;
 
-template <typename T>
-std::vector<unsigned> unpack_positions(T packed, unsigned count) {
-  static_assert(std::is_integral_v<T>, "more than 8 positions (a wide parameter) is not supported yet");
-  std::vector<unsigned> v;
-  for (unsigned i = 0; i < count; ++i) v.push_back(static_cast<unsigned>((uint64_t{packed} >> (8 * i)) & 0xFF));
-  return v;
-}
 }  // namespace
 
-RtlTranslatorGeometry rtl_translator_pin_geometry() {
-  return {Params::AW, unpack_positions(Params::CHANNEL_POS, Params::M), unpack_positions(Params::CANDIDATE_POS, Params::K),
-          Params::PRIME};
-}
+RtlTranslatorGeometry rtl_translator_pin_geometry() { return translator_geometry_of<Params>(); }
 
 struct TranslatorPinCosim::Bench : sc_core::sc_module {
   SC_HAS_PROCESS(Bench);
