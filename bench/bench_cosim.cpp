@@ -1,157 +1,130 @@
-// Translator co-simulation rates, measured in one process: the fast mode
-// (TranslatorCosim::run_random: --cc model clocked from C++, every response
-// checked), the bare Verilated model driven by a plain loop with the same
-// pins and no scoreboard, and the pin-level mode (--sc model under an
-// sc_clock). Prints the rates and the ratios fast/bare and fast/pin.
-//   gpumem_bench_cosim [--transactions N] [--pin-transactions N] [--rounds R] [--seed S]
+// Co-simulation rates, measured in one run, for each RTL block: the fast mode
+// (--cc model clocked from C++, every response checked), the bare Verilated
+// model driven by a plain loop with the same pins and no scoreboard, and the
+// pin-level mode (--sc model under an sc_clock). Prints the rates and the
+// ratios fast/bare and fast/pin.
+//   gpumem_bench_cosim [--block translator|tlb|all] [--transactions N] [--pin-transactions N]
+//                      [--tlb-translations N] [--tlb-pin-translations N] [--rounds R] [--seed S]
 //
-// Only one Verilated model is alive at a time (Verilator 5.006 deadlocks when
-// one of two live models of a design is destroyed); the pin-level run comes
-// last because SystemC elaborates once per process.
-#include <chrono>
+// Only one Verilated model of a design is alive at a time (Verilator 5.006
+// deadlocks when one of two live models of a design is destroyed); each
+// pin-level run has a child process of its own, as SystemC elaborates once
+// per process.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
+#include <stdexcept>
 #include <string>
 
-#include "Vgpumem_xor_translator.h"
-#include "translator_cosim.hpp"
-#include "translator_pin_cosim.hpp"
-#include "verilated.h"
-// After verilated.h: with SystemC's macros defined first it expects
-// systemc.h's global using-declarations. Declares sc_main extern "C".
+#include "cosim_rates.hpp"
+// Declares sc_main extern "C".
 #include <systemc>
+
+namespace gpumem::bench {
+
+Rate in_child_process(const std::function<Rate()>& run) {
+  std::fflush(nullptr);  // nothing buffered is written twice
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork");
+  if (pid == 0) {
+    close(fd[0]);
+    Rate r;
+    try {
+      r = run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pin-level run: %s\n", e.what());
+      r.failed = true;
+    }
+    const bool written = write(fd[1], &r, sizeof r) == static_cast<ssize_t>(sizeof r);
+    std::fflush(nullptr);
+    _exit(written ? 0 : 1);  // no kernel teardown: the parent has what it needs
+  }
+  close(fd[1]);
+  Rate r;
+  const bool got = read(fd[0], &r, sizeof r) == static_cast<ssize_t>(sizeof r);
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!got) r.failed = true;
+  return r;
+}
+
+}  // namespace gpumem::bench
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using namespace gpumem::tb;
+using namespace gpumem::bench;
 
-struct Rate {
-  uint64_t transactions = 0, cycles = 0;
-  double seconds = 0;
-  void add(uint64_t t, uint64_t c, Clock::time_point t0) {
-    transactions += t;
-    cycles += c;
-    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-  }
-  double per_second() const { return transactions / seconds; }
-  double cycles_per_second() const { return cycles / seconds; }
-};
-
-// The floor: the model, the stimulus and the clock, nothing else. Clocked as
-// TranslatorDriver::cycle does (inputs with the clock low, then the edge).
-uint64_t bare_loop(uint64_t seed, unsigned address_bits, const RandomRun& run, uint64_t& cycles) {
-  VerilatedContext context;
-  Vgpumem_xor_translator dut(&context, "translator");
-  dut.clk_i = 0;
-  dut.rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    dut.clk_i = 0;
-    dut.eval();
-    dut.clk_i = 1;
-    dut.eval();
-  }
-  dut.clk_i = 0;
-  dut.rst_ni = 1;
-  dut.eval();
-  RandomStimulus stimulus(seed, address_bits, run);
-  uint64_t taken = 0;
-  bool accepted = false;
-  cycles = 2;
-  while (taken < run.transactions) {
-    const TranslatorPins& p = stimulus.next(accepted);
-    dut.clk_i = 0;
-    dut.req_valid_i = p.req_valid;
-    dut.req_addr_i = p.req_addr;
-    dut.req_task_i = p.req_task;
-    dut.rsp_ready_i = p.rsp_ready;
-    dut.reg_we_i = p.reg_we;
-    dut.reg_addr_i = static_cast<uint16_t>(p.reg_addr);
-    dut.reg_wdata_i = p.reg_wdata;
-    dut.eval();
-    accepted = p.req_valid && dut.req_ready_o;
-    taken += dut.rsp_valid_o && p.rsp_ready;
-    dut.clk_i = 1;
-    dut.eval();
-    ++cycles;
-  }
-  dut.final();
-  return taken;
+void print(const char* block, const char* unit, const BlockRates& r) {
+  auto line = [&](const char* name, const Rate& rate) {
+    std::printf("%-10s %-44s %8.2f M %s/s  (%6.2f M cycles/s)\n", block, name, rate.per_second() / 1e6, unit,
+                rate.cycles_per_second() / 1e6);
+  };
+  line("fast   --cc model + driver + scoreboard:", r.fast);
+  line("bare   --cc model, plain loop, same pins:", r.bare);
+  line("pin    --sc model, sc_clock + scoreboard:", r.pin);
+  std::printf("%-10s ratio_fast_to_bare: %.3f  (goal >= 0.5)\n", block, r.fast.per_second() / r.bare.per_second());
+  std::printf("%-10s ratio_fast_to_pin: %.2f  (goal >= 5)\n", block, r.fast.per_second() / r.pin.per_second());
 }
+
+bool failed(const BlockRates& r) { return r.fast.failed || r.bare.failed || r.pin.failed; }
 
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  uint64_t transactions = 5'000'000, pin_transactions = 1'000'000, seed = 1;
-  unsigned rounds = 3;
+  BenchOptions translator{5'000'000, 1'000'000, 1, 3}, tlb{3'000'000, 500'000, 1, 3};
+  std::string block = "all";
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--transactions") && i + 1 < argc) transactions = std::strtoull(argv[++i], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--pin-transactions") && i + 1 < argc) pin_transactions = std::strtoull(argv[++i], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    auto next = [&] { return std::strtoull(argv[++i], nullptr, 10); };
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--block") && has_value) block = argv[++i];
+    else if (!std::strcmp(argv[i], "--transactions") && has_value) translator.transactions = next();
+    else if (!std::strcmp(argv[i], "--pin-transactions") && has_value) translator.pin_transactions = next();
+    else if (!std::strcmp(argv[i], "--tlb-translations") && has_value) tlb.transactions = next();
+    else if (!std::strcmp(argv[i], "--tlb-pin-translations") && has_value) tlb.pin_transactions = next();
+    else if (!std::strcmp(argv[i], "--rounds") && has_value) translator.rounds = tlb.rounds = static_cast<unsigned>(next());
+    else if (!std::strcmp(argv[i], "--seed") && has_value) translator.seed = tlb.seed = next();
     else {
-      std::fprintf(stderr, "usage: %s [--transactions N] [--pin-transactions N] [--rounds R] [--seed S]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--block translator|tlb|all] [--transactions N] [--pin-transactions N] "
+                   "[--tlb-translations N] [--tlb-pin-translations N] [--rounds R] [--seed S]\n",
+                   argv[0]);
       return 2;
     }
   }
-  if (rounds < 1 || transactions < rounds || pin_transactions < 1) {
-    std::fprintf(stderr, "--rounds at least 1 and at most --transactions; --pin-transactions at least 1\n");
+  const bool run_translator = block == "all" || block == "translator", run_tlb = block == "all" || block == "tlb";
+  if ((!run_translator && !run_tlb) || translator.rounds < 1 || translator.transactions < translator.rounds ||
+      tlb.transactions < tlb.rounds || translator.pin_transactions < 1 || tlb.pin_transactions < 1) {
+    std::fprintf(stderr, "--block translator, tlb or all; --rounds at least 1 and at most each block's fast count; "
+                         "pin-level counts at least 1\n");
     return 2;
   }
   const gpumem::Config cfg = gpumem::load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
-
-  // Fast and bare alternate, first one then the other, round by round, so
-  // that neither gets the warmer caches or the quieter machine throughout.
-  RandomRun run;
-  run.transactions = transactions / rounds;
-  Rate fast, bare;
-  for (unsigned r = 0; r < rounds; ++r) {
-    for (int k = 0; k < 2; ++k) {
-      const bool fast_now = (k == 0) == (r % 2 == 0);
-      const uint64_t round_seed = seed + r;
-      const auto t0 = Clock::now();
-      if (fast_now) {
-        TranslatorCosim cosim(cfg, round_seed);
-        if (!cosim.run_random(run)) {
-          std::fprintf(stderr, "fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
-          return 1;
-        }
-        fast.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
-      } else {
-        uint64_t cycles = 0;
-        const uint64_t taken = bare_loop(round_seed, cfg.memory.address_bits, run, cycles);
-        bare.add(taken, cycles, t0);
-      }
-    }
+  int status = 0;
+  if (run_translator) {
+    const BlockRates r = bench_translator(cfg, translator);
+    std::printf("workload: seeded random translator traffic (configs/default.yaml): ~80%% request offers, ~70%% "
+                "response ready, ~3%% register writes; %llu transactions fast and bare (%u rounds, alternating), %llu "
+                "pin-level\n",
+                static_cast<unsigned long long>(r.fast.transactions), translator.rounds,
+                static_cast<unsigned long long>(r.pin.transactions));
+    if (failed(r)) status = 1;
+    else print("translator", "transactions", r);
   }
-
-  Rate pin;
-  {
-    RandomRun pin_run;
-    pin_run.transactions = pin_transactions;
-    const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
-    TranslatorPinCosim cosim(cfg, seed);
-    if (!cosim.run_random(pin_run)) {
-      std::fprintf(stderr, "pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
-      return 1;
-    }
-    pin.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
+  if (run_tlb) {
+    const BlockRates r = bench_tlb(cfg, tlb);
+    std::printf("workload: seeded random TLB translations (configs/default.yaml, tree-PLRU): up to 4 in flight, walks, "
+                "fills, ~70%% response ready, a flush in ~1/1600 cycles; %llu translations fast and bare (%u rounds, "
+                "alternating; bare replays a fast run's pins), %llu pin-level\n",
+                static_cast<unsigned long long>(r.fast.transactions), tlb.rounds,
+                static_cast<unsigned long long>(r.pin.transactions));
+    if (failed(r)) status = 1;
+    else print("tlb", "translations", r);
   }
-
-  std::printf("workload: seeded random translator traffic (configs/default.yaml): ~80%% request offers, ~70%% response "
-              "ready, ~3%% register writes; %llu transactions fast and bare (%u rounds, alternating), %llu pin-level\n",
-              static_cast<unsigned long long>(fast.transactions), rounds,
-              static_cast<unsigned long long>(pin.transactions));
-  auto line = [](const char* name, const Rate& r) {
-    std::printf("%-44s %8.2f M transactions/s  (%6.2f M cycles/s)\n", name, r.per_second() / 1e6,
-                r.cycles_per_second() / 1e6);
-  };
-  line("fast   --cc model + driver + scoreboard:", fast);
-  line("bare   --cc model, plain loop, same pins:", bare);
-  line("pin    --sc model, sc_clock + scoreboard:", pin);
-  std::printf("ratio_fast_to_bare: %.3f  (goal >= 0.5)\n", fast.per_second() / bare.per_second());
-  std::printf("ratio_fast_to_pin: %.2f  (goal >= 5)\n", fast.per_second() / pin.per_second());
-  return 0;
+  return status;
 }

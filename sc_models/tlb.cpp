@@ -150,4 +150,12 @@ bool Tlb::plru_bit(unsigned set, unsigned node) const {
   return plru_[size_t{set} * ways_ + node] != 0;
 }
 
+void Tlb::copy_replacement(unsigned set, unsigned* out) const {
+  const size_t base = size_t{set} * ways_;
+  if (replacement_ == Replacement::kLru)
+    for (unsigned w = 0; w < ways_; ++w) out[w] = age_[base + w];
+  else
+    for (unsigned node = 1; node < ways_; ++node) out[node - 1] = plru_[base + node];
+}
+
 }  // namespace gpumem

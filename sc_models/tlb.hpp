@@ -171,6 +171,12 @@ class Tlb {
   unsigned lru_age(unsigned set, unsigned way) const;    // LRU only
   bool plru_bit(unsigned set, unsigned node) const;      // PLRU only; node in 1..ways-1
 
+  // Unchecked, for a co-simulation scoreboard that reads them on every
+  // operation: the set's ways() entries, and a copy of the set's replacement
+  // state into `out` (LRU: ways() ages; PLRU: the ways() - 1 bits of nodes 1..).
+  const TlbEntry* set_entries(unsigned set) const { return &entries_[size_t{set} * ways_]; }
+  void copy_replacement(unsigned set, unsigned* out) const;
+
  private:
   void check_set(unsigned set) const;
   [[noreturn]] void double_hit(unsigned set, bool large) const;

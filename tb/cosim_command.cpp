@@ -7,6 +7,7 @@
 #include "config.hpp"
 #include "input_error.hpp"
 #include "tlb_cosim.hpp"
+#include "tlb_pin_cosim.hpp"
 #include "translator_cosim.hpp"
 #include "translator_pin_cosim.hpp"
 
@@ -105,28 +106,22 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
   return print_artifacts(out, files, "translator.gtkw");
 }
 
-int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
-  if (a.mode == "pin")
-    throw InputError("", 0, "--mode", "the TLB has no pin-level mode yet: use --mode fast");
-  std::unique_ptr<TlbCosim> cosim;
-  try {
-    cosim = std::make_unique<TlbCosim>(cfg, a.seed);
-  } catch (const std::invalid_argument& e) {  // the RTL was verilated for another geometry
-    throw InputError(a.config, 0, "mmu", e.what());
-  }
-  TlbRandomRun run;
-  run.translations = a.transactions;
-  run.stop_at_first_mismatch = !a.count_all;
-  const bool ok = cosim->run_random(run);
-  const TlbScoreboard& sb = cosim->scoreboard();
-  const RtlTlbGeometry& g = cosim->variant();
+// The counters both TLB modes report.
+struct TlbRunCounts {
+  RtlTlbGeometry variant;
+  uint64_t translations, faults, walks, image_switches, cycles;
+};
+
+void print_tlb_summary(const TlbScoreboard& sb, const TlbRunCounts& c, const CosimOptions& a, std::ostream& out) {
+  const RtlTlbGeometry& g = c.variant;
   out << "block        tlb (RTL rtl/gpumem_nested_tlb.sv, " << g.entries << " entries, " << g.ways << " ways, "
-      << (g.plru ? "tree-PLRU" : "LRU") << ", fast mode)\n"
-      << "config       " << a.config << "\nseed         " << a.seed << "\ntranslations " << cosim->translations() << " ("
-      << cosim->faults() << " faulted), " << cosim->walks() << " walks, " << sb.compared() << " operations compared in "
-      << cosim->cycles() << " cycles\n"
+      << (g.plru ? "tree-PLRU" : "LRU") << ", " << (a.mode == "pin" ? "pin-level mode: SystemC clock" : "fast mode")
+      << ")\n"
+      << "config       " << a.config << "\nseed         " << a.seed << "\ntranslations " << c.translations << " ("
+      << c.faults << " faulted), " << c.walks << " walks, " << sb.compared() << " operations compared in " << c.cycles
+      << " cycles\n"
       << "flushes      " << sb.flushes << " (" << sb.flushes_in_flight << " with an operation in flight, "
-      << cosim->image_switches() << " with a page-table switch); " << sb.stalled_cycles << " cycles of back-pressure\n";
+      << c.image_switches << " with a page-table switch); " << sb.stalled_cycles << " cycles of back-pressure\n";
 
   // Coverage bins, each named; the unhit ones are listed at the end.
   std::string unhit;
@@ -152,11 +147,43 @@ int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   bins("flush", {{"in-flight", sb.flushes_in_flight}});
   bins("back-pressure", {{"stalled", sb.stalled_cycles}});
   out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
+}
+
+int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
+  const bool pin = a.mode == "pin";
+  std::unique_ptr<TlbCosim> fast;
+  std::unique_ptr<TlbPinCosim> pin_level;
+  try {
+    if (pin)
+      pin_level = std::make_unique<TlbPinCosim>(cfg, a.seed);
+    else
+      fast = std::make_unique<TlbCosim>(cfg, a.seed);
+  } catch (const std::invalid_argument& e) {  // the RTL was verilated for another geometry
+    throw InputError(a.config, 0, "mmu", e.what());
+  }
+  TlbRandomRun run;
+  run.translations = a.transactions;
+  run.stop_at_first_mismatch = !a.count_all;
+  const bool ok = pin ? pin_level->run_random(run) : fast->run_random(run);
+  const TlbScoreboard& sb = pin ? pin_level->scoreboard() : fast->scoreboard();
+  const TlbRunCounts counts =
+      pin ? TlbRunCounts{pin_level->variant(), pin_level->translations(), pin_level->faults(), pin_level->walks(),
+                         pin_level->image_switches(), pin_level->cycles()}
+          : TlbRunCounts{fast->variant(), fast->translations(), fast->faults(), fast->walks(), fast->image_switches(),
+                         fast->cycles()};
+  print_tlb_summary(sb, counts, a, out);
   if (ok) return agreement(out);
-  const uint64_t fail_cycle = print_failure(out, "tlb", sb.mismatches(), sb.first_mismatch(), a.count_all,
-                                            cosim->assertion_failed(), cosim->translations(), cosim->cycles(), a.seed);
-  cosim.reset();  // one Verilated model at a time (see run_translator)
-  return print_artifacts(out, write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves), tlb_wave_layout(cfg));
+  const uint64_t fail_cycle =
+      print_failure(out, "tlb", sb.mismatches(), sb.first_mismatch(), a.count_all, !pin && fast->assertion_failed(),
+                    counts.translations, counts.cycles, a.seed);
+  fast.reset();  // one Verilated model of a design at a time (see run_translator)
+  const MismatchArtifacts files =
+      write_tlb_mismatch_artifacts(cfg, a.config, a.seed, run, fail_cycle, a.waves, 1000, pin ? " --mode pin" : "");
+  if (pin)
+    out << "             (waves from a fast-mode re-run of the same pins, which "
+        << (files.reproduced ? "fails at the same cycle)\n"
+                             : "does NOT fail there: the difference is in the pin-level path)\n");
+  return print_artifacts(out, files, tlb_wave_layout(cfg));
 }
 
 }  // namespace

@@ -12,12 +12,6 @@ namespace gpumem::tb {
 
 namespace {
 
-template <typename Params>
-RtlTlbGeometry geometry_of(const char* variant) {
-  return {variant,     Params::VA_BITS, Params::SMALL_BITS, Params::LARGE_BITS, Params::ENTRIES,
-          Params::WAYS, Params::PLRU != 0, Params::NESTED_TAIL != 0};
-}
-
 // Both variants have the same ports; only the Verilated class differs.
 template <typename Model>
 TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
@@ -42,9 +36,7 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
     r.way = d.rsp_way_o;
     r.pa = d.rsp_pa_o;
     r.evicted = d.rsp_evicted_o;
-    // The entry ports carry no valid bit: a hit, a nested result or an
-    // eviction shows a valid entry, anything else shows zeros.
-    r.entry.valid = r.fill ? r.evicted : r.result != TlbResult::kMiss;
+    r.entry.valid = tlb_response_has_entry(r);
     r.entry.large = d.rsp_entry_large_page_o;
     r.entry.vpn = d.rsp_entry_vpn_o;
     r.entry.pfn = d.rsp_entry_pfn_o;
@@ -60,8 +52,8 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
 }  // namespace
 
 const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
-  static const std::vector<RtlTlbGeometry> v{geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
-                                             geometry_of<Vgpumem_nested_tlb_lru_gpumem_nested_tlb>("lru")};
+  static const std::vector<RtlTlbGeometry> v{tlb_geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
+                                             tlb_geometry_of<Vgpumem_nested_tlb_lru_gpumem_nested_tlb>("lru")};
   return v;
 }
 
@@ -97,9 +89,16 @@ TlbDriver::TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves) {
 
 TlbDriver::~TlbDriver() = default;
 
-uint64_t TlbDriver::cycles() const { return impl_->cycles(); }
+void TlbDriver::reset() {
+  impl_->reset();
+  cycles_ = impl_->cycles();
+}
+
+TlbEdge TlbDriver::cycle(const TlbPins& in) {
+  ++cycles_;
+  return impl_->cycle(in);
+}
+
 bool TlbDriver::assertion_failed() const { return impl_->assertion_failed(); }
-void TlbDriver::reset() { impl_->reset(); }
-TlbEdge TlbDriver::cycle(const TlbPins& in) { return impl_->cycle(in); }
 
 }  // namespace gpumem::tb

@@ -17,9 +17,15 @@ struct RtlTlbGeometry {
   unsigned va_bits, small_bits, large_bits, entries, ways;
   bool plru, nested_tail;
 };
-// Every variant verilated (verilator/CMakeLists.txt, GPUMEM_RTL_TLB_*): one
-// per replacement policy, so both are proven against the model.
+// Every variant verilated (verilator/CMakeLists.txt, gpumem_verilate_tlb):
+// one per replacement policy, so both are proven against the model.
 const std::vector<RtlTlbGeometry>& rtl_tlb_variants();
+// From a Verilated model's parameter class (the parameters are `verilator public`).
+template <typename Params>
+RtlTlbGeometry tlb_geometry_of(const char* variant) {
+  return {variant,     Params::VA_BITS, Params::SMALL_BITS, Params::LARGE_BITS, Params::ENTRIES,
+          Params::WAYS, Params::PLRU != 0, Params::NESTED_TAIL != 0};
+}
 
 // Inputs driven for one clock cycle.
 struct TlbPins {
@@ -47,6 +53,10 @@ struct TlbResponse {
   bool operator!=(const TlbResponse& o) const { return !(*this == o); }
 };
 
+// The entry ports carry no valid bit: a hit, a nested result or an eviction
+// shows a valid entry, anything else shows zeros. Both modes decode with it.
+inline bool tlb_response_has_entry(const TlbResponse& r) { return r.fill ? r.evicted : r.result != TlbResult::kMiss; }
+
 // What happened at the rising edge that ends the cycle.
 struct TlbEdge {
   bool req_accepted = false;  // req_valid_i && req_ready_o
@@ -68,7 +78,7 @@ class TlbDriver {
   // One cycle: drive `in` with the clock low, sample the handshakes, then the
   // rising edge (entries, replacement state and flush update there).
   TlbEdge cycle(const TlbPins& in);
-  uint64_t cycles() const;
+  uint64_t cycles() const { return cycles_; }
   // An RTL assertion has failed (Verilator printed which, at time 2 * cycle
   // + 1); it does not abort the process, so the co-simulation can report it.
   bool assertion_failed() const;
@@ -78,6 +88,7 @@ class TlbDriver {
   template <typename Model>
   struct ImplOf;
   std::unique_ptr<Impl> impl_;
+  uint64_t cycles_ = 0;  // the harness's count, mirrored: read every cycle
 };
 
 }  // namespace gpumem::tb

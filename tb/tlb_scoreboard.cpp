@@ -1,5 +1,6 @@
 #include "tlb_scoreboard.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -78,27 +79,38 @@ std::string TlbMismatch::report() const {
 TlbScoreboard::TlbScoreboard(const TlbConfig& cfg, uint64_t seed)
     : evictions_by_way(cfg.ways), seed_(seed), model_(cfg) {}
 
-bool TlbScoreboard::cached(uint64_t va, bool large) const {
-  const unsigned set = model_.set_index(va);
-  const uint64_t vpn = va >> (large ? model_.geometry().large_bits : model_.geometry().small_bits);
-  for (unsigned w = 0; w < model_.ways(); ++w) {
-    const TlbEntry& e = model_.entry(set, w);
-    if (e.valid && e.large == large && e.vpn == vpn) return true;
-  }
-  return false;
+void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle) {
+  if (e.rsp_taken) response_taken(e.rsp, cycle);
+  if (e.rsp_stalled) response_stalled();
+  if (e.req_accepted) operation_accepted(pins, context);
+  // "In flight" from the bench's handshakes alone, not from the RTL's state.
+  const bool in_flight = e.req_accepted || (rsp_pending_ && !e.rsp_taken);
+  if (pins.flush) flushed(in_flight);
+  rsp_pending_ = in_flight;
 }
 
 void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& context) {
-  Pending p{operations_++, pins, context, {}, {}, {}};
-  TlbResponse& e = p.expected;
-  e.set = model_.set_index(pins.req_va);
-  // The set as it was, for the report: cheap next to the Verilated cycle.
-  p.set_before.reserve(model_.ways());
-  for (unsigned w = 0; w < model_.ways(); ++w) {
-    p.set_before.push_back(model_.entry(e.set, w));
-    if (model_.replacement() == Replacement::kLru) p.replacement_before.push_back(model_.lru_age(e.set, w));
-    else if (w > 0) p.replacement_before.push_back(model_.plru_bit(e.set, w));
+  if (count_ == pending_.size()) {  // unwrap into a ring twice as long
+    std::vector<Pending> bigger(2 * pending_.size());
+    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(pending_[(head_ + i) % pending_.size()]);
+    pending_ = std::move(bigger);
+    head_ = 0;
   }
+  Pending& p = pending_[(head_ + count_++) & (pending_.size() - 1)];
+  p.operation = operations_++;
+  p.pins = pins;
+  p.context = context;
+  TlbResponse& e = p.expected = TlbResponse{};
+  e.set = model_.set_index(pins.req_va);
+  // The set as it was, for the report: two short copies into the slot's own
+  // storage, sized once.
+  const unsigned ways = model_.ways();
+  if (p.set_before.size() != ways) {
+    p.set_before.resize(ways);
+    p.replacement_before.resize(model_.replacement() == Replacement::kLru ? ways : ways - 1);
+  }
+  std::copy_n(model_.set_entries(e.set), ways, p.set_before.data());
+  model_.copy_replacement(e.set, p.replacement_before.data());
   if (pins.req_fill) {
     const TlbFill f = model_.fill(pins.req_va, Pte::decode(pins.req_pte));
     e.fill = true;
@@ -112,7 +124,6 @@ void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& 
     if (lk.hit) e.entry = *lk.hit;
     if (lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) e.pa = model_.translate(*lk.hit, pins.req_va);
   }
-  pending_.push_back(std::move(p));
 }
 
 void TlbScoreboard::flushed(bool operation_in_flight) {
@@ -134,9 +145,10 @@ void TlbScoreboard::cover_lookup(const TlbResponse& e) {
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
-  if (pending_.empty()) throw std::logic_error("TLB scoreboard: a response without an operation");
-  Pending p = std::move(pending_.front());
-  pending_.pop_front();
+  if (count_ == 0) throw std::logic_error("TLB scoreboard: a response without an operation");
+  Pending& p = pending_[head_];
+  head_ = (head_ + 1) & (pending_.size() - 1);
+  --count_;
   ++compared_;
   const TlbResponse& e = p.expected;
   if (e.fill) {

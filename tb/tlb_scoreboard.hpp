@@ -5,7 +5,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +40,13 @@ class TlbScoreboard {
  public:
   TlbScoreboard(const TlbConfig& cfg, uint64_t seed);
 
+  // One rising edge (`cycle`, counted from 1 with the reset) with the pins
+  // driven before it and the handshakes it resolved: the calls below, in edge order.
+  // Both modes call this, so they feed the model alike.
+  void edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle);
+  // After a reset of the RTL: its response stage is empty.
+  void reset_handshake() { rsp_pending_ = false; }
+
   // Call in edge order: the response taken, then the operation accepted, then
   // a flush of the same edge (the operation sees the state before the flush).
   // Returns false on a mismatch; the first one is kept.
@@ -52,12 +58,18 @@ class TlbScoreboard {
   // The model TLB: the test bench reads it (never changes it) to avoid filling
   // a page that is cached already, as the MMU's miss handling guarantees.
   const Tlb& model() const { return model_; }
-  bool cached(uint64_t va, bool large) const;
+  bool cached(uint64_t va, bool large) const {
+    const TlbEntry* row = model_.set_entries(model_.set_index(va));
+    const uint64_t vpn = va >> (large ? model_.geometry().large_bits : model_.geometry().small_bits);
+    for (unsigned w = 0; w < model_.ways(); ++w)
+      if (row[w].valid && row[w].large == large && row[w].vpn == vpn) return true;
+    return false;
+  }
 
   const std::optional<TlbMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
-  size_t outstanding() const { return pending_.size(); }
+  size_t outstanding() const { return count_; }
 
   // Functional coverage of the compared operations (model values).
   std::array<uint64_t, 4> per_result{};      // lookups, by TlbResult
@@ -76,6 +88,8 @@ class TlbScoreboard {
     TlbPins pins;
     TlbOpContext context;
     TlbResponse expected;
+    // The set for the report; a slot's vectors are sized once, so no
+    // operation allocates.
     std::vector<TlbEntry> set_before;
     std::vector<unsigned> replacement_before;
   };
@@ -83,7 +97,11 @@ class TlbScoreboard {
 
   uint64_t seed_;
   Tlb model_;
-  std::deque<Pending> pending_;
+  // Operations in flight, oldest at head_: a ring of 2^n slots that doubles when full
+  // (the TLB holds one; more only if the RTL broke its handshake).
+  std::vector<Pending> pending_ = std::vector<Pending>(4);
+  size_t head_ = 0, count_ = 0;
+  bool rsp_pending_ = false;  // the bench's view: the response stage holds a response
   uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0;
   std::optional<TlbMismatch> first_mismatch_;
 };

@@ -344,6 +344,26 @@ TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
   EXPECT_NE(no_mmu.err.find("the config has no MMU"), std::string::npos) << no_mmu.err;
 }
 
+// The TLB's pin-level mode: the same pins as fast mode for one seed, so the
+// same summary line by line but the mode.
+TEST_F(Cli, CosimTlbPinModeAgreesAndMatchesFastMode) {
+  const std::vector<std::string> args = {"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb",
+                                         "--transactions", "20000", "--seed", "9"};
+  std::vector<std::string> pin_args = args;
+  pin_args.insert(pin_args.end(), {"--mode", "pin"});
+  const Result pin = run(pin_args);
+  ASSERT_EQ(pin.exit_code, 0) << pin.out << pin.err;
+  EXPECT_NE(pin.out.rfind("block        tlb (", 0), std::string::npos) << pin.out;
+  EXPECT_NE(pin.out.find("pin-level mode"), std::string::npos) << pin.out.substr(0, pin.out.find('\n'));
+  EXPECT_NE(pin.out.find("translations 20000 ("), std::string::npos) << pin.out;
+  EXPECT_NE(pin.out.find("result       agreement"), std::string::npos) << pin.out;
+  const Result fast = run(args);
+  ASSERT_EQ(fast.exit_code, 0) << fast.out << fast.err;
+  auto from_config = [](const std::string& s) { return s.substr(s.find("config")); };
+  EXPECT_EQ(from_config(pin.out), from_config(fast.out));
+  EXPECT_TRUE(pin.err.empty()) << pin.err;  // no SystemC banner or stop message
+}
+
 TEST_F(Cli, CosimTlbAgreesOnTheDefaultConfigWithEveryBinHit) {
   const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--transactions", "50000",
                         "--seed", "3"});

@@ -1,0 +1,122 @@
+// The TLB's three runs: TlbCosim (fast), the bare --cc model replaying the
+// pins of a fast run with no scoreboard, TlbPinCosim (pin). The TLB's
+// stimulus plays the MMU and reads the model TLB to choose its fills, so it
+// cannot run without a scoreboard: the floor replays recorded pins instead,
+// recorded before the clock starts.
+#include <cstdio>
+#include <vector>
+
+#include "Vgpumem_nested_tlb.h"
+#include "cosim_rates.hpp"
+#include "tlb_cosim.hpp"
+#include "tlb_pin_cosim.hpp"
+#include "verilated.h"
+
+namespace gpumem::bench {
+
+namespace {
+
+using namespace gpumem::tb;
+
+// One cycle's pins in 16 bytes: the VA fits 56 bits, the four flags above it.
+struct PackedPins {
+  uint64_t va_flags, pte;
+};
+constexpr unsigned kFlagShift = 56;
+
+std::vector<PackedPins> record_pins(const Config& cfg, uint64_t seed, const TlbRandomRun& run) {
+  TlbCosim cosim(cfg, seed);
+  TlbStimulus stimulus(cfg, seed, run, cosim.scoreboard());
+  std::vector<PackedPins> out;
+  while (!stimulus.done()) {
+    const TlbPins& p = stimulus.next();
+    const uint64_t flags = uint64_t{p.flush} | uint64_t{p.req_valid} << 1 | uint64_t{p.req_fill} << 2 |
+                           uint64_t{p.rsp_ready} << 3;
+    out.push_back({p.req_va | flags << kFlagShift, p.req_pte});
+    stimulus.observe(cosim.cycle(p, stimulus.context()));
+  }
+  return out;
+}
+
+// The floor: the model and the clock with the same pins, nothing else.
+// Clocked as TlbDriver::cycle does (inputs with the clock low, then the edge).
+uint64_t bare_loop(const std::vector<PackedPins>& pins, uint64_t& cycles) {
+  VerilatedContext context;
+  Vgpumem_nested_tlb dut(&context, "tlb");
+  dut.flush_i = dut.req_valid_i = dut.rsp_ready_i = 0;
+  dut.rst_ni = 0;
+  for (int i = 0; i < 2; ++i) {
+    dut.clk_i = 0;
+    dut.eval();
+    dut.clk_i = 1;
+    dut.eval();
+  }
+  dut.clk_i = 0;
+  dut.rst_ni = 1;
+  dut.eval();
+  cycles = 2;
+  uint64_t taken = 0;
+  constexpr uint64_t kVaMask = (uint64_t{1} << kFlagShift) - 1;
+  for (const PackedPins& p : pins) {
+    const unsigned flags = static_cast<unsigned>(p.va_flags >> kFlagShift);
+    dut.clk_i = 0;
+    dut.flush_i = flags & 1;
+    dut.req_valid_i = (flags >> 1) & 1;
+    dut.req_fill_i = (flags >> 2) & 1;
+    dut.rsp_ready_i = (flags >> 3) & 1;
+    dut.req_va_i = p.va_flags & kVaMask;
+    dut.req_pte_i = p.pte;
+    dut.eval();
+    taken += dut.rsp_valid_o && dut.rsp_ready_i;
+    dut.clk_i = 1;
+    dut.eval();
+    ++cycles;
+  }
+  dut.final();
+  return taken;
+}
+
+}  // namespace
+
+BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
+  BlockRates rates;
+  TlbRandomRun run;
+  run.translations = o.transactions / o.rounds;
+  for (unsigned r = 0; r < o.rounds; ++r) {
+    const uint64_t round_seed = o.seed + r;
+    const std::vector<PackedPins> pins = record_pins(cfg, round_seed, run);
+    for (int k = 0; k < 2; ++k) {
+      const bool fast_now = (k == 0) == (r % 2 == 0);
+      const auto t0 = Clock::now();
+      if (fast_now) {
+        TlbCosim cosim(cfg, round_seed);
+        if (!cosim.run_random(run)) {
+          std::fprintf(stderr, "tlb fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
+          rates.fast.failed = true;
+          return rates;
+        }
+        rates.fast.add(cosim.translations(), cosim.cycles(), t0);
+      } else {
+        uint64_t cycles = 0;
+        bare_loop(pins, cycles);
+        rates.bare.add(run.translations, cycles, t0);  // the same pins finish the same translations
+      }
+    }
+  }
+  rates.pin = in_child_process([&] {
+    Rate pin;
+    TlbRandomRun pin_run;
+    pin_run.translations = o.pin_transactions;
+    const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
+    TlbPinCosim cosim(cfg, o.seed);
+    if (!cosim.run_random(pin_run)) {
+      std::fprintf(stderr, "tlb pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
+      pin.failed = true;
+    }
+    pin.add(cosim.translations(), cosim.cycles(), t0);
+    return pin;
+  });
+  return rates;
+}
+
+}  // namespace gpumem::bench

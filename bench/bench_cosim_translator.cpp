@@ -1,0 +1,100 @@
+// The translator's three runs: TranslatorCosim (fast), the bare --cc model
+// with RandomStimulus's pins and no scoreboard, TranslatorPinCosim (pin).
+#include <cstdio>
+
+#include "Vgpumem_xor_translator.h"
+#include "cosim_rates.hpp"
+#include "translator_cosim.hpp"
+#include "translator_pin_cosim.hpp"
+#include "verilated.h"
+
+namespace gpumem::bench {
+
+namespace {
+
+using namespace gpumem::tb;
+
+// The floor: the model, the stimulus and the clock, nothing else. Clocked as
+// TranslatorDriver::cycle does (inputs with the clock low, then the edge).
+uint64_t bare_loop(uint64_t seed, unsigned address_bits, const RandomRun& run, uint64_t& cycles) {
+  VerilatedContext context;
+  Vgpumem_xor_translator dut(&context, "translator");
+  dut.clk_i = 0;
+  dut.rst_ni = 0;
+  for (int i = 0; i < 2; ++i) {
+    dut.clk_i = 0;
+    dut.eval();
+    dut.clk_i = 1;
+    dut.eval();
+  }
+  dut.clk_i = 0;
+  dut.rst_ni = 1;
+  dut.eval();
+  RandomStimulus stimulus(seed, address_bits, run);
+  uint64_t taken = 0;
+  bool accepted = false;
+  cycles = 2;
+  while (taken < run.transactions) {
+    const TranslatorPins& p = stimulus.next(accepted);
+    dut.clk_i = 0;
+    dut.req_valid_i = p.req_valid;
+    dut.req_addr_i = p.req_addr;
+    dut.req_task_i = p.req_task;
+    dut.rsp_ready_i = p.rsp_ready;
+    dut.reg_we_i = p.reg_we;
+    dut.reg_addr_i = static_cast<uint16_t>(p.reg_addr);
+    dut.reg_wdata_i = p.reg_wdata;
+    dut.eval();
+    accepted = p.req_valid && dut.req_ready_o;
+    taken += dut.rsp_valid_o && p.rsp_ready;
+    dut.clk_i = 1;
+    dut.eval();
+    ++cycles;
+  }
+  dut.final();
+  return taken;
+}
+
+}  // namespace
+
+BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
+  BlockRates rates;
+  RandomRun run;
+  run.transactions = o.transactions / o.rounds;
+  for (unsigned r = 0; r < o.rounds; ++r) {
+    for (int k = 0; k < 2; ++k) {
+      const bool fast_now = (k == 0) == (r % 2 == 0);
+      const uint64_t round_seed = o.seed + r;
+      const auto t0 = Clock::now();
+      if (fast_now) {
+        TranslatorCosim cosim(cfg, round_seed);
+        if (!cosim.run_random(run)) {
+          std::fprintf(stderr, "translator fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
+          rates.fast.failed = true;
+          return rates;
+        }
+        rates.fast.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
+      } else {
+        uint64_t cycles = 0;
+        const uint64_t taken = bare_loop(round_seed, cfg.memory.address_bits, run, cycles);
+        rates.bare.add(taken, cycles, t0);
+      }
+    }
+  }
+  rates.pin = in_child_process([&] {
+    Rate pin;
+    RandomRun pin_run;
+    pin_run.transactions = o.pin_transactions;
+    const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
+    TranslatorPinCosim cosim(cfg, o.seed);
+    if (!cosim.run_random(pin_run)) {
+      std::fprintf(stderr, "translator pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
+      pin.failed = true;
+    }
+    pin.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
+    return pin;
+  });
+  return rates;
+}
+
+}  // namespace gpumem::bench

@@ -1,0 +1,43 @@
+// What gpumem_bench_cosim measures per block: the fast mode, the bare
+// Verilated model with the same pins (the floor) and the pin-level mode.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+
+#include "config.hpp"
+
+namespace gpumem::bench {
+
+using Clock = std::chrono::steady_clock;
+
+struct Rate {
+  uint64_t transactions = 0, cycles = 0;
+  double seconds = 0;
+  bool failed = false;  // a mismatch (reported on stderr where it happened)
+  void add(uint64_t t, uint64_t c, Clock::time_point t0) {
+    transactions += t;
+    cycles += c;
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  double per_second() const { return transactions / seconds; }
+  double cycles_per_second() const { return cycles / seconds; }
+};
+
+struct BlockRates {
+  Rate fast, bare, pin;
+};
+
+struct BenchOptions {
+  uint64_t transactions, pin_transactions, seed;  // per block
+  unsigned rounds;                                // fast and bare alternate round by round
+};
+
+// SystemC elaborates once per process: `run` (a pin-level run) goes to a
+// child process of its own, so each block's bench gets a fresh kernel.
+Rate in_child_process(const std::function<Rate()>& run);
+
+BlockRates bench_translator(const Config& cfg, const BenchOptions& o);
+BlockRates bench_tlb(const Config& cfg, const BenchOptions& o);
+
+}  // namespace gpumem::bench

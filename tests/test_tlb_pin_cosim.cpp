@@ -1,0 +1,210 @@
+// The pin-level co-simulation of rtl/gpumem_nested_tlb.sv (the --sc model
+// under an sc_clock) against gpumem::Tlb, and its equivalence with the fast
+// mode: one seed, the same run. Every test elaborates SystemC, so each runs
+// in a process of its own.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "tlb_cosim.hpp"
+#include "tlb_pin_cosim.hpp"
+
+namespace gpumem::tb {
+namespace {
+
+Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
+Config lru_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/tlb-lru.yaml"); }
+
+std::string temp_dir(const char* name) {
+  std::string dir = ::testing::TempDir() + name + "-XXXXXX";
+  if (!mkdtemp(dir.data())) throw std::runtime_error("mkdtemp " + dir);
+  return dir;
+}
+
+// What a run leaves behind, for comparing two runs whole.
+struct Summary {
+  uint64_t compared, cycles, mismatches, translations, faults, walks, image_switches, flushes, flushes_in_flight,
+      stalled, flagged_outside, flagged_inside;
+  std::array<uint64_t, 4> per_result;
+  std::array<uint64_t, 2> fills;
+  std::array<uint64_t, 5> large_by_flag;
+  std::array<uint64_t, 16> hits_by_task;
+  std::vector<uint64_t> evictions_by_way;
+  bool operator==(const Summary& o) const {
+    return compared == o.compared && cycles == o.cycles && mismatches == o.mismatches &&
+           translations == o.translations && faults == o.faults && walks == o.walks &&
+           image_switches == o.image_switches && flushes == o.flushes && flushes_in_flight == o.flushes_in_flight &&
+           stalled == o.stalled && flagged_outside == o.flagged_outside && flagged_inside == o.flagged_inside &&
+           per_result == o.per_result && fills == o.fills && large_by_flag == o.large_by_flag &&
+           hits_by_task == o.hits_by_task && evictions_by_way == o.evictions_by_way;
+  }
+};
+
+template <typename Cosim>
+Summary summary(const Cosim& c) {
+  const TlbScoreboard& sb = c.scoreboard();
+  return {sb.compared(),     c.cycles(),          sb.mismatches(),       c.translations(),
+          c.faults(),        c.walks(),           c.image_switches(),    sb.flushes,
+          sb.flushes_in_flight, sb.stalled_cycles, sb.large_flagged_outside, sb.large_flagged_inside,
+          sb.per_result,     sb.fills_by_size,    sb.large_by_flag,      sb.hits_by_task,
+          sb.evictions_by_way};
+}
+
+std::ostream& operator<<(std::ostream& os, const Summary& s) {
+  os << s.compared << " compared in " << s.cycles << " cycles, " << s.mismatches << " mismatches, " << s.translations
+     << " translations (" << s.faults << " faulted, " << s.walks << " walks), flushes " << s.flushes << "/"
+     << s.flushes_in_flight << "/" << s.image_switches << ", stalled " << s.stalled << ", results";
+  for (uint64_t n : s.per_result) os << " " << n;
+  os << ", evictions";
+  for (uint64_t n : s.evictions_by_way) os << " " << n;
+  return os;
+}
+
+TEST(TlbPinCosim, GeometryEqualsTheFastModels) {
+  const auto& pin = rtl_tlb_pin_variants();
+  const auto& fast = rtl_tlb_variants();
+  ASSERT_EQ(pin.size(), fast.size());
+  for (size_t i = 0; i < pin.size(); ++i) {
+    EXPECT_EQ(pin[i].variant, fast[i].variant);
+    EXPECT_EQ(pin[i].va_bits, fast[i].va_bits);
+    EXPECT_EQ(pin[i].small_bits, fast[i].small_bits);
+    EXPECT_EQ(pin[i].large_bits, fast[i].large_bits);
+    EXPECT_EQ(pin[i].entries, fast[i].entries);
+    EXPECT_EQ(pin[i].ways, fast[i].ways);
+    EXPECT_EQ(pin[i].plru, fast[i].plru);
+    EXPECT_EQ(pin[i].nested_tail, fast[i].nested_tail);
+  }
+}
+
+TEST(TlbPinCosim, FiftyThousandRandomTranslations) {
+  TlbPinCosim cosim(default_config(), 20240607);
+  TlbRandomRun run;
+  run.translations = 50'000;
+  const bool ok = cosim.run_random(run);
+  const TlbScoreboard& sb = cosim.scoreboard();
+  ASSERT_TRUE(ok) << sb.first_mismatch()->report();
+  EXPECT_EQ(cosim.variant().variant, "plru");
+  EXPECT_EQ(cosim.translations(), run.translations);
+  EXPECT_EQ(sb.mismatches(), 0u);
+  EXPECT_EQ(sb.outstanding(), 0u);
+  EXPECT_GT(sb.compared(), run.translations) << "fills and retries are operations too";
+  for (unsigned i = 0; i < 4; ++i) EXPECT_GT(sb.per_result[i], 0u) << tlb_result_name(static_cast<TlbResult>(i));
+  EXPECT_GT(sb.fills_by_size[0], 0u);
+  EXPECT_GT(sb.fills_by_size[1], 0u);
+  for (unsigned w = 0; w < sb.evictions_by_way.size(); ++w) EXPECT_GT(sb.evictions_by_way[w], 0u) << "way " << w;
+  EXPECT_GT(sb.flushes_in_flight, 0u);
+  EXPECT_GT(cosim.image_switches(), 0u);
+  EXPECT_GT(sb.stalled_cycles, 0u);
+}
+
+// One seed, one run: the pin-level bench sees the fast mode's operations in
+// the fast mode's cycles (back-pressure, flushes and the stimulus's reads of
+// the model TLB included), so every count agrees. The fast model is destroyed
+// before the SystemC one exists (Verilator's one-model-at-a-time).
+void same_run_in_both_modes(const Config& cfg, uint64_t seed) {
+  TlbRandomRun run;
+  run.translations = 30'000;
+  run.stop_at_first_mismatch = false;
+  Summary fast{};
+  {
+    TlbCosim cosim(cfg, seed);
+    ASSERT_TRUE(cosim.run_random(run));
+    fast = summary(cosim);
+  }
+  TlbPinCosim cosim(cfg, seed);
+  ASSERT_TRUE(cosim.run_random(run));
+  const Summary pin = summary(cosim);
+  EXPECT_EQ(pin, fast) << "pin:  " << pin << "\nfast: " << fast;
+  EXPECT_GT(pin.cycles, pin.compared) << "back-pressure and idle cycles expected";
+}
+
+TEST(TlbPinCosim, SameSeedSameRunAsFastMode) { same_run_in_both_modes(default_config(), 77); }
+TEST(TlbPinCosim, SameSeedSameRunAsFastModeOnTheLruVariant) { same_run_in_both_modes(lru_config(), 78); }
+
+// Two more reset cycles on both sides: still the same cycle numbers.
+TEST(TlbPinCosim, ResetAddsTheSameCyclesAsFastMode) {
+  const Config cfg = default_config();
+  TlbRandomRun run;
+  run.translations = 2000;
+  uint64_t fast_cycles = 0;
+  {
+    TlbCosim cosim(cfg, 3);
+    cosim.reset();
+    ASSERT_TRUE(cosim.run_random(run));
+    fast_cycles = cosim.cycles();
+  }
+  TlbPinCosim cosim(cfg, 3);
+  cosim.reset();
+  ASSERT_TRUE(cosim.run_random(run));
+  EXPECT_EQ(cosim.cycles(), fast_cycles);
+}
+
+TEST(TlbPinCosim, WavesFromTheSystemCSide) {
+  const std::string dir = temp_dir("gpumem-tlb-pin-waves");
+  const std::string fst = dir + "/pin.fst";
+  {
+    TlbPinCosim cosim(default_config(), 5, WaveWindow{fst, 1000});
+    TlbRandomRun run;
+    run.translations = 2000;
+    ASSERT_TRUE(cosim.run_random(run));
+  }
+  ASSERT_TRUE(std::filesystem::exists(fst));
+  EXPECT_GT(std::filesystem::file_size(fst), 100u);
+  std::filesystem::remove_all(dir);
+}
+
+// A pin-level mismatch takes its waves from a fast-mode re-run made while the
+// bench is still alive (SystemC cannot elaborate again): the --cc and --sc
+// models (different designs to Verilator) must live side by side and come
+// apart cleanly.
+TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
+  const Config cfg = default_config();
+  const std::string dir = temp_dir("gpumem-tlb-pin-artifacts");
+  TlbRandomRun run;
+  run.translations = 2000;
+  {
+    TlbPinCosim cosim(cfg, 7);
+    ASSERT_TRUE(cosim.run_random(run));
+    const MismatchArtifacts files =
+        write_tlb_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
+    EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
+    ASSERT_TRUE(std::filesystem::exists(files.waves));
+    EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
+    std::ifstream replay(files.replay);
+    std::stringstream text;
+    text << replay.rdbuf();
+    EXPECT_NE(text.str().find("--block tlb --transactions 2000 --seed 7 --mode pin\n"), std::string::npos) << text.str();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TlbPinCosim, OneRunPerProcess) {
+  TlbPinCosim cosim(default_config(), 1);
+  TlbRandomRun run;
+  run.translations = 10;
+  ASSERT_TRUE(cosim.run_random(run));
+  EXPECT_THROW(cosim.run_random(run), std::logic_error);
+  EXPECT_THROW(cosim.reset(), std::logic_error);
+}
+
+TEST(TlbPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
+  Config cfg = default_config();
+  cfg.mmu.tlb_entries = 32;
+  try {
+    TlbPinCosim cosim(cfg, 1);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("entries: config mmu.tlb.entries = 32, RTL ENTRIES = 64"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpumem::tb
