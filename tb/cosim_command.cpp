@@ -92,7 +92,8 @@ int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) 
   if (ok) return agreement(out);
   const uint64_t fail_cycle =
       print_failure(out, "translator", sb.mismatches(), sb.first_mismatch(), a.count_all,
-                    !pin && fast->assertion_failed(), sb.compared(), pin ? pin_level->cycles() : fast->cycles(), a.seed);
+                    pin ? pin_level->assertion_failed() : fast->assertion_failed(), sb.compared(),
+                    pin ? pin_level->cycles() : fast->cycles(), a.seed);
   // One --cc model at a time: two alive deadlock in Verilator 5.006's scope
   // registry. The pin-level bench stays (SystemC cannot elaborate again);
   // its waves come from a fast-mode re-run of the same pins.
@@ -174,7 +175,8 @@ int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {
   print_tlb_summary(sb, counts, a, out);
   if (ok) return agreement(out);
   const uint64_t fail_cycle =
-      print_failure(out, "tlb", sb.mismatches(), sb.first_mismatch(), a.count_all, !pin && fast->assertion_failed(),
+      print_failure(out, "tlb", sb.mismatches(), sb.first_mismatch(), a.count_all,
+                    pin ? pin_level->assertion_failed() : fast->assertion_failed(),
                     counts.translations, counts.cycles, a.seed);
   fast.reset();  // one Verilated model of a design at a time (see run_translator)
   const MismatchArtifacts files =

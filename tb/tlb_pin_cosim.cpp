@@ -26,7 +26,10 @@ struct TlbPinCosim::Bench {
   Bench(const Config& c, uint64_t s, const RtlTlbGeometry& v)
       : cfg(c), seed(s), variant(v), scoreboard(tlb_config(c), s) {}
   virtual ~Bench() = default;
-  bool done() const { return stimulus->done() || (run.stop_at_first_mismatch && scoreboard.mismatches()); }
+  virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
+  bool done() const {
+    return stimulus->done() || (run.stop_at_first_mismatch && scoreboard.mismatches()) || assertion_failed();
+  }
 
   Config cfg;
   uint64_t seed;
@@ -94,6 +97,8 @@ struct BenchOf : sc_core::sc_module, TlbPinCosim::Bench {
   SignalFor<decltype(Model::rsp_entry_readable_o)> rsp_entry_readable{"rsp_entry_readable"};
   SignalFor<decltype(Model::rsp_entry_writable_o)> rsp_entry_writable{"rsp_entry_writable"};
 
+  bool assertion_failed() const override { return context->gotError(); }
+
   std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
   std::unique_ptr<Model> dut;
   VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
@@ -105,6 +110,7 @@ BenchOf<Model>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t 
                         const WaveWindow& w)
     : sc_module(name), Bench(c, s, v), waves(w) {
   if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
   // The --sc model takes the thread's context, which a destroyed --cc model
   // (a fast run before this one) leaves pointing at freed memory.
   Verilated::threadContextp(context.get());
@@ -251,8 +257,10 @@ bool TlbPinCosim::run_random(const TlbRandomRun& run) {
   bench_->run = run;
   bench_->stimulus = std::make_unique<TlbStimulus>(bench_->cfg, bench_->seed, run, bench_->scoreboard);
   sc_core::sc_start();
-  return bench_->scoreboard.mismatches() == 0;
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
 }
+
+bool TlbPinCosim::assertion_failed() const { return bench_->assertion_failed(); }
 
 const TlbScoreboard& TlbPinCosim::scoreboard() const { return bench_->scoreboard; }
 uint64_t TlbPinCosim::cycles() const { return bench_->cycles; }

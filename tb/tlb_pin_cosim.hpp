@@ -43,6 +43,8 @@ class TlbPinCosim {
 
   const TlbScoreboard& scoreboard() const;
   uint64_t cycles() const;  // rising edges, reset included (as TlbDriver::cycles)
+  // An RTL assertion failed (Verilator printed which); the run stopped there.
+  bool assertion_failed() const;
   uint64_t translations() const;  // finished (translated or faulted)
   uint64_t faults() const;
   uint64_t walks() const;

@@ -34,7 +34,8 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   void monitor();
   void drive(const TranslatorPins& p);
   bool done() const {
-    return scoreboard.compared() >= run.transactions || (run.stop_at_first_mismatch && scoreboard.mismatches());
+    return scoreboard.compared() >= run.transactions || (run.stop_at_first_mismatch && scoreboard.mismatches()) ||
+           context->gotError();
   }
 
   // Low until the first rising edge at 5 ns: the stimulus drives while the
@@ -62,6 +63,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
 TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t s, const WaveWindow& w)
     : sc_module(name), waves(w), scoreboard(cfg, s), seed(s), address_bits(cfg.memory.address_bits) {
   if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
   // The --sc model takes the thread's context, which a destroyed --cc model
   // (a fast run before this one) leaves pointing at freed memory.
   Verilated::threadContextp(context.get());
@@ -164,8 +166,10 @@ bool TranslatorPinCosim::run_random(const RandomRun& run) {
   bench_->started = true;
   bench_->run = run;
   sc_core::sc_start();
-  return bench_->scoreboard.mismatches() == 0;
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
 }
+
+bool TranslatorPinCosim::assertion_failed() const { return bench_->context->gotError(); }
 
 const TranslatorScoreboard& TranslatorPinCosim::scoreboard() const { return bench_->scoreboard; }
 uint64_t TranslatorPinCosim::cycles() const { return bench_->cycles; }

@@ -41,6 +41,8 @@ class TranslatorPinCosim {
 
   const TranslatorScoreboard& scoreboard() const;
   uint64_t cycles() const;  // rising edges, reset included (as TranslatorDriver::cycles)
+  // An RTL assertion failed (Verilator printed which); the run stopped there.
+  bool assertion_failed() const;
 
  private:
   struct Bench;
