@@ -102,12 +102,9 @@ TlbFill Tlb::fill(uint64_t va, const Pte& leaf) {
 
   TlbFill out;
   out.set = set_index(va);
-  for (unsigned w = 0; w < ways_; ++w) {
-    const TlbEntry& o = at(out.set, w);
-    if (o.valid && o.large == e.large && o.vpn == e.vpn)
-      throw std::logic_error("TLB: fill of a page already present in set " + std::to_string(out.set) + " way " +
-                             std::to_string(w));
-  }
+  if (const int w = way_holding(va, e.large); w >= 0)
+    throw std::logic_error("TLB: fill of a page already present in set " + std::to_string(out.set) + " way " +
+                           std::to_string(w));
   out.way = victim(out.set);
   TlbEntry& slot = at(out.set, out.way);
   if (slot.valid) {

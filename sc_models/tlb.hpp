@@ -166,6 +166,16 @@ class Tlb {
   unsigned set_index(uint64_t va) const { return static_cast<unsigned>((va >> geo_.large_bits) & (sets_ - 1)); }
   // The way the next fill of this set would use; no side effect.
   unsigned victim(unsigned set) const;
+  // The way holding va's page of that size, or -1: the page is cached. fill()
+  // refuses a cached page; an MMU (or a test bench playing one) asks first.
+  int way_holding(uint64_t va, bool large) const {
+    const unsigned set = set_index(va);
+    const uint64_t vpn = va >> (large ? geo_.large_bits : geo_.small_bits);
+    const TlbEntry* row = &entries_[size_t{set} * ways_];
+    for (unsigned w = 0; w < ways_; ++w)
+      if (row[w].valid && row[w].large == large && row[w].vpn == vpn) return static_cast<int>(w);
+    return -1;
+  }
 
   // Replacement state, for comparing with the RTL's and for tests.
   unsigned lru_age(unsigned set, unsigned way) const;    // LRU only

@@ -58,13 +58,7 @@ class TlbScoreboard {
   // The model TLB: the test bench reads it (never changes it) to avoid filling
   // a page that is cached already, as the MMU's miss handling guarantees.
   const Tlb& model() const { return model_; }
-  bool cached(uint64_t va, bool large) const {
-    const TlbEntry* row = model_.set_entries(model_.set_index(va));
-    const uint64_t vpn = va >> (large ? model_.geometry().large_bits : model_.geometry().small_bits);
-    for (unsigned w = 0; w < model_.ways(); ++w)
-      if (row[w].valid && row[w].large == large && row[w].vpn == vpn) return true;
-    return false;
-  }
+  bool cached(uint64_t va, bool large) const { return model_.way_holding(va, large) >= 0; }
 
   const std::optional<TlbMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }

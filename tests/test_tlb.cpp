@@ -478,6 +478,20 @@ TEST(TlbErrors, FillOfAPagePresentThrows) {
   EXPECT_THROW(t.entry(0, 4), std::out_of_range);
 }
 
+// way_holding() is the question fill() refuses on: cached at that size?
+TEST(TlbErrors, WayHoldingAnswersPerPageSize) {
+  Tlb t(tlb_cfg(16, 4, Replacement::kLru));
+  EXPECT_EQ(t.way_holding(0x0001'0000, true), -1);
+  t.fill(0x0001'0000, large_leaf(0x10));
+  t.fill(0x0001'F000, small_leaf(0x70));
+  EXPECT_EQ(t.way_holding(0x0001'8008, true), 0);   // anywhere in the large page
+  EXPECT_EQ(t.way_holding(0x0001'F008, false), 1);  // the small page inside it
+  EXPECT_EQ(t.way_holding(0x0001'E000, false), -1);  // another small page of that large page
+  EXPECT_EQ(t.way_holding(0x0011'0000, true), -1);   // same set, other large page
+  t.invalidate_all();
+  EXPECT_EQ(t.way_holding(0x0001'0000, true), -1);
+}
+
 TEST(TlbErrors, BadConfigsThrowNamingTheParameter) {
   std::string m = thrown<std::invalid_argument>([] { Tlb t(tlb_cfg(12, 8, Replacement::kLru)); });
   EXPECT_TRUE(contains(m, "entries") && contains(m, "multiple of ways")) << m;
