@@ -10,12 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "cosim_test_helpers.hpp"
 #include "tlb_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
 
-Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
 
 // configs/default.yaml: 4 KB / 64 KB pages, 64 entries in 4 ways (16 sets,
 // set = VA[19:16]), tree-PLRU, nested region at the tail.
@@ -62,7 +62,6 @@ class TlbCosimTest : public ::testing::Test {
   TlbCosim cosim{cfg, 1};
 };
 
-Config lru_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/tlb-lru.yaml"); }
 
 TEST(TlbCosim, EachVariantEqualsItsConfig) {
   const auto& variants = rtl_tlb_variants();
@@ -303,28 +302,23 @@ TEST(TlbCosim, OneMillionRandomTranslationsOnTheLruVariant) { random_run_covers_
 
 TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const Config cfg = default_config();
-  std::string dir = ::testing::TempDir() + "gpumem-tlb-waves-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  const std::string dir = temp_dir("gpumem-tlb-waves");
   TlbRandomRun run;
   run.translations = 2000;
   const MismatchArtifacts files = write_tlb_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
-  std::ifstream replay(files.replay);
-  std::stringstream text;
-  text << replay.rdbuf();
-  EXPECT_NE(text.str().find("gpumem cosim --config 'configs/default.yaml' --block tlb --transactions 2000 --seed 7"),
+  const std::string text = file_text(files.replay);
+  EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block tlb --transactions 2000 --seed 7"),
             std::string::npos)
-      << text.str();
+      << text;
   // The view: the saved layout opened on the failing edge (cycle 1500 -> time 2999).
   ASSERT_FALSE(files.view.empty());
-  std::ifstream view(files.view);
-  std::stringstream layout;
-  layout << view.rdbuf();
-  EXPECT_NE(layout.str().find("[dumpfile] \"" + std::filesystem::absolute(files.waves).string() + "\""), std::string::npos)
-      << layout.str();
-  EXPECT_NE(layout.str().find("\n*1.000000 2999 -1"), std::string::npos) << layout.str();
-  EXPECT_NE(layout.str().find("tlb.rsp_result_o[1:0]"), std::string::npos) << "not the tlb layout:\n" << layout.str();
+  const std::string layout = file_text(files.view);
+  EXPECT_NE(layout.find("[dumpfile] \"" + std::filesystem::absolute(files.waves).string() + "\""), std::string::npos)
+      << layout;
+  EXPECT_NE(layout.find("\n*1.000000 2999 -1"), std::string::npos) << layout;
+  EXPECT_NE(layout.find("tlb.rsp_result_o[1:0]"), std::string::npos) << "not the tlb layout:\n" << layout;
   std::filesystem::remove_all(dir);
 }
 

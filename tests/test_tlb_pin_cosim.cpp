@@ -13,20 +13,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cosim_test_helpers.hpp"
 #include "tlb_cosim.hpp"
 #include "tlb_pin_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
 
-Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
-Config lru_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/tlb-lru.yaml"); }
 
-std::string temp_dir(const char* name) {
-  std::string dir = ::testing::TempDir() + name + "-XXXXXX";
-  if (!mkdtemp(dir.data())) throw std::runtime_error("mkdtemp " + dir);
-  return dir;
-}
 
 // What a run leaves behind, for comparing two runs whole.
 struct Summary {
@@ -177,10 +171,8 @@ TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
     EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
     ASSERT_TRUE(std::filesystem::exists(files.waves));
     EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
-    std::ifstream replay(files.replay);
-    std::stringstream text;
-    text << replay.rdbuf();
-    EXPECT_NE(text.str().find("--block tlb --transactions 2000 --seed 7 --mode pin\n"), std::string::npos) << text.str();
+    const std::string text = file_text(files.replay);
+    EXPECT_NE(text.find("--block tlb --transactions 2000 --seed 7 --mode pin\n"), std::string::npos) << text;
   }
   std::filesystem::remove_all(dir);
 }

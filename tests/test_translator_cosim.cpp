@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "cosim_test_helpers.hpp"
 #include "register_map.hpp"
 #include "translator_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
 
-Config default_config() { return load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml"); }
 
 uint32_t xor_vector(unsigned t, unsigned j) { return kRegXorVector + 4 * (t * kMaxChannelBits + j); }
 uint32_t task_scheme(unsigned t) { return kRegTaskScheme + 4 * t; }
@@ -192,19 +192,16 @@ TEST(TranslatorCosim, OneMillionRandomTransactions) {
 // cycles, and a replay file. Exercised on a passing run, so it needs no broken RTL.
 TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
-  std::string dir = ::testing::TempDir() + "gpumem-waves-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  const std::string dir = temp_dir("gpumem-waves");
   RandomRun run;
   run.transactions = 2000;
   const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
-  std::ifstream replay(files.replay);
-  std::stringstream text;
-  text << replay.rdbuf();
-  EXPECT_NE(text.str().find("gpumem cosim --config 'configs/default.yaml' --block translator --transactions 2000 --seed 7"),
+  const std::string text = file_text(files.replay);
+  EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block translator --transactions 2000 --seed 7"),
             std::string::npos)
-      << text.str();
+      << text;
   std::filesystem::remove_all(dir);
 }
 
