@@ -11,6 +11,7 @@
 #include "tlb_cosim.hpp"
 #include "tlb_pin_cosim.hpp"
 #include "verilated.h"
+#include "verilated_harness.hpp"
 
 namespace gpumem::bench {
 
@@ -44,17 +45,7 @@ uint64_t bare_loop(const std::vector<PackedPins>& pins, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_nested_tlb dut(&context, "tlb");
   dut.flush_i = dut.req_valid_i = dut.rsp_ready_i = 0;
-  dut.rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    dut.clk_i = 0;
-    dut.eval();
-    dut.clk_i = 1;
-    dut.eval();
-  }
-  dut.clk_i = 0;
-  dut.rst_ni = 1;
-  dut.eval();
-  cycles = 2;
+  cycles = reset_cycles(dut);
   uint64_t taken = 0;
   constexpr uint64_t kVaMask = (uint64_t{1} << kFlagShift) - 1;
   for (const PackedPins& p : pins) {
@@ -82,26 +73,28 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
   TlbRandomRun run;
   run.translations = o.transactions / o.rounds;
-  for (unsigned r = 0; r < o.rounds; ++r) {
-    const uint64_t round_seed = o.seed + r;
-    const std::vector<PackedPins> pins = record_pins(cfg, round_seed, run);
-    for (int k = 0; k < 2; ++k) {
-      const bool fast_now = (k == 0) == (r % 2 == 0);
-      const auto t0 = Clock::now();
-      if (fast_now) {
-        TlbCosim cosim(cfg, round_seed);
+  const bool agreed = alternate_rounds(
+      o,
+      [&](uint64_t seed) {
+        const auto t0 = Clock::now();
+        TlbCosim cosim(cfg, seed);
         if (!cosim.run_random(run)) {
           std::fprintf(stderr, "tlb fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
-          rates.fast.failed = true;
-          return rates;
+          return false;
         }
         rates.fast.add(cosim.translations(), cosim.cycles(), t0);
-      } else {
+        return true;
+      },
+      [&](uint64_t seed) {
+        const std::vector<PackedPins> pins = record_pins(cfg, seed, run);  // untimed
+        const auto t0 = Clock::now();
         uint64_t cycles = 0;
         bare_loop(pins, cycles);
         rates.bare.add(run.translations, cycles, t0);  // the same pins finish the same translations
-      }
-    }
+      });
+  if (!agreed) {
+    rates.fast.failed = true;
+    return rates;
   }
   rates.pin = in_child_process([&] {
     Rate pin;

@@ -7,6 +7,7 @@
 #include "translator_cosim.hpp"
 #include "translator_pin_cosim.hpp"
 #include "verilated.h"
+#include "verilated_harness.hpp"
 
 namespace gpumem::bench {
 
@@ -19,21 +20,10 @@ using namespace gpumem::tb;
 uint64_t bare_loop(uint64_t seed, unsigned address_bits, const RandomRun& run, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_xor_translator dut(&context, "translator");
-  dut.clk_i = 0;
-  dut.rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    dut.clk_i = 0;
-    dut.eval();
-    dut.clk_i = 1;
-    dut.eval();
-  }
-  dut.clk_i = 0;
-  dut.rst_ni = 1;
-  dut.eval();
+  cycles = reset_cycles(dut);  // the inputs are zero: idle
   RandomStimulus stimulus(seed, address_bits, run);
   uint64_t taken = 0;
   bool accepted = false;
-  cycles = 2;
   while (taken < run.transactions) {
     const TranslatorPins& p = stimulus.next(accepted);
     dut.clk_i = 0;
@@ -61,25 +51,27 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
   RandomRun run;
   run.transactions = o.transactions / o.rounds;
-  for (unsigned r = 0; r < o.rounds; ++r) {
-    for (int k = 0; k < 2; ++k) {
-      const bool fast_now = (k == 0) == (r % 2 == 0);
-      const uint64_t round_seed = o.seed + r;
-      const auto t0 = Clock::now();
-      if (fast_now) {
-        TranslatorCosim cosim(cfg, round_seed);
+  const bool agreed = alternate_rounds(
+      o,
+      [&](uint64_t seed) {
+        const auto t0 = Clock::now();
+        TranslatorCosim cosim(cfg, seed);
         if (!cosim.run_random(run)) {
           std::fprintf(stderr, "translator fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
-          rates.fast.failed = true;
-          return rates;
+          return false;
         }
         rates.fast.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
-      } else {
+        return true;
+      },
+      [&](uint64_t seed) {
+        const auto t0 = Clock::now();
         uint64_t cycles = 0;
-        const uint64_t taken = bare_loop(round_seed, cfg.memory.address_bits, run, cycles);
+        const uint64_t taken = bare_loop(seed, cfg.memory.address_bits, run, cycles);
         rates.bare.add(taken, cycles, t0);
-      }
-    }
+      });
+  if (!agreed) {
+    rates.fast.failed = true;
+    return rates;
   }
   rates.pin = in_child_process([&] {
     Rate pin;

@@ -33,6 +33,22 @@ struct BenchOptions {
   unsigned rounds;                                // fast and bare alternate round by round
 };
 
+// Fast and bare alternate round by round (fast first in even rounds), so that
+// neither always runs first on a cold machine; round r uses seed o.seed + r.
+// `fast(seed)` returns false on a mismatch, which ends the bench.
+template <typename Fast, typename Bare>
+bool alternate_rounds(const BenchOptions& o, Fast&& fast, Bare&& bare) {
+  for (unsigned r = 0; r < o.rounds; ++r)
+    for (int k = 0; k < 2; ++k) {
+      if ((k == 0) == (r % 2 == 0)) {
+        if (!fast(o.seed + r)) return false;
+      } else {
+        bare(o.seed + r);
+      }
+    }
+  return true;
+}
+
 // SystemC elaborates once per process: `run` (a pin-level run) goes to a
 // child process of its own, so each block's bench gets a fresh kernel.
 Rate in_child_process(const std::function<Rate()>& run);

@@ -11,6 +11,25 @@
 
 namespace gpumem::tb {
 
+// Holds rst_ni low for two clock cycles and leaves the clock low with reset
+// released; the caller has set every input idle. Returns the cycles it took.
+// Also what the benchmark's bare loops use, so the floor resets the same way.
+template <typename Model>
+unsigned reset_cycles(Model& dut) {
+  constexpr unsigned kCycles = 2;
+  dut.rst_ni = 0;
+  for (unsigned i = 0; i < kCycles; ++i) {
+    dut.clk_i = 0;
+    dut.eval();
+    dut.clk_i = 1;
+    dut.eval();
+  }
+  dut.clk_i = 0;
+  dut.rst_ni = 1;
+  dut.eval();
+  return kCycles;
+}
+
 template <typename Model>
 class VerilatedHarness {
  public:
@@ -37,19 +56,7 @@ class VerilatedHarness {
   bool assertion_failed() const { return context_.gotError(); }
 
   // rst_ni low for two cycles; the caller has set every input idle.
-  void reset() {
-    dut_->rst_ni = 0;
-    for (int i = 0; i < 2; ++i) {
-      dut_->clk_i = 0;
-      dut_->eval();
-      dut_->clk_i = 1;
-      dut_->eval();
-      ++cycles_;
-    }
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
+  void reset() { cycles_ += reset_cycles(*dut_); }
   // The first half of a cycle: the inputs are on the pins, clock low.
   // Verilator's time is the waves' time, so its assertion messages name the
   // same instant: 2 * cycle with the clock low, 2 * cycle + 1 after the edge.
