@@ -51,9 +51,7 @@ void TranslatorCosim::reset() {
 
 TranslatorEdge TranslatorCosim::cycle(const TranslatorPins& pins) {
   const TranslatorEdge e = driver_.cycle(pins);
-  if (e.rsp_taken) scoreboard_.response_taken(e.rsp, driver_.cycles());
-  if (e.req_accepted) scoreboard_.request_accepted(pins.req_addr, pins.req_task);
-  if (pins.reg_we) scoreboard_.register_written(pins.reg_addr, pins.reg_wdata);
+  scoreboard_.edge(pins, e, driver_.cycles());
   return e;
 }
 

@@ -140,11 +140,19 @@ void TranslatorPinCosim::Bench::monitor() {
   ++cycles;
   if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
   if (!rst_n.read()) return;
-  // Edge order as TranslatorCosim::cycle: responses, requests, register write.
-  if (rsp_valid.read() && rsp_ready.read())
-    scoreboard.response_taken({rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()}, cycles);
-  if (req_valid.read() && req_ready.read()) scoreboard.request_accepted(req_addr.read(), req_task.read());
-  if (reg_we.read()) scoreboard.register_written(reg_addr.read(), reg_wdata.read());
+  TranslatorPins p;
+  p.req_valid = req_valid.read();
+  p.req_addr = req_addr.read();
+  p.req_task = req_task.read();
+  p.rsp_ready = rsp_ready.read();
+  p.reg_we = reg_we.read();
+  p.reg_addr = reg_addr.read();
+  p.reg_wdata = reg_wdata.read();
+  TranslatorEdge e;
+  e.req_accepted = p.req_valid && req_ready.read();
+  e.rsp_taken = rsp_valid.read() && p.rsp_ready;
+  if (e.rsp_taken) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
+  scoreboard.edge(p, e, cycles);
 }
 
 TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves) {

@@ -36,6 +36,13 @@ class TranslatorScoreboard {
   bool response_taken(const TranslatorResponse& actual, uint64_t cycle);
   void request_accepted(uint64_t address, unsigned task);
   RegStatus register_written(uint32_t offset, uint32_t value);
+  // One clock edge as both modes see it: the pins driven in the cycle and the
+  // handshakes sampled at its edge, fed in the order above.
+  void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
+    if (e.rsp_taken) response_taken(e.rsp, cycle);
+    if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task);
+    if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata);
+  }
 
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }
