@@ -2,6 +2,9 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 #include "config.hpp"
@@ -47,21 +50,45 @@ int print_artifacts(std::ostream& out, const MismatchArtifacts& files, const std
   return 1;
 }
 
+// Coverage bins printed a group a line, each bin named with its count; the
+// unhit ones are listed by name at the end.
+class CoverageBins {
+ public:
+  using Bins = std::vector<std::pair<std::string, uint64_t>>;
+  explicit CoverageBins(std::ostream& out) : out_(out) {}
+  void group(const std::string& name, const Bins& bins) {
+    out_ << "coverage     " << name << ":";
+    for (const auto& [bin, n] : bins) {
+      out_ << " " << bin << " " << n;
+      if (!n) unhit_ += " " + name + ":" + bin;
+    }
+    out_ << "\n";
+  }
+  // Bins 0..n-1 of a counter array, named by their index.
+  template <typename Counts>
+  void indexed(const std::string& name, const Counts& counts) {
+    Bins bins;
+    for (size_t i = 0; i < counts.size(); ++i) bins.emplace_back(std::to_string(i), counts[i]);
+    group(name, bins);
+  }
+  void finish() { out_ << "unhit bins  " << (unhit_.empty() ? " none" : unhit_) << "\n"; }
+
+ private:
+  std::ostream& out_;
+  std::string unhit_;
+};
+
 void print_summary(const TranslatorScoreboard& sb, uint64_t cycles, const CosimOptions& a, std::ostream& out) {
   out << "block        translator (RTL rtl/gpumem_xor_translator.sv, "
       << (a.mode == "pin" ? "pin-level mode: SystemC clock" : "fast mode") << ")\n"
       << "config       " << a.config << "\nseed         " << a.seed << "\ncompared     " << sb.compared()
       << " transactions in " << cycles << " cycles\n"
-      << "writes       " << sb.writes_accepted << " accepted, " << sb.writes_rejected << " rejected by the model\n"
-      << "coverage     scheme none " << sb.per_scheme[0] << ", xor " << sb.per_scheme[1] << ", prime "
-      << sb.per_scheme[2] << ", interleave off " << sb.with_interleave_disabled << "\n";
-  std::string unhit;
-  for (unsigned s = 0; s < 3; ++s)
-    if (!sb.per_scheme[s]) unhit += std::string(" scheme ") + scheme_name(static_cast<Scheme>(s));
-  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
-    if (!sb.per_task[t]) unhit += " task " + std::to_string(t);
-  if (!sb.with_interleave_disabled) unhit += " interleave-off";
-  out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
+      << "writes       " << sb.writes_accepted << " accepted, " << sb.writes_rejected << " rejected by the model\n";
+  CoverageBins coverage(out);
+  coverage.group("scheme", {{"none", sb.per_scheme[0]}, {"xor", sb.per_scheme[1]}, {"prime", sb.per_scheme[2]}});
+  coverage.indexed("task type", sb.per_task);
+  coverage.group("interleave", {{"off", sb.with_interleave_disabled}});
+  coverage.finish();
 }
 
 int run_translator(const Config& cfg, const CosimOptions& a, std::ostream& out) {
@@ -124,30 +151,18 @@ void print_tlb_summary(const TlbScoreboard& sb, const TlbRunCounts& c, const Cos
       << "flushes      " << sb.flushes << " (" << sb.flushes_in_flight << " with an operation in flight, "
       << c.image_switches << " with a page-table switch); " << sb.stalled_cycles << " cycles of back-pressure\n";
 
-  // Coverage bins, each named; the unhit ones are listed at the end.
-  std::string unhit;
-  auto bins = [&](const std::string& group, const std::vector<std::pair<std::string, uint64_t>>& v) {
-    out << "coverage     " << group << ":";
-    for (const auto& [name, n] : v) {
-      out << " " << name << " " << n;
-      if (!n) unhit += " " + group + ":" + name;
-    }
-    out << "\n";
-  };
+  CoverageBins coverage(out);
   const auto& r = sb.per_result;
-  bins("lookup", {{"hit_small", r[0]}, {"hit_large", r[1]}, {"nested", r[2]}, {"miss", r[3]}});
-  bins("fill", {{"small", sb.fills_by_size[0]}, {"large", sb.fills_by_size[1]}});
+  coverage.group("lookup", {{"hit_small", r[0]}, {"hit_large", r[1]}, {"nested", r[2]}, {"miss", r[3]}});
+  coverage.group("fill", {{"small", sb.fills_by_size[0]}, {"large", sb.fills_by_size[1]}});
   const auto& f = sb.large_by_flag;
-  bins("large-entry flag", {{"0000", f[0]}, {"0001", f[1]}, {"0010", f[2]}, {"0100", f[3]}, {"1000", f[4]}});
-  bins("flagged large page", {{"outside", sb.large_flagged_outside}, {"inside", sb.large_flagged_inside}});
-  std::vector<std::pair<std::string, uint64_t>> tasks, ways;
-  for (unsigned t = 0; t < 16; ++t) tasks.emplace_back(std::to_string(t), sb.hits_by_task[t]);
-  for (unsigned w = 0; w < sb.evictions_by_way.size(); ++w) ways.emplace_back(std::to_string(w), sb.evictions_by_way[w]);
-  bins("hit task type", tasks);
-  bins("evicted way", ways);
-  bins("flush", {{"in-flight", sb.flushes_in_flight}});
-  bins("back-pressure", {{"stalled", sb.stalled_cycles}});
-  out << "unhit bins  " << (unhit.empty() ? " none" : unhit) << "\n";
+  coverage.group("large-entry flag", {{"0000", f[0]}, {"0001", f[1]}, {"0010", f[2]}, {"0100", f[3]}, {"1000", f[4]}});
+  coverage.group("flagged large page", {{"outside", sb.large_flagged_outside}, {"inside", sb.large_flagged_inside}});
+  coverage.indexed("hit task type", sb.hits_by_task);
+  coverage.indexed("evicted way", sb.evictions_by_way);
+  coverage.group("flush", {{"in-flight", sb.flushes_in_flight}});
+  coverage.group("back-pressure", {{"stalled", sb.stalled_cycles}});
+  coverage.finish();
 }
 
 int run_tlb(const Config& cfg, const CosimOptions& a, std::ostream& out) {

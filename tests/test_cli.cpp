@@ -308,6 +308,24 @@ TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
   EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
 }
 
+// A run too short to hit every bin still agrees and names what it missed.
+TEST_F(Cli, CosimNamesTheUnhitBins) {
+  const Result t = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "translator",
+                        "--transactions", "3"});
+  ASSERT_EQ(t.exit_code, 0) << t.out << t.err;
+  EXPECT_NE(t.out.find("coverage     task type: 0 "), std::string::npos) << t.out;
+  const size_t unhit = t.out.find("unhit bins  ");
+  ASSERT_NE(unhit, std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("task type:", unhit), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("unhit bins   none"), std::string::npos) << t.out;
+  const Result l = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--transactions", "3"});
+  ASSERT_EQ(l.exit_code, 0) << l.out << l.err;
+  const size_t tlb_unhit = l.out.find("unhit bins  ");
+  ASSERT_NE(tlb_unhit, std::string::npos) << l.out;
+  EXPECT_NE(l.out.find(" evicted way:0", tlb_unhit), std::string::npos) << l.out;
+  EXPECT_NE(l.out.find(" flush:in-flight", tlb_unhit), std::string::npos) << l.out;
+}
+
 // The pin-level mode (SystemC clock): the same pins as fast mode for one seed,
 // so the same summary line by line but the mode.
 TEST_F(Cli, CosimPinModeAgreesAndMatchesFastMode) {
