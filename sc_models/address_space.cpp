@@ -156,7 +156,19 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   f.frame_bytes = f.frames_used * L;
   for (const SmallFrame& fr : small_frames) f.external_bytes += std::count(fr.taken.begin(), fr.taken.end(), false) * S;
 
-  // Page tables, in frames of their own after the data.
+  // Page tables, in frames of their own after the data. Page tables are not
+  // mapped, data is: with a non-power-of-two channel count a row of N granules
+  // crosses pages and the prime scheme permutes it, so the tables start past
+  // the row holding the last data byte and no mapping can move data onto them.
+  if (!cfg.bit_interleaved()) {
+    const unsigned __int128 row = (unsigned __int128)cfg.memory.channels * cfg.granule_bytes();
+    unsigned __int128 start = (next_frame + row - 1) / row * row;
+    start = (start + L - 1) / L * L;
+    if (start >> 64)
+      throw InputError(cfg.source, 0, "address_space", "the page tables would start past 2^64: more than memory.address_bits holds");
+    next_frame = static_cast<uint64_t>(start);
+  }
+  img.page_table_base = next_frame;
   const PageTableLayout& lay = img.layout;
   const unsigned levels = lay.levels();
   uint64_t table_frame = next_frame, tables_in_frame = U;

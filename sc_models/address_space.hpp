@@ -49,7 +49,8 @@ struct AddressSpaceImage {
   std::vector<PteWrite> pte_writes;  // ascending PA; slots not written read as zero (invalid)
   std::vector<PageMapping> pages;
   Fragmentation fragmentation;
-  uint64_t pa_end = 0;  // past the last allocated byte
+  uint64_t page_table_base = 0;  // first byte of the page-table frames, past every data row
+  uint64_t pa_end = 0;           // past the last allocated byte
 };
 
 // `nesting` overrides address_space.nesting (the report compares both); with

@@ -319,6 +319,9 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
   }
   if (t.granule_bytes && !is_pow2(t.granule_bytes))
     r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
+  if (t.granule_bytes && t.granule_bytes >= (unsigned __int128)1 << cfg.memory.address_bits)
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be smaller than the " +
+           std::to_string(cfg.memory.address_bits) + "-bit physical address space");
   if (t.granule_bytes && is_pow2(N))
     r.fail(n["granule_bytes"], "translator.granule_bytes", "only for a non-power-of-two channel count; the granule is 2^channel_bits[0]");
   if (t.candidate_bits.size() > kMaxCandidateBits)
@@ -354,17 +357,51 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
   }
   if (!is_pow2(N)) {
     // A row of N granules straddles pages, so isolation only holds when every
-    // task uses the same channel function.
-    std::set<uint64_t> functions;
+    // task uses the same channel function. The configured schemes must agree
+    // even with interleave_enable false: firmware may set CTRL's enable at
+    // run time, and the register bank fixes each task type's scheme.
+    std::set<Scheme> schemes;
     for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
       const Scheme s = cfg.scheme_of(task);
       if (s == Scheme::kXor) r.fail(n["tasks"], "translator.tasks", "scheme xor needs a power-of-two channel count");
-      functions.insert(s == Scheme::kPrime && t.interleave_enable ? t.prime : 1);
+      schemes.insert(s);
     }
-    if (functions.size() > 1)
+    if (schemes.size() > 1)
       r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
              " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"
              " set translator.default_scheme for the task types not listed");
+  }
+}
+
+// What the MMU adds to the translator's checks, once the address space is read.
+void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
+  // The walker reads a page table entry in one access to one channel, so an
+  // entry must not straddle two granules (two channels).
+  if (N > 1 && cfg.granule_bytes() < kPteBytes) {
+    if (!t.channel_bits.empty()) {
+      const auto lowest = std::min_element(t.channel_bits.begin(), t.channel_bits.end()) - t.channel_bits.begin();
+      const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
+      r.fail(cb ? cb[lowest] : n, "translator.channel_bits[" + std::to_string(lowest) + "]",
+             "channel bit " + std::to_string(t.channel_bits[lowest]) + " gives a " + std::to_string(cfg.granule_bytes()) +
+                 "-byte interleave granule; with an address space it must hold one " + std::to_string(kPteBytes) +
+                 "-byte page table entry, which the walker reads in one access to one channel (lowest channel bit at least 3)");
+    }
+    r.fail(n["granule_bytes"], "translator.granule_bytes",
+           "a " + std::to_string(cfg.granule_bytes()) + "-byte interleave granule; with an address space it must hold one " +
+               std::to_string(kPteBytes) + "-byte page table entry, which the walker reads in one access to one channel");
+  }
+  // Before the MMU the mapping acts on VAs: it must keep each VA inside its
+  // small page, or a request lands on another page's PTE (another region,
+  // permissions, task type, or none). A prime row of N granules, N not a
+  // power of two, crosses pages.
+  if (t.position == TranslatorPosition::kBeforeMmu && !is_pow2(N) && cfg.scheme_of(0) == Scheme::kPrime) {
+    const YAML::Node at = n["default_scheme"] ? n["default_scheme"] : n["tasks"] ? n["tasks"] : n;
+    r.fail(at, n["default_scheme"] ? "translator.default_scheme" : "translator.tasks",
+           "before the MMU the prime scheme with " + std::to_string(N) +
+               " channels would move VAs across pages (a row of N granules crosses pages); use scheme none there or "
+               "translator.position: after_mmu");
   }
 }
 
@@ -639,6 +676,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (const auto a = root["address_space"]) read_address_space(r, a, root["mmu"], cfg);
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
     r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
+  if (cfg.has_mmu()) check_translator_with_mmu(r, tn ? tn : root, cfg);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

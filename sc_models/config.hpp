@@ -148,6 +148,10 @@ struct Config {
   // Derived, valid after validation.
   bool bit_interleaved() const { return !translator.channel_bits.empty() || memory.channels == 1; }
   unsigned granule_shift() const;        // log2 of the interleave granule
+  // Width of the translator's input space: the VA before the MMU, else the PA.
+  unsigned translator_address_bits() const {
+    return has_mmu() && translator.position == TranslatorPosition::kBeforeMmu ? address_space.va_bits : memory.address_bits;
+  }
   uint64_t granule_bytes() const { return uint64_t{1} << granule_shift(); }
   // Largest request: within one interleave granule, so it never spans
   // channels, and within one small page, so it never spans two mappings.

@@ -41,6 +41,10 @@ class ChannelRouterTlm : public sc_core::sc_module {
       return;
     }
     const uint64_t mapped = trans.get_address();
+    if (!decoder_.in_one_granule(mapped, trans.get_data_length())) {
+      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
     How& how = ext->how;
     how.channel = decoder_.channel(mapped);
     how.local_address = decoder_.local(mapped);
@@ -52,6 +56,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
   // Untimed access for loaders (the driver's page tables) and debuggers.
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
     const uint64_t mapped = trans.get_address();
+    if (!decoder_.in_one_granule(mapped, trans.get_data_length())) return 0;
     trans.set_address(decoder_.local(mapped));
     const unsigned n = to_channel[decoder_.channel(mapped)]->transport_dbg(trans);
     trans.set_address(mapped);

@@ -49,6 +49,15 @@ class ChannelDecoder {
     return local_slow(mapped);
   }
   uint64_t compose(unsigned channel, uint64_t local) const;  // exact inverse
+  // Whether `length` bytes from `mapped` lie in one interleave granule, so in
+  // one channel. Requests and page table entries always do by construction;
+  // the router refuses an access that does not rather than store half of it
+  // in the wrong place.
+  bool in_one_granule(uint64_t mapped, uint64_t length) const {
+    if (channels_ == 1 || length == 0) return true;
+    const uint64_t last = mapped + (length - 1);
+    return last >= mapped && ((mapped ^ last) >> granule_shift_) == 0;
+  }
   unsigned channels() const { return channels_; }
 
  private:
@@ -117,6 +126,9 @@ class XorTranslator {
   unsigned granule_shift_;
   uint64_t prime_;
   uint64_t prime_inverse_ = 1;  // P^-1 mod N
+  // First granule of the incomplete last row, when the space's granule count
+  // is not a multiple of N: granules from here up map to themselves.
+  uint64_t partial_row_ = ~uint64_t{0};
   std::array<Scheme, kMaxTaskTypes> effective_{};
   std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> mask_{};
   std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> mask_vector_{};  // what mask_ was built from (0 -> 0)

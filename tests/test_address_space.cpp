@@ -667,6 +667,41 @@ TEST(AddressSpaceConfig, AllocatorErrorsNameTheRegion) {
   }
 }
 
+// ---------------------------------------------------------------- page tables and data rows
+
+// Issue 8, case 2: with 3 channels and 2 KB granules a row is 6 KB, so the row
+// holding the last data granule (PA 0xF800) reached into the first page-table
+// frame, and the prime scheme moved that granule onto the root table. The
+// tables now start past that row; with channel bits they follow the data.
+TEST(AddressSpaceLayout, PageTablesShareNoRowOfGranulesWithData) {
+  const std::string region = "address_space:\n  applications:\n"
+                             "    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
+  struct Case {
+    std::string translator;
+    unsigned channels;
+    uint64_t page_table_base;
+  } cases[] = {
+      {"translator: {granule_bytes: 2048, prime: 5, default_scheme: prime}\n", 3, 0x20000},  // row 10 = 0xF000-0x107FF
+      {"translator: {granule_bytes: 4096}\n", 5, 0x20000},   // rows of 20 KB: 0xF000-0x13FFF
+      {"translator: {granule_bytes: 65536}\n", 3, 0x30000},  // the row is frames 0-2
+      {"translator: {channel_bits: [8, 9]}\n", 4, 0x10000},   // rows inside pages: no gap
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.translator);
+    const Config cfg = config_from("memory: {address_bits: 32, channels: " + std::to_string(c.channels) + "}\n" +
+                                   c.translator + region);
+    const AddressSpaceImage img = build_address_space(cfg, true);
+    EXPECT_EQ(img.page_table_base, c.page_table_base);
+    EXPECT_EQ(img.root, c.page_table_base) << "the root is the first table";
+    ASSERT_FALSE(img.pte_writes.empty());
+    if (!cfg.bit_interleaved()) {
+      const uint64_t row = c.channels * cfg.granule_bytes();
+      EXPECT_GE(img.pte_writes.front().pa / row * row, uint64_t{0x10000}) << "a table shares a row with data";
+    }
+    check_walks(cfg, img);
+  }
+}
+
 // ---------------------------------------------------------------- before-MMU firmware
 
 std::string before_mmu(const std::string& regions) {

@@ -123,6 +123,35 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "translator.prime", "prime 3 divides the channel count 6"},
       {"prime that is not prime", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  prime: 9\n",
        4, "translator.prime", "9 is not prime"},
+      // Non-power-of-two channels: one scheme for every task type, even with
+      // interleave disabled (firmware may enable it; the bank fixes the scheme).
+      {"two schemes with interleave disabled",
+       "memory: {channels: 3}\ntranslator:\n  granule_bytes: 64\n  prime: 5\n  interleave_enable: false\n"
+       "  tasks: [{task: 1, scheme: prime}]\n",
+       6, "translator.tasks", "all task types must use the same scheme"},
+      {"granule as large as the physical space",
+       "memory: {channels: 3, address_bits: 16}\ntranslator: {granule_bytes: 0x10000}\n",
+       2, "translator.granule_bytes", "smaller than the 16-bit physical address space"},
+      // With an address space (issue 8): an 8-byte page table entry must not
+      // straddle two channels.
+      {"channel bit below a page table entry",
+       "memory: {address_bits: 32, channels: 2}\ntranslator: {channel_bits: [2]}\naddress_space:\n  va_bits: 32\n"
+       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       2, "translator.channel_bits[0]", "4-byte interleave granule; with an address space it must hold one 8-byte page table entry"},
+      {"lowest of several channel bits below a page table entry",
+       "memory: {address_bits: 32, channels: 4}\ntranslator:\n  channel_bits: [6, 1]\naddress_space:\n"
+       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       3, "translator.channel_bits[1]", "channel bit 1 gives a 2-byte interleave granule"},
+      {"granule below a page table entry",
+       "memory: {address_bits: 32, channels: 3}\ntranslator:\n  granule_bytes: 4\naddress_space:\n"
+       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       3, "translator.granule_bytes", "4-byte interleave granule"},
+      // Before the MMU a prime row of a non-power-of-two N crosses virtual pages.
+      {"prime before the MMU with three channels",
+       "memory: {address_bits: 32, channels: 3}\ntranslator:\n  granule_bytes: 2048\n  prime: 5\n"
+       "  default_scheme: prime\n  position: before_mmu\naddress_space:\n"
+       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       5, "translator.default_scheme", "before the MMU the prime scheme with 3 channels would move VAs across pages"},
       // Isolation from the workload side.
       {"two task types on one page",
        "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 0, base: 0, count: 4}\n"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "test_helpers.hpp"
@@ -192,6 +193,56 @@ TEST(PrimeScheme, NonPowerOfTwoChannelCount) {
     ++per_channel[d.channel(m)];
   }
   for (unsigned n : per_channel) EXPECT_EQ(n, span / 6);
+}
+
+// Issue 8, case 3: with 64-byte granules and 5 channels the last row of a
+// 16-, 40- or 64-bit space holds 4 granules, not 5 (2^10, 2^34 and 2^58 are
+// 4 mod 5). Moving one to slot 4 would leave the space, or with 64 bits wrap
+// onto address 0: the incomplete row maps to itself.
+TEST(PrimeScheme, IncompleteLastRowMapsToItselfInsideTheSpace) {
+  for (unsigned bits : {16u, 40u, 64u}) {
+    SCOPED_TRACE(bits);
+    const Config cfg = config_from(base_yaml("translator: {granule_bytes: 64, prime: 3, default_scheme: prime}", 5, bits));
+    const TranslatorRegisters regs = registers_from_config(cfg);
+    XorTranslator tr(cfg, regs);
+    ChannelDecoder d(cfg);
+    const unsigned __int128 granules = (unsigned __int128)1 << (bits - 6);
+    const uint64_t full = static_cast<uint64_t>(granules - granules % 5);  // first granule of the incomplete row
+    ASSERT_NE(granules % 5, 0u) << "the case needs an incomplete last row";
+    const uint64_t top = static_cast<uint64_t>((granules - 1) << 6);      // last granule's address
+    std::set<uint64_t> mapped;
+    for (uint64_t g = full - 5; g != static_cast<uint64_t>(granules); ++g) {  // the last full row and the partial one
+      const uint64_t a = (g << 6) | 0x28;
+      const uint64_t m = tr.map(a, 0);
+      EXPECT_LE(m, top | 0x3F) << "left the space";
+      EXPECT_EQ(m >> 6 >= full, g >= full) << "the partial row and the full rows trade granules";
+      if (g >= full) {
+        EXPECT_EQ(m, a) << "a granule of the incomplete row moved";
+      }
+      EXPECT_TRUE(mapped.insert(m).second) << "two addresses share 0x" << std::hex << m;
+      EXPECT_EQ(tr.unmap(m, 0), a);
+      EXPECT_EQ(d.compose(d.channel(m), d.local(m)), m);
+    }
+    EXPECT_NE(tr.map(top, 0), tr.map(0, 0)) << "the top granule must not share storage with address 0";
+  }
+}
+
+// The router's guard: an access that straddles a granule would be stored in
+// one channel at the wrong place, so the decoder says so and the router refuses it.
+TEST(ChannelDecoder, InOneGranuleOnlyWhenNoChannelBitOrRowSlotChanges) {
+  const Config bits = config_from(base_yaml("translator: {channel_bits: [3, 7]}", 4, 32));
+  const ChannelDecoder d(bits);
+  EXPECT_TRUE(d.in_one_granule(0x0, 8));
+  EXPECT_TRUE(d.in_one_granule(0x78, 8));
+  EXPECT_FALSE(d.in_one_granule(0x4, 8)) << "crosses channel bit 3";
+  EXPECT_FALSE(d.in_one_granule(0x70, 16));
+  EXPECT_FALSE(d.in_one_granule(~uint64_t{0} - 3, 8)) << "wraps past 2^64";
+  const Config rows = config_from(base_yaml("translator: {granule_bytes: 64}", 3, 32));
+  const ChannelDecoder r(rows);
+  EXPECT_TRUE(r.in_one_granule(0x40, 64));
+  EXPECT_FALSE(r.in_one_granule(0x60, 64));
+  const ChannelDecoder one(config_from(base_yaml("", 1, 32)));
+  EXPECT_TRUE(one.in_one_granule(0x7, 4096));
 }
 
 }  // namespace
