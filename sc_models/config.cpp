@@ -331,6 +331,14 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
     if (std::find(t.channel_bits.begin(), t.channel_bits.end(), p) != t.channel_bits.end())
       r.fail(n["candidate_bits"][i], "translator.candidate_bits[" + std::to_string(i) + "]",
              "candidate bit " + std::to_string(p) + " is also a channel bit; they must be disjoint");
+    // A request is mapped whole, by its first byte: the flip must be the same
+    // for every byte of a granule, or a byte written by a wide request and
+    // read by a narrow one would be looked for in another channel.
+    if (!t.channel_bits.empty() && p < cfg.granule_shift())
+      r.fail(n["candidate_bits"][i], "translator.candidate_bits[" + std::to_string(i) + "]",
+             "candidate bit " + std::to_string(p) + " lies inside the " + std::to_string(cfg.granule_bytes()) +
+                 "-byte interleave granule (below channel bit " + std::to_string(cfg.granule_shift()) +
+                 "): bytes of one request would map to different channels");
   }
   // Isolation: the mapping may only move data inside the smallest page that
   // carries its own task type, or two pages with different mappings collide.

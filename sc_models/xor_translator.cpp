@@ -66,7 +66,8 @@ XorTranslator::XorTranslator(const Config& cfg, const TranslatorRegisters& regs)
   // would leave the space (or wrap to 0 with 64 bits): that row stays as is.
   const unsigned bits = cfg.translator_address_bits();
   const unsigned __int128 granules = (unsigned __int128)1 << (bits > granule_shift_ ? bits - granule_shift_ : 0);
-  if (channels_ > 1 && granules % channels_) partial_row_ = static_cast<uint64_t>(granules - granules % channels_);
+  has_partial_row_ = channels_ > 1 && granules % channels_ != 0;
+  if (has_partial_row_) partial_row_ = static_cast<uint64_t>(granules - granules % channels_);
   rebuild();
 }
 
@@ -93,7 +94,7 @@ void XorTranslator::rebuild() {
 // row; the mapped address is the identity-interleaved address of that slot.
 uint64_t XorTranslator::map_prime(uint64_t address) const {
   const uint64_t G = address >> granule_shift_;
-  if (G >= partial_row_) return address;
+  if (has_partial_row_ && G >= partial_row_) return address;
   const uint64_t slot = ((G % channels_) * (prime_ % channels_)) % channels_;
   return (((G - G % channels_) + slot) << granule_shift_) | (address & (bit(granule_shift_) - 1));
 }
@@ -101,7 +102,7 @@ uint64_t XorTranslator::map_prime(uint64_t address) const {
 uint64_t XorTranslator::unmap(uint64_t mapped, unsigned task) {
   if (scheme(task) != Scheme::kPrime) return map(mapped, task);  // none and xor are involutions
   const uint64_t G = mapped >> granule_shift_;
-  if (G >= partial_row_) return mapped;
+  if (has_partial_row_ && G >= partial_row_) return mapped;
   const uint64_t g = ((G % channels_) * prime_inverse_) % channels_;
   return (((G - G % channels_) + g) << granule_shift_) | (mapped & (bit(granule_shift_) - 1));
 }

@@ -126,9 +126,10 @@ class XorTranslator {
   unsigned granule_shift_;
   uint64_t prime_;
   uint64_t prime_inverse_ = 1;  // P^-1 mod N
-  // First granule of the incomplete last row, when the space's granule count
-  // is not a multiple of N: granules from here up map to themselves.
-  uint64_t partial_row_ = ~uint64_t{0};
+  // When the space's granule count is not a multiple of N, the last row is
+  // incomplete: its granules, from `partial_row_` up, map to themselves.
+  bool has_partial_row_ = false;
+  uint64_t partial_row_ = 0;
   std::array<Scheme, kMaxTaskTypes> effective_{};
   std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> mask_{};
   std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> mask_vector_{};  // what mask_ was built from (0 -> 0)

@@ -9,6 +9,7 @@ packages=(
   verilator               # 5.006, provides verilator-config.cmake
   libyaml-cpp-dev         # config files
   libgtest-dev googletest # tests (CTest + gtest_discover_tests)
+  librapidcheck-dev       # property tests with shrinking
   nlohmann-json3-dev      # stats JSON
   libcli11-dev            # command line
 )

@@ -123,6 +123,11 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "translator.prime", "prime 3 divides the channel count 6"},
       {"prime that is not prime", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  prime: 9\n",
        4, "translator.prime", "9 is not prime"},
+      // Found by the property test: a request is mapped by its first byte, so a
+      // candidate bit inside the granule sent its other bytes elsewhere.
+      {"candidate bit inside the granule",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [1]\n  candidate_bits: [4, 0]\n",
+       4, "translator.candidate_bits[1]", "candidate bit 0 lies inside the 2-byte interleave granule"},
       // Non-power-of-two channels: one scheme for every task type, even with
       // interleave disabled (firmware may enable it; the bank fixes the scheme).
       {"two schemes with interleave disabled",
