@@ -1,75 +1,22 @@
 // The gpumem executable end to end: exit codes, where errors point, and the
 // files a run writes, as a user or a script sees them.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli_helpers.hpp"
+
 namespace gpumem::test {
 namespace {
-
-namespace fs = std::filesystem;
-
-const std::string kSource = GPUMEM_SOURCE_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Result {
-  int exit_code;
-  std::string out, err;
-};
-
-// Each test gets its own directory, so ctest -j cannot mix up their files.
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "gpumem-cli-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  fs::path path(const std::string& name) const { return dir_ / name; }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name)) << text;
-    return path(name);
-  }
-
-  // Arguments are single-quoted; none of ours contain a quote.
-  Result run(const std::vector<std::string>& args) const {
-    std::string cmd = "'" + std::string(GPUMEM_BINARY) + "'";
-    for (const auto& a : args) cmd += " '" + a + "'";
-    cmd += " >'" + path("stdout").string() + "' 2>'" + path("stderr").string() + "' </dev/null";
-    const int status = std::system(cmd.c_str());
-    EXPECT_TRUE(WIFEXITED(status)) << cmd << ": did not exit normally (status " << status << ")";
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
-  }
-
-  nlohmann::json json(const std::string& name) const {
-    const std::string text = slurp(path(name));
-    EXPECT_FALSE(text.empty()) << name << " missing or empty";
-    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  }
-
-  fs::path dir_;
-};
 
 const std::string kIdentity = kSource + "/configs/examples/table1-identity.yaml";
 const std::string kXor = kSource + "/configs/examples/table1-xor.yaml";
@@ -276,6 +223,95 @@ TEST_F(Cli, NestedPagesExampleShowsApplicationsTlbAndFragmentation) {
   // The log shows how each result came about: some request walked a nested region.
   const std::string log = slurp(path("t.csv"));
   EXPECT_NE(log.find(",nested,3,none,"), std::string::npos);
+}
+
+// The transaction log as rows of column -> value.
+std::vector<std::map<std::string, std::string>> log_rows(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::stringstream ss(l);
+    std::string x;
+    while (std::getline(ss, x, ',')) f.push_back(x);
+    if (!l.empty() && l.back() == ',') f.push_back("");
+    return f;
+  };
+  if (std::getline(in, line)) header = split(line);
+  while (std::getline(in, line)) {
+    const auto f = split(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Issue 8's reproducers, each a config check-config used to accept, as a
+// user runs them: refused with the key to change, or run correctly.
+TEST_F(Cli, ConfigsThatCorruptedDataAreRefusedOrRunCorrectly) {
+  const std::string space =
+      "address_space:\n  va_bits: 32\n  applications:\n"
+      "    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
+  struct Refused {
+    const char* what;
+    std::string yaml;
+    const char* error;
+  } refused[] = {
+      {"4-byte granule with page tables", "memory: {address_bits: 32, channels: 2}\ntranslator: {channel_bits: [2]}\n" + space,
+       ":2: translator.channel_bits[0]: channel bit 2 gives a 4-byte interleave granule"},
+      {"prime before the MMU on 3 channels",
+       "memory: {address_bits: 32, channels: 3}\ntranslator: {granule_bytes: 2048, prime: 5, default_scheme: prime, "
+       "position: before_mmu}\n" + space,
+       ":2: translator.default_scheme: before the MMU the prime scheme with 3 channels"},
+      {"two schemes on 3 channels with interleave off (was a model error, exit 3)",
+       "memory: {channels: 3}\ntranslator: {granule_bytes: 64, prime: 5, interleave_enable: false, "
+       "tasks: [{task: 1, scheme: prime}]}\n",
+       ":2: translator.tasks: with 3 channels a row of granules crosses pages"},
+      {"candidate bit inside the granule", "memory: {channels: 2}\ntranslator: {channel_bits: [1], candidate_bits: [0]}\n",
+       ":2: translator.candidate_bits[0]: candidate bit 0 lies inside the 2-byte interleave granule"},
+  };
+  for (const Refused& c : refused) {
+    SCOPED_TRACE(c.what);
+    const auto cfg = write("c.yaml", c.yaml);
+    for (const char* command : {"check-config", "run"}) {
+      const Result r = std::string(command) == "run" ? run({"run", "--config", cfg.string()}) : run({command, cfg.string()});
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+      EXPECT_NE(r.err.find(cfg.string() + c.error), std::string::npos) << command << ": " << r.err;
+    }
+  }
+
+  // Case 2: the write to PA 0xF800 lands in its row of 3 granules (0xF000-0x107FF)
+  // and no longer on the root table, so the later read walks all 3 levels to an
+  // invalid PTE (it used to stop at level 0 on the overwritten root).
+  const auto prime = write("prime.yaml", "memory: {address_bits: 32, channels: 3}\n"
+                                         "translator: {granule_bytes: 2048, prime: 5, default_scheme: prime}\n" + space);
+  const auto trace = write("t.csv", "cycle,process,op,va,size,data\n0,0,W,0x1f800,8,0x00ff0000000000e1\n1,0,R,0x20000,8,\n");
+  Result r = run({"run", "--config", prime.string(), "--trace", trace.string(), "--quiet", "--txn-log", path("l.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = log_rows(slurp(path("l.csv")));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["pa"], "0xf800");
+  EXPECT_EQ(rows[0]["mapped"], "0x10000") << "moved inside its row, past the last data frame";
+  EXPECT_EQ(rows[0]["fault"], "none");
+  EXPECT_EQ(rows[1]["fault"], "unmapped");
+  EXPECT_EQ(rows[1]["walk_reads"], "3");
+
+  // Case 3: 2^58 granules of 64 bytes leave an incomplete last row of 5; the
+  // top granule stays in place instead of wrapping onto address 0.
+  const auto wide = write("wide.yaml", "memory: {address_bits: 64, channels: 5}\nmmu: {page_sizes: [4096]}\n"
+                                       "translator: {granule_bytes: 64, prime: 3, default_scheme: prime}\n");
+  const auto top = write("top.csv", "cycle,task,op,address,size\n0,0,W,0xffffffffffffffc0,64\n1,0,R,0x0,64\n");
+  r = run({"run", "--config", wide.string(), "--trace", top.string(), "--quiet", "--txn-log", path("w.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  rows = log_rows(slurp(path("w.csv")));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["mapped"], "0xffffffffffffffc0");
+  EXPECT_EQ(rows[1]["mapped"], "0x0");
+  EXPECT_NE(std::make_pair(rows[0]["channel"], rows[0]["local"]), std::make_pair(rows[1]["channel"], rows[1]["local"]))
+      << "two addresses share one storage location";
 }
 
 // In 256 KiB of physical memory the example fits only with nesting: the

@@ -1,0 +1,76 @@
+// The gpumem executable as a user runs it: a scratch folder per test, the
+// command's exit code and output, and the files it writes.
+#pragma once
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gpumem::test {
+
+namespace fs = std::filesystem;
+
+inline const std::string kSource = GPUMEM_SOURCE_DIR;
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+// Each test gets its own directory, so ctest -j cannot mix up their files.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "gpumem-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+
+  // Arguments are single-quoted; none of ours contain a quote.
+  Result run(const std::vector<std::string>& args) const { return run_in("", args); }
+
+  // The same, started in `dir` (relative paths in `args` are then from there).
+  Result run_in(const std::string& dir, const std::vector<std::string>& args) const {
+    std::string cmd = dir.empty() ? "" : "cd '" + dir + "' && ";
+    cmd += "'" + std::string(GPUMEM_BINARY) + "'";
+    for (const auto& a : args) cmd += " '" + a + "'";
+    cmd += " >'" + path("stdout").string() + "' 2>'" + path("stderr").string() + "' </dev/null";
+    const int status = std::system(cmd.c_str());
+    EXPECT_TRUE(WIFEXITED(status)) << cmd << ": did not exit normally (status " << status << ")";
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
+  }
+
+  nlohmann::json json(const std::string& name) const {
+    const std::string text = slurp(path(name));
+    EXPECT_FALSE(text.empty()) << name << " missing or empty";
+    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
+
+  fs::path dir_;
+};
+
+}  // namespace gpumem::test
