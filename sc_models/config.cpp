@@ -16,17 +16,6 @@
 
 namespace gpumem {
 
-const char* scheme_name(Scheme s) {
-  switch (s) {
-    case Scheme::kNone: return "none";
-    case Scheme::kXor: return "xor";
-    case Scheme::kPrime: return "prime";
-  }
-  return "?";
-}
-
-const char* replacement_name(Replacement r) { return r == Replacement::kLru ? "lru" : "plru"; }
-
 uint64_t MmuConfig::smallest_page() const {
   return *std::min_element(page_sizes.begin(), page_sizes.end());
 }

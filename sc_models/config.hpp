@@ -6,21 +6,9 @@
 #include <vector>
 
 #include "pte.hpp"
+#include "types.hpp"
 
 namespace gpumem {
-
-constexpr unsigned kMaxTaskTypes = 16;      // 4-bit task-type id in the PTE
-constexpr unsigned kMaxChannelBits = 8;     // up to 256 channels
-constexpr unsigned kMaxChannels = 256;
-constexpr unsigned kMaxCandidateBits = 32;  // one 32-bit XOR control vector register
-constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a small page
-constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
-constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
-
-enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
-const char* scheme_name(Scheme s);
-
-enum class Op : uint8_t { kRead = 0, kWrite = 1 };
 
 struct MemoryConfig {
   unsigned address_bits = 40;     // physical address width; wider addresses are rejected
@@ -28,9 +16,6 @@ struct MemoryConfig {
   unsigned service_cycles = 1;    // one access per service_cycles per channel
   unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
 };
-
-enum class Replacement : uint8_t { kLru, kPlru };
-const char* replacement_name(Replacement r);
 
 struct MmuConfig {
   // Page sizes that carry their own task type. The smallest bounds isolation:

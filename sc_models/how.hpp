@@ -4,9 +4,9 @@
 #pragma once
 #include <cstdint>
 
-#include "config.hpp"
 #include "page_table.hpp"
 #include "tlb.hpp"
+#include "types.hpp"
 
 namespace gpumem {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "config.hpp"
+#include "types.hpp"
 
 namespace gpumem {
 

@@ -69,11 +69,12 @@
 // invalidate_all() clears every valid bit and resets the replacement state of
 // every set.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "config.hpp"  // Replacement, replacement_name()
 #include "pte.hpp"
+#include "types.hpp"
 
 namespace gpumem {
 

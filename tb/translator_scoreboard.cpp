@@ -5,17 +5,6 @@
 
 namespace gpumem::tb {
 
-namespace {
-const char* scheme_name(unsigned s) {
-  switch (s) {
-    case 0: return "none";
-    case 1: return "xor";
-    case 2: return "prime";
-  }
-  return "?";
-}
-}  // namespace
-
 std::string TranslatorMismatch::report() const {
   auto hex = [](uint64_t v) {
     char b[32];
@@ -36,7 +25,8 @@ std::string TranslatorMismatch::report() const {
   s += buf;
   s += row("mapped", hex(expected.mapped), hex(actual.mapped));
   s += row("channel", std::to_string(expected.channel), std::to_string(actual.channel));
-  s += row("scheme", scheme_name(expected.scheme), scheme_name(actual.scheme));
+  // An RTL value outside the enumeration prints as "?".
+  s += row("scheme", scheme_name(static_cast<Scheme>(expected.scheme)), scheme_name(static_cast<Scheme>(actual.scheme)));
   return s;
 }
 

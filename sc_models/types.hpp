@@ -1,0 +1,25 @@
+// Types and limits shared by the model's blocks, the test bench and the
+// config. Kept apart from config.hpp so that a block that needs a scheme or a
+// limit does not depend on the config object and its YAML loader.
+#pragma once
+#include <cstdint>
+
+namespace gpumem {
+
+constexpr unsigned kMaxTaskTypes = 16;      // 4-bit task-type id in the PTE
+constexpr unsigned kMaxChannelBits = 8;     // up to 256 channels
+constexpr unsigned kMaxChannels = 256;
+constexpr unsigned kMaxCandidateBits = 32;  // one 32-bit XOR control vector register
+constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a small page
+constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
+constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
+
+enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
+const char* scheme_name(Scheme s);
+
+enum class Op : uint8_t { kRead = 0, kWrite = 1 };
+
+enum class Replacement : uint8_t { kLru, kPlru };
+const char* replacement_name(Replacement r);
+
+}  // namespace gpumem
