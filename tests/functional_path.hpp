@@ -24,7 +24,7 @@ namespace gpumem::test {
 class FunctionalPath {
  public:
   explicit FunctionalPath(const Config& cfg)
-      : cfg_(cfg), bank_(cfg), decoder_(cfg), before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu) {
+      : bank_(cfg), decoder_(cfg), before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) channels_.emplace_back(1);
     if (cfg.has_mmu()) {
       image_ = std::make_unique<AddressSpaceImage>(build_address_space(cfg, cfg.address_space.nesting));
@@ -85,7 +85,6 @@ class FunctionalPath {
     return value;
   }
 
-  const Config& cfg_;
   RegisterBank bank_;
   ChannelDecoder decoder_;
   bool before_mmu_;

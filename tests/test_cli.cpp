@@ -277,9 +277,15 @@ TEST_F(Cli, ConfigsThatCorruptedDataAreRefusedOrRunCorrectly) {
     SCOPED_TRACE(c.what);
     const auto cfg = write("c.yaml", c.yaml);
     for (const char* command : {"check-config", "run"}) {
-      const Result r = std::string(command) == "run" ? run({"run", "--config", cfg.string()}) : run({command, cfg.string()});
+      const bool is_run = std::string(command) == "run";
+      const Result r = is_run ? run({"run", "--config", cfg.string(), "--stats-json", path("s.json").string(), "--txn-log",
+                                     path("l.csv").string()})
+                              : run({command, cfg.string()});
       EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
       EXPECT_NE(r.err.find(cfg.string() + c.error), std::string::npos) << command << ": " << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+      EXPECT_EQ(r.out, "");
+      EXPECT_FALSE(fs::exists(path("s.json"))) << "a refused config simulates nothing and writes no JSON";
     }
   }
 

@@ -295,6 +295,11 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
         RC_ASSERT(tr.unmap(m, task) == a);
         RC_ASSERT(dec.compose(dec.channel(m), dec.local(m)) == m);
         if (cfg.bit_interleaved()) RC_ASSERT((m ^ a) >> page_bits == 0u);
+        // The prime scheme's definition, for every granule of a whole row.
+        const uint64_t G = a >> cfg.granule_shift(), N = cfg.memory.channels;
+        const unsigned __int128 granules = ((unsigned __int128)top + 1) >> cfg.granule_shift();
+        if (tr.scheme(task) == Scheme::kPrime && G / N < granules / N)
+          RC_ASSERT(dec.channel(m) == (G % N) * (cfg.translator.prime % N) % N);
         seen.insert(m);
       }
       std::unordered_set<uint64_t> distinct_in(samples.begin(), samples.end());

@@ -6,35 +6,23 @@
 
 #include <memory>
 
-#include "channel_model.hpp"
+#include "functional_path.hpp"
 #include "random_mix.hpp"
 #include "test_helpers.hpp"
-#include "xor_translator.hpp"
 
 namespace gpumem::test {
 namespace {
 
 // Drives the same blocks the TLM shells wrap, in issue order.
 uint64_t run_mix(const Config& cfg, RequestSource& src, ShadowScoreboard& sb) {
-  const TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
-  ChannelDecoder dec(cfg);
-  std::vector<ChannelModel> channels;
-  for (unsigned c = 0; c < cfg.memory.channels; ++c) channels.emplace_back(1);
+  FunctionalPath path(cfg);
   Request r;
   How how;
   uint8_t data[4096];
   uint64_t n = 0;
   while (src.next(r)) {
-    how.mapped_address = tr.map(r.address, r.task);
-    how.channel = dec.channel(how.mapped_address);
-    how.local_address = dec.local(how.mapped_address);
-    if (r.op == Op::kWrite) {
-      fill_write_data(r, data);
-      channels[how.channel].write(how.local_address, data, r.size);
-    } else {
-      channels[how.channel].read(how.local_address, data, r.size);
-    }
+    if (r.op == Op::kWrite) fill_write_data(r, data);
+    EXPECT_TRUE(path.access(r.task, r.address, r.op, data, r.size, how));
     sb.on_completion({r, how, data, r.cycle, r.cycle});
     ++n;
   }
