@@ -8,10 +8,10 @@
 
 #include "Vgpumem_nested_tlb.h"
 #include "cosim_rates.hpp"
-#include "tlb_cosim.hpp"
-#include "tlb_pin_cosim.hpp"
+#include "tb/common/verilated_harness.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
+#include "tb/tlb/tlb_pin_cosim.hpp"
 #include "verilated.h"
-#include "verilated_harness.hpp"
 
 namespace gpumem::bench {
 

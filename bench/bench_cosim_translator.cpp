@@ -4,10 +4,10 @@
 
 #include "Vgpumem_xor_translator.h"
 #include "cosim_rates.hpp"
-#include "translator_cosim.hpp"
-#include "translator_pin_cosim.hpp"
+#include "tb/common/verilated_harness.hpp"
+#include "tb/translator/translator_cosim.hpp"
+#include "tb/translator/translator_pin_cosim.hpp"
 #include "verilated.h"
-#include "verilated_harness.hpp"
 
 namespace gpumem::bench {
 

@@ -18,13 +18,13 @@
 #include <memory>
 #include <optional>
 
-#include "address_space.hpp"
-#include "config.hpp"
-#include "memory_system.hpp"
-#include "run_statistics.hpp"
-#include "tlm_driver.hpp"
-#include "trace_player.hpp"
-#include "workload.hpp"
+#include "config/config.hpp"
+#include "driver/address_space.hpp"
+#include "driver/tlm_driver.hpp"
+#include "frontend/trace_player.hpp"
+#include "frontend/workload.hpp"
+#include "stats/run_statistics.hpp"
+#include "system/memory_system.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 namespace gpumem::bench {
 

@@ -9,18 +9,18 @@
 #include <systemc>
 #include <unistd.h>
 
-#include "config.hpp"
-#include "input_error.hpp"
-#include "address_space.hpp"
-#include "progress.hpp"
-#include "report.hpp"
-#include "register_map.hpp"
-#include "run_statistics.hpp"
-#include "simulation.hpp"
-#include "trace_reader.hpp"
-#include "transaction_log.hpp"
-#include "workload.hpp"
-#include "cosim_command.hpp"
+#include "base/input_error.hpp"
+#include "config/config.hpp"
+#include "driver/address_space.hpp"
+#include "frontend/trace_reader.hpp"
+#include "frontend/workload.hpp"
+#include "regs/register_map.hpp"
+#include "stats/progress.hpp"
+#include "stats/report.hpp"
+#include "stats/run_statistics.hpp"
+#include "stats/transaction_log.hpp"
+#include "system/simulation.hpp"
+#include "tb/cosim_command.hpp"
 
 namespace {
 

@@ -12,6 +12,7 @@ packages=(
   librapidcheck-dev       # property tests with shrinking
   nlohmann-json3-dev      # stats JSON
   libcli11-dev            # command line
+  graphviz                # dot: the library dependency picture in docs/architecture.md
 )
 
 missing=()

@@ -8,7 +8,7 @@
 #                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
 #
 # Needs the main build configured and built (cmake --build build): the
-# runners link its gpumem_core and Verilated libraries. Work folder (--work,
+# runners link its model libraries and Verilated libraries. Work folder (--work,
 # default DIR/mutation/run): <block>/<mutant>/ with the RTL copy, build,
 # build.log, cosim.log, waves/ and replay.sh; replaced on every run.
 #

@@ -1,4 +1,4 @@
-#include "cosim_command.hpp"
+#include "tb/cosim_command.hpp"
 
 #include <memory>
 #include <optional>
@@ -7,12 +7,12 @@
 #include <vector>
 #include <stdexcept>
 
-#include "config.hpp"
-#include "input_error.hpp"
-#include "tlb_cosim.hpp"
-#include "tlb_pin_cosim.hpp"
-#include "translator_cosim.hpp"
-#include "translator_pin_cosim.hpp"
+#include "base/input_error.hpp"
+#include "config/config.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
+#include "tb/tlb/tlb_pin_cosim.hpp"
+#include "tb/translator/translator_cosim.hpp"
+#include "tb/translator/translator_pin_cosim.hpp"
 
 namespace gpumem::tb {
 

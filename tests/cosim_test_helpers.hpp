@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 namespace gpumem::tb {
 

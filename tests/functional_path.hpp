@@ -11,20 +11,22 @@
 #include <stdexcept>
 #include <vector>
 
-#include "address_space.hpp"
-#include "channel_model.hpp"
-#include "firmware.hpp"
-#include "how.hpp"
-#include "mmu.hpp"
-#include "register_bank.hpp"
-#include "xor_translator.hpp"
+#include "channel/channel_model.hpp"
+#include "config/block_params.hpp"
+#include "driver/address_space.hpp"
+#include "driver/firmware.hpp"
+#include "mmu/mmu.hpp"
+#include "payload/how.hpp"
+#include "regs/register_bank.hpp"
+#include "router/channel_decoder.hpp"
+#include "translator/xor_translator.hpp"
 
 namespace gpumem::test {
 
 class FunctionalPath {
  public:
   explicit FunctionalPath(const Config& cfg)
-      : bank_(cfg), decoder_(cfg), before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu) {
+      : bank_(cfg), decoder_(cfg.channel_layout()), before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) channels_.emplace_back(1);
     if (cfg.has_mmu()) {
       image_ = std::make_unique<AddressSpaceImage>(build_address_space(cfg, cfg.address_space.nesting));
@@ -34,8 +36,8 @@ class FunctionalPath {
     program_registers(cfg, image_.get(), [&](uint32_t offset, uint32_t value) {
       return bank_.write(offset, 4, value) == RegStatus::kOk;
     });
-    translator_ = std::make_unique<XorTranslator>(cfg, bank_.translator_registers());
-    if (cfg.has_mmu()) mmu_ = std::make_unique<Mmu>(cfg, bank_.mmu_registers());
+    translator_ = std::make_unique<XorTranslator>(translator_params(cfg), bank_.translator_registers());
+    if (cfg.has_mmu()) mmu_ = std::make_unique<Mmu>(mmu_params(cfg), bank_.mmu_registers());
     read_pte_ = [this](uint64_t pa) { return physical(pa, Op::kRead, 0); };
   }
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "completion.hpp"
-#include "request.hpp"
+#include "payload/completion.hpp"
+#include "payload/request.hpp"
 
 namespace gpumem::test {
 

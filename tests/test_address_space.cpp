@@ -16,12 +16,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "address_space.hpp"
-#include "firmware.hpp"
-#include "input_error.hpp"
-#include "mmu.hpp"
-#include "register_bank.hpp"
-#include "register_map.hpp"
+#include "base/input_error.hpp"
+#include "config/block_params.hpp"
+#include "driver/address_space.hpp"
+#include "driver/firmware.hpp"
+#include "mmu/mmu.hpp"
+#include "regs/register_bank.hpp"
+#include "regs/register_map.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {
@@ -103,7 +104,7 @@ void check_walks(const Config& cfg, const AddressSpaceImage& img) {
   // The MMU over the same image, large pages first so nested-region VAs take
   // the nested path as well as the miss path.
   MmuRegisters regs{img.root, 0};
-  Mmu mmu(cfg, regs);
+  Mmu mmu(mmu_params(cfg), regs);
   std::stable_sort(mapped.begin(), mapped.end(), [](auto& a, auto& b) { return a.second->large > b.second->large; });
   for (const auto& [va, m] : mapped) {
     const MmuOutcome o = mmu.translate(va, false, read);
@@ -278,7 +279,7 @@ TEST(AddressSpaceExample, NestedPagesYaml) {
   // The nested region's first 6 slots (0x1002'8000-0x1002'DFFF) are nobody's:
   // with fb's large entry cached they take the nested path and fault.
   MmuRegisters regs{with.root, 0};
-  Mmu mmu(cfg, regs);
+  Mmu mmu(mmu_params(cfg), regs);
   const ImageMemory mem(with);
   ASSERT_EQ(mmu.translate(fb + 2 * kL, false, mem.reader()).fault, FaultReason::kNone);
   for (uint64_t va = 0x1002'8000; va < 0x1002'E000; va += 0x800) {

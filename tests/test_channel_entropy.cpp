@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "channel_entropy.hpp"
+#include "stats/channel_entropy.hpp"
 
 namespace gpumem {
 namespace {

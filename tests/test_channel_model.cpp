@@ -3,7 +3,7 @@
 // accesses; those must be served in the gaps, not queued behind.
 #include <gtest/gtest.h>
 
-#include "channel_model.hpp"
+#include "channel/channel_model.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -37,9 +37,21 @@ TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
 
 TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
   ChannelModel ch(4);
-  for (uint64_t t = 0; t < 1000; ++t) ch.schedule(t * 4, t * 4);
-  // Everything ended by the horizon: a late arrival starts on arrival.
+  // Back to back, each call's horizon its own arrival: only the access still
+  // in service is held, so the ring stays at one reservation, not a thousand.
+  for (uint64_t t = 0; t < 1000; ++t) {
+    ch.schedule(t * 4, t * 4);
+    ASSERT_EQ(ch.reservations_held(), 1u) << "at cycle " << t * 4;
+  }
+  // Everything ended by the horizon: forgotten, and a late arrival starts on arrival.
   EXPECT_EQ(ch.schedule(5000, 4000).start, 5000u);
+  EXPECT_EQ(ch.reservations_held(), 1u);
+  // A horizon that has not passed them keeps them: the walk's out-of-order
+  // arrival must still see the reservations it could collide with.
+  ChannelModel held(4);
+  for (uint64_t t = 0; t < 10; ++t) held.schedule(t * 4, 0);
+  EXPECT_EQ(held.reservations_held(), 10u);
+  EXPECT_EQ(held.schedule(2, 0).start, 40u);  // every slot from 0 to 40 is taken
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "input_error.hpp"
+#include "base/input_error.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "config.hpp"
-#include "input_error.hpp"
+#include "base/input_error.hpp"
+#include "config/config.hpp"
 
 namespace gpumem::test {
 

@@ -20,9 +20,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "bits.hpp"
+#include "base/bits.hpp"
+#include "base/input_error.hpp"
+#include "config/block_params.hpp"
 #include "functional_path.hpp"
-#include "input_error.hpp"
+#include "router/channel_decoder.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {
@@ -267,7 +269,7 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
   RC_PRE(load(draw_config(), cfg));
   const unsigned bits = cfg.translator_address_bits();
   const uint64_t top = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  const ChannelDecoder dec(cfg);
+  const ChannelDecoder dec(cfg.channel_layout());
   const unsigned page_bits = log2_exact(cfg.mmu.smallest_page());
   const uint64_t row = cfg.memory.channels * cfg.granule_bytes();
   std::vector<uint64_t> samples;
@@ -283,7 +285,7 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
   for (bool enable : {true, false}) {
     regs.interleave_enable = enable;
     ++regs.generation;
-    XorTranslator tr(cfg, regs);
+    XorTranslator tr(translator_params(cfg), regs);
     std::set<std::pair<Scheme, std::array<uint32_t, kMaxChannelBits>>> done;
     for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
       if (!done.insert({tr.scheme(task), regs.xor_vector[task]}).second) continue;
@@ -340,7 +342,7 @@ RC_GTEST_PROP(MappingProperties, NoDataAddressMapsOntoAPageTableLocation, ()) {
   for (bool enable : {true, false}) {
     regs.interleave_enable = enable;
     ++regs.generation;
-    XorTranslator tr(cfg, regs);
+    XorTranslator tr(translator_params(cfg), regs);
     std::unordered_set<uint64_t> data;
     for (const PageMapping& m : img.pages) {
       const uint64_t bytes = m.large ? geo.large_bytes() : geo.small_bytes();

@@ -13,11 +13,12 @@
 #include <utility>
 #include <vector>
 
-#include "mmu.hpp"
-#include "page_table.hpp"
-#include "pte.hpp"
-#include "register_bank.hpp"
-#include "register_map.hpp"
+#include "config/block_params.hpp"
+#include "mmu/mmu.hpp"
+#include "mmu/page_table.hpp"
+#include "mmu/pte.hpp"
+#include "regs/register_bank.hpp"
+#include "regs/register_map.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -113,7 +114,7 @@ struct Rig {
   Memory mem;
   Tables tables{mem};
   MmuRegisters regs{tables.root(), 0};
-  Mmu mmu{cfg, regs};
+  Mmu mmu{mmu_params(cfg), regs};
 
   Out tr(uint64_t va, bool write = false) { return tr_with(mmu, va, write); }
   Out tr_with(Mmu& m, uint64_t va, bool write = false) {
@@ -383,7 +384,7 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
     if (units == 0) continue;
     // The same VAs on a cold TLB: a miss inside the region walks straight to
     // the small page; the large page is fetched only when a VA outside needs it.
-    Mmu cold(r.cfg, r.regs);
+    Mmu cold(mmu_params(r.cfg), r.regs);
     o = r.tr_with(cold, kVa + first_in * kS + 0x10);
     EXPECT_EQ(o.first, TlbResult::kMiss);
     EXPECT_EQ(o.walk_reads, 3u);
@@ -507,6 +508,28 @@ TEST(MmuFault, LeafAtADirectoryLevel) {
   EXPECT_FALSE(o.filled);
 }
 
+TEST(MmuFault, RecordsKeepTheFirstFaultsWithTheirDetailAndCountThemAll) {
+  // An empty root table: every VA faults at level 0.
+  Rig r;
+  const uint64_t n = Mmu::kMaxFaultRecords + 5;
+  for (uint64_t id = 0; id < n; ++id) {
+    const uint64_t va = 0xC000'0000 + id * 0x1000;
+    const Out o = r.tr(va);
+    ASSERT_EQ(o.fault, FaultReason::kUnmapped);
+    r.mmu.record_fault(id, 3, va, 7, o.fault);
+  }
+  EXPECT_EQ(r.mmu.stats().faults, n);
+  ASSERT_EQ(r.mmu.faults().size(), Mmu::kMaxFaultRecords);
+  const FaultRecord& first = r.mmu.faults().front();
+  EXPECT_EQ(first.id, 0u);
+  EXPECT_EQ(first.process, 3u);
+  EXPECT_EQ(first.va, 0xC000'0000u);
+  EXPECT_EQ(first.task, 7u);
+  EXPECT_EQ(first.reason, FaultReason::kUnmapped);
+  EXPECT_EQ(first.detail, "level 0: invalid PTE");
+  EXPECT_EQ(r.mmu.faults().back().id, Mmu::kMaxFaultRecords - 1);
+}
+
 TEST(MmuFault, PermissionsOnMissAndOnHit) {
   Rig r;
   r.tables.map_large(kBig, leaf(kFrameBig, true, 3, 0, /*writable=*/false));
@@ -550,7 +573,7 @@ TEST(MmuInvalidate, RegisterWriteMakesTheNextTranslationMiss) {
   // The root through the register interface, as firmware sets it.
   ASSERT_EQ(bank.write(kRegPtRootLo, 4, static_cast<uint32_t>(tables.root())), RegStatus::kOk);
   ASSERT_EQ(bank.write(kRegPtRootHi, 4, 0), RegStatus::kOk);
-  Mmu mmu(cfg, bank.mmu_registers());
+  Mmu mmu(mmu_params(cfg), bank.mmu_registers());
   tables.map_large(kBig, leaf(kFrameBig, true, 3));
 
   EXPECT_EQ(mmu.translate(kBig + 4, false, mem.reader()).first, TlbResult::kMiss);
@@ -594,7 +617,7 @@ TEST(MmuInvalidate, RootAboveFourGigabytesComesFromBothRegisters) {
   ASSERT_EQ(bank.write(kRegPtRootLo, 4, static_cast<uint32_t>(tables.root() + up)), RegStatus::kOk);
   ASSERT_EQ(bank.write(kRegPtRootHi, 4, static_cast<uint32_t>((tables.root() + up) >> 32)), RegStatus::kOk);
   EXPECT_EQ(bank.mmu_registers().pt_root, tables.root() + up);
-  Mmu mmu(cfg, bank.mmu_registers());
+  Mmu mmu(mmu_params(cfg), bank.mmu_registers());
   const MmuOutcome o = mmu.translate(kBig + 0x1234, false, moved.reader());
   EXPECT_EQ(o.fault, FaultReason::kNone) << mmu.fault_detail();
   EXPECT_EQ(o.pa, kFrameBig + 0x1234);

@@ -10,13 +10,13 @@
 #include <set>
 #include <sstream>
 
-#include "address_space.hpp"
+#include "driver/address_space.hpp"
+#include "frontend/trace_reader.hpp"
+#include "frontend/workload.hpp"
 #include "random_mix.hpp"
-#include "run_statistics.hpp"
-#include "simulation.hpp"
+#include "stats/run_statistics.hpp"
+#include "system/simulation.hpp"
 #include "test_helpers.hpp"
-#include "trace_reader.hpp"
-#include "workload.hpp"
 
 namespace gpumem::test {
 namespace {

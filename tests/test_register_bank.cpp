@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "register_bank.hpp"
+#include "regs/register_bank.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "tlb.hpp"
+#include "mmu/tlb.hpp"
 
 namespace gpumem::test {
 namespace {
 
-TlbConfig tlb_cfg(unsigned entries, unsigned ways, Replacement r, NestedPlacement p = NestedPlacement::kTail) {
-  TlbConfig c;
+TlbParams tlb_cfg(unsigned entries, unsigned ways, Replacement r, NestedPlacement p = NestedPlacement::kTail) {
+  TlbParams c;
   c.entries = entries;
   c.ways = ways;
   c.replacement = r;
@@ -505,7 +505,7 @@ TEST(TlbErrors, BadConfigsThrowNamingTheParameter) {
   EXPECT_TRUE(contains(m, "ways")) << m;
   m = thrown<std::invalid_argument>([] { Tlb t(tlb_cfg(0, 4, Replacement::kLru)); });
   EXPECT_TRUE(contains(m, "power of two")) << m;
-  TlbConfig g = tlb_cfg(4, 4, Replacement::kLru);
+  TlbParams g = tlb_cfg(4, 4, Replacement::kLru);
   g.geometry.small_bits = 16;
   m = thrown<std::invalid_argument>([&] { Tlb t(g); });
   EXPECT_TRUE(contains(m, "geometry")) << m;

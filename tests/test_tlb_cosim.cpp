@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cosim_test_helpers.hpp"
-#include "tlb_cosim.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
@@ -253,7 +253,7 @@ TEST_F(TlbCosimTest, EvictionReportsTheVictimEntry) {
 }
 
 TEST(TlbCosim, MismatchReportNamesEverything) {
-  TlbScoreboard sb(TlbConfig{64, 4, Replacement::kPlru, PageGeometry{}}, 42);
+  TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 42);
   TlbPins p;
   p.req_valid = true;
   p.req_va = 0x12'3456'7890;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cosim_test_helpers.hpp"
-#include "tlb_cosim.hpp"
-#include "tlb_pin_cosim.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
+#include "tb/tlb/tlb_pin_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {

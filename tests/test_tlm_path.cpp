@@ -6,14 +6,16 @@
 #include <cstring>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "memory_system.hpp"
+#include "config/block_params.hpp"
+#include "driver/tlm_driver.hpp"
+#include "frontend/trace_player.hpp"
+#include "frontend/workload.hpp"
 #include "random_mix.hpp"
-#include "run_statistics.hpp"
-#include "simulation.hpp"
+#include "router/channel_decoder.hpp"
+#include "stats/run_statistics.hpp"
+#include "system/memory_system.hpp"
+#include "system/simulation.hpp"
 #include "test_helpers.hpp"
-#include "tlm_driver.hpp"
-#include "trace_player.hpp"
-#include "workload.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -21,7 +23,7 @@ namespace {
 // Checks how each result came about against the plain classes.
 class HowChecker : public CompletionObserver {
  public:
-  explicit HowChecker(const Config& cfg) : regs_(registers_from_config(cfg)), tr_(cfg, regs_), dec_(cfg) {}
+  explicit HowChecker(const Config& cfg) : regs_(registers_from_config(cfg)), tr_(translator_params(cfg), regs_), dec_(cfg.channel_layout()) {}
   void on_completion(const Completion& c) override {
     const uint64_t mapped = tr_.map(c.request.address, c.request.task);
     if (c.how.physical_address != c.request.address || c.how.mapped_address != mapped ||

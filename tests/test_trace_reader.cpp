@@ -5,9 +5,9 @@
 #include <sstream>
 #include <vector>
 
-#include "input_error.hpp"
+#include "base/input_error.hpp"
+#include "frontend/trace_reader.hpp"
 #include "test_helpers.hpp"
-#include "trace_reader.hpp"
 
 namespace gpumem::test {
 namespace {

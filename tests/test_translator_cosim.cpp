@@ -11,8 +11,8 @@
 #include <stdexcept>
 
 #include "cosim_test_helpers.hpp"
-#include "register_map.hpp"
-#include "translator_cosim.hpp"
+#include "regs/register_map.hpp"
+#include "tb/translator/translator_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {

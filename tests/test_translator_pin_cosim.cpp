@@ -13,8 +13,8 @@
 #include <stdexcept>
 
 #include "cosim_test_helpers.hpp"
-#include "translator_cosim.hpp"
-#include "translator_pin_cosim.hpp"
+#include "tb/translator/translator_cosim.hpp"
+#include "tb/translator/translator_pin_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {

@@ -9,8 +9,10 @@
 #include <set>
 #include <vector>
 
+#include "config/block_params.hpp"
+#include "router/channel_decoder.hpp"
 #include "test_helpers.hpp"
-#include "xor_translator.hpp"
+#include "translator/xor_translator.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -58,7 +60,7 @@ TEST(XorTranslator, ExhaustiveBijectionInvolutionAndIsolationOverManyConfigs) {
     const unsigned m = 1 + round % 3, k = 1 + (round * 5) % 8;
     const Config cfg = random_xor_config(rng, m, k);
     const TranslatorRegisters regs = registers_from_config(cfg);
-    XorTranslator tr(cfg, regs);
+    XorTranslator tr(translator_params(cfg), regs);
     const unsigned t = round % kMaxTaskTypes;
     std::vector<bool> seen(1u << kWidth, false);
     for (uint64_t a = 0; a < (1u << kWidth); ++a) {
@@ -78,7 +80,7 @@ TEST(XorTranslator, OnlyChannelBitsChange) {
   std::mt19937_64 rng(7);
   const Config cfg = random_xor_config(rng, 3, 6);
   const TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
+  XorTranslator tr(translator_params(cfg), regs);
   uint64_t channel_mask = 0;
   for (unsigned c : cfg.translator.channel_bits) channel_mask |= uint64_t{1} << c;
   for (uint64_t a = 0; a < (1u << kWidth); a += 7) EXPECT_EQ(tr.map(a, 3) & ~channel_mask, a & ~channel_mask);
@@ -88,7 +90,7 @@ TEST(XorTranslator, InterleaveDisableMeansIdentityForEveryTask) {
   std::mt19937_64 rng(3);
   const Config cfg = random_xor_config(rng, 3, 8);
   TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
+  XorTranslator tr(translator_params(cfg), regs);
   bool any_moved = false;
   for (uint64_t a = 0; a < 4096 * 8; a += 64) any_moved |= tr.map(a, 5) != a;
   ASSERT_TRUE(any_moved);
@@ -104,7 +106,7 @@ TEST(XorTranslator, RegisterRewriteTakesEffectOnNextRequest) {
       "translator: {channel_bits: [8, 9, 10], candidate_bits: [11, 12, 13],"
       " tasks: [{task: 0, scheme: xor, xor_vectors: [1, 2, 4]}]}"));
   TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
+  XorTranslator tr(translator_params(cfg), regs);
   EXPECT_EQ(tr.map(0x800, 0), 0x900u);  // bit 11 -> channel bit 8
   regs.xor_vector[0] = {0, 0, 0};
   ++regs.generation;
@@ -114,8 +116,8 @@ TEST(XorTranslator, RegisterRewriteTakesEffectOnNextRequest) {
 TEST(XorTranslator, Table1VectorsSpreadSevenGranulesOverSevenChannels) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/table1-xor.yaml");
   const TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
-  ChannelDecoder dec(cfg);
+  XorTranslator tr(translator_params(cfg), regs);
+  ChannelDecoder dec(cfg.channel_layout());
   std::vector<unsigned> channels;
   for (uint64_t g = 0; g <= 48; g += 8) channels.push_back(dec.channel(tr.map(g * 256, 0)));
   EXPECT_EQ(channels, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6}));
@@ -128,7 +130,7 @@ TEST(ChannelDecoder, ComposeInvertsChannelAndLocalForBitAndRowLayouts) {
   };
   for (const auto& t : translators) {
     const Config cfg = config_from(base_yaml(t, 8, 16));
-    ChannelDecoder d(cfg);
+    ChannelDecoder d(cfg.channel_layout());
     std::vector<bool> seen(1u << kWidth, false);
     for (uint64_t a = 0; a < (1u << kWidth); ++a) {
       const unsigned c = d.channel(a);
@@ -142,13 +144,13 @@ TEST(ChannelDecoder, ComposeInvertsChannelAndLocalForBitAndRowLayouts) {
     }
   }
   const Config six = config_from(base_yaml("translator: {granule_bytes: 256}", 6, 16));
-  ChannelDecoder d(six);
+  ChannelDecoder d(six.channel_layout());
   for (uint64_t a = 0; a < 6 * 256 * 40; ++a) ASSERT_EQ(d.compose(d.channel(a), d.local(a)), a);
 }
 
 TEST(ChannelDecoder, ChannelBitJIsChannelIndexBitJ) {
   const Config cfg = config_from(base_yaml("translator: {channel_bits: [11, 6, 9], candidate_bits: [12]}", 8, 16));
-  ChannelDecoder d(cfg);
+  ChannelDecoder d(cfg.channel_layout());
   EXPECT_EQ(d.channel(1u << 11), 1u);
   EXPECT_EQ(d.channel(1u << 6), 2u);
   EXPECT_EQ(d.channel(1u << 9), 4u);
@@ -160,8 +162,8 @@ TEST(PrimeScheme, ChannelIsGranuleTimesPrimeModNAndBijectiveInEachRow) {
                                                  std::to_string(prime) + ", tasks: [{task: 2, scheme: prime}]}",
                                              8, 16));
     const TranslatorRegisters regs = registers_from_config(cfg);
-    XorTranslator tr(cfg, regs);
-    ChannelDecoder d(cfg);
+    XorTranslator tr(translator_params(cfg), regs);
+    ChannelDecoder d(cfg.channel_layout());
     std::vector<bool> seen(1u << kWidth, false);
     for (uint64_t a = 0; a < (1u << kWidth); ++a) {
       const uint64_t m = tr.map(a, 2);
@@ -178,8 +180,8 @@ TEST(PrimeScheme, NonPowerOfTwoChannelCount) {
   const Config cfg = config_from(base_yaml(
       "translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6, 32));
   const TranslatorRegisters regs = registers_from_config(cfg);
-  XorTranslator tr(cfg, regs);
-  ChannelDecoder d(cfg);
+  XorTranslator tr(translator_params(cfg), regs);
+  ChannelDecoder d(cfg.channel_layout());
   const uint64_t span = 6 * 256 * 64;
   std::vector<bool> seen(span, false);
   std::vector<unsigned> per_channel(6, 0);
@@ -204,8 +206,8 @@ TEST(PrimeScheme, IncompleteLastRowMapsToItselfInsideTheSpace) {
     SCOPED_TRACE(bits);
     const Config cfg = config_from(base_yaml("translator: {granule_bytes: 64, prime: 3, default_scheme: prime}", 5, bits));
     const TranslatorRegisters regs = registers_from_config(cfg);
-    XorTranslator tr(cfg, regs);
-    ChannelDecoder d(cfg);
+    XorTranslator tr(translator_params(cfg), regs);
+    ChannelDecoder d(cfg.channel_layout());
     const unsigned __int128 granules = (unsigned __int128)1 << (bits - 6);
     const uint64_t full = static_cast<uint64_t>(granules - granules % 5);  // first granule of the incomplete row
     ASSERT_NE(granules % 5, 0u) << "the case needs an incomplete last row";
@@ -233,17 +235,17 @@ TEST(PrimeScheme, IncompleteLastRowMapsToItselfInsideTheSpace) {
 // one channel at the wrong place, so the decoder says so and the router refuses it.
 TEST(ChannelDecoder, InOneGranuleOnlyWhenNoChannelBitOrRowSlotChanges) {
   const Config bits = config_from(base_yaml("translator: {channel_bits: [3, 7]}", 4, 32));
-  const ChannelDecoder d(bits);
+  const ChannelDecoder d(bits.channel_layout());
   EXPECT_TRUE(d.in_one_granule(0x0, 8));
   EXPECT_TRUE(d.in_one_granule(0x78, 8));
   EXPECT_FALSE(d.in_one_granule(0x4, 8)) << "crosses channel bit 3";
   EXPECT_FALSE(d.in_one_granule(0x70, 16));
   EXPECT_FALSE(d.in_one_granule(~uint64_t{0} - 3, 8)) << "wraps past 2^64";
   const Config rows = config_from(base_yaml("translator: {granule_bytes: 64}", 3, 32));
-  const ChannelDecoder r(rows);
+  const ChannelDecoder r(rows.channel_layout());
   EXPECT_TRUE(r.in_one_granule(0x40, 64));
   EXPECT_FALSE(r.in_one_granule(0x60, 64));
-  const ChannelDecoder one(config_from(base_yaml("", 1, 32)));
+  const ChannelDecoder one(config_from(base_yaml("", 1, 32)).channel_layout());
   EXPECT_TRUE(one.in_one_granule(0x7, 4096));
 }
 

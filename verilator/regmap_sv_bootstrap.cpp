@@ -4,7 +4,7 @@
 // generator target gpumem_regmap_sv.
 #include <iostream>
 
-#include "register_map.hpp"
+#include "regs/register_map.hpp"
 
 int main() {
   std::cout << gpumem::register_map_systemverilog();

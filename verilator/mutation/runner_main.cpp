@@ -7,8 +7,8 @@
 #include <iostream>
 #include <string>
 
-#include "cosim_command.hpp"
-#include "input_error.hpp"
+#include "base/input_error.hpp"
+#include "tb/cosim_command.hpp"
 
 namespace {
 int usage(const char* why) {

@@ -1,0 +1,41 @@
+#include "config/block_params.hpp"
+
+namespace gpumem {
+
+TranslatorParams translator_params(const Config& cfg) {
+  TranslatorParams p;
+  p.layout = cfg.channel_layout();
+  p.candidate_bits = cfg.translator.candidate_bits;
+  p.prime = cfg.translator.prime;
+  p.address_bits = cfg.translator_address_bits();
+  return p;
+}
+
+TlbParams tlb_params(const Config& cfg) {
+  TlbParams t;
+  t.entries = cfg.mmu.tlb_entries;
+  t.ways = cfg.mmu.tlb_ways;
+  t.replacement = cfg.mmu.replacement;
+  t.geometry = cfg.mmu.geometry();
+  return t;
+}
+
+MmuParams mmu_params(const Config& cfg) {
+  MmuParams m;
+  m.tlb = tlb_params(cfg);
+  m.va_bits = cfg.address_space.va_bits;
+  return m;
+}
+
+TranslatorRegisters registers_from_config(const Config& cfg) {
+  TranslatorRegisters r;
+  r.interleave_enable = cfg.translator.interleave_enable;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.scheme[t] = cfg.scheme_of(t);
+  for (const auto& tm : cfg.translator.tasks) {
+    for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task][j] = tm.xor_vectors[j];
+  }
+  r.generation = 1;
+  return r;
+}
+
+}  // namespace gpumem

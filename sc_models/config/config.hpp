@@ -1,0 +1,161 @@
+// The one validated configuration object. Every parameter of the model comes
+// from here; the defaults below are the only defaults (docs/config-reference.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/channel_layout.hpp"
+#include "base/types.hpp"
+#include "mmu/pte.hpp"
+
+namespace gpumem {
+
+struct MemoryConfig {
+  unsigned address_bits = 40;     // physical address width; wider addresses are rejected
+  unsigned channels = 8;
+  unsigned service_cycles = 1;    // one access per service_cycles per channel
+  unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
+};
+
+struct MmuConfig {
+  // Page sizes that carry their own task type. The smallest bounds isolation:
+  // no channel bit may lie at or above it (seed 000, para 0093). With an
+  // address space the list holds the small and the large page size.
+  std::vector<uint64_t> page_sizes{4096, 65536};
+  NestedPlacement nested_placement = NestedPlacement::kTail;
+  unsigned tlb_entries = 32;
+  unsigned tlb_ways = 4;  // == tlb_entries: fully associative
+  Replacement replacement = Replacement::kLru;
+  unsigned tlb_hit_cycles = 1;     // once per request (the retry after a fill is not charged again)
+  unsigned walk_level_cycles = 1;  // per page-table level, on top of the memory read
+  uint64_t smallest_page() const;
+  uint64_t largest_page() const;
+  PageGeometry geometry() const;
+};
+
+// Where the XOR translator sits (seed 000 claims 4 and 14): after the MMU on
+// physical addresses with the task type from the PTE, or before it on virtual
+// addresses with the task type from the register bank's process and VA-range
+// tables.
+enum class TranslatorPosition : uint8_t { kAfterMmu, kBeforeMmu };
+
+struct RegionConfig {
+  std::string name;
+  uint64_t va = 0;
+  uint64_t size = 0;
+  bool large = false;     // page: large | small
+  unsigned task = 0;      // the application's task type unless the region sets its own
+  bool writable = true;
+  std::string nest_into;  // a large region whose partly used frames take this small region
+  int line = 0;
+};
+
+struct ApplicationConfig {
+  std::string name;
+  unsigned process = 0;  // process id: traces and generators name it
+  unsigned task = 0;
+  std::vector<RegionConfig> regions;
+  int line = 0;
+};
+
+// The software view (SPEC 1): one GPU virtual address space shared by all
+// applications, each in regions of its own; the driver builds page tables
+// for it in simulated memory (docs/page-tables.md).
+struct AddressSpaceConfig {
+  bool present = false;
+  unsigned va_bits = 32;
+  uint64_t pa_base = 0;  // first physical frame the allocator hands out
+  bool nesting = true;   // nest small pages into the unused tails of partly used large frames
+  std::vector<ApplicationConfig> applications;
+  const ApplicationConfig* application(unsigned process) const;
+  // "address_space.applications[i].regions[k]": where errors about a region point.
+  std::string region_key(const RegionConfig* region) const;
+};
+
+struct TaskMapping {
+  unsigned task = 0;
+  Scheme scheme = Scheme::kNone;
+  std::vector<uint32_t> xor_vectors;  // one XOR control vector per channel bit
+};
+
+struct TranslatorConfig {
+  std::vector<unsigned> channel_bits;    // c_0..c_{m-1}; channel index bit j = mapped bit c_j
+  std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}; vector bit i selects p_i
+  bool interleave_enable = true;
+  uint64_t prime = 0;                    // P of the prime scheme (0: not configured)
+  uint64_t granule_bytes = 0;            // interleave granule, only for a non-power-of-two channel count
+  Scheme default_scheme = Scheme::kNone;  // scheme of every task type not listed in tasks
+  TranslatorPosition position = TranslatorPosition::kAfterMmu;
+  std::vector<TaskMapping> tasks;
+};
+
+struct SimulationConfig {
+  double cycle_ns = 1.0;
+  uint64_t quantum_cycles = 10000;  // temporal-decoupling quantum
+};
+
+struct StatsConfig {
+  unsigned entropy_window = 0;  // 0: memory.max_outstanding (SPEC 6)
+};
+
+struct GeneratorConfig {
+  enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
+  unsigned task = 0;           // physical mode: the task type of every request
+  unsigned process = 0;        // with an address space: the issuing process; base is a VA
+  uint64_t base = 0;
+  uint64_t stride = 64;       // strided
+  uint64_t range = 0;         // random: addresses in [base, base + range) (required);
+                              // strided: wrap back to base after range bytes (0: never)
+  uint64_t count = 1000;
+  unsigned size = 64;
+  double write_fraction = 0;  // share of writes (strided: every k-th request is a write)
+  uint64_t seed = 1;
+  uint64_t start_cycle = 0;
+  uint64_t issue_interval = 1;  // cycles between two requests of this generator
+  int line = 0;                 // where it was declared, for later error messages
+};
+
+struct Config {
+  std::string source;  // file name, for messages
+  std::string description;
+  MemoryConfig memory;
+  MmuConfig mmu;
+  TranslatorConfig translator;
+  SimulationConfig simulation;
+  StatsConfig stats;
+  AddressSpaceConfig address_space;
+  std::vector<GeneratorConfig> workload;
+
+  // With an address space the MMU is in the path and requests carry a
+  // process id and a virtual address; without, a task type and a physical address.
+  bool has_mmu() const { return address_space.present; }
+
+  // Derived, valid after validation.
+  bool bit_interleaved() const { return !translator.channel_bits.empty() || memory.channels == 1; }
+  unsigned granule_shift() const;        // log2 of the interleave granule
+  // Width of the translator's input space: the VA before the MMU, else the PA.
+  unsigned translator_address_bits() const {
+    return has_mmu() && translator.position == TranslatorPosition::kBeforeMmu ? address_space.va_bits : memory.address_bits;
+  }
+  uint64_t granule_bytes() const { return uint64_t{1} << granule_shift(); }
+  ChannelLayout channel_layout() const { return {translator.channel_bits, memory.channels, granule_shift()}; }
+  // Largest request: within one interleave granule, so it never spans
+  // channels, and within one small page, so it never spans two mappings.
+  unsigned max_request_bytes() const {
+    uint64_t m = granule_bytes() < kMaxRequestBytes ? granule_bytes() : kMaxRequestBytes;
+    return static_cast<unsigned>(m < mmu.smallest_page() ? m : mmu.smallest_page());
+  }
+  unsigned entropy_window() const { return stats.entropy_window ? stats.entropy_window : memory.max_outstanding; }
+  const TaskMapping* task_mapping(unsigned task) const;
+  Scheme scheme_of(unsigned task) const {
+    const TaskMapping* t = task_mapping(task);
+    return t ? t->scheme : translator.default_scheme;
+  }
+};
+
+// Loads and validates; throws InputError naming file, line and key.
+Config load_config(const std::string& path);
+Config parse_config(const std::string& yaml_text, const std::string& source_name);
+
+}  // namespace gpumem

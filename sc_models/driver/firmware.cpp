@@ -1,0 +1,53 @@
+#include "driver/firmware.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "base/input_error.hpp"
+#include "regs/register_map.hpp"
+
+namespace gpumem {
+
+void program_registers(const Config& cfg, const AddressSpaceImage* image, const RegisterWrite& write) {
+  auto must = [&](uint32_t offset, uint32_t value, const std::string& what) {
+    if (!write(offset, value)) throw std::runtime_error("register bank refused a write to " + what);
+  };
+  // Vectors before the scheme, so a task type never runs xor with stale vectors.
+  for (const auto& tm : cfg.translator.tasks)
+    for (size_t j = 0; j < tm.xor_vectors.size(); ++j)
+      must(kRegXorVector + 4 * (tm.task * kMaxChannelBits + static_cast<uint32_t>(j)), tm.xor_vectors[j],
+           "XOR_VECTOR[" + std::to_string(tm.task) + "][" + std::to_string(j) + "]");
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+    must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(cfg.scheme_of(t)), "TASK_SCHEME[" + std::to_string(t) + "]");
+
+  if (image) {
+    must(kRegPtRootLo, static_cast<uint32_t>(image->root), "PT_ROOT_LO");
+    must(kRegPtRootHi, static_cast<uint32_t>(image->root >> 32), "PT_ROOT_HI");
+    for (const auto& app : cfg.address_space.applications)
+      must(kRegProcessTask + 4 * app.process, app.task, "PROCESS_TASK[" + std::to_string(app.process) + "]");
+    if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
+      const unsigned small_bits = cfg.mmu.geometry().small_bits;
+      const uint64_t small = uint64_t{1} << small_bits;
+      uint32_t r = 0;
+      for (const auto& app : cfg.address_space.applications)
+        for (const auto& reg : app.regions) {
+          if (reg.task == app.task) continue;
+          if (r == kMaxVaRanges)
+            throw InputError(cfg.source, reg.line, cfg.address_space.region_key(&reg) + ".task",
+                             "before the MMU a region with its own task type needs a VA range register; all " +
+                                 std::to_string(kMaxVaRanges) + " are taken");
+          const std::string idx = "[" + std::to_string(r) + "]";
+          must(kRegVaRangeStart + 4 * r, static_cast<uint32_t>(reg.va >> small_bits), "VA_RANGE_START" + idx);
+          must(kRegVaRangeEnd + 4 * r, static_cast<uint32_t>((reg.va + reg.size + small - 1) >> small_bits), "VA_RANGE_END" + idx);
+          must(kRegVaRangeTask + 4 * r, kVaRangeEnable | reg.task, "VA_RANGE_TASK" + idx);
+          ++r;
+        }
+    }
+    must(kRegTlbInvalidate, 1, "TLB_INVALIDATE");
+  }
+  must(kRegCtrl, (cfg.translator.interleave_enable ? kCtrlInterleaveEnable : 0) |
+                     (cfg.translator.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0),
+       "CTRL");
+}
+
+}  // namespace gpumem

@@ -1,0 +1,54 @@
+// Initiator: issues requests from a RequestSource at their cycles, at most
+// memory.max_outstanding in flight, under a quantum keeper. Requests do not
+// wait for one another's completion. A page fault completes its request (the
+// observers see how.fault) and the run goes on; any other error response stops it.
+#pragma once
+#include <chrono>
+#include <exception>
+#include <queue>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "config/config.hpp"
+#include "payload/clock.hpp"
+#include "payload/completion.hpp"
+#include "payload/request.hpp"
+
+namespace gpumem {
+
+class TracePlayer : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<TracePlayer> memory;
+
+  TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock);
+
+  void add_observer(CompletionObserver* o) { observers_.push_back(o); }
+  // Hold the run until `e` fires: the driver's set-up, or another player.
+  void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
+  uint64_t requests_done() const { return done_; }
+  double wall_seconds() const { return wall_seconds_; }  // host time spent in the run
+  // Set when the run stopped early: an input error from the source, or an
+  // error response from the model. The runner rethrows it after sc_start().
+  std::exception_ptr failure() const { return failure_; }
+  // Notified when the last request has completed (or the run failed).
+  const sc_core::sc_event& finished() const { return finished_; }
+
+ private:
+  void run();
+  void issue_all();
+
+  const Config& cfg_;
+  RequestSource& source_;
+  const Clock& clock_;
+  std::vector<CompletionObserver*> observers_;
+  uint64_t done_ = 0;
+  double wall_seconds_ = 0;
+  std::exception_ptr failure_;
+  sc_core::sc_event finished_;
+  const sc_core::sc_event* start_after_ = nullptr;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,151 @@
+#include "frontend/trace_reader.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "base/bits.hpp"
+#include "base/input_error.hpp"
+
+namespace gpumem {
+
+namespace {
+// Without an address space a record names its task type and a physical
+// address; with one, its process and a virtual address (the PTE gives the task).
+const char* const kPhysicalColumns[] = {"cycle", "task", "op", "address", "size"};
+const char* const kVirtualColumns[] = {"cycle", "process", "op", "va", "size"};
+constexpr size_t kColumnCount = 5;
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t comma = line.find(',', pos);
+    out.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+}  // namespace
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
+    : CsvTraceReader(cfg, std::make_unique<std::ifstream>(path), path, nullptr) {}
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
+    : CsvTraceReader(cfg, nullptr, std::move(display_name), &in) {}
+
+CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in)
+    : owned_(std::move(owned)),
+      in_(in ? *in : *owned_),
+      name_(std::move(name)),
+      cfg_(cfg),
+      columns_(cfg.has_mmu() ? kVirtualColumns : kPhysicalColumns),
+      address_max_(cfg.has_mmu()                  ? bit(cfg.address_space.va_bits) - 1
+                   : cfg.memory.address_bits >= 64 ? ~uint64_t{0}
+                                                   : bit(cfg.memory.address_bits) - 1),
+      max_size_(cfg.max_request_bytes()),
+      page_bytes_(cfg.mmu.smallest_page()) {
+  if (owned_ && !*owned_) throw InputError(name_, 0, "", "cannot open trace file");
+  read_header();
+}
+
+void CsvTraceReader::fail(const std::string& column, const std::string& msg) const {
+  throw InputError(name_, line_no_, column, msg);
+}
+
+void CsvTraceReader::read_header() {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_no_;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const auto cols = split(t);
+    const size_t want = kColumnCount;
+    bool ok = cols.size() == want || (cols.size() == want + 1 && cols[want] == "data");
+    for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == columns_[i];
+    if (!ok) {
+      std::string header;
+      for (size_t i = 0; i < want; ++i) header += (i ? "," : "") + std::string(columns_[i]);
+      fail("", "header must be '" + header + "' with an optional ',data' column" +
+                   (cfg_.has_mmu() ? " (the config has an address space)" : "") + ", got '" + t + "'");
+    }
+    has_data_column_ = cols.size() == want + 1;
+    return;
+  }
+  fail("", "empty trace: no header line");
+}
+
+bool CsvTraceReader::next(Request& r) {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_no_;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const auto cols = split(t);
+    const size_t want = has_data_column_ ? 6 : 5;
+    if (cols.size() != want)
+      fail("", "expected " + std::to_string(want) + " columns, found " + std::to_string(cols.size()));
+    auto number = [&](size_t i, const char* column) -> uint64_t {
+      const std::string& s = cols[i];
+      const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+      const std::string digits = hex ? s.substr(2) : s;
+      if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
+        fail(column, "bad number '" + s + "'");
+      errno = 0;
+      const uint64_t v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+      if (errno == ERANGE) fail(column, "number out of range '" + s + "'");
+      return v;
+    };
+    r.id = next_id_;
+    r.cycle = number(0, "cycle");
+    if (r.cycle < last_cycle_)
+      fail("cycle", "cycle " + std::to_string(r.cycle) + " is before the previous record's " + std::to_string(last_cycle_) +
+                        " (records must be in issue order)");
+    if (cfg_.has_mmu()) {
+      const uint64_t process = number(1, "process");
+      if (process >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(process)))
+        fail("process", "no application has process id " + cols[1]);
+      r.process = static_cast<unsigned>(process);
+      r.task = 0;
+    } else {
+      const uint64_t task = number(1, "task");
+      if (task >= kMaxTaskTypes) fail("task", "task type " + std::to_string(task) + " out of range (0-15)");
+      r.task = static_cast<unsigned>(task);
+    }
+    const char* const address_column = columns_[3];
+    const std::string& op = cols[2];
+    if (op == "R" || op == "r" || op == "read") r.op = Op::kRead;
+    else if (op == "W" || op == "w" || op == "write") r.op = Op::kWrite;
+    else fail("op", "bad operation '" + op + "' (R or W)");
+    r.address = number(3, address_column);
+    const uint64_t size = number(4, "size");
+    if (!is_pow2(size) || size > max_size_)
+      fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
+                       std::to_string(max_size_) + " bytes)");
+    r.size = static_cast<unsigned>(size);
+    if (r.address > address_max_ || address_max_ - r.address < size - 1)
+      fail(address_column, "address " + cols[3] + " out of range of the configured " +
+                               (cfg_.has_mmu() ? "virtual" : "physical") + " address space");
+    if (r.address % size) fail(address_column, "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
+    r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;
+    // Physical mode only: with an address space the PTEs carry the task types.
+    const auto [it, inserted] =
+        cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task, line_no_);
+    if (!inserted && it->second.first != r.task)
+      fail("task", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
+                       std::to_string(it->second.second) + "; a page carries one task type");
+    last_cycle_ = r.cycle;
+    ++next_id_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,42 @@
+// Reads the CSV request trace (docs/trace-format.md) one line at a time and
+// validates every record against the config; errors name the file and line.
+#pragma once
+#include <fstream>
+#include <istream>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "config/config.hpp"
+#include "payload/request.hpp"
+
+namespace gpumem {
+
+class CsvTraceReader : public RequestSource {
+ public:
+  CsvTraceReader(const Config& cfg, const std::string& path);                     // opens the file
+  CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name);  // for tests
+  bool next(Request& r) override;
+
+ private:
+  CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
+  void read_header();
+  [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
+
+  std::unique_ptr<std::ifstream> owned_;
+  std::istream& in_;
+  std::string name_;
+  int line_no_ = 0;
+  bool has_data_column_ = false;
+  const Config& cfg_;
+  const char* const* columns_;
+  uint64_t address_max_;  // highest address; 2^address_bits itself does not fit 64 bits
+  uint64_t max_size_;  // largest request: the interleave granule, at most kMaxRequestBytes
+  uint64_t page_bytes_;
+  uint64_t next_id_ = 0;
+  uint64_t last_cycle_ = 0;
+  // page -> (task, first line): a page carries one task type (isolation).
+  std::unordered_map<uint64_t, std::pair<unsigned, int>> page_task_;
+};
+
+}  // namespace gpumem

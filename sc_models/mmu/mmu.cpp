@@ -1,0 +1,81 @@
+#include "mmu/mmu.hpp"
+
+#include <stdexcept>
+
+namespace gpumem {
+
+Mmu::Mmu(const MmuParams& params, const MmuRegisters& regs)
+    : regs_(regs),
+      geo_(params.tlb.geometry),
+      tlb_(params.tlb),
+      walker_(PageTableLayout(geo_.small_bits, params.va_bits), geo_),
+      seen_invalidations_(regs.invalidations) {}
+
+void Mmu::count_first(TlbResult r) {
+  ++stats_.lookups;
+  switch (r) {
+    case TlbResult::kHitSmall: ++stats_.hits_small; break;
+    case TlbResult::kHitLarge: ++stats_.hits_large; break;
+    case TlbResult::kNested: ++stats_.nested; break;
+    case TlbResult::kMiss: ++stats_.misses; break;
+  }
+}
+
+void Mmu::invalidate() {
+  tlb_.invalidate_all();
+  seen_invalidations_ = regs_.invalidations;
+  ++stats_.invalidations;
+}
+
+MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup lk) {
+  MmuOutcome out;
+  auto fault = [&](FaultReason r, std::string detail) {
+    out.fault = r;
+    fault_detail_ = std::move(detail);
+    ++stats_.faults;
+    return out;
+  };
+  const unsigned va_bits = walker_.layout().va_bits;
+  if (lk.result == TlbResult::kMiss && va_bits < 64 && (va >> va_bits) != 0) {
+    count_first(lk.result);  // no walk: there is no table to read for it
+    return fault(FaultReason::kVaOutOfRange, "VA wider than " + std::to_string(va_bits) + " bits");
+  }
+  // At most one walk: after it the retry must translate (a nested region
+  // whose leaf is the large page again is refused before the fill, so the
+  // retry cannot land in the nested region a second time).
+  for (unsigned attempt = 0;; ++attempt) {
+    if (attempt > 0) lk = tlb_.lookup(va);
+    if (attempt == 0) {
+      out.first = lk.result;
+      count_first(lk.result);
+    }
+    if (lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) {
+      const TlbEntry& e = *lk.hit;
+      out.set = lk.set;
+      out.way = lk.way;
+      out.large = e.large;
+      out.task = e.task;
+      if (write ? !e.writable : !e.readable)
+        return fault(FaultReason::kPermission, std::string(write ? "write to a read-only page" : "read from an unreadable page"));
+      out.pa = tlb_.translate(e, va);
+      return out;
+    }
+    if (attempt > 0) throw std::logic_error("MMU: the lookup after a fill did not hit");
+
+    ++out.walks;
+    ++stats_.walks;
+    WalkResult w = walker_.walk(regs_.pt_root, va, read);
+    out.walk_reads += w.reads;
+    stats_.walk_reads += w.reads;
+    if (w.fault != FaultReason::kNone) return fault(w.fault, std::move(w.detail));
+    out.task = w.leaf.task;
+    if (w.leaf.large && (out.first == TlbResult::kNested || geo_.in_nested_region(va, w.leaf.nested_flag)))
+      return fault(FaultReason::kPageTableError, "the leaf PTE of a VA in a nested region is the large page itself");
+    out.filled = true;
+    out.fill = tlb_.fill(va, w.leaf);
+    ++(w.leaf.large ? stats_.fills_large : stats_.fills_small);
+    if (out.fill.evicted) ++(out.fill.victim.large ? stats_.evictions_large : stats_.evictions_small);
+  }
+}
+
+}  // namespace gpumem

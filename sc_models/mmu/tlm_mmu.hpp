@@ -1,0 +1,119 @@
+// TLM shell of the MMU: looks the VA up in the TLB, walks the page tables in
+// simulated memory through its walker socket on a miss or a nested-region hit
+// (each level one timed memory read), and passes the request on with its
+// physical address. A fault ends the request with TLM_ADDRESS_ERROR_RESPONSE
+// and a fault record.
+#pragma once
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "config/block_params.hpp"
+#include "mmu/mmu.hpp"
+#include "payload/clock.hpp"
+#include "payload/payload_extensions.hpp"
+
+namespace gpumem {
+
+class MmuTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<MmuTlm> target;
+  tlm_utils::simple_initiator_socket<MmuTlm> downstream;  // translated requests
+  tlm_utils::simple_initiator_socket<MmuTlm> walker;      // page-table reads, physical
+
+  MmuTlm(sc_core::sc_module_name name, const Config& cfg, const MmuRegisters& regs, const Clock& clock)
+      : sc_module(name),
+        target("target"),
+        downstream("downstream"),
+        walker("walker"),
+        model_(mmu_params(cfg), regs),
+        hit_(clock.span(cfg.mmu.tlb_hit_cycles)),
+        walk_level_(clock.span(cfg.mmu.walk_level_cycles)),
+        sets_task_(cfg.translator.position == TranslatorPosition::kAfterMmu) {
+    target.register_b_transport(this, &MmuTlm::b_transport);
+    walk_.set_extension(&walk_ext_);
+    walk_ext_.info.origin = Origin::kPageTable;
+    read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_, *walk_cycle_); };  // built once, not per request
+  }
+  ~MmuTlm() override {
+    walk_.clear_extension<RequestExtension>();  // a member: the payload must not free it
+  }
+
+  Mmu& model() { return model_; }
+  const MmuStats& stats() const { return model_.stats(); }
+  const std::vector<FaultRecord>& faults() const { return model_.faults(); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    RequestInfo* info = &ext->info;
+    How* how = &ext->how;
+    const uint64_t va = trans.get_address();
+    if (sets_task_) how->virtual_address = va;
+    advance(*how, delay, hit_);
+    const uint64_t before_walk = how->cycle;
+    walk_delay_ = &delay;
+    walk_cycle_ = &how->cycle;
+    walk_issue_cycle_ = info->issue_cycle;
+    const MmuOutcome out = model_.translate(va, trans.is_write(), read_pte_);
+    if (out.walks) model_.stats().walk_cycles += how->cycle - before_walk;
+
+    how->mmu = true;
+    how->tlb = out.first;
+    how->tlb_set = out.set;
+    how->tlb_way = out.way;
+    how->large_page = out.large;
+    how->walk_reads = out.walk_reads;
+    how->filled = out.filled;
+    how->evicted = false;
+    if (out.filled) {  // the victim is only meaningful after a fill: not copied on hits
+      how->fill_way = out.fill.way;
+      how->evicted = out.fill.evicted;
+      if (out.fill.evicted) how->victim = out.fill.victim;
+    }
+    how->fault = out.fault;
+    if (out.fault != FaultReason::kNone) {
+      // Before the MMU the address here is the mapped VA and the translator
+      // already chose the task type: report the request's own VA and that task.
+      if (sets_task_) how->task = out.task;
+      model_.record_fault(info->id, info->process, how->virtual_address, how->task, out.fault);
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    how->physical_address = out.pa;
+    if (sets_task_) info->task = out.task;
+    trans.set_address(out.pa);
+    downstream->b_transport(trans, delay);
+  }
+
+  uint64_t read_pte(uint64_t pa, sc_core::sc_time& delay, uint64_t& cycle) {
+    uint64_t value = 0;
+    set_up(walk_, tlm::TLM_READ_COMMAND, pa, &value, kPteBytes);
+    walk_ext_.how.cycle = cycle;
+    walk_ext_.info.issue_cycle = walk_issue_cycle_;  // the channel's horizon: no access of a later request comes earlier
+    walker->b_transport(walk_, delay);
+    if (!walk_.is_response_ok()) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + ": " + walk_.get_response_string());
+    advance(walk_ext_.how, delay, walk_level_);
+    cycle = walk_ext_.how.cycle;
+    return value;  // little-endian host, as the driver wrote it
+  }
+
+  Mmu model_;
+  Clock::Span hit_, walk_level_;
+  bool sets_task_;  // after the MMU the translator takes the task type from the PTE
+  tlm::tlm_generic_payload walk_;
+  RequestExtension walk_ext_;
+  ReadPte read_pte_;
+  sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay and cycle, for read_pte_
+  uint64_t* walk_cycle_ = nullptr;
+  uint64_t walk_issue_cycle_ = 0;
+};
+
+}  // namespace gpumem

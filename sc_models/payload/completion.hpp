@@ -1,0 +1,25 @@
+// What the player reports for every finished request; statistics, the
+// transaction log and test scoreboards all observe the same records.
+#pragma once
+#include <cstdint>
+
+#include "payload/how.hpp"
+#include "payload/request.hpp"
+
+namespace gpumem {
+
+struct Completion {
+  const Request& request;
+  const How& how;
+  const uint8_t* data;  // bytes read, or bytes written
+  uint64_t issue_cycle;
+  uint64_t completion_cycle;
+};
+
+class CompletionObserver {
+ public:
+  virtual ~CompletionObserver() = default;
+  virtual void on_completion(const Completion& c) = 0;
+};
+
+}  // namespace gpumem

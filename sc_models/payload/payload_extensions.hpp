@@ -1,0 +1,47 @@
+// The TLM payload extension every request carries. RequestInfo travels from
+// the initiator (who asked, for which task type); How is filled along the
+// path and says how the result came about (TLB result, scheme, mapped
+// address, channel, timing), so tests and the scoreboard check the how, not
+// only the data. One extension rather than two: each hop looks it up once.
+#pragma once
+#include <tlm>
+
+#include "payload/how.hpp"
+
+namespace gpumem {
+
+// Walker reads travel the same sockets as data but are not a task type's
+// traffic: the router does not count them.
+enum class Origin : uint8_t { kData, kPageTable };
+
+struct RequestInfo {
+  uint64_t id = 0;
+  unsigned task = 0;
+  unsigned process = 0;
+  Origin origin = Origin::kData;
+  uint64_t issue_cycle = 0;
+};
+
+struct RequestExtension : tlm::tlm_extension<RequestExtension> {
+  RequestInfo info;
+  How how;
+
+  tlm_extension_base* clone() const override { return new RequestExtension(*this); }
+  void copy_from(const tlm_extension_base& other) override { *this = static_cast<const RequestExtension&>(other); }
+};
+
+// Sets every field a target reads for one access, so a reused payload
+// carries nothing over from its last use. Extensions are left as they are.
+inline void set_up(tlm::tlm_generic_payload& t, tlm::tlm_command command, uint64_t address, void* data, unsigned length) {
+  t.set_command(command);
+  t.set_address(address);
+  t.set_data_ptr(static_cast<unsigned char*>(data));
+  t.set_data_length(length);
+  t.set_streaming_width(length);
+  t.set_byte_enable_ptr(nullptr);
+  t.set_byte_enable_length(0);
+  t.set_dmi_allowed(false);
+  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+}  // namespace gpumem

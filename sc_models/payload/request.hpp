@@ -1,0 +1,39 @@
+// A memory request as the player issues it, and where requests come from.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "base/types.hpp"
+
+namespace gpumem {
+
+struct Request {
+  uint64_t id = 0;
+  uint64_t cycle = 0;    // earliest issue cycle
+  uint64_t address = 0;  // with an address space a virtual address, else a physical one
+  unsigned task = 0;     // without an address space: the task type (with one, the PTE says)
+  unsigned process = 0;  // with an address space: the issuing process
+  Op op = Op::kRead;
+  unsigned size = 4;
+  uint64_t data = 0;  // for writes: this little-endian value, repeated over size bytes
+};
+
+// Streaming source: memory use must not grow with trace length.
+class RequestSource {
+ public:
+  virtual ~RequestSource() = default;
+  virtual bool next(Request& r) = 0;  // false at the end
+  virtual uint64_t expected_total() const { return 0; }  // 0: not known in advance
+};
+
+// Fills `len` bytes with the write pattern of a request.
+inline void fill_write_data(const Request& r, uint8_t* dst) {
+  if (r.size >= 8) {
+    for (unsigned i = 0; i < r.size; i += 8) std::memcpy(dst + i, &r.data, 8);  // little-endian host
+  } else {
+    for (unsigned i = 0; i < r.size; ++i) dst[i] = static_cast<uint8_t>(r.data >> (8 * i));
+  }
+}
+
+}  // namespace gpumem

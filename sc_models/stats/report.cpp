@@ -1,0 +1,73 @@
+#include "stats/report.hpp"
+
+#include <iomanip>
+#include <ostream>
+
+namespace gpumem {
+
+nlohmann::json mmu_json(const MmuStats& s) {
+  return {{"lookups", s.lookups},
+          {"hits", {{"small", s.hits_small}, {"large", s.hits_large}}},
+          {"misses", s.misses},
+          {"nested", s.nested},
+          {"walks", s.walks},
+          {"walk_reads", s.walk_reads},
+          {"walk_cycles", s.walk_cycles},
+          {"walk_reads_per_request", s.lookups ? double(s.walk_reads) / double(s.lookups) : 0.0},
+          {"fills", {{"small", s.fills_small}, {"large", s.fills_large}}},
+          {"evictions", {{"small", s.evictions_small}, {"large", s.evictions_large}}},
+          {"faults", s.faults},
+          {"invalidations", s.invalidations}};
+}
+
+nlohmann::json faults_json(const std::vector<FaultRecord>& faults) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& f : faults)
+    a.push_back({{"id", f.id}, {"process", f.process}, {"va", f.va}, {"task", f.task},
+                 {"reason", fault_reason_name(f.reason)}, {"detail", f.detail}});
+  return a;
+}
+
+nlohmann::json fragmentation_json(const Fragmentation& f) {
+  return {{"data_bytes", f.data_bytes},         {"frames_used", f.frames_used},
+          {"frame_bytes", f.frame_bytes},       {"internal_bytes", f.internal_bytes},
+          {"external_bytes", f.external_bytes}, {"large_pages", f.large_pages},
+          {"small_pages", f.small_pages},       {"nested_small_pages", f.nested_small_pages},
+          {"page_table_bytes", f.page_table_bytes}};
+}
+
+void print_mmu(std::ostream& os, const MmuStats& s) {
+  os << "\nTLB lookups " << s.lookups << ": hits " << s.hits_small << " small + " << s.hits_large << " large, misses "
+     << s.misses << ", nested-region hits " << s.nested << "\n"
+     << "walks " << s.walks << " (" << s.walk_reads << " page-table reads, " << s.walk_cycles << " cycles), fills "
+     << s.fills_small << " small + " << s.fills_large << " large, evictions " << s.evictions_small << " small + "
+     << s.evictions_large << " large, faults " << s.faults << "\n";
+}
+
+void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit) {
+  for (size_t i = 0; i < faults.size() && i < limit; ++i) {
+    const FaultRecord& f = faults[i];
+    os << "fault: request " << f.id << " process " << f.process << " VA 0x" << std::hex << f.va << std::dec << ": "
+       << fault_reason_name(f.reason) << " (" << f.detail << ")\n";
+  }
+  if (faults.size() > limit) os << "(" << faults.size() - limit << " more fault records in the stats JSON)\n";
+}
+
+void print_fragmentation(std::ostream& os, const Fragmentation* nested, const Fragmentation* flat) {
+  auto row = [&](const char* what, uint64_t Fragmentation::*field) {
+    os << std::left << std::setw(22) << what << std::right << std::setw(14);
+    if (nested) os << nested->*field; else os << "n/a";
+    os << std::setw(14);
+    if (flat) os << flat->*field; else os << "n/a";
+    os << "\n";
+  };
+  os << "\naddress space          with nesting  without\n";
+  row("data bytes", &Fragmentation::data_bytes);
+  row("frames used", &Fragmentation::frames_used);
+  row("internal frag. bytes", &Fragmentation::internal_bytes);
+  row("external frag. bytes", &Fragmentation::external_bytes);
+  row("nested small pages", &Fragmentation::nested_small_pages);
+  row("page-table bytes", &Fragmentation::page_table_bytes);
+}
+
+}  // namespace gpumem

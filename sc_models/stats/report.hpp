@@ -1,0 +1,23 @@
+// Reports of a run beyond the per-request statistics: MMU and TLB counters,
+// fault records, the address space's fragmentation with and without nesting.
+#pragma once
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "driver/address_space.hpp"
+#include "mmu/mmu.hpp"
+
+namespace gpumem {
+
+nlohmann::json mmu_json(const MmuStats& s);
+nlohmann::json faults_json(const std::vector<FaultRecord>& faults);
+nlohmann::json fragmentation_json(const Fragmentation& f);
+
+void print_mmu(std::ostream& os, const MmuStats& s);
+void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
+// Both allocations side by side: `nested` with nesting on, `flat` with it
+// off; null where that allocation does not fit ("n/a").
+void print_fragmentation(std::ostream& os, const Fragmentation* nested, const Fragmentation* flat);
+
+}  // namespace gpumem

@@ -1,0 +1,57 @@
+// Statistics of a run, accumulated from completions: per-channel load and
+// queueing, makespan, windowed channel entropy, per-task counts and, with an
+// address space, per-application channel counts and TLB results.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "config/config.hpp"
+#include "payload/completion.hpp"
+#include "stats/channel_entropy.hpp"
+
+namespace gpumem {
+
+class RunStatistics : public CompletionObserver {
+ public:
+  explicit RunStatistics(const Config& cfg);
+  void on_completion(const Completion& c) override;
+
+  uint64_t requests() const { return requests_; }
+  uint64_t makespan() const { return requests_ ? last_completion_ - first_issue_ : 0; }
+  double mean_window_entropy() const { return entropy_.mean(); }
+
+  nlohmann::json to_json() const;
+  void print(std::ostream& os) const;
+
+ private:
+  struct ChannelStats {
+    uint64_t requests = 0;
+    uint64_t bytes = 0;
+    uint64_t residence_cycles = 0;  // sum of (completion - issue): time-integral of queue depth
+    unsigned max_queue_depth = 0;
+  };
+  struct TaskStats {
+    uint64_t requests = 0, reads = 0, writes = 0, bytes = 0;
+    std::vector<uint64_t> per_channel;
+  };
+  struct ProcessStats {
+    uint64_t requests = 0, reads = 0, writes = 0, faults = 0;
+    uint64_t hits_small = 0, hits_large = 0, misses = 0, nested = 0, walk_reads = 0;
+    std::vector<uint64_t> per_channel;
+  };
+
+  const Config& cfg_;
+  unsigned service_cycles_;
+  std::vector<ProcessStats> processes_;  // with an address space, by process id
+  uint64_t faults_ = 0;
+  std::vector<ChannelStats> channels_;
+  std::vector<TaskStats> tasks_;
+  WindowedEntropy entropy_;
+  uint64_t requests_ = 0;
+  uint64_t first_issue_ = ~uint64_t{0};
+  uint64_t last_completion_ = 0;
+};
+
+}  // namespace gpumem

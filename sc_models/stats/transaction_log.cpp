@@ -1,0 +1,42 @@
+#include "stats/transaction_log.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/input_error.hpp"
+
+namespace gpumem {
+
+TransactionLog::TransactionLog(const std::string& path) : f_(std::fopen(path.c_str(), "w")), path_(path) {
+  if (!f_) throw InputError(path, 0, "--txn-log", std::string("cannot write: ") + std::strerror(errno));
+  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+  std::fputs(kTransactionLogHeader, f_);
+  std::fputc('\n', f_);
+}
+
+TransactionLog::~TransactionLog() {
+  if (f_) std::fclose(f_);
+}
+
+void TransactionLog::on_completion(const Completion& c) {
+  using ull = unsigned long long;
+  const How& h = c.how;
+  std::fprintf(f_, "%llu,%u,%u,%c,%u,", static_cast<ull>(c.request.id), c.request.process, h.task,
+               c.request.op == Op::kWrite ? 'W' : 'R', c.request.size);
+  // Columns the MMU fills stay empty without one; a faulted request has no
+  // physical address, mapping or channel.
+  if (h.mmu) std::fprintf(f_, "0x%llx,", static_cast<ull>(h.virtual_address));
+  else std::fputc(',', f_);
+  if (h.fault == FaultReason::kNone)
+    std::fprintf(f_, "0x%llx,%s,0x%llx,%u,0x%llx,", static_cast<ull>(h.physical_address), scheme_name(h.scheme),
+                 static_cast<ull>(h.mapped_address), h.channel, static_cast<ull>(h.local_address));
+  else
+    std::fputs(",,,,,", f_);
+  if (h.mmu) std::fprintf(f_, "%s,%u,%s,", tlb_result_name(h.tlb), h.walk_reads, fault_reason_name(h.fault));
+  else std::fputs(",,,", f_);
+  std::fprintf(f_, "%llu,%llu,%llu\n", static_cast<ull>(c.issue_cycle),
+               static_cast<ull>(h.fault == FaultReason::kNone ? h.start_cycle : c.completion_cycle),
+               static_cast<ull>(c.completion_cycle));
+}
+
+}  // namespace gpumem

@@ -1,0 +1,66 @@
+// The memory front end as one module, built from the validated config:
+//   no address space:  request -> translator -> router -> N channels
+//   after the MMU:     request -> MMU -> translator -> router -> N channels
+//   before the MMU:    request -> translator -> MMU -> router -> N channels
+// The MMU's walker and the driver's page-table loads reach the router's
+// page_tables socket directly (page tables are physical and unmapped). Register accesses at
+// registers.target.
+#pragma once
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "channel/tlm_channel.hpp"
+#include "mmu/tlm_mmu.hpp"
+#include "payload/clock.hpp"
+#include "regs/tlm_register_bank.hpp"
+#include "router/tlm_router.hpp"
+#include "translator/tlm_translator.hpp"
+
+namespace gpumem {
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
+      : sc_module(name),
+        registers("registers", cfg),
+        translator("translator", cfg, registers.bank().translator_registers()),
+        router("router", cfg, registers.bank()) {
+    for (unsigned c = 0; c < cfg.memory.channels; ++c) {
+      channels.push_back(std::make_unique<MemoryChannelTlm>(
+          sc_core::sc_gen_unique_name("channel"), cfg.memory.service_cycles, clock));
+      router.to_channel.bind(channels.back()->target);
+    }
+    if (!cfg.has_mmu()) {
+      translator.initiator.bind(router.target);
+      entry_ = &translator.target;
+      return;
+    }
+    mmu = std::make_unique<MmuTlm>("mmu", cfg, registers.bank().mmu_registers(), clock);
+    mmu->walker.bind(router.page_tables);
+    if (cfg.translator.position == TranslatorPosition::kAfterMmu) {
+      mmu->downstream.bind(translator.target);
+      translator.initiator.bind(router.target);
+      entry_ = &mmu->target;
+    } else {
+      translator.initiator.bind(mmu->target);
+      mmu->downstream.bind(router.target);
+      entry_ = &translator.target;
+    }
+  }
+
+  // Requests enter here.
+  tlm::tlm_target_socket<>& request_target() { return *entry_; }
+  // Physical memory, unmapped, is router.page_tables: the driver's page-table loads bind there.
+
+  RegisterBankTlm registers;
+  TranslatorTlm translator;
+  ChannelRouterTlm router;
+  std::vector<std::unique_ptr<MemoryChannelTlm>> channels;
+  std::unique_ptr<MmuTlm> mmu;  // with an address space
+
+ private:
+  tlm::tlm_target_socket<>* entry_ = nullptr;
+};
+
+}  // namespace gpumem

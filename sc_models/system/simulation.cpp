@@ -1,0 +1,38 @@
+#include "system/simulation.hpp"
+
+#include "driver/tlm_driver.hpp"
+#include "frontend/trace_player.hpp"
+#include "system/memory_system.hpp"
+
+namespace gpumem {
+
+SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
+                                const AddressSpaceImage* image, SimulationResult* partial) {
+  std::optional<AddressSpaceImage> own;
+  if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
+  Clock clock(cfg.simulation.cycle_ns);
+  MemorySystem memory("memory", cfg, clock);
+  DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
+  TracePlayer player("player", cfg, source, clock);
+  driver.registers.bind(memory.registers.target);
+  driver.memory.bind(memory.router.page_tables);
+  player.memory.bind(memory.request_target());
+  player.start_after(driver.ready());
+  for (CompletionObserver* o : observers) player.add_observer(o);
+
+  sc_core::sc_start();
+  if (driver.failure()) std::rethrow_exception(driver.failure());
+  SimulationResult r{player.requests_done(), player.wall_seconds(), {}, std::nullopt, {}};
+  for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  if (memory.mmu) {
+    r.mmu = memory.mmu->stats();
+    r.faults = memory.mmu->faults();
+  }
+  if (player.failure()) {
+    if (partial) *partial = r;
+    std::rethrow_exception(player.failure());
+  }
+  return r;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,30 @@
+// Elaborates driver + player + memory system for a config and runs to the end
+// of the request stream. SystemC elaborates once per process: call this once.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "config/config.hpp"
+#include "driver/address_space.hpp"
+#include "mmu/mmu.hpp"
+#include "payload/completion.hpp"
+#include "payload/request.hpp"
+
+namespace gpumem {
+
+struct SimulationResult {
+  uint64_t requests = 0;
+  double wall_seconds = 0;
+  std::vector<uint64_t> channel_accesses;  // per channel: data and page-table accesses
+  std::optional<MmuStats> mmu;             // with an address space
+  std::vector<FaultRecord> faults;         // the first Mmu::kMaxFaultRecords (all are counted in mmu)
+};
+
+// Rethrows what stopped the run early (InputError from a trace, or
+// std::runtime_error for an error response from the model); `partial`, when
+// given, then holds what was measured up to the stop. `image` is the address
+// space the driver loads (built from the config when null).
+SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
+                                const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
+
+}  // namespace gpumem

@@ -1,0 +1,63 @@
+// TLM shell of the XOR translator: replaces the address by the mapped address
+// of the request's task type and passes the transaction on. After the MMU (or
+// without one) the task type travels in RequestInfo; before the MMU it comes
+// from the register bank's VA-range and process tables.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/block_params.hpp"
+#include "payload/payload_extensions.hpp"
+#include "translator/xor_translator.hpp"
+
+namespace gpumem {
+
+class TranslatorTlm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TranslatorTlm> target;
+  tlm_utils::simple_initiator_socket<TranslatorTlm> initiator;
+
+  TranslatorTlm(sc_core::sc_module_name name, const Config& cfg, const TranslatorRegisters& regs)
+      : sc_module(name),
+        target("target"),
+        initiator("initiator"),
+        model_(translator_params(cfg), regs),
+        regs_(regs),
+        before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu),
+        small_bits_(cfg.mmu.geometry().small_bits) {
+    target.register_b_transport(this, &TranslatorTlm::b_transport);
+  }
+
+  XorTranslator& model() { return model_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {  // every request must say its task type
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    const uint64_t in = trans.get_address();
+    if (before_mmu_) {
+      ext->how.virtual_address = in;
+      ext->info.task = regs_.task_for(ext->info.process, in, small_bits_);
+    } else {
+      ext->how.physical_address = in;
+    }
+    ext->how.task = ext->info.task;
+    const XorTranslator::Result r = model_.translate(in, ext->info.task);
+    ext->how.scheme = r.scheme;
+    ext->how.mapped_address = r.mapped;
+    trans.set_address(ext->how.mapped_address);
+    initiator->b_transport(trans, delay);
+  }
+
+  XorTranslator model_;
+  const TranslatorRegisters& regs_;
+  bool before_mmu_;
+  unsigned small_bits_;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,94 @@
+// Pin-level driver of the Verilated nested-page TLB (rtl/gpumem_nested_tlb.sv),
+// clocked directly from C++ (the fast co-simulation path: no SystemC kernel).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mmu/tlb.hpp"
+#include "tb/common/wave_window.hpp"
+
+namespace gpumem::tb {
+
+// The RTL's elaboration parameters, read back from a Verilated model.
+struct RtlTlbGeometry {
+  std::string variant;  // "plru" (configs/default.yaml) or "lru" (configs/examples/tlb-lru.yaml)
+  unsigned va_bits, small_bits, large_bits, entries, ways;
+  bool plru, nested_tail;
+};
+// Every variant verilated (verilator/CMakeLists.txt, gpumem_verilate_tlb):
+// one per replacement policy, so both are proven against the model.
+const std::vector<RtlTlbGeometry>& rtl_tlb_variants();
+// From a Verilated model's parameter class (the parameters are `verilator public`).
+template <typename Params>
+RtlTlbGeometry tlb_geometry_of(const char* variant) {
+  return {variant,     Params::VA_BITS, Params::SMALL_BITS, Params::LARGE_BITS, Params::ENTRIES,
+          Params::WAYS, Params::PLRU != 0, Params::NESTED_TAIL != 0};
+}
+
+// Inputs driven for one clock cycle.
+struct TlbPins {
+  bool flush = false;
+  bool req_valid = false;
+  bool req_fill = false;  // false: lookup
+  uint64_t req_va = 0;
+  uint64_t req_pte = 0;   // fill: the leaf PTE as the walker read it
+  bool rsp_ready = true;
+};
+
+// One response, in the model's terms: the RTL's pins are decoded into it and
+// the scoreboard computes the expected one from gpumem::Tlb.
+struct TlbResponse {
+  bool fill = false;
+  TlbResult result = TlbResult::kMiss;  // lookups; kMiss for fills
+  unsigned set = 0, way = 0;
+  uint64_t pa = 0;       // lookup hit_small / hit_large
+  bool evicted = false;  // fill
+  TlbEntry entry;        // lookup: the entry that hit; fill: the victim when evicted
+  bool operator==(const TlbResponse& o) const {
+    return fill == o.fill && result == o.result && set == o.set && way == o.way && pa == o.pa && evicted == o.evicted &&
+           entry == o.entry;
+  }
+  bool operator!=(const TlbResponse& o) const { return !(*this == o); }
+};
+
+// The entry ports carry no valid bit: a hit, a nested result or an eviction
+// shows a valid entry, anything else shows zeros. Both modes decode with it.
+inline bool tlb_response_has_entry(const TlbResponse& r) { return r.fill ? r.evicted : r.result != TlbResult::kMiss; }
+
+// What happened at the rising edge that ends the cycle.
+struct TlbEdge {
+  bool req_accepted = false;  // req_valid_i && req_ready_o
+  bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
+  bool rsp_stalled = false;   // rsp_valid_o && !rsp_ready_i
+  TlbResponse rsp;            // valid when rsp_taken
+};
+
+class TlbDriver {
+ public:
+  // `variant` is one of rtl_tlb_variants().
+  explicit TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves = {});
+  ~TlbDriver();
+  TlbDriver(const TlbDriver&) = delete;
+  TlbDriver& operator=(const TlbDriver&) = delete;
+
+  // Holds rst_ni low for two cycles; all inputs idle.
+  void reset();
+  // One cycle: drive `in` with the clock low, sample the handshakes, then the
+  // rising edge (entries, replacement state and flush update there).
+  TlbEdge cycle(const TlbPins& in);
+  uint64_t cycles() const { return cycles_; }
+  // An RTL assertion has failed (Verilator printed which, at time 2 * cycle
+  // + 1); it does not abort the process, so the co-simulation can report it.
+  bool assertion_failed() const;
+
+ private:
+  struct Impl;
+  template <typename Model>
+  struct ImplOf;
+  std::unique_ptr<Impl> impl_;
+  uint64_t cycles_ = 0;  // the harness's count, mirrored: read every cycle
+};
+
+}  // namespace gpumem::tb

@@ -1,0 +1,274 @@
+#include "tb/tlb/tlb_pin_cosim.hpp"
+
+#include <stdexcept>
+#include <systemc>
+#include <type_traits>
+
+#include "Vgpumem_nested_tlb_lru_sc.h"
+#include "Vgpumem_nested_tlb_lru_sc_gpumem_nested_tlb.h"
+#include "Vgpumem_nested_tlb_sc.h"
+#include "Vgpumem_nested_tlb_sc_gpumem_nested_tlb.h"
+#include "config/block_params.hpp"
+#include "mmu/mmu.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
+#include "verilated.h"
+#include "verilated_fst_sc.h"
+
+namespace gpumem::tb {
+
+const std::vector<RtlTlbGeometry>& rtl_tlb_pin_variants() {
+  static const std::vector<RtlTlbGeometry> v{tlb_geometry_of<Vgpumem_nested_tlb_sc_gpumem_nested_tlb>("plru"),
+                                             tlb_geometry_of<Vgpumem_nested_tlb_lru_sc_gpumem_nested_tlb>("lru")};
+  return v;
+}
+
+// What the variants share; the sc_module with the pins is BenchOf<Model>.
+struct TlbPinCosim::Bench {
+  Bench(const Config& c, uint64_t s, const RtlTlbGeometry& v)
+      : cfg(c), seed(s), variant(v), scoreboard(tlb_params(c), s) {}
+  virtual ~Bench() = default;
+  virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
+  bool done() const {
+    return stimulus->done() || (run.stop_at_first_mismatch && scoreboard.mismatches()) || assertion_failed();
+  }
+
+  Config cfg;
+  uint64_t seed;
+  RtlTlbGeometry variant;
+  TlbScoreboard scoreboard;
+  std::unique_ptr<TlbStimulus> stimulus;  // made by run_random, before the kernel starts
+  TlbRandomRun run;
+  unsigned reset_cycles = 2;
+  bool started = false;
+  uint64_t cycles = 0;
+};
+
+namespace {
+
+using sc_core::sc_signal;
+
+// A port's width differs between variants (rsp_set_o is one bit in the fully
+// associative one, a bool in SystemC): each signal takes its port's type.
+template <typename Port>
+using SignalFor = sc_signal<typename std::remove_reference_t<Port>::data_type>;
+
+template <typename Signal, typename Value>
+void put(Signal& s, Value v) {
+  s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
+}
+
+template <typename Model>
+struct BenchOf : sc_core::sc_module, TlbPinCosim::Bench {
+  SC_HAS_PROCESS(BenchOf);
+  BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v, const WaveWindow& w);
+  ~BenchOf() override;
+
+  // The model joins its trace file before the kernel's first dump (with
+  // nothing open yet, a dump writes nothing).
+  void start_of_simulation() override {
+    if (fst) dut->trace(fst, 99);
+  }
+  void stimulate();
+  void monitor();
+  void drive(const TlbPins& p);
+
+  // Low until the first rising edge at 5 ns: the stimulus drives while the
+  // clock is low, as TlbDriver::cycle does.
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(10, sc_core::SC_NS), 0.5, sc_core::sc_time(5, sc_core::SC_NS), true};
+  SignalFor<decltype(Model::rst_ni)> rst_n{"rst_n"};
+  SignalFor<decltype(Model::flush_i)> flush{"flush"};
+  SignalFor<decltype(Model::req_valid_i)> req_valid{"req_valid"};
+  SignalFor<decltype(Model::req_ready_o)> req_ready{"req_ready"};
+  SignalFor<decltype(Model::req_fill_i)> req_fill{"req_fill"};
+  SignalFor<decltype(Model::req_va_i)> req_va{"req_va"};
+  SignalFor<decltype(Model::req_pte_i)> req_pte{"req_pte"};
+  SignalFor<decltype(Model::rsp_valid_o)> rsp_valid{"rsp_valid"};
+  SignalFor<decltype(Model::rsp_ready_i)> rsp_ready{"rsp_ready"};
+  SignalFor<decltype(Model::rsp_fill_o)> rsp_fill{"rsp_fill"};
+  SignalFor<decltype(Model::rsp_result_o)> rsp_result{"rsp_result"};
+  SignalFor<decltype(Model::rsp_set_o)> rsp_set{"rsp_set"};
+  SignalFor<decltype(Model::rsp_way_o)> rsp_way{"rsp_way"};
+  SignalFor<decltype(Model::rsp_pa_o)> rsp_pa{"rsp_pa"};
+  SignalFor<decltype(Model::rsp_evicted_o)> rsp_evicted{"rsp_evicted"};
+  SignalFor<decltype(Model::rsp_entry_large_page_o)> rsp_entry_large_page{"rsp_entry_large_page"};
+  SignalFor<decltype(Model::rsp_entry_vpn_o)> rsp_entry_vpn{"rsp_entry_vpn"};
+  SignalFor<decltype(Model::rsp_entry_pfn_o)> rsp_entry_pfn{"rsp_entry_pfn"};
+  SignalFor<decltype(Model::rsp_entry_nested_flag_o)> rsp_entry_nested_flag{"rsp_entry_nested_flag"};
+  SignalFor<decltype(Model::rsp_entry_task_type_o)> rsp_entry_task_type{"rsp_entry_task_type"};
+  SignalFor<decltype(Model::rsp_entry_readable_o)> rsp_entry_readable{"rsp_entry_readable"};
+  SignalFor<decltype(Model::rsp_entry_writable_o)> rsp_entry_writable{"rsp_entry_writable"};
+
+  bool assertion_failed() const override { return context->gotError(); }
+
+  std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
+  std::unique_ptr<Model> dut;
+  VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
+  WaveWindow waves;
+};
+
+template <typename Model>
+BenchOf<Model>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v,
+                        const WaveWindow& w)
+    : sc_module(name), Bench(c, s, v), waves(w) {
+  if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
+  // The --sc model takes the thread's context, which a destroyed --cc model
+  // (a fast run before this one) leaves pointing at freed memory.
+  Verilated::threadContextp(context.get());
+  dut = std::make_unique<Model>("dut");
+  dut->clk_i(clk);
+  dut->rst_ni(rst_n);
+  dut->flush_i(flush);
+  dut->req_valid_i(req_valid);
+  dut->req_ready_o(req_ready);
+  dut->req_fill_i(req_fill);
+  dut->req_va_i(req_va);
+  dut->req_pte_i(req_pte);
+  dut->rsp_valid_o(rsp_valid);
+  dut->rsp_ready_i(rsp_ready);
+  dut->rsp_fill_o(rsp_fill);
+  dut->rsp_result_o(rsp_result);
+  dut->rsp_set_o(rsp_set);
+  dut->rsp_way_o(rsp_way);
+  dut->rsp_pa_o(rsp_pa);
+  dut->rsp_evicted_o(rsp_evicted);
+  dut->rsp_entry_large_page_o(rsp_entry_large_page);
+  dut->rsp_entry_vpn_o(rsp_entry_vpn);
+  dut->rsp_entry_pfn_o(rsp_entry_pfn);
+  dut->rsp_entry_nested_flag_o(rsp_entry_nested_flag);
+  dut->rsp_entry_task_type_o(rsp_entry_task_type);
+  dut->rsp_entry_readable_o(rsp_entry_readable);
+  dut->rsp_entry_writable_o(rsp_entry_writable);
+  if (!waves.path.empty()) fst = new VerilatedFstSc;  // registers with the kernel: made while elaborating
+
+  SC_THREAD(stimulate);
+  SC_METHOD(monitor);
+  sensitive << clk.posedge_event();
+  dont_initialize();
+}
+
+template <typename Model>
+BenchOf<Model>::~BenchOf() {
+  if (fst) fst->close();
+  dut->final();
+  // The model's scopes unregister through the thread's context: make it ours
+  // again (a fast-mode re-run may have come and gone since), and afterwards
+  // leave no pointer to it behind.
+  Verilated::threadContextp(context.get());
+  dut.reset();
+  Verilated::threadContextp(Verilated::defaultContextp());
+}
+
+template <typename Model>
+void BenchOf<Model>::drive(const TlbPins& p) {
+  put(flush, p.flush);
+  put(req_valid, p.req_valid);
+  put(req_fill, p.req_fill);
+  put(req_va, p.req_va);
+  put(req_pte, p.req_pte);
+  put(rsp_ready, p.rsp_ready);
+}
+
+// Drives on the falling edge; what its pins did at the rising edge reaches
+// the stimulus through the monitor, after the scoreboard has seen it, so the
+// next pins read the model TLB as the fast mode's do.
+template <typename Model>
+void BenchOf<Model>::stimulate() {
+  TlbPins idle;
+  idle.rsp_ready = false;  // as TlbDriver::reset
+  drive(idle);
+  put(rst_n, false);
+  for (unsigned i = 0; i < reset_cycles; ++i) wait(clk.posedge_event());
+  wait(clk.negedge_event());
+  put(rst_n, true);
+  while (!done()) {
+    drive(stimulus->next());
+    wait(clk.negedge_event());
+  }
+  sc_core::sc_pause();
+}
+
+// At the rising edge, in the delta the clock changes: every signal still
+// holds its value from before the edge (the model's new outputs land a delta
+// later), which is what the handshakes are defined on. The operation's
+// context is the stimulus's: the pins do not carry it.
+template <typename Model>
+void BenchOf<Model>::monitor() {
+  ++cycles;
+  if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
+  if (!rst_n.read()) return;
+  TlbPins p;
+  p.flush = flush.read();
+  p.req_valid = req_valid.read();
+  p.req_fill = req_fill.read();
+  p.req_va = req_va.read();
+  p.req_pte = req_pte.read();
+  p.rsp_ready = rsp_ready.read();
+  TlbEdge e;
+  e.req_accepted = p.req_valid && req_ready.read();
+  e.rsp_taken = rsp_valid.read() && p.rsp_ready;
+  e.rsp_stalled = rsp_valid.read() && !p.rsp_ready;
+  if (e.rsp_taken) {
+    TlbResponse& r = e.rsp;
+    r.fill = rsp_fill.read();
+    r.result = static_cast<TlbResult>(rsp_result.read());
+    r.set = rsp_set.read();
+    r.way = rsp_way.read();
+    r.pa = rsp_pa.read();
+    r.evicted = rsp_evicted.read();
+    r.entry.valid = tlb_response_has_entry(r);
+    r.entry.large = rsp_entry_large_page.read();
+    r.entry.vpn = rsp_entry_vpn.read();
+    r.entry.pfn = rsp_entry_pfn.read();
+    r.entry.nested_flag = rsp_entry_nested_flag.read();
+    r.entry.task = rsp_entry_task_type.read();
+    r.entry.readable = rsp_entry_readable.read();
+    r.entry.writable = rsp_entry_writable.read();
+  }
+  scoreboard.edge(p, e, stimulus->context(), cycles);
+  stimulus->observe(e);
+}
+
+}  // namespace
+
+TlbPinCosim::TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves) {
+  const RtlTlbGeometry& fast = matching_tlb_variant(cfg);  // throws, naming every difference
+  for (const RtlTlbGeometry& v : rtl_tlb_pin_variants()) {
+    if (v.variant != fast.variant) continue;
+    if (const std::string d = tlb_geometry_difference(cfg, v); !d.empty())
+      throw std::invalid_argument("the --sc TLB '" + v.variant + "' differs from the config:\n" + d);
+    if (v.variant == "plru") bench_ = std::make_unique<BenchOf<Vgpumem_nested_tlb_sc>>("tlb_pin_bench", cfg, seed, v, waves);
+    else bench_ = std::make_unique<BenchOf<Vgpumem_nested_tlb_lru_sc>>("tlb_pin_bench", cfg, seed, v, waves);
+    return;
+  }
+  throw std::invalid_argument("the TLB variant '" + fast.variant + "' has no pin-level (--sc) model");
+}
+
+TlbPinCosim::~TlbPinCosim() = default;
+
+void TlbPinCosim::reset() {
+  if (bench_->started) throw std::logic_error("TLB pin-level co-simulation: reset after the run");
+  bench_->reset_cycles += 2;
+}
+
+bool TlbPinCosim::run_random(const TlbRandomRun& run) {
+  if (bench_->started)
+    throw std::logic_error("TLB pin-level co-simulation: one run per object (SystemC elaborates once per process)");
+  bench_->started = true;
+  bench_->run = run;
+  bench_->stimulus = std::make_unique<TlbStimulus>(bench_->cfg, bench_->seed, run, bench_->scoreboard);
+  sc_core::sc_start();
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
+}
+
+bool TlbPinCosim::assertion_failed() const { return bench_->assertion_failed(); }
+
+const TlbScoreboard& TlbPinCosim::scoreboard() const { return bench_->scoreboard; }
+uint64_t TlbPinCosim::cycles() const { return bench_->cycles; }
+uint64_t TlbPinCosim::translations() const { return bench_->stimulus ? bench_->stimulus->translations() : 0; }
+uint64_t TlbPinCosim::faults() const { return bench_->stimulus ? bench_->stimulus->faults() : 0; }
+uint64_t TlbPinCosim::walks() const { return bench_->stimulus ? bench_->stimulus->walks() : 0; }
+uint64_t TlbPinCosim::image_switches() const { return bench_->stimulus ? bench_->stimulus->image_switches() : 0; }
+const RtlTlbGeometry& TlbPinCosim::variant() const { return bench_->variant; }
+
+}  // namespace gpumem::tb

@@ -1,0 +1,147 @@
+// The seeded random traffic of a TLB co-simulation run: the rest of the MMU
+// around the TLB, one cycle of pins at a time. Translations in flight, each a
+// lookup, on a miss or a nested-region hit a walk with the model's walker
+// over random page tables, a fill and the lookup again; random back-pressure;
+// flushes, half of them with a switch to the other page-table image. The
+// fast and the pin-level modes both draw their pins from it, so one seed is
+// one run in either mode, cycle for cycle.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "config/config.hpp"
+#include "driver/address_space.hpp"
+#include "mmu/page_table.hpp"
+#include "tb/tlb/tlb_driver.hpp"
+#include "tb/tlb/tlb_scoreboard.hpp"
+
+namespace gpumem::tb {
+
+// The PTEs of one page-table image by physical address, as the walker reads
+// them: an open-addressing table, as a walk reads several in the hot loop.
+class PteMemory {
+ public:
+  explicit PteMemory(const std::vector<PteWrite>& writes);  // a later write to a PA wins
+  uint64_t read(uint64_t pa) const {                         // 0 (an invalid PTE) where nothing was written
+    for (size_t i = slot(pa);; i = (i + 1) & mask_) {
+      if (slots_[i].pa_plus_1 == pa + 1) return slots_[i].value;
+      if (slots_[i].pa_plus_1 == 0) return 0;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t pa_plus_1 = 0;  // 0: empty
+    uint64_t value = 0;
+  };
+  size_t slot(uint64_t pa) const { return static_cast<size_t>(((pa >> 3) * 0x9E3779B97F4A7C15u) >> 32) & mask_; }
+  std::vector<Slot> slots_;
+  size_t mask_;
+};
+
+// Page tables the stimulus draws from: random regions of both page sizes,
+// every task type, small regions nested in large pages' VA tails with every
+// nested flag, in the config's geometry; built by the model's allocator
+// (build_address_space) with nesting on (image 0) and off (image 1), so the
+// two images map the same VAs to different frames and flags.
+struct TlbPageTables {
+  std::vector<AddressSpaceImage> images;
+  std::vector<PteMemory> memory;  // per image
+};
+TlbPageTables random_page_tables(const Config& cfg, uint64_t seed);
+
+struct TlbRandomRun {
+  uint64_t translations = 1'000'000;
+  unsigned max_in_flight = 4;          // translations started and not finished
+  unsigned start_per_256 = 205;        // a new translation in ~80% of cycles with room
+  unsigned rsp_ready_per_256 = 179;    // ~70%: random back-pressure
+  unsigned flush_per_65536 = 40;       // ~1 cycle in 1600
+  bool stop_at_first_mismatch = true;
+};
+
+class TlbStimulus {
+ public:
+  // Reads `scoreboard`'s model TLB (never changes it) in next(): a finished
+  // walk whose page another translation filled meanwhile looks up again
+  // instead of filling, as an MMU's miss handling does (the TLB never holds a
+  // page twice). Translation ids start at `first_id`.
+  TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
+              uint64_t first_id = 0);
+  ~TlbStimulus();
+  TlbStimulus(const TlbStimulus&) = delete;
+  TlbStimulus& operator=(const TlbStimulus&) = delete;
+
+  // The run's translations have all finished.
+  bool done() const { return translations_ >= run_.translations; }
+  // The pins of the next cycle. Call after the scoreboard has seen the edge
+  // before: it reads the model's state as that edge left it.
+  const TlbPins& next();
+  // What the scoreboard records with the operation on the pins.
+  const TlbOpContext& context() const { return context_; }
+  // The edge that ended the cycle of the last next().
+  void observe(const TlbEdge& e);
+
+  uint64_t translations() const { return translations_; }  // finished (translated or faulted)
+  uint64_t faults() const { return faults_; }
+  uint64_t walks() const { return walks_; }
+  uint64_t image_switches() const { return image_switches_; }
+
+ private:
+  class VaSource;  // where VAs come from (tlb_stimulus.cpp)
+  class WalkMemo;  // walks already made
+  enum State { kFree, kNeedLookup, kWaitResponse, kWalking, kNeedFill, kStates };
+  // One translation of the test bench's MMU, from its first lookup to a hit or a fault.
+  struct Translation {
+    State state = kFree;
+    uint64_t id = 0, va = 0;
+    unsigned attempt = 0;    // lookups issued
+    uint64_t walk_done = 0;  // kWalking: the edge (count of observe calls) after which the leaf is there
+    Pte leaf;
+    unsigned walk_reads = 0;
+  };
+  // What a walk gives the test bench's MMU.
+  struct Walked {
+    bool fault;
+    Pte leaf;
+    unsigned reads;
+  };
+  int choose_operation();
+  void set_state(size_t slot, State s) {
+    in_state_[slots_[slot].state] &= ~(uint64_t{1} << slot);
+    in_state_[s] |= uint64_t{1} << slot;
+    slots_[slot].state = s;
+  }
+  const Walked& walk(uint64_t va);  // in the current image
+
+  TlbRandomRun run_;
+  const TlbScoreboard& scoreboard_;
+  std::mt19937_64 rng_;
+  TlbPageTables tables_;
+  PageGeometry geo_;
+  PageTableWalker walker_;
+  unsigned walk_level_cycles_;
+  std::unique_ptr<VaSource> source_;
+  std::unique_ptr<WalkMemo> walked_;
+  Walked last_fault_{};  // a faulting walk, not remembered
+  unsigned image_ = 0;   // the page-table image the driver has installed
+
+  std::vector<Translation> slots_;  // at most 64
+  // The slots in each state, a bit per slot: choosing is a bit scan in slot
+  // order, not a loop of unpredictable branches.
+  uint64_t in_state_[kStates] = {};
+  // Translations whose operation was accepted, oldest at in_order_head_: a
+  // ring of 2^n >= slots_ (a translation has one operation at a time).
+  std::vector<size_t> in_order_;
+  size_t in_order_head_ = 0, in_order_count_ = 0;
+  int held_ = -1;  // the translation whose operation is on the pins
+  TlbPins pins_;
+  TlbOpContext context_;
+  uint64_t r_ = 0;      // this cycle's random draw
+  uint64_t edges_ = 0;  // observe calls
+  uint64_t started_ = 0, next_id_;
+  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0;
+};
+
+}  // namespace gpumem::tb

@@ -1,0 +1,105 @@
+#include "tb/translator/translator_cosim.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace gpumem::tb {
+
+namespace {
+std::string list(const std::vector<unsigned>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+}  // namespace
+
+std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl) {
+  std::ostringstream s;
+  const auto& t = cfg.translator;
+  if (cfg.memory.address_bits != rtl.address_bits)
+    s << "address bits: config memory.address_bits = " << cfg.memory.address_bits << ", RTL AW = " << rtl.address_bits << "\n";
+  if (t.channel_bits != rtl.channel_bits)
+    s << "channel bits: config translator.channel_bits = " << list(t.channel_bits)
+      << ", RTL CHANNEL_POS = " << list(rtl.channel_bits) << "\n";
+  if (t.candidate_bits != rtl.candidate_bits)
+    s << "candidate bits: config translator.candidate_bits = " << list(t.candidate_bits)
+      << ", RTL CANDIDATE_POS = " << list(rtl.candidate_bits) << "\n";
+  if (t.prime != rtl.prime) s << "prime: config translator.prime = " << t.prime << ", RTL PRIME = " << rtl.prime << "\n";
+  if (cfg.memory.channels != (1u << rtl.channel_bits.size()))
+    s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^M = " << (1u << rtl.channel_bits.size())
+      << "\n";
+  if (t.position != TranslatorPosition::kAfterMmu) s << "position: the RTL translator sits after the MMU only\n";
+  std::string d = s.str();
+  if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, GPUMEM_RTL_TRANSLATOR_*)";
+  return d;
+}
+
+TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
+    : seed_(seed),
+      address_bits_(cfg.memory.address_bits),
+      driver_(waves),
+      scoreboard_(cfg, seed) {
+  if (const std::string d = geometry_difference(cfg, rtl_translator_geometry()); !d.empty())
+    throw std::invalid_argument("config and RTL translator differ:\n" + d);
+  driver_.reset();
+}
+
+void TranslatorCosim::reset() {
+  if (scoreboard_.outstanding()) throw std::logic_error("translator co-simulation: reset with a response outstanding");
+  driver_.reset();
+}
+
+TranslatorEdge TranslatorCosim::cycle(const TranslatorPins& pins) {
+  const TranslatorEdge e = driver_.cycle(pins);
+  scoreboard_.edge(pins, e, driver_.cycles());
+  return e;
+}
+
+RegStatus TranslatorCosim::write_register(uint32_t offset, uint32_t value) {
+  driver_.write_register(offset, value);
+  return scoreboard_.register_written(offset, value);
+}
+
+TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
+  TranslatorPins p;
+  p.req_valid = true;
+  p.req_addr = address;
+  p.req_task = task;
+  for (unsigned i = 0; !cycle(p).req_accepted; ++i)
+    if (i > 16) throw std::runtime_error("translator co-simulation: request never accepted");
+  p.req_valid = false;
+  for (unsigned i = 0;; ++i) {
+    const TranslatorEdge e = cycle(p);
+    if (e.rsp_taken) return e.rsp;
+    if (i > 16) throw std::runtime_error("translator co-simulation: no response");
+  }
+}
+
+bool TranslatorCosim::run_random(const RandomRun& run) {
+  RandomStimulus stimulus(seed_, address_bits_, run);
+  const uint64_t target = scoreboard_.compared() + run.transactions;
+  bool accepted = false;
+  while (scoreboard_.compared() < target) {
+    accepted = cycle(stimulus.next(accepted)).req_accepted;
+    if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
+    if (driver_.assertion_failed()) return false;
+  }
+  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
+}
+
+MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
+                                           const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
+                                           uint64_t window, const std::string& replay_flags) {
+  const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions,
+                              !run.stop_at_first_mismatch, replay_flags};
+  return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
+    TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
+    again.reset();
+    again.run_random(run);
+    if (again.assertion_failed()) return again.cycles();
+    const auto& first = again.scoreboard().first_mismatch();
+    return first ? first->cycle : 0;
+  });
+}
+
+}  // namespace gpumem::tb

@@ -1,0 +1,66 @@
+#include "tb/translator/translator_driver.hpp"
+
+
+#include "Vgpumem_xor_translator.h"
+#include "Vgpumem_xor_translator_gpumem_xor_translator.h"
+#include "tb/common/verilated_harness.hpp"
+#include "tb/translator/translator_geometry.hpp"
+
+namespace gpumem::tb {
+
+namespace {
+using Params = Vgpumem_xor_translator_gpumem_xor_translator;
+
+}  // namespace
+
+RtlTranslatorGeometry rtl_translator_geometry() { return translator_geometry_of<Params>(); }
+
+struct TranslatorDriver::Impl : VerilatedHarness<Vgpumem_xor_translator> {
+  using VerilatedHarness::VerilatedHarness;
+};
+
+TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves, "translator")) {}
+
+TranslatorDriver::~TranslatorDriver() = default;
+
+uint64_t TranslatorDriver::cycles() const { return impl_->cycles(); }
+bool TranslatorDriver::assertion_failed() const { return impl_->assertion_failed(); }
+
+void TranslatorDriver::reset() {
+  auto& d = impl_->dut();
+  d.reg_we_i = 0;
+  d.req_valid_i = 0;
+  d.rsp_ready_i = 0;
+  impl_->reset();
+}
+
+TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
+  auto& d = impl_->dut();
+  d.req_valid_i = in.req_valid;
+  d.req_addr_i = in.req_addr;
+  d.req_task_i = in.req_task;
+  d.rsp_ready_i = in.rsp_ready;
+  d.reg_we_i = in.reg_we;
+  d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
+  d.reg_wdata_i = in.reg_wdata;
+  impl_->settle();
+
+  TranslatorEdge e;
+  e.req_accepted = in.req_valid && d.req_ready_o;
+  e.rsp_taken = d.rsp_valid_o && in.rsp_ready;
+  if (e.rsp_taken) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
+
+  impl_->rise();
+  return e;
+}
+
+void TranslatorDriver::write_register(uint32_t offset, uint32_t value) {
+  TranslatorPins p;
+  p.rsp_ready = false;
+  p.reg_we = true;
+  p.reg_addr = offset;
+  p.reg_wdata = value;
+  cycle(p);
+}
+
+}  // namespace gpumem::tb

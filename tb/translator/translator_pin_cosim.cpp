@@ -1,0 +1,185 @@
+#include "tb/translator/translator_pin_cosim.hpp"
+
+#include <stdexcept>
+#include <systemc>
+
+#include "Vgpumem_xor_translator_sc.h"
+#include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
+#include "tb/translator/translator_cosim.hpp"
+#include "tb/translator/translator_geometry.hpp"
+#include "verilated.h"
+#include "verilated_fst_sc.h"
+
+namespace gpumem::tb {
+
+namespace {
+using Params = Vgpumem_xor_translator_sc_gpumem_xor_translator;
+using sc_core::sc_signal;
+
+}  // namespace
+
+RtlTranslatorGeometry rtl_translator_pin_geometry() { return translator_geometry_of<Params>(); }
+
+struct TranslatorPinCosim::Bench : sc_core::sc_module {
+  SC_HAS_PROCESS(Bench);
+  Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t seed, const WaveWindow& waves);
+  ~Bench() override;
+
+  // The model joins its trace file before the kernel's first dump (with
+  // nothing open yet, a dump writes nothing).
+  void start_of_simulation() override {
+    if (fst) dut->trace(fst, 99);
+  }
+  void stimulus();
+  void monitor();
+  void drive(const TranslatorPins& p);
+  bool done() const {
+    return scoreboard.compared() >= run.transactions || (run.stop_at_first_mismatch && scoreboard.mismatches()) ||
+           context->gotError();
+  }
+
+  // Low until the first rising edge at 5 ns: the stimulus drives while the
+  // clock is low, as TranslatorDriver::cycle does.
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(10, sc_core::SC_NS), 0.5, sc_core::sc_time(5, sc_core::SC_NS), true};
+  sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, req_valid{"req_valid"}, req_ready{"req_ready"},
+      rsp_valid{"rsp_valid"}, rsp_ready{"rsp_ready"};
+  sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task{"req_task"}, rsp_channel{"rsp_channel"},
+      rsp_scheme{"rsp_scheme"};
+  sc_signal<uint64_t> req_addr{"req_addr"}, rsp_mapped{"rsp_mapped"};
+
+  std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
+  std::unique_ptr<Vgpumem_xor_translator_sc> dut;
+  VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
+  WaveWindow waves;
+  TranslatorScoreboard scoreboard;
+  uint64_t seed;
+  unsigned address_bits;
+  unsigned reset_cycles = 2;
+  RandomRun run;
+  bool started = false;
+  uint64_t cycles = 0;
+};
+
+TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t s, const WaveWindow& w)
+    : sc_module(name), waves(w), scoreboard(cfg, s), seed(s), address_bits(cfg.memory.address_bits) {
+  if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
+  // The --sc model takes the thread's context, which a destroyed --cc model
+  // (a fast run before this one) leaves pointing at freed memory.
+  Verilated::threadContextp(context.get());
+  dut = std::make_unique<Vgpumem_xor_translator_sc>("dut");
+  dut->clk_i(clk);
+  dut->rst_ni(rst_n);
+  dut->reg_we_i(reg_we);
+  dut->reg_addr_i(reg_addr);
+  dut->reg_wdata_i(reg_wdata);
+  dut->req_valid_i(req_valid);
+  dut->req_ready_o(req_ready);
+  dut->req_addr_i(req_addr);
+  dut->req_task_i(req_task);
+  dut->rsp_valid_o(rsp_valid);
+  dut->rsp_ready_i(rsp_ready);
+  dut->rsp_mapped_o(rsp_mapped);
+  dut->rsp_channel_o(rsp_channel);
+  dut->rsp_scheme_o(rsp_scheme);
+  if (!waves.path.empty()) fst = new VerilatedFstSc;  // registers with the kernel: made while elaborating
+
+  SC_THREAD(stimulus);
+  SC_METHOD(monitor);
+  sensitive << clk.posedge_event();
+  dont_initialize();
+}
+
+TranslatorPinCosim::Bench::~Bench() {
+  if (fst) fst->close();
+  dut->final();
+  // The model's scopes unregister through the thread's context: make it ours
+  // again (a fast-mode re-run may have come and gone since), and afterwards
+  // leave no pointer to it behind.
+  Verilated::threadContextp(context.get());
+  dut.reset();
+  Verilated::threadContextp(Verilated::defaultContextp());
+}
+
+void TranslatorPinCosim::Bench::drive(const TranslatorPins& p) {
+  req_valid.write(p.req_valid);
+  req_addr.write(p.req_addr);
+  req_task.write(p.req_task);
+  rsp_ready.write(p.rsp_ready);
+  reg_we.write(p.reg_we);
+  reg_addr.write(p.reg_addr & 0xFFFF);  // the port is 16 bits wide
+  reg_wdata.write(p.reg_wdata);
+}
+
+// Drives on the falling edge and learns at the rising edge whether its
+// request was taken, as an RTL initiator with registered outputs would.
+void TranslatorPinCosim::Bench::stimulus() {
+  TranslatorPins idle;
+  idle.rsp_ready = false;  // as TranslatorDriver::reset
+  drive(idle);
+  rst_n.write(false);
+  for (unsigned i = 0; i < reset_cycles; ++i) wait(clk.posedge_event());
+  wait(clk.negedge_event());
+  rst_n.write(true);
+  RandomStimulus random(seed, address_bits, run);
+  bool accepted = false;
+  while (!done()) {
+    const TranslatorPins& p = random.next(accepted);
+    drive(p);
+    wait(clk.posedge_event());
+    accepted = p.req_valid && req_ready.read();
+    wait(clk.negedge_event());
+  }
+  sc_core::sc_pause();
+}
+
+// At the rising edge, in the delta the clock changes: every signal still
+// holds its value from before the edge (the model's new outputs land a delta
+// later), which is what the handshakes are defined on.
+void TranslatorPinCosim::Bench::monitor() {
+  ++cycles;
+  if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
+  if (!rst_n.read()) return;
+  TranslatorPins p;
+  p.req_valid = req_valid.read();
+  p.req_addr = req_addr.read();
+  p.req_task = req_task.read();
+  p.rsp_ready = rsp_ready.read();
+  p.reg_we = reg_we.read();
+  p.reg_addr = reg_addr.read();
+  p.reg_wdata = reg_wdata.read();
+  TranslatorEdge e;
+  e.req_accepted = p.req_valid && req_ready.read();
+  e.rsp_taken = rsp_valid.read() && p.rsp_ready;
+  if (e.rsp_taken) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
+  scoreboard.edge(p, e, cycles);
+}
+
+TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves) {
+  if (const std::string d = geometry_difference(cfg, rtl_translator_pin_geometry()); !d.empty())
+    throw std::invalid_argument("config and RTL translator differ:\n" + d);
+  bench_ = std::make_unique<Bench>("translator_pin_bench", cfg, seed, waves);
+}
+
+TranslatorPinCosim::~TranslatorPinCosim() = default;
+
+void TranslatorPinCosim::reset() {
+  if (bench_->started) throw std::logic_error("translator pin-level co-simulation: reset after the run");
+  bench_->reset_cycles += 2;
+}
+
+bool TranslatorPinCosim::run_random(const RandomRun& run) {
+  if (bench_->started)
+    throw std::logic_error("translator pin-level co-simulation: one run per object (SystemC elaborates once per process)");
+  bench_->started = true;
+  bench_->run = run;
+  sc_core::sc_start();
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
+}
+
+bool TranslatorPinCosim::assertion_failed() const { return bench_->context->gotError(); }
+
+const TranslatorScoreboard& TranslatorPinCosim::scoreboard() const { return bench_->scoreboard; }
+uint64_t TranslatorPinCosim::cycles() const { return bench_->cycles; }
+
+}  // namespace gpumem::tb

@@ -1,0 +1,73 @@
+#include "tb/translator/translator_scoreboard.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "config/block_params.hpp"
+
+namespace gpumem::tb {
+
+std::string TranslatorMismatch::report() const {
+  auto hex = [](uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%010llx", static_cast<unsigned long long>(v));
+    return std::string(b);
+  };
+  char buf[1024];
+  auto row = [&](const char* name, const std::string& model, const std::string& rtl) {
+    std::snprintf(buf, sizeof buf, "  %-9s %-16s %-16s%s\n", name, model.c_str(), rtl.c_str(),
+                  model != rtl ? " <-- differs" : "");
+    return std::string(buf);
+  };
+  std::snprintf(buf, sizeof buf, "translator mismatch: transaction %llu, cycle %llu, seed %llu\n  input: address %s, task type %u\n",
+                static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
+                static_cast<unsigned long long>(seed), hex(address).c_str(), task);
+  std::string s = buf;
+  std::snprintf(buf, sizeof buf, "  %-9s %-16s %s\n", "", "model", "rtl");
+  s += buf;
+  s += row("mapped", hex(expected.mapped), hex(actual.mapped));
+  s += row("channel", std::to_string(expected.channel), std::to_string(actual.channel));
+  // An RTL value outside the enumeration prints as "?".
+  s += row("scheme", scheme_name(static_cast<Scheme>(expected.scheme)), scheme_name(static_cast<Scheme>(actual.scheme)));
+  return s;
+}
+
+TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
+    : seed_(seed), bank_(cfg), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
+
+void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
+  const XorTranslator::Result r = model_.translate(address, task);
+  const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
+  if (count_ == pending_.size()) {
+    std::vector<Pending> bigger(2 * pending_.size());
+    for (size_t i = 0; i < count_; ++i) bigger[i] = pending_[(head_ + i) % pending_.size()];
+    pending_.swap(bigger);
+    head_ = 0;
+  }
+  pending_[(head_ + count_++) & (pending_.size() - 1)] = {requests_++, address, task, e,
+                                                         bank_.translator_registers().interleave_enable};
+}
+
+bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
+  if (!count_) throw std::logic_error("translator scoreboard: a response without a request");
+  const Pending p = pending_[head_];
+  head_ = (head_ + 1) & (pending_.size() - 1);
+  --count_;
+  ++compared_;
+  ++per_scheme.at(p.expected.scheme);
+  ++per_task.at(p.task);
+  if (!p.interleave) ++with_interleave_disabled;
+  const TranslatorResponse& e = p.expected;
+  if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
+  ++mismatches_;
+  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task, e, actual};
+  return false;
+}
+
+RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value) {
+  const RegStatus s = bank_.write(offset, 4, value);
+  ++(s == RegStatus::kOk ? writes_accepted : writes_rejected);
+  return s;
+}
+
+}  // namespace gpumem::tb

@@ -1,0 +1,79 @@
+// Scoreboard of the translator co-simulation: every RTL response is compared
+// with gpumem::XorTranslator (mapped address, channel, scheme), whose register
+// state comes from a gpumem::RegisterBank that receives the same register
+// writes as the RTL, at the same clock edges.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "regs/register_bank.hpp"
+#include "router/channel_decoder.hpp"
+#include "tb/translator/translator_driver.hpp"
+#include "translator/xor_translator.hpp"
+
+namespace gpumem::tb {
+
+struct TranslatorMismatch {
+  uint64_t transaction;  // 0-based, in request order
+  uint64_t cycle;        // cycle whose rising edge took the response
+  uint64_t seed;
+  uint64_t address;
+  unsigned task;
+  TranslatorResponse expected, actual;
+  std::string report() const;  // model and RTL side by side
+};
+
+class TranslatorScoreboard {
+ public:
+  TranslatorScoreboard(const Config& cfg, uint64_t seed);
+
+  // Call in edge order: responses taken, then requests accepted, then the
+  // register write of the same edge (a same-edge request sees the old state).
+  // Returns false on a mismatch; the first one is kept.
+  bool response_taken(const TranslatorResponse& actual, uint64_t cycle);
+  void request_accepted(uint64_t address, unsigned task);
+  RegStatus register_written(uint32_t offset, uint32_t value);
+  // One clock edge as both modes see it: the pins driven in the cycle and the
+  // handshakes sampled at its edge, fed in the order above.
+  void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
+    if (e.rsp_taken) response_taken(e.rsp, cycle);
+    if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task);
+    if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata);
+  }
+
+  const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
+  uint64_t compared() const { return compared_; }
+  uint64_t mismatches() const { return mismatches_; }
+  size_t outstanding() const { return count_; }
+
+  // Functional coverage of the compared transactions.
+  std::array<uint64_t, 3> per_scheme{};               // effective scheme
+  std::array<uint64_t, kMaxTaskTypes> per_task{};
+  uint64_t with_interleave_disabled = 0;
+  uint64_t writes_accepted = 0, writes_rejected = 0;  // by the model (the RTL drops the rejected ones)
+
+ private:
+  struct Pending {
+    uint64_t transaction, address;
+    unsigned task;
+    TranslatorResponse expected;
+    bool interleave;
+  };
+
+  uint64_t seed_;
+  RegisterBank bank_;
+  XorTranslator model_;
+  ChannelDecoder decoder_;
+  // Requests in flight, oldest at head_: a ring that doubles when full (the
+  // translator holds two at most), so no transaction allocates.
+  std::vector<Pending> pending_ = std::vector<Pending>(4);
+  size_t head_ = 0, count_ = 0;
+  uint64_t requests_ = 0, compared_ = 0, mismatches_ = 0;
+  std::optional<TranslatorMismatch> first_mismatch_;
+};
+
+}  // namespace gpumem::tb

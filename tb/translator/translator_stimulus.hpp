@@ -1,0 +1,36 @@
+// The seeded random traffic of a translator co-simulation run, one cycle of
+// pins at a time. The fast and the pin-level modes both draw their pins from
+// it, so one seed is one run in either mode, cycle for cycle.
+#pragma once
+#include <cstdint>
+#include <random>
+
+#include "tb/translator/translator_driver.hpp"
+
+namespace gpumem::tb {
+
+struct RandomRun {
+  uint64_t transactions = 1'000'000;
+  unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
+  unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
+  unsigned reg_write_per_256 = 8;    // ~3%: register rewrites mid-stream
+  bool stop_at_first_mismatch = true;
+};
+
+class RandomStimulus {
+ public:
+  RandomStimulus(uint64_t seed, unsigned address_bits, const RandomRun& run);
+
+  // The pins of the next cycle. `accepted`: the request driven in the cycle
+  // before was taken at its edge (a held request stays on the pins until then).
+  const TranslatorPins& next(bool accepted);
+
+ private:
+  std::mt19937_64 rng_;
+  uint64_t address_mask_;
+  RandomRun run_;
+  uint64_t offered_ = 0;  // requests put on the pins (accepted or held)
+  TranslatorPins pins_;
+};
+
+}  // namespace gpumem::tb

@@ -1,0 +1,261 @@
+// The source layout holds (docs/architecture.md, "Source layout"): every
+// include of a project header is path-qualified ("mmu/tlb.hpp") and names a
+// header of the includer's own library or of one it links, directly or
+// through others; the libraries form no cycle; docs/images/libraries.svg
+// draws the link graph as the build has it. Reads the manifest
+// tests/CMakeLists.txt writes at configure time (files and links of every
+// project target), so it checks what CMake builds, not a list kept by hand.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Target {
+  std::string type;
+  std::vector<fs::path> files;
+  std::set<std::string> links;
+};
+
+std::map<std::string, Target> read_manifest() {
+  std::ifstream in(GPUMEM_LIBRARY_MANIFEST);
+  EXPECT_TRUE(in) << "no manifest " << GPUMEM_LIBRARY_MANIFEST;
+  std::map<std::string, Target> targets;
+  Target* cur = nullptr;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind, a, b;
+    ls >> kind >> a >> b;
+    if (kind == "target") {
+      cur = &targets[a];
+      cur->type = b;
+    } else if (kind == "file" && cur) {
+      cur->files.push_back(fs::path(line.substr(5)).lexically_normal());
+    } else if (kind == "link" && cur) {
+      cur->links.insert(a);
+    }
+  }
+  return targets;
+}
+
+bool is_library(const Target& t) { return t.type != "EXECUTABLE"; }
+
+std::string rel(const fs::path& p) { return p.lexically_relative(GPUMEM_SOURCE_DIR).string(); }
+
+class Layout : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    targets_ = read_manifest();
+    ASSERT_GT(targets_.size(), 10u);
+    for (const auto& [name, t] : targets_)
+      if (is_library(t))
+        for (const fs::path& f : t.files) owner_[f] = name;
+  }
+  // The libraries `name` links, directly or through others.
+  std::set<std::string> closure(const std::string& name) const {
+    std::set<std::string> seen;
+    std::vector<std::string> todo{name};
+    while (!todo.empty()) {
+      const std::string n = todo.back();
+      todo.pop_back();
+      auto it = targets_.find(n);
+      if (it == targets_.end()) continue;
+      for (const std::string& l : it->second.links)
+        if (seen.insert(l).second) todo.push_back(l);
+    }
+    return seen;
+  }
+  // Where a path-qualified include resolves: the model's include root, then
+  // the project's (the test bench's "tb/...").
+  std::optional<fs::path> resolve(const std::string& inc) const {
+    for (const fs::path& root : {fs::path(GPUMEM_SOURCE_DIR) / "sc_models", fs::path(GPUMEM_SOURCE_DIR)}) {
+      const fs::path p = (root / inc).lexically_normal();
+      if (fs::exists(p)) return p;
+    }
+    return std::nullopt;
+  }
+
+  std::map<std::string, Target> targets_;
+  std::map<fs::path, std::string> owner_;  // library header or source -> its library
+};
+
+const std::regex kInclude(R"re(^\s*#\s*include\s+"([^"]+)")re");
+
+std::vector<std::string> quoted_includes(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_search(line, m, kInclude)) out.push_back(m[1]);
+  return out;
+}
+
+TEST_F(Layout, EveryIncludeIsPathQualifiedAndOfALinkedLibrary) {
+  std::vector<std::string> problems;
+  size_t checked = 0;
+  for (const auto& [target_name, t] : targets_) {
+    // An executable's own unqualified headers (tests/test_helpers.hpp) are
+    // part of it: followed, and held to the same rule.
+    std::vector<fs::path> todo(t.files.begin(), t.files.end());
+    std::set<fs::path> seen(todo.begin(), todo.end());
+    while (!todo.empty()) {
+      const fs::path file = todo.back();
+      todo.pop_back();
+      if (!fs::exists(file) || rel(file).rfind("..", 0) == 0) continue;  // generated, outside the tree
+      // A library's source compiled into another target (the register-map
+      // generator compiles regs/register_map.cpp) keeps its library's rules.
+      auto own = owner_.find(file);
+      const std::string& name = own != owner_.end() ? own->second : target_name;
+      std::set<std::string> links = closure(name);
+      // ...and a target that compiles a library's source carries that
+      // library's code, so its own files may use that library's headers.
+      for (const fs::path& f : t.files)
+        if (auto o = owner_.find(f); o != owner_.end()) links.insert(o->second);
+      for (const std::string& inc : quoted_includes(file)) {
+        ++checked;
+        if (inc.find('/') == std::string::npos) {
+          const fs::path local = file.parent_path() / inc;
+          if (!fs::exists(local)) continue;  // Verilator's and other packages' headers
+          if (is_library(targets_.at(name))) {
+            problems.push_back(rel(file) + " (" + name + ") includes \"" + inc + "\": not path-qualified");
+          } else if (seen.insert(local).second) {
+            todo.push_back(local);
+          }
+          continue;
+        }
+        const std::optional<fs::path> header = resolve(inc);
+        if (!header) continue;  // a package's ("tlm_utils/...")
+        auto o = owner_.find(*header);
+        if (o == owner_.end()) {
+          problems.push_back(rel(file) + " includes \"" + inc + "\", which no library lists among its files");
+        } else if (o->second != name && !links.count(o->second)) {
+          problems.push_back(rel(file) + " (" + name + ") includes \"" + inc + "\" of " + o->second +
+                             ", which " + name + " does not link");
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 200u) << "the scan found too few includes to mean anything";
+  for (const std::string& p : problems) ADD_FAILURE() << p;
+}
+
+TEST_F(Layout, EveryHeaderInTheModelAndTheBenchBelongsToALibrary) {
+  for (const char* dir : {"sc_models", "tb"})
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(GPUMEM_SOURCE_DIR) / dir)) {
+      const std::string ext = e.path().extension().string();
+      if ((ext == ".hpp" || ext == ".cpp") && !owner_.count(e.path().lexically_normal()))
+        ADD_FAILURE() << rel(e.path()) << " is in no library's file list";
+    }
+}
+
+TEST_F(Layout, LibrariesFormNoCycle) {
+  std::map<std::string, int> state;  // 0 new, 1 on the path, 2 done
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& n) {
+    state[n] = 1;
+    path.push_back(n);
+    auto it = targets_.find(n);
+    if (it != targets_.end())
+      for (const std::string& l : it->second.links) {
+        if (state[l] == 1) {
+          std::string cycle;
+          for (auto p = std::find(path.begin(), path.end(), l); p != path.end(); ++p) cycle += *p + " -> ";
+          ADD_FAILURE() << "link cycle: " << cycle << l;
+        } else if (state[l] == 0) {
+          visit(l);
+        }
+      }
+    path.pop_back();
+    state[n] = 2;
+  };
+  for (const auto& [name, t] : targets_)
+    if (is_library(t) && state[name] == 0) visit(name);
+}
+
+// The picture's edges, read from the SVG that dot drew from CMake's graph:
+// nodes carry the library name as text, edges "nodeA->nodeB" as title.
+std::set<std::pair<std::string, std::string>> svg_edges(const fs::path& svg) {
+  std::ifstream in(svg);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  std::map<std::string, std::string> label;
+  const std::regex node(R"re(class="node">\s*<title>([^<]+)</title>[\s\S]*?<text[^>]*>([^<]+)</text>)re");
+  for (std::sregex_iterator it(text.begin(), text.end(), node), end; it != end; ++it) label[(*it)[1]] = (*it)[2];
+  std::set<std::pair<std::string, std::string>> edges;
+  const std::regex edge(R"re(class="edge">\s*<title>([^<&]+)&#45;&gt;([^<]+)</title>)re");
+  for (std::sregex_iterator it(text.begin(), text.end(), edge), end; it != end; ++it)
+    if (std::string((*it)[1]).rfind("legend", 0) != 0)  // the key CMake draws of node shapes
+      edges.insert({label[(*it)[1]], label[(*it)[2]]});
+  return edges;
+}
+
+TEST_F(Layout, ThePictureInTheDocsDrawsTheLinkGraphAsBuilt) {
+  const fs::path svg = fs::path(GPUMEM_SOURCE_DIR) / "docs/images/libraries.svg";
+  ASSERT_TRUE(fs::exists(svg)) << rel(svg) << " is missing";
+  std::set<std::pair<std::string, std::string>> built;
+  for (const auto& [name, t] : targets_)
+    if (is_library(t))
+      for (const std::string& l : t.links) built.insert({name, l});
+  const auto drawn = svg_edges(svg);
+  const char* fix = "; redraw it with: cmake --build build --target library_graph";
+  for (const auto& e : built)
+    if (!drawn.count(e)) ADD_FAILURE() << rel(svg) << " lacks the link " << e.first << " -> " << e.second << fix;
+  for (const auto& e : drawn)
+    if (!built.count(e)) ADD_FAILURE() << rel(svg) << " draws " << e.first << " -> " << e.second << ", which the build does not link" << fix;
+}
+
+}  // namespace
+
+namespace {
+
+// Paths the docs name (sc_models/mmu/tlb.hpp, tb/tlb/, sc_models/mmu/tlb.*)
+// exist, so a file moved or renamed cannot leave the docs pointing nowhere.
+TEST(DocsPaths, EverySourcePathTheDocsNameExists) {
+  const fs::path src(GPUMEM_SOURCE_DIR);
+  std::vector<fs::path> docs{src / "README.md"};
+  for (const auto& e : fs::directory_iterator(src / "docs"))
+    if (e.path().extension() == ".md") docs.push_back(e.path());
+  // Source folders only: waves/ and <build>/generated/ hold what runs write.
+  const std::regex path(R"re(\b((?:sc_models|tb|tests|rtl|cli|bench|verilator|scripts|configs)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/]))re");
+  size_t checked = 0;
+  for (const fs::path& doc : docs) {
+    std::ifstream in(doc);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+      for (std::sregex_iterator it(line.begin(), line.end(), path), end; it != end; ++it) {
+        const auto at = static_cast<size_t>(it->position(1));
+        if (at > 0 && (line[at - 1] == '/' || line[at - 1] == '>' || line[at - 1] == '-')) continue;  // build/tests/..., <build>/generated/rtl/...
+        std::string p = (*it)[1];
+        if (p.find("/*") != std::string::npos && p.back() == '*') p = p.substr(0, p.find("/*") + 1);  // tb/*_pin: its folder
+        const auto star = p.find('*');
+        bool found;
+        if (star == std::string::npos) {
+          found = fs::exists(src / p);
+        } else {  // a pattern: something in its folder starts with what comes before the star
+          const fs::path dir = (src / p.substr(0, star)).parent_path();
+          const std::string stem = fs::path(p.substr(0, star)).filename().string();
+          found = false;
+          if (fs::is_directory(dir))
+            for (const auto& e : fs::directory_iterator(dir)) found |= e.path().filename().string().rfind(stem, 0) == 0;
+        }
+        ++checked;
+        if (!found) ADD_FAILURE() << rel(doc) << ":" << n << " names " << (*it)[1] << ", which does not exist";
+      }
+  }
+  EXPECT_GT(checked, 50u);
+}
+
+}  // namespace
