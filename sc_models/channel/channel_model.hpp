@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/ring_buffer.hpp"
+
 namespace gpumem {
 
 class ChannelModel {
@@ -33,25 +35,25 @@ class ChannelModel {
   // reservations that end by then are forgotten.
   Slot schedule(uint64_t arrival, uint64_t horizon) {
     ++accesses_;
-    while (count_ && at(0).finish <= horizon) head_ = (head_ + 1) & mask(), --count_;
+    while (!held_.empty() && held_.front().finish <= horizon) held_.drop_front();
     // Reservations are by start and do not overlap, so their finishes ascend
     // too: those still busy at the arrival are a suffix, from index `k`.
-    size_t k = count_;
-    if (count_ && at(count_ - 1).finish > arrival) {
-      size_t lo = 0, hi = count_ - 1;
+    size_t k = held_.size();
+    if (!held_.empty() && held_.back().finish > arrival) {
+      size_t lo = 0, hi = held_.size() - 1;
       while (lo < hi) {
         const size_t mid = (lo + hi) / 2;
-        if (at(mid).finish <= arrival) lo = mid + 1;
+        if (held_[mid].finish <= arrival) lo = mid + 1;
         else hi = mid;
       }
       k = lo;
     }
     unsigned depth = 1;
-    for (size_t d = k; d < count_; ++d) depth += at(d).arrival <= arrival;
+    for (size_t d = k; d < held_.size(); ++d) depth += held_[d].arrival <= arrival;
     uint64_t start = arrival;
-    while (k < count_ && start + service_cycles_ > at(k).start) start = at(k++).finish;
+    while (k < held_.size() && start + service_cycles_ > held_[k].start) start = held_[k++].finish;
     const uint64_t finish = start + service_cycles_;
-    insert(k, {arrival, start, finish});
+    held_.insert(k, {arrival, start, finish});
     return {start, finish, depth};
   }
 
@@ -75,7 +77,7 @@ class ChannelModel {
   }
 
   uint64_t accesses() const { return accesses_; }  // data and page-table accesses alike
-  size_t reservations_held() const { return count_; }  // not yet forgotten: bounded by the requests in flight
+  size_t reservations_held() const { return held_.size(); }  // not yet forgotten: bounded by the requests in flight
 
  private:
   struct Reservation {
@@ -83,20 +85,6 @@ class ChannelModel {
   };
   static constexpr unsigned kPageBytes = 4096;
 
-  size_t mask() const { return ring_.size() - 1; }
-  Reservation& at(size_t i) { return ring_[(head_ + i) & mask()]; }
-  // Inserts before index k; arrivals in order append, so the shift is rare.
-  void insert(size_t k, const Reservation& r) {
-    if (count_ == ring_.size()) {
-      std::vector<Reservation> bigger(ring_.size() * 2);
-      for (size_t i = 0; i < count_; ++i) bigger[i] = at(i);
-      ring_.swap(bigger);
-      head_ = 0;
-    }
-    for (size_t i = count_; i > k; --i) at(i) = at(i - 1);
-    at(k) = r;
-    ++count_;
-  }
 
   // Fixed-size copies compile to a few vector moves; a variable-length
   // memcpy of 64 bytes costs several times more.
@@ -142,9 +130,9 @@ class ChannelModel {
 
   unsigned service_cycles_;
   uint64_t accesses_ = 0;
-  // Ring of reservations by start cycle, non-overlapping; power-of-two size.
-  std::vector<Reservation> ring_ = std::vector<Reservation>(64);
-  size_t head_ = 0, count_ = 0;
+  // Reservations by start cycle, non-overlapping; arrivals in order append,
+  // so an insert before the back is rare.
+  RingBuffer<Reservation> held_{64};
   std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
   uint64_t last_block_key_ = ~uint64_t{0};
   Block* last_block_ = nullptr;

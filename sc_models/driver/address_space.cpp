@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "base/bits.hpp"
+#include "base/hex.hpp"
 #include "base/input_error.hpp"
 
 namespace gpumem {
@@ -30,12 +31,6 @@ struct SmallFrame {
   uint64_t pa;
   std::vector<bool> taken;
 };
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 
 }  // namespace

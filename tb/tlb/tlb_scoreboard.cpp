@@ -4,15 +4,11 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/hex.hpp"
+
 namespace gpumem::tb {
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 std::string flag_bits(uint8_t f) {
   std::string s;
@@ -90,13 +86,7 @@ void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpConte
 }
 
 void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& context) {
-  if (count_ == pending_.size()) {  // unwrap into a ring twice as long
-    std::vector<Pending> bigger(2 * pending_.size());
-    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(pending_[(head_ + i) % pending_.size()]);
-    pending_ = std::move(bigger);
-    head_ = 0;
-  }
-  Pending& p = pending_[(head_ + count_++) & (pending_.size() - 1)];
+  Pending& p = pending_.push_back();
   p.operation = operations_++;
   p.pins = pins;
   p.context = context;
@@ -145,10 +135,9 @@ void TlbScoreboard::cover_lookup(const TlbResponse& e) {
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
-  if (count_ == 0) throw std::logic_error("TLB scoreboard: a response without an operation");
-  Pending& p = pending_[head_];
-  head_ = (head_ + 1) & (pending_.size() - 1);
-  --count_;
+  if (pending_.empty()) throw std::logic_error("TLB scoreboard: a response without an operation");
+  Pending& p = pending_.front();  // its slot stays as it is until the next operation is accepted
+  pending_.drop_front();
   ++compared_;
   const TlbResponse& e = p.expected;
   if (e.fill) {

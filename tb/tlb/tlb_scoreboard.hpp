@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ring_buffer.hpp"
 #include "mmu/tlb.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 
@@ -63,7 +64,7 @@ class TlbScoreboard {
   const std::optional<TlbMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
-  size_t outstanding() const { return count_; }
+  size_t outstanding() const { return pending_.size(); }
 
   // Functional coverage of the compared operations (model values).
   std::array<uint64_t, 4> per_result{};      // lookups, by TlbResult
@@ -91,10 +92,9 @@ class TlbScoreboard {
 
   uint64_t seed_;
   Tlb model_;
-  // Operations in flight, oldest at head_: a ring of 2^n slots that doubles when full
-  // (the TLB holds one; more only if the RTL broke its handshake).
-  std::vector<Pending> pending_ = std::vector<Pending>(4);
-  size_t head_ = 0, count_ = 0;
+  // Operations in flight, oldest first (the TLB holds one; more only if the
+  // RTL broke its handshake).
+  RingBuffer<Pending> pending_;
   bool rsp_pending_ = false;  // the bench's view: the response stage holds a response
   uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0;
   std::optional<TlbMismatch> first_mismatch_;

@@ -166,14 +166,6 @@ class TlbStimulus::WalkMemo {
   size_t count_ = 0;
 };
 
-namespace {
-size_t pow2_at_least(size_t n) {
-  size_t p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-}  // namespace
-
 TlbStimulus::TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
                          uint64_t first_id)
     : run_(run),
@@ -186,7 +178,7 @@ TlbStimulus::TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& r
       source_(std::make_unique<VaSource>(tables_, geo_, cfg.address_space.va_bits)),
       walked_(std::make_unique<WalkMemo>()),
       slots_(std::max(1u, run.max_in_flight)),
-      in_order_(pow2_at_least(slots_.size())),
+      in_order_(slots_.size()),
       next_id_(first_id) {
   if (slots_.size() > 64) throw std::invalid_argument("TLB co-simulation: at most 64 translations in flight");
   in_state_[kFree] = slots_.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << slots_.size()) - 1;
@@ -259,11 +251,9 @@ const TlbStimulus::Walked& TlbStimulus::walk(uint64_t va) {
 void TlbStimulus::observe(const TlbEdge& e) {
   ++edges_;
   if (e.rsp_taken) {
-    if (in_order_count_ == 0) throw std::logic_error("TLB co-simulation: a response without an operation");
-    const size_t i = in_order_[in_order_head_];
+    if (in_order_.empty()) throw std::logic_error("TLB co-simulation: a response without an operation");
+    const size_t i = in_order_.pop_front();
     Translation& t = slots_[i];
-    in_order_head_ = (in_order_head_ + 1) & (in_order_.size() - 1);
-    --in_order_count_;
     if (e.rsp.fill) {
       set_state(i, kNeedLookup);
     } else if (e.rsp.result == TlbResult::kHitSmall || e.rsp.result == TlbResult::kHitLarge) {
@@ -289,8 +279,8 @@ void TlbStimulus::observe(const TlbEdge& e) {
     }
   }
   if (e.req_accepted) {
-    if (in_order_count_ == slots_.size()) throw std::logic_error("TLB co-simulation: more operations than translations");
-    in_order_[(in_order_head_ + in_order_count_++) & (in_order_.size() - 1)] = static_cast<size_t>(held_);
+    if (in_order_.size() == slots_.size()) throw std::logic_error("TLB co-simulation: more operations than translations");
+    in_order_.push_back(static_cast<size_t>(held_));
     ++slots_[held_].attempt;
     set_state(static_cast<size_t>(held_), kWaitResponse);
     held_ = -1;

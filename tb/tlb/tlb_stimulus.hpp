@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "base/ring_buffer.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "mmu/page_table.hpp"
@@ -131,10 +132,9 @@ class TlbStimulus {
   // The slots in each state, a bit per slot: choosing is a bit scan in slot
   // order, not a loop of unpredictable branches.
   uint64_t in_state_[kStates] = {};
-  // Translations whose operation was accepted, oldest at in_order_head_: a
-  // ring of 2^n >= slots_ (a translation has one operation at a time).
-  std::vector<size_t> in_order_;
-  size_t in_order_head_ = 0, in_order_count_ = 0;
+  // Translations whose operation was accepted, oldest first (a translation
+  // has one operation at a time, so at most slots_.size()).
+  RingBuffer<size_t> in_order_;
   int held_ = -1;  // the translation whose operation is on the pins
   TlbPins pins_;
   TlbOpContext context_;

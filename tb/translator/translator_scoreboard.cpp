@@ -3,16 +3,13 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/hex.hpp"
 #include "config/block_params.hpp"
 
 namespace gpumem::tb {
 
 std::string TranslatorMismatch::report() const {
-  auto hex = [](uint64_t v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%010llx", static_cast<unsigned long long>(v));
-    return std::string(b);
-  };
+  auto hex = [](uint64_t v) { return gpumem::hex(v, 10); };  // 40-bit addresses line up
   char buf[1024];
   auto row = [&](const char* name, const std::string& model, const std::string& rtl) {
     std::snprintf(buf, sizeof buf, "  %-9s %-16s %-16s%s\n", name, model.c_str(), rtl.c_str(),
@@ -38,21 +35,12 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
   const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
-  if (count_ == pending_.size()) {
-    std::vector<Pending> bigger(2 * pending_.size());
-    for (size_t i = 0; i < count_; ++i) bigger[i] = pending_[(head_ + i) % pending_.size()];
-    pending_.swap(bigger);
-    head_ = 0;
-  }
-  pending_[(head_ + count_++) & (pending_.size() - 1)] = {requests_++, address, task, e,
-                                                         bank_.translator_registers().interleave_enable};
+  pending_.push_back({requests_++, address, task, e, bank_.translator_registers().interleave_enable});
 }
 
 bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
-  if (!count_) throw std::logic_error("translator scoreboard: a response without a request");
-  const Pending p = pending_[head_];
-  head_ = (head_ + 1) & (pending_.size() - 1);
-  --count_;
+  if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
+  const Pending p = pending_.pop_front();
   ++compared_;
   ++per_scheme.at(p.expected.scheme);
   ++per_task.at(p.task);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ring_buffer.hpp"
 #include "config/config.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
@@ -48,7 +49,7 @@ class TranslatorScoreboard {
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
-  size_t outstanding() const { return count_; }
+  size_t outstanding() const { return pending_.size(); }
 
   // Functional coverage of the compared transactions.
   std::array<uint64_t, 3> per_scheme{};               // effective scheme
@@ -68,10 +69,8 @@ class TranslatorScoreboard {
   RegisterBank bank_;
   XorTranslator model_;
   ChannelDecoder decoder_;
-  // Requests in flight, oldest at head_: a ring that doubles when full (the
-  // translator holds two at most), so no transaction allocates.
-  std::vector<Pending> pending_ = std::vector<Pending>(4);
-  size_t head_ = 0, count_ = 0;
+  // Requests in flight, oldest first (the translator holds two at most).
+  RingBuffer<Pending> pending_;
   uint64_t requests_ = 0, compared_ = 0, mismatches_ = 0;
   std::optional<TranslatorMismatch> first_mismatch_;
 };
