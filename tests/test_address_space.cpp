@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "config/block_params.hpp"
 #include "driver/address_space.hpp"
@@ -30,12 +31,6 @@ namespace {
 
 constexpr uint64_t kS = 0x1000;
 constexpr uint64_t kL = 0x10000;
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 

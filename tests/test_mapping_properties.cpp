@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/bits.hpp"
+#include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "config/block_params.hpp"
 #include "functional_path.hpp"
@@ -31,12 +32,6 @@ namespace gpumem::test {
 namespace {
 
 constexpr uint64_t kS = 4096, kL = 65536;  // the default page sizes
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // Uniform in [lo, hi) whatever the test's size (inRange alone favours small
 // values early in a run); shrinks towards lo.

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "mmu/page_table.hpp"
@@ -131,12 +132,6 @@ struct Rig {
     return n;
   }
 };
-
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // ---------------------------------------------------------------- PTE
 

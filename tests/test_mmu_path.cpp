@@ -10,11 +10,17 @@
 #include <set>
 #include <sstream>
 
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
 #include "driver/address_space.hpp"
+#include "driver/tlm_driver.hpp"
+#include "frontend/trace_player.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "random_mix.hpp"
 #include "stats/run_statistics.hpp"
+#include "system/memory_system.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 
@@ -93,6 +99,53 @@ void read_after_write(const std::string& position) {
   EXPECT_EQ(r.mmu->walk_reads, 3 * r.mmu->walks) << "32-bit VA, 4 KB tables: three levels";
   EXPECT_GT(r.mmu->evictions_small + r.mmu->evictions_large, 0u);
 }
+
+// Sits between the player and the memory system and checks, after every
+// request, that the cycle its How reached is the kernel time plus the
+// b_transport delay: every block that adds cycles adds their time too
+// (advance()), walks and channel queues included.
+struct DelayCheck : sc_core::sc_module {
+  tlm_utils::simple_target_socket<DelayCheck> target{"target"};
+  tlm_utils::simple_initiator_socket<DelayCheck> initiator{"initiator"};
+  const Clock& clock;
+  uint64_t checked = 0, wrong = 0, walked = 0;
+  DelayCheck(sc_core::sc_module_name n, const Clock& c) : sc_module(n), clock(c) {
+    target.register_b_transport(this, &DelayCheck::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+    const How& how = t.get_extension<RequestExtension>()->how;
+    initiator->b_transport(t, delay);
+    const uint64_t kernel = clock.cycles(sc_core::sc_time_stamp() + delay);
+    ++checked;
+    walked += how.walk_reads > 0;
+    if (kernel != how.cycle && wrong++ < 5)
+      ADD_FAILURE() << "request at cycle " << how.cycle << ": now + delay is cycle " << kernel;
+  }
+};
+
+void how_cycle_is_now_plus_delay(const std::string& position) {
+  const Config cfg = config_from(mmu_yaml(position));
+  const AddressSpaceImage image = build_address_space(cfg, true);
+  RandomMix mix(5, mapped_pages(cfg), 4096, 64, 20000);
+  Clock clock(cfg.simulation.cycle_ns);
+  MemorySystem memory("memory", cfg, clock);
+  DriverTlm driver("driver", cfg, &image);
+  TracePlayer player("player", cfg, mix, clock);
+  DelayCheck check("check", clock);
+  driver.registers.bind(memory.registers.target);
+  driver.memory.bind(memory.router.page_tables);
+  player.memory.bind(check.target);
+  check.initiator.bind(memory.request_target());
+  player.start_after(driver.ready());
+  sc_core::sc_start();
+  ASSERT_FALSE(player.failure());
+  EXPECT_EQ(check.checked, 20000u);
+  EXPECT_GT(check.walked, 1000u) << "walks must be in the mix: they add cycles on the walker's own payload";
+  EXPECT_EQ(check.wrong, 0u);
+}
+
+TEST(MmuPath, HowCycleIsKernelTimePlusDelayAfterTheMmu) { how_cycle_is_now_plus_delay("after_mmu"); }
+TEST(MmuPath, HowCycleIsKernelTimePlusDelayBeforeTheMmu) { how_cycle_is_now_plus_delay("before_mmu"); }
 
 TEST(MmuPath, ReadAfterWriteAfterTheMmu) { read_after_write("after_mmu"); }
 TEST(MmuPath, ReadAfterWriteBeforeTheMmu) { read_after_write("before_mmu"); }

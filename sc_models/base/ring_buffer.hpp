@@ -44,7 +44,6 @@ class RingBuffer {
     (*this)[i] = std::move(value);
     ++count_;
   }
-  void clear() { head_ = count_ = 0; }
 
  private:
   static size_t round_up(size_t n) {
