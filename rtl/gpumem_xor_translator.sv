@@ -2,7 +2,7 @@
 // in sc_models/xor_translator.hpp plus the channel decode of ChannelDecoder.
 //
 // Register write port: the translator's registers of the register bank, decoded
-// with the offsets of gpumem_regmap_pkg (generated from sc_models/register_map.cpp).
+// with the offsets of gpumem_regmap_pkg (generated from sc_models/regs/register_map.cpp).
 // It keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (t < 16,
 // j < M) with RegisterBank's reset values (interleave on, scheme none, vectors 0)
 // and its acceptance rules. The port has no response: a write the model answers

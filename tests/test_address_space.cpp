@@ -712,7 +712,7 @@ TEST(AddressSpaceFirmware, BeforeMmuRegionsWithTheirOwnTaskGetAVaRange) {
       "        - {name: own, va: 0x20000000, size: 0x2800, page: small, task: 7}\n"
       "        - {name: same, va: 0x30000000, size: 0x1000, page: small, task: 1}\n"));
   const AddressSpaceImage img = build_address_space(cfg, true);
-  RegisterBank bank(cfg);
+  RegisterBank bank(register_params(cfg));
   program_registers(cfg, &img, [&](uint32_t off, uint32_t v) { return bank.write(off, 4, v) == RegStatus::kOk; });
 
   const TranslatorRegisters& t = bank.translator_registers();
@@ -742,7 +742,7 @@ TEST(AddressSpaceFirmware, BeforeMmuRegionsWithTheirOwnTaskGetAVaRange) {
   // After the MMU the same address space needs no VA range.
   Config after = cfg;
   after.translator.position = TranslatorPosition::kAfterMmu;
-  RegisterBank bank2(after);
+  RegisterBank bank2(register_params(after));
   program_registers(after, &img, [&](uint32_t off, uint32_t val) { return bank2.write(off, 4, val) == RegStatus::kOk; });
   EXPECT_EQ(bank2.translator_registers().task_for(3, 0x2000'0000, 12), 1u);
 }
@@ -758,7 +758,7 @@ TEST(AddressSpaceFirmware, MoreThanEightOwnTaskRegionsIsAnInputError) {
   {
     const Config cfg = config_from(before_mmu(regions(8)));
     const AddressSpaceImage img = build_address_space(cfg, true);
-    RegisterBank bank(cfg);
+    RegisterBank bank(register_params(cfg));
     program_registers(cfg, &img, [&](uint32_t off, uint32_t v) { return bank.write(off, 4, v) == RegStatus::kOk; });
     for (unsigned i = 0; i < 8; ++i)
       EXPECT_EQ(bank.translator_registers().task_for(3, 0x2000'0000 + i * 0x10'0000, 12), 2u + i) << i;

@@ -562,7 +562,7 @@ TEST(MmuFault, PermissionsOnMissAndOnHit) {
 
 TEST(MmuInvalidate, RegisterWriteMakesTheNextTranslationMiss) {
   const Config cfg = mmu_config();
-  RegisterBank bank(cfg);
+  RegisterBank bank(register_params(cfg));
   Memory mem;
   Tables tables(mem);
   // The root through the register interface, as firmware sets it.
@@ -597,7 +597,7 @@ TEST(MmuInvalidate, RegisterWriteMakesTheNextTranslationMiss) {
 
 TEST(MmuInvalidate, RootAboveFourGigabytesComesFromBothRegisters) {
   const Config cfg = mmu_config();
-  RegisterBank bank(cfg);
+  RegisterBank bank(register_params(cfg));
   Memory mem;
   Tables tables(mem);
   tables.map_large(kBig, leaf(kFrameBig, true, 3));

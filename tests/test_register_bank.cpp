@@ -5,7 +5,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "config/block_params.hpp"
 #include "regs/register_bank.hpp"
 #include "test_helpers.hpp"
 
@@ -29,7 +33,7 @@ uint32_t xor_vector_offset(unsigned t, unsigned j) { return kRegXorVector + 4 * 
 uint32_t req_count_offset(unsigned t, unsigned c) { return kRegReqCount + 4 * (t * kMaxChannels + c); }
 
 TEST(RegisterBank, ResetValues) {
-  RegisterBank bank(bank_config());
+  RegisterBank bank(register_params(bank_config()));
   uint32_t v = 0;
   ASSERT_EQ(bank.read(kRegId, 4, v), RegStatus::kOk);
   EXPECT_EQ(v, kIdValue);
@@ -46,14 +50,14 @@ TEST(RegisterBank, ResetValues) {
 }
 
 TEST(RegisterBank, ReadableRegisterCountMatchesTheMap) {
-  RegisterBank bank(bank_config());
+  RegisterBank bank(register_params(bank_config()));
   // 8 scalars + 16 schemes + 16 process task types + 16*3 vectors + 3*8 VA
   // range registers + 2 * 16*8 counters
   EXPECT_EQ(snapshot(bank).size(), 8u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 8u);
 }
 
 TEST(RegisterBank, WritesReachTheTranslatorView) {
-  RegisterBank bank(bank_config());
+  RegisterBank bank(register_params(bank_config()));
   const uint64_t gen = bank.translator_registers().generation;
   ASSERT_EQ(bank.write(xor_vector_offset(4, 2), 4, 0x15), RegStatus::kOk);
   ASSERT_EQ(bank.write(kRegTaskScheme + 4 * 4, 4, 1), RegStatus::kOk);
@@ -65,7 +69,7 @@ TEST(RegisterBank, WritesReachTheTranslatorView) {
 }
 
 TEST(RegisterBank, VectorBitsAboveKReadAsZero) {
-  RegisterBank bank(bank_config());
+  RegisterBank bank(register_params(bank_config()));
   ASSERT_EQ(bank.write(xor_vector_offset(0, 0), 4, 0xFFFFFFFF), RegStatus::kOk);
   uint32_t v = 0;
   ASSERT_EQ(bank.read(xor_vector_offset(0, 0), 4, v), RegStatus::kOk);
@@ -97,7 +101,7 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
       {"scheme value 3", kRegTaskScheme + 4, 4, true, 3, RegStatus::kBadValue},
   };
   for (const auto& c : cases) {
-    RegisterBank bank(bank_config());
+    RegisterBank bank(register_params(bank_config()));
     ASSERT_EQ(bank.write(xor_vector_offset(1, 0), 4, 0x3), RegStatus::kOk);
     bank.count(2, 5, 64);
     const auto before = snapshot(bank);
@@ -114,25 +118,25 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
 }
 
 TEST(RegisterBank, SchemeTheConfigCannotServeIsRefused) {
-  RegisterBank no_prime(config_from(base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [11]}")));
+  RegisterBank no_prime(register_params(config_from(base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [11]}"))));
   EXPECT_EQ(no_prime.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
-  RegisterBank six(config_from(base_yaml("translator: {granule_bytes: 256}", 6)));
+  RegisterBank six(register_params(config_from(base_yaml("translator: {granule_bytes: 256}", 6))));
   EXPECT_EQ(six.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kXor)), RegStatus::kBadValue);
   // Prime on a channel field that is not contiguous is not (G * P) mod N.
-  RegisterBank split(config_from(base_yaml("translator: {channel_bits: [8, 11], prime: 3}", 4)));
+  RegisterBank split(register_params(config_from(base_yaml("translator: {channel_bits: [8, 11], prime: 3}", 4))));
   EXPECT_EQ(split.write(kRegTaskScheme, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
   // Six channels: a row of granules crosses pages, so one scheme for all task
   // types; a write that would mix none and prime is refused.
-  RegisterBank mixed(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5}", 6)));
+  RegisterBank mixed(register_params(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5}", 6))));
   EXPECT_EQ(mixed.translator_registers().scheme[1], Scheme::kNone);
   EXPECT_EQ(mixed.write(kRegTaskScheme + 4, 4, static_cast<uint32_t>(Scheme::kPrime)), RegStatus::kBadValue);
   EXPECT_EQ(mixed.write(kRegTaskScheme + 4, 4, static_cast<uint32_t>(Scheme::kNone)), RegStatus::kOk);
-  RegisterBank all_prime(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6)));
+  RegisterBank all_prime(register_params(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6))));
   EXPECT_EQ(all_prime.translator_registers().scheme[9], Scheme::kPrime) << "resets to the configured scheme";
 }
 
 TEST(RegisterBank, CountersCountAndClearOnWrite) {
-  RegisterBank bank(bank_config());
+  RegisterBank bank(register_params(bank_config()));
   bank.count(3, 7, 64);
   bank.count(3, 7, 32);
   uint32_t v = 0;
@@ -145,6 +149,144 @@ TEST(RegisterBank, CountersCountAndClearOnWrite) {
   EXPECT_EQ(v, 0u);
   ASSERT_EQ(bank.read(kRegByteCount + 4 * (3 * kMaxChannels + 7), 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 96u) << "clearing one counter leaves the others";
+}
+
+// Configurations that give every elaborated quantity of the map a
+// different value: channel count, channel bits, K, prime, position.
+std::vector<std::pair<std::string, RegisterParams>> param_cases() {
+  std::vector<std::pair<std::string, RegisterParams>> cases;
+  cases.emplace_back("8 channels, K = 5, prime", register_params(bank_config()));
+  RegisterParams before = register_params(bank_config());
+  before.position = TranslatorPosition::kBeforeMmu;
+  cases.emplace_back("translator before the MMU", before);
+  cases.emplace_back("6 channels, prime by default",
+                     register_params(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6))));
+  cases.emplace_back("2 channels split, no prime",
+                     register_params(config_from(base_yaml("translator: {channel_bits: [8, 11], candidate_bits: [12]}", 4))));
+  return cases;
+}
+
+// Everything a register access could move: every readable word, the
+// translator's write generation, the MMU's view.
+struct BankState {
+  std::map<uint32_t, uint32_t> words;
+  uint64_t generation;
+  uint64_t pt_root, invalidations;
+  bool operator==(const BankState& o) const {
+    return words == o.words && generation == o.generation && pt_root == o.pt_root && invalidations == o.invalidations;
+  }
+};
+BankState state_of(const RegisterBank& bank) {
+  return {snapshot(bank), bank.translator_registers().generation, bank.mmu_registers().pt_root,
+          bank.mmu_registers().invalidations};
+}
+
+uint32_t offset_of(const RegisterDef& def, unsigned i, unsigned j) { return def.base + 4 * (i * def.dim1 + j); }
+
+void expect_reset_column(const RegisterBank& bank, const std::string& what) {
+  for (const Register& r : bank.registers()) {
+    const RegisterDef& def = r.def();
+    const uint32_t expected = def.access == RegAccess::kWA ? 0 : value_of(def.reset, bank.params());
+    for (unsigned i = 0; i < def.dim0; ++i)
+      for (unsigned j = 0; j < def.dim1; ++j) {
+        uint32_t v = 0xDEADBEEF;
+        const RegStatus s = bank.read(offset_of(def, i, j), 4, v);
+        if (j >= r.mapped_dim1()) {
+          EXPECT_EQ(s, RegStatus::kUnmapped) << what << ": " << def.name << "[" << i << "][" << j << "]";
+          continue;
+        }
+        ASSERT_EQ(s, RegStatus::kOk) << what << ": " << def.name;
+        EXPECT_EQ(v, expected) << what << ": " << def.name << "[" << i << "][" << j << "] after reset";
+      }
+  }
+  // The views the blocks read are the registers' reset values too.
+  const TranslatorRegisters& tr = bank.translator_registers();
+  const RegisterParams& p = bank.params();
+  EXPECT_EQ(tr.interleave_enable, (value_of(register_def(kRegCtrl).reset, p) & kCtrlInterleaveEnable) != 0) << what;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    EXPECT_EQ(static_cast<uint32_t>(tr.scheme[t]), value_of(register_def(kRegTaskScheme).reset, p)) << what;
+    for (unsigned j = 0; j < kMaxChannelBits; ++j) EXPECT_EQ(tr.xor_vector[t][j], 0u) << what;
+  }
+  for (unsigned q = 0; q < kMaxProcesses; ++q) EXPECT_EQ(tr.process_task[q], 0u) << what;
+  for (const VaRange& r : tr.va_range) EXPECT_FALSE(r.enable) << what;
+  EXPECT_EQ(bank.mmu_registers().pt_root, 0u) << what;
+}
+
+TEST(RegisterBank, EveryRegisterResetsToItsResetColumn) {
+  for (const auto& [what, params] : param_cases()) {
+    RegisterBank bank(params);
+    expect_reset_column(bank, what + ", after construction");
+    // Move every register that can move, then reset.
+    for (const Register& r : bank.registers())
+      for (unsigned i = 0; i < r.def().dim0; ++i)
+        for (unsigned j = 0; j < r.mapped_dim1(); ++j) bank.write(offset_of(r.def(), i, j), 4, 0x8000'0001 ^ (i << 4));
+    for (unsigned t = 0; t < kMaxTaskTypes; ++t) bank.count(t, 0, 64);
+    ASSERT_FALSE(state_of(bank) == state_of(RegisterBank(params))) << what << ": the writes moved nothing";
+    bank.reset();
+    expect_reset_column(bank, what + ", after reset()");
+  }
+}
+
+TEST(RegisterBank, EveryRefusedAccessChangesNothing) {
+  for (const auto& [what, params] : param_cases()) {
+    RegisterBank bank(params);
+    // Non-reset state to protect: a vector (where one exists), a count, a VA range, the root.
+    bank.write(xor_vector_offset(1, 0), 4, 0x3);
+    ASSERT_EQ(bank.write(kRegVaRangeTask + 4, 4, kVaRangeEnable | 2), RegStatus::kOk);
+    ASSERT_EQ(bank.write(kRegPtRootHi, 4, 0x12), RegStatus::kOk);
+    bank.count(2, 1, 64);
+    BankState before = state_of(bank);
+    unsigned refused = 0;
+    auto refuse = [&](const std::string& access, uint64_t offset, unsigned width, bool write, uint32_t value) {
+      uint32_t v = 0xDEADBEEF;
+      const RegStatus s = write ? bank.write(offset, width, value) : bank.read(offset, width, v);
+      if (s == RegStatus::kOk) {  // not a refusal in this configuration
+        before = state_of(bank);
+        return;
+      }
+      ++refused;
+      EXPECT_TRUE(state_of(bank) == before) << what << ": " << access << " (" << reg_status_name(s) << ") changed the bank";
+      if (!write) {
+        EXPECT_EQ(v, 0xDEADBEEFu) << what << ": " << access << ": a refused read returned data";
+      }
+    };
+    for (const Register& r : bank.registers()) {
+      const RegisterDef& def = r.def();
+      const std::string name = def.name;
+      for (unsigned i : {0u, def.dim0 - 1}) {
+        const uint32_t off = offset_of(def, i, 0);
+        for (unsigned width : {1u, 2u, 8u}) {
+          refuse(name + " width " + std::to_string(width) + " read", off, width, false, 0);
+          refuse(name + " width " + std::to_string(width) + " write", off, width, true, ~0u);
+        }
+        for (unsigned skew : {1u, 2u, 3u}) {
+          refuse(name + " misaligned read", off + skew, 4, false, 0);
+          refuse(name + " misaligned write", off + skew, 4, true, ~0u);
+        }
+        if (r.mapped_dim1() < def.dim1) {
+          refuse(name + " beyond the configured extent, read", offset_of(def, i, r.mapped_dim1()), 4, false, 0);
+          refuse(name + " beyond the configured extent, write", offset_of(def, i, r.mapped_dim1()), 4, true, 1);
+        }
+        if (def.access == RegAccess::kRO) {
+          const size_t n = refused;
+          refuse(name + " write to a read-only register", off, 4, true, 0);
+          EXPECT_EQ(refused, n + 1) << what << ": " << name << " accepted a write";
+        }
+        if (def.fixed_mask) {
+          uint32_t v = 0;
+          ASSERT_EQ(bank.read(off, 4, v), RegStatus::kOk);
+          const size_t n = refused;
+          refuse(name + " write that changes a fixed bit", off, 4, true, v ^ def.fixed_mask);
+          EXPECT_EQ(refused, n + 1) << what << ": " << name << " let a fixed bit change";
+        }
+        if (def.check == WriteCheck::kScheme)
+          for (uint32_t value : {0u, 1u, 2u, 3u, 0xFFFF'FFFFu}) refuse(name + " value " + std::to_string(value), off, 4, true, value);
+      }
+    }
+    refuse("gap after CTRL", 0x14, 4, true, 1);
+    refuse("end of the register space", kRegisterSpaceBytes, 4, false, 0);
+    EXPECT_GT(refused, 100u) << what;
+  }
 }
 
 TEST(RegisterMap, EntriesDoNotOverlapAndFitTheSpace) {

@@ -27,6 +27,16 @@ MmuParams mmu_params(const Config& cfg) {
   return m;
 }
 
+RegisterParams register_params(const Config& cfg) {
+  RegisterParams r;
+  r.layout = cfg.channel_layout();
+  r.candidate_bit_count = static_cast<unsigned>(cfg.translator.candidate_bits.size());
+  r.prime = cfg.translator.prime;
+  r.default_scheme = cfg.translator.default_scheme;
+  r.position = cfg.translator.position;
+  return r;
+}
+
 TranslatorRegisters registers_from_config(const Config& cfg) {
   TranslatorRegisters r;
   r.interleave_enable = cfg.translator.interleave_enable;

@@ -4,6 +4,7 @@
 #pragma once
 #include "config/config.hpp"
 #include "mmu/mmu.hpp"
+#include "regs/register_map.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {
@@ -11,6 +12,7 @@ namespace gpumem {
 TranslatorParams translator_params(const Config& cfg);
 TlbParams tlb_params(const Config& cfg);
 MmuParams mmu_params(const Config& cfg);
+RegisterParams register_params(const Config& cfg);
 
 // The translator's registers as firmware programs them for this config
 // (tests and the explorer use it; the TLM run programs the same values

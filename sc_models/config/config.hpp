@@ -34,12 +34,6 @@ struct MmuConfig {
   PageGeometry geometry() const;
 };
 
-// Where the XOR translator sits (seed 000 claims 4 and 14): after the MMU on
-// physical addresses with the task type from the PTE, or before it on virtual
-// addresses with the task type from the register bank's process and VA-range
-// tables.
-enum class TranslatorPosition : uint8_t { kAfterMmu, kBeforeMmu };
-
 struct RegionConfig {
   std::string name;
   uint64_t va = 0;

@@ -1,55 +1,59 @@
 // Register bank (seed 000): per-task XOR control vectors and schemes, global
-// enables, per-task per-channel counters. Plain C++; tlm_register_bank.hpp
-// binds it to a socket. A rejected access changes nothing.
+// enables, per-task per-channel counters. One typed Register per row of the
+// register map; their write callbacks keep the translator's and the MMU's
+// views current. Plain C++; tlm_register_bank.hpp binds it to a socket.
 #pragma once
-#include <array>
 #include <cstdint>
+#include <vector>
 
-#include "config/config.hpp"
 #include "mmu/mmu.hpp"
+#include "regs/register.hpp"
 #include "regs/register_map.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {
 
-enum class RegStatus : uint8_t { kOk, kUnmapped, kReadOnly, kMisaligned, kBadWidth, kBadValue };
-const char* reg_status_name(RegStatus s);
-
 class RegisterBank {
  public:
-  explicit RegisterBank(const Config& cfg);
+  explicit RegisterBank(const RegisterParams& params);
+  RegisterBank(const RegisterBank&) = delete;  // the registers' callbacks point into this bank
+  RegisterBank& operator=(const RegisterBank&) = delete;
 
   RegStatus read(uint64_t offset, unsigned width_bytes, uint32_t& value) const;
   RegStatus write(uint64_t offset, unsigned width_bytes, uint32_t value);
+  // Every register to its reset value (the map's reset column). The TLB
+  // invalidation count is not a register and keeps counting.
+  void reset();
 
   const TranslatorRegisters& translator_registers() const { return translator_; }
   const MmuRegisters& mmu_registers() const { return mmu_; }
-  uint32_t ctrl() const { return ctrl_; }
+  uint32_t ctrl() const { return ctrl_->at(0, 0); }
+  const std::vector<Register>& registers() const { return registers_; }
+  const RegisterParams& params() const { return params_; }
 
   // Called by the channel router for every request it routes.
   void count(unsigned task, unsigned channel, unsigned bytes) {
-    ++req_count_[task][channel];
-    byte_count_[task][channel] += bytes;
+    ++req_count_->at(task, channel);
+    byte_count_->at(task, channel) += bytes;
   }
 
  private:
   struct Decoded {
-    const RegisterDef* def;
+    size_t reg;
     uint32_t i, j;
   };
   RegStatus decode(uint64_t offset, unsigned width_bytes, Decoded& d) const;
+  Register& reg(uint32_t base);
+  bool scheme_allowed(uint32_t value) const;
 
-  unsigned channels_;
-  unsigned channel_bits_;
-  unsigned candidate_bits_;
-  bool prime_allowed_;     // prime configured, and the channel bits form one contiguous field
-  bool scheme_fixed_;      // non-power-of-two channels: every task type keeps the configured scheme
-  uint32_t ctrl_;
-  uint32_t position_bit_;  // CTRL.TRANSLATOR_POSITION: elaborated, not writable
+  RegisterParams params_;
+  bool prime_allowed_;  // prime configured, and the channel bits form one contiguous field
+  std::vector<Register> registers_;  // in map order
+  Register* ctrl_;
+  Register* req_count_;
+  Register* byte_count_;
   TranslatorRegisters translator_;
   MmuRegisters mmu_;
-  std::array<std::array<uint32_t, kMaxChannels>, kMaxTaskTypes> req_count_{};
-  std::array<std::array<uint32_t, kMaxChannels>, kMaxTaskTypes> byte_count_{};
 };
 
 }  // namespace gpumem

@@ -1,46 +1,103 @@
 #include "regs/register_map.hpp"
 
-#include <cstdio>
+#include <stdexcept>
 
+#include "base/bits.hpp"
 #include "base/hex.hpp"
 #include "base/types.hpp"
 
 namespace gpumem {
 
+uint32_t elab_value(Elab e, const RegisterParams& p) {
+  switch (e) {
+    case Elab::kNone: return 0;
+    case Elab::kChannelCount: return p.layout.channels;
+    case Elab::kChannelBitCount: return static_cast<uint32_t>(p.layout.channel_bits.size());
+    case Elab::kCandidateBitCount: return p.candidate_bit_count;
+    case Elab::kCandidateMask: return p.candidate_bit_count >= 32 ? ~0u : (1u << p.candidate_bit_count) - 1;
+    case Elab::kPositionBit: return p.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0;
+    case Elab::kFixedScheme: return is_pow2(p.layout.channels) ? 0 : static_cast<uint32_t>(p.default_scheme);
+  }
+  return 0;
+}
+
+const char* elab_name(Elab e) {
+  switch (e) {
+    case Elab::kNone: return "";
+    case Elab::kChannelCount: return "N";
+    case Elab::kChannelBitCount: return "m";
+    case Elab::kCandidateBitCount: return "K";
+    case Elab::kCandidateMask: return "2^K - 1";
+    case Elab::kPositionBit: return "0x4 if before the MMU";
+    case Elab::kFixedScheme: return "0, or the configured scheme if N is not a power of two";
+  }
+  return "?";
+}
+
+std::string map_value_text(MapValue v) {
+  if (v.elab == Elab::kNone) return hex_upper(v.constant, 8);
+  if (v.constant == 0) return elab_name(v.elab);
+  return hex_upper(v.constant, 8) + " \\| " + elab_name(v.elab);
+}
+
+namespace {
+constexpr MapValue kAll{~0u};
+constexpr MapValue kZero{0};
+}  // namespace
+
 const std::vector<RegisterDef>& register_map() {
+  // name, base, dim0, dim1, dim1 mapped below, access, reset, field mask, fixed mask, check, indices, description
   static const std::vector<RegisterDef> map = {
-      {"ID", kRegId, 1, 1, RegAccess::kRO, kIdValue, "", "Identifies the block: ASCII \"GPMM\"."},
-      {"VERSION", kRegVersion, 1, 1, RegAccess::kRO, kVersionValue, "", "Register map version, major.minor in 16.16."},
-      {"CHANNELS", kRegChannels, 1, 1, RegAccess::kRO, 0, "", "Number of memory channels N (from the config)."},
-      {"CANDIDATE_BITS", kRegCandidateBits, 1, 1, RegAccess::kRO, 0, "", "Number of candidate bits K (from the config)."},
-      {"CTRL", kRegCtrl, 1, 1, RegAccess::kRW, kCtrlInterleaveEnable, "",
+      {"ID", kRegId, 1, 1, Elab::kNone, RegAccess::kRO, {kIdValue}, kAll, 0, WriteCheck::kNone, "",
+       "Identifies the block: ASCII \"GPMM\"."},
+      {"VERSION", kRegVersion, 1, 1, Elab::kNone, RegAccess::kRO, {kVersionValue}, kAll, 0, WriteCheck::kNone, "",
+       "Register map version, major.minor in 16.16."},
+      {"CHANNELS", kRegChannels, 1, 1, Elab::kNone, RegAccess::kRO, {0, Elab::kChannelCount}, kAll, 0, WriteCheck::kNone, "",
+       "Number of memory channels N (from the config)."},
+      {"CANDIDATE_BITS", kRegCandidateBits, 1, 1, Elab::kNone, RegAccess::kRO, {0, Elab::kCandidateBitCount}, kAll, 0,
+       WriteCheck::kNone, "", "Number of candidate bits K (from the config)."},
+      {"CTRL", kRegCtrl, 1, 1, Elab::kNone, RegAccess::kRW, {kCtrlInterleaveEnable, Elab::kPositionBit},
+       {kCtrlInterleaveEnable | kCtrlDynamicSelectionEnable | kCtrlTranslatorPosition}, kCtrlTranslatorPosition,
+       WriteCheck::kNone, "",
        "bit 0 interleave enable (0: every task type uses identity); bit 1 dynamic-selection enable; "
        "bit 2 translator position (0 after the MMU, 1 before; fixed by the config, a write that changes it is an error). "
        "Other bits read as zero, writes to them are ignored."},
-      {"PT_ROOT_LO", kRegPtRootLo, 1, 1, RegAccess::kRW, 0, "", "Physical address of the root page table, bits 31:0 (small-page aligned)."},
-      {"PT_ROOT_HI", kRegPtRootHi, 1, 1, RegAccess::kRW, 0, "", "Physical address of the root page table, bits 63:32."},
-      {"TLB_INVALIDATE", kRegTlbInvalidate, 1, 1, RegAccess::kWA, 0, "",
+      {"PT_ROOT_LO", kRegPtRootLo, 1, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone, "",
+       "Physical address of the root page table, bits 31:0 (small-page aligned)."},
+      {"PT_ROOT_HI", kRegPtRootHi, 1, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone, "",
+       "Physical address of the root page table, bits 63:32."},
+      {"TLB_INVALIDATE", kRegTlbInvalidate, 1, 1, Elab::kNone, RegAccess::kWA, kZero, kZero, 0, WriteCheck::kNone, "",
        "Any write invalidates every TLB entry before the next lookup. Reads as zero."},
-      {"TASK_SCHEME", kRegTaskScheme, kMaxTaskTypes, 1, RegAccess::kRW, 0, "t",
+      {"TASK_SCHEME", kRegTaskScheme, kMaxTaskTypes, 1, Elab::kNone, RegAccess::kRW, {0, Elab::kFixedScheme}, kAll, 0,
+       WriteCheck::kScheme, "t",
        "Scheme of task type t: 0 none, 1 xor, 2 prime. Another value, or a scheme the config cannot serve, is an error."},
-      {"PROCESS_TASK", kRegProcessTask, kMaxProcesses, 1, RegAccess::kRW, 0, "p",
+      {"PROCESS_TASK", kRegProcessTask, kMaxProcesses, 1, Elab::kNone, RegAccess::kRW, kZero, {kVaRangeTaskMask}, 0,
+       WriteCheck::kNone, "p",
        "Task type of process p (bits 3:0) when the translator sits before the MMU and no VA range matches."},
-      {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, RegAccess::kRW, 0, "t, j",
-       "XOR control vector a[t][j]: bit i selects candidate bit p_i into channel bit c_j. Mapped only for j < m; "
-       "bits at and above K read as zero and writes to them are ignored."},
-      {"VA_RANGE_START", kRegVaRangeStart, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
-       "First virtual small page (VA >> log2 small page) of VA range r."},
-      {"VA_RANGE_END", kRegVaRangeEnd, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
-       "Virtual small page just past VA range r."},
-      {"VA_RANGE_TASK", kRegVaRangeTask, kMaxVaRanges, 1, RegAccess::kRW, 0, "r",
+      {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, Elab::kChannelBitCount, RegAccess::kRW, kZero,
+       {0, Elab::kCandidateMask}, 0, WriteCheck::kNone, "t, j",
+       "XOR control vector a[t][j]: bit i selects candidate bit p_i into channel bit c_j. "
+       "Bits at and above K read as zero and writes to them are ignored."},
+      {"VA_RANGE_START", kRegVaRangeStart, kMaxVaRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0,
+       WriteCheck::kNone, "r", "First virtual small page (VA >> log2 small page) of VA range r."},
+      {"VA_RANGE_END", kRegVaRangeEnd, kMaxVaRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone,
+       "r", "Virtual small page just past VA range r."},
+      {"VA_RANGE_TASK", kRegVaRangeTask, kMaxVaRanges, 1, Elab::kNone, RegAccess::kRW, kZero,
+       {kVaRangeEnable | kVaRangeTaskMask}, 0, WriteCheck::kNone, "r",
        "bit 31 enable, bits 3:0 task type of VA range r. Before the MMU the lowest enabled range holding the VA gives "
        "the task type; other bits read as zero."},
-      {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, RegAccess::kRC, 0, "t, c",
-       "Requests of task type t served by channel c (mod 2^32). Mapped only for c < N. Any write clears it."},
-      {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, RegAccess::kRC, 0, "t, c",
-       "Bytes of task type t moved by channel c (mod 2^32). Mapped only for c < N. Any write clears it."},
+      {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
+       WriteCheck::kNone, "t, c", "Requests of task type t served by channel c (mod 2^32). Any write clears it."},
+      {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
+       WriteCheck::kNone, "t, c", "Bytes of task type t moved by channel c (mod 2^32). Any write clears it."},
   };
   return map;
+}
+
+const RegisterDef& register_def(uint32_t base) {
+  for (const auto& r : register_map())
+    if (r.base == base) return r;
+  throw std::logic_error("no register at " + hex_upper(base, 4));
 }
 
 namespace {
@@ -67,22 +124,24 @@ std::string register_map_markdown() {
       off += " + 4*" + std::string(r.index_names);
     std::string idx = r.dim0 > 1 ? std::string(1, r.index_names[0]) + " < " + std::to_string(r.dim0) : "";
     if (r.dim1 > 1) idx += ", " + std::string(1, r.index_names[3]) + " < " + std::to_string(r.dim1);
+    if (r.dim1_mapped != Elab::kNone)
+      idx += " (mapped: " + std::string(1, r.index_names[3]) + " < " + elab_name(r.dim1_mapped) + ")";
     s += "| " + std::string(r.name) + " | " + off + " | " + idx + " | " + access_name(r.access) + " | " +
-         hex_upper(r.reset, 8) + " | " + r.description + " |\n";
+         map_value_text(r.reset) + " | " + r.description + " |\n";
   }
   return s;
 }
 
 std::string register_map_systemverilog() {
   std::string s =
-      "// Generated by `gpumem regmap --format sv` from sc_models/register_map.cpp. Do not edit.\n"
+      "// Generated by `gpumem regmap --format sv` from sc_models/regs/register_map.cpp. Do not edit.\n"
       "package gpumem_regmap_pkg;\n";
   auto lp = [&](const std::string& name, uint32_t v) { s += "  localparam logic [31:0] " + name + " = 32'h" + hex_upper(v, 8).substr(2) + ";\n"; };
   for (const auto& r : register_map()) {
     lp(std::string(r.name) + "_OFFSET", r.base);
     if (r.dim0 > 1) lp(std::string(r.name) + "_DIM0", r.dim0);
     if (r.dim1 > 1) lp(std::string(r.name) + "_DIM1", r.dim1);
-    if (r.reset) lp(std::string(r.name) + "_RESET", r.reset);
+    if (r.reset.constant) lp(std::string(r.name) + "_RESET", r.reset.constant);
   }
   lp("CTRL_INTERLEAVE_ENABLE", kCtrlInterleaveEnable);
   lp("CTRL_DYNAMIC_SELECTION_ENABLE", kCtrlDynamicSelectionEnable);

@@ -1,10 +1,15 @@
-// The register map: the one source of truth. The register bank decodes with
+// The register map: the one source of truth. Each row says where a register
+// lies, who may access it, its reset value, which of its bits hold state and
+// which writes it refuses. The register bank builds its typed registers from
 // it, `gpumem regmap` prints it as Markdown (docs/register-map.md) and as a
 // SystemVerilog package for the RTL; tests prove the printed forms current.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "base/channel_layout.hpp"
+#include "base/types.hpp"
 
 namespace gpumem {
 
@@ -15,14 +20,54 @@ enum class RegAccess : uint8_t {
   kWA,  // action: any write triggers it, reads return zero
 };
 
+// What the bank is elaborated with: the part of the map that is not constant.
+struct RegisterParams {
+  ChannelLayout layout;             // N and the channel bits c_j
+  unsigned candidate_bit_count = 0;  // K
+  uint64_t prime = 0;               // 0: the prime scheme is not configured
+  Scheme default_scheme = Scheme::kNone;
+  TranslatorPosition position = TranslatorPosition::kAfterMmu;
+};
+
+// A quantity of the elaborated configuration that a row may depend on.
+enum class Elab : uint8_t {
+  kNone,
+  kChannelCount,       // N
+  kChannelBitCount,    // m
+  kCandidateBitCount,  // K
+  kCandidateMask,      // 2^K - 1: the bits of an XOR control vector that exist
+  kPositionBit,        // CTRL.TRANSLATOR_POSITION when the translator sits before the MMU
+  kFixedScheme,        // the configured scheme when N is not a power of two (then fixed), else none
+};
+uint32_t elab_value(Elab e, const RegisterParams& p);
+const char* elab_name(Elab e);  // as the docs write it
+
+// A value of the table: a constant, ORed with an elaborated quantity.
+struct MapValue {
+  uint32_t constant = 0;
+  Elab elab = Elab::kNone;
+};
+inline uint32_t value_of(MapValue v, const RegisterParams& p) { return v.constant | elab_value(v.elab, p); }
+std::string map_value_text(MapValue v);
+
+// A write check beyond the field masks, named here and implemented by the bank.
+enum class WriteCheck : uint8_t {
+  kNone,
+  kScheme,  // a Scheme the configuration can serve
+};
+
 // A register, or an array of them: offset = base + (i * dim1 + j) * 4.
 struct RegisterDef {
   const char* name;
   uint32_t base;
-  uint32_t dim0;  // first index extent (1 for a scalar)
-  uint32_t dim1;  // second index extent (1 for one index)
+  uint32_t dim0;          // first index extent (1 for a scalar)
+  uint32_t dim1;          // second index extent (1 for one index)
+  Elab dim1_mapped;       // kNone: every j exists; else only j below this quantity
   RegAccess access;
-  uint32_t reset;
+  MapValue reset;
+  MapValue field_mask;    // bits that hold state: the rest read as zero, writes to them are ignored
+  uint32_t fixed_mask;    // stored bits a write must leave as they are, else the write is refused
+  WriteCheck check;
   const char* index_names;  // e.g. "t" or "t, j"
   const char* description;
 };
@@ -52,12 +97,13 @@ constexpr uint32_t kVersionValue = 0x0002'0000;
 constexpr uint32_t kCtrlInterleaveEnable = 1u << 0;
 constexpr uint32_t kCtrlDynamicSelectionEnable = 1u << 1;
 constexpr uint32_t kCtrlTranslatorPosition = 1u << 2;  // 0: after the MMU (PA), 1: before (VA)
-constexpr uint32_t kCtrlWritableMask = 0x7;
 // VA_RANGE_TASK fields.
 constexpr uint32_t kVaRangeEnable = 1u << 31;
 constexpr uint32_t kVaRangeTaskMask = 0xF;
 
 const std::vector<RegisterDef>& register_map();
+// The row whose base is `base` (one of the kReg constants above).
+const RegisterDef& register_def(uint32_t base);
 
 std::string register_map_markdown();
 std::string register_map_systemverilog();

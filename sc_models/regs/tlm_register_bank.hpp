@@ -26,7 +26,8 @@ class RegisterBankTlm : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<RegisterBankTlm> target;
 
-  RegisterBankTlm(sc_core::sc_module_name name, const Config& cfg) : sc_module(name), target("target"), bank_(cfg) {
+  RegisterBankTlm(sc_core::sc_module_name name, const RegisterParams& params)
+      : sc_module(name), target("target"), bank_(params) {
     target.register_b_transport(this, &RegisterBankTlm::b_transport);
   }
 

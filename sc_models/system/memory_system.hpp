@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "channel/tlm_channel.hpp"
+#include "config/block_params.hpp"
 #include "mmu/tlm_mmu.hpp"
 #include "payload/clock.hpp"
 #include "regs/tlm_register_bank.hpp"
@@ -23,7 +24,7 @@ class MemorySystem : public sc_core::sc_module {
  public:
   MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
       : sc_module(name),
-        registers("registers", cfg),
+        registers("registers", register_params(cfg)),
         translator("translator", cfg, registers.bank().translator_registers()),
         router("router", cfg, registers.bank()) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {

@@ -30,7 +30,7 @@ std::string TranslatorMismatch::report() const {
 }
 
 TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
-    : seed_(seed), bank_(cfg), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
+    : seed_(seed), bank_(register_params(cfg)), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
 
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
