@@ -15,6 +15,7 @@
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "regs/register_map.hpp"
+#include "regs/rtl_package.hpp"
 #include "stats/progress.hpp"
 #include "stats/report.hpp"
 #include "stats/run_statistics.hpp"
@@ -153,7 +154,7 @@ int sc_main(int argc, char* argv[]) {
 
   std::string regmap_format = "markdown";
   CLI::App* regmap = app.add_subcommand("regmap", "Print the register map (one source of truth)");
-  regmap->add_option("--format", regmap_format, "markdown or sv")->check(CLI::IsMember({"markdown", "sv"}));
+  regmap->add_option("--format", regmap_format, "markdown (the register map) or sv (the RTL package gpumem_pkg)")->check(CLI::IsMember({"markdown", "sv"}));
 
   gpumem::tb::CosimOptions cosim_args;
   CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
@@ -182,7 +183,7 @@ int sc_main(int argc, char* argv[]) {
     if (*run) return run_command(run_args);
     if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);
     if (*regmap) {
-      std::cout << (regmap_format == "sv" ? gpumem::register_map_systemverilog() : gpumem::register_map_markdown());
+      std::cout << (regmap_format == "sv" ? gpumem::systemverilog_package() : gpumem::register_map_markdown());
       return 0;
     }
     if (*check) {

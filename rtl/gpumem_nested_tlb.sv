@@ -8,16 +8,17 @@
 // One request port carries both operations, in the order the MMU issues them:
 //   lookup (req_fill_i = 0): req_va_i is compared in every way of its set;
 //   fill   (req_fill_i = 1): req_pte_i is the leaf PTE the walker read for
-//                            req_va_i (layout: sc_models/pte.hpp); it is
-//                            written into the victim way.
+//                            req_va_i (pte_t of gpumem_pkg, generated from
+//                            sc_models/mmu/pte.hpp); it is written into the
+//                            victim way.
 // One pipeline register: an operation accepted in cycle n (req_valid_i &&
 // req_ready_o at the edge) updates the entries and the replacement state at
 // that edge and gives its response in cycle n+1. While rsp_valid_o &&
 // !rsp_ready_i the stage holds and req_ready_o is low.
 //
 // Response fields:
-//   rsp_result_o  lookup: 0 hit_small, 1 hit_large, 2 nested, 3 miss
-//                 (gpumem::TlbResult); fill: 3
+//   rsp_result_o  lookup: TLB_HIT_SMALL, TLB_HIT_LARGE, TLB_NESTED or TLB_MISS
+//                 (tlb_result_e, generated from gpumem::TlbResult); fill: TLB_MISS
 //   rsp_set_o     the set of req_va_i
 //   rsp_way_o     lookup: the entry that hit (the large one for nested), 0 on
 //                 a miss; fill: the way written
@@ -31,7 +32,9 @@
 // edge, after the operation accepted at the same edge: that operation's
 // response reflects the state before the flush (as the MMU's invalidation
 // register does in the model: gpumem::Tlb::invalidate_all after the access).
-module gpumem_nested_tlb #(
+module gpumem_nested_tlb
+  import gpumem_pkg::*;
+#(
   parameter int unsigned VA_BITS /*verilator public*/ = 40,
   parameter int unsigned SMALL_BITS /*verilator public*/ = 12,  // log2(small page)
   parameter int unsigned LARGE_BITS /*verilator public*/ = 16,  // log2(large page)
@@ -39,7 +42,7 @@ module gpumem_nested_tlb #(
   parameter int unsigned WAYS /*verilator public*/ = 4,  // == ENTRIES: fully associative
   parameter int unsigned PLRU /*verilator public*/ = 1,         // 1 tree-PLRU, 0 LRU
   parameter int unsigned NESTED_TAIL /*verilator public*/ = 1,  // nested region at the large page's tail (0: head)
-  localparam int unsigned PfnBits = 40,                   // the PTE's PFN field
+  localparam int unsigned PfnBits = PTE_PFN_BITS,
   localparam int unsigned PaBits = PfnBits + LARGE_BITS,  // holds pfn << SMALL_BITS plus a large offset
   localparam int unsigned VpnBits = VA_BITS - SMALL_BITS,
   localparam int unsigned Sets = ENTRIES / WAYS,
@@ -54,12 +57,12 @@ module gpumem_nested_tlb #(
   output logic               req_ready_o,
   input  logic               req_fill_i,
   input  logic [VA_BITS-1:0] req_va_i,
-  input  logic [63:0]        req_pte_i,
+  input  pte_t               req_pte_i,
   // Response.
   output logic               rsp_valid_o,
   input  logic               rsp_ready_i,
   output logic               rsp_fill_o,
-  output logic [1:0]         rsp_result_o,
+  output tlb_result_e        rsp_result_o,
   output logic [SetBits-1:0] rsp_set_o,
   output logic [WayBits-1:0] rsp_way_o,
   output logic [PaBits-1:0]  rsp_pa_o,
@@ -67,19 +70,14 @@ module gpumem_nested_tlb #(
   output logic               rsp_entry_large_page_o,
   output logic [VpnBits-1:0] rsp_entry_vpn_o,
   output logic [PfnBits-1:0] rsp_entry_pfn_o,
-  output logic [3:0]         rsp_entry_nested_flag_o,
-  output logic [3:0]         rsp_entry_task_type_o,
+  output logic [PTE_NESTED_FLAG_BITS-1:0] rsp_entry_nested_flag_o,
+  output logic [PTE_TASK_TYPE_BITS-1:0]   rsp_entry_task_type_o,
   output logic               rsp_entry_readable_o,
   output logic               rsp_entry_writable_o
 );
 
   localparam int unsigned UnitBits = LARGE_BITS - SMALL_BITS;  // small pages per large page = 2^UnitBits
   localparam int unsigned UnitsPerLarge = 1 << UnitBits;
-
-  localparam logic [1:0] ResultHitSmall = 2'd0;
-  localparam logic [1:0] ResultHitLarge = 2'd1;
-  localparam logic [1:0] ResultNested   = 2'd2;
-  localparam logic [1:0] ResultMiss     = 2'd3;
 
   // The TLB entry: vpn at the entry's own page size (large: va >> LARGE_BITS,
   // zero-extended), pfn in small-page units as in the PTE.
@@ -88,8 +86,8 @@ module gpumem_nested_tlb #(
     logic               large_page;
     logic [VpnBits-1:0] vpn;
     logic [PfnBits-1:0] pfn;
-    logic [3:0]         nested_flag;
-    logic [3:0]         task_type;
+    logic [PTE_NESTED_FLAG_BITS-1:0] nested_flag;
+    logic [PTE_TASK_TYPE_BITS-1:0]   task_type;
     logic               readable;
     logic               writable;
   } entry_t;
@@ -121,18 +119,13 @@ module gpumem_nested_tlb #(
     return '0;
   endfunction
 
-  // The nested region of a large page with this flag (claim 9): the flag is
-  // one-hot 0001/0010/0100/1000 = 1/2/4/8 small pages; anything else has none.
-  function automatic logic in_nested_region(logic [3:0] flag, logic [UnitBits-1:0] unit);
+  // The nested region of a large page with this flag (claim 9): a one-hot
+  // flag's value is its size in small pages (0001/0010/0100/1000 = 1/2/4/8);
+  // any other flag has none.
+  function automatic logic in_nested_region(logic [PTE_NESTED_FLAG_BITS-1:0] flag, logic [UnitBits-1:0] unit);
     int unsigned units;
-    unique case (flag)
-      4'b0001: units = 1;
-      4'b0010: units = 2;
-      4'b0100: units = 4;
-      4'b1000: units = 8;
-      default: units = 0;
-    endcase
-    if (units == 0) return 1'b0;
+    if (!$onehot(flag)) return 1'b0;
+    units = int'(flag);
     if (NESTED_TAIL != 0) return int'(unit) >= int'(UnitsPerLarge) - int'(units);
     return int'(unit) < int'(units);
   endfunction
@@ -199,7 +192,7 @@ module gpumem_nested_tlb #(
   // The operation
   // ---------------------------------------------------------------------------
   logic               accept;
-  logic [1:0]         result;
+  tlb_result_e        result;
   logic [WayBits-1:0] way;
   logic [PaBits-1:0]  pa;
   entry_t             fill_entry, shown_entry;
@@ -207,7 +200,7 @@ module gpumem_nested_tlb #(
 
   logic               rsp_valid_q;
   logic               rsp_fill_q;
-  logic [1:0]         rsp_result_q;
+  tlb_result_e        rsp_result_q;
   logic [SetBits-1:0] rsp_set_q;
   logic [WayBits-1:0] rsp_way_q;
   logic [PaBits-1:0]  rsp_pa_q;
@@ -225,15 +218,15 @@ module gpumem_nested_tlb #(
     nested    = in_nested_region(entries_q[set][large_way].nested_flag, req_va_i[SMALL_BITS +: UnitBits]);
 
     fill_entry.valid       = 1'b1;
-    fill_entry.large_page  = req_pte_i[4];
-    fill_entry.vpn         = req_pte_i[4] ? large_vpn : small_vpn;
-    fill_entry.pfn         = req_pte_i[55:16];
-    fill_entry.nested_flag = req_pte_i[11:8];
-    fill_entry.task_type   = req_pte_i[15:12];
-    fill_entry.readable    = req_pte_i[1];
-    fill_entry.writable    = req_pte_i[2];
+    fill_entry.large_page  = req_pte_i.large_page;
+    fill_entry.vpn         = req_pte_i.large_page ? large_vpn : small_vpn;
+    fill_entry.pfn         = req_pte_i.pfn;
+    fill_entry.nested_flag = req_pte_i.nested_flag;
+    fill_entry.task_type   = req_pte_i.task_type;
+    fill_entry.readable    = req_pte_i.readable;
+    fill_entry.writable    = req_pte_i.writable;
 
-    result    = ResultMiss;
+    result    = TLB_MISS;
     way       = '0;
     touch     = 1'b0;
     touch_way = '0;
@@ -247,7 +240,7 @@ module gpumem_nested_tlb #(
       touch_way = way;
       if (evicted) shown_entry = entries_q[set][way];
     end else if (|small_hit) begin
-      result      = ResultHitSmall;
+      result      = TLB_HIT_SMALL;
       way         = small_way;
       touch       = accept;
       touch_way   = way;
@@ -257,9 +250,9 @@ module gpumem_nested_tlb #(
       way         = large_way;
       shown_entry = entries_q[set][way];
       if (nested) begin
-        result = ResultNested;  // the walker fetches the small page's leaf: not a use
+        result = TLB_NESTED;  // the walker fetches the small page's leaf: not a use
       end else begin
-        result    = ResultHitLarge;
+        result    = TLB_HIT_LARGE;
         touch     = accept;
         touch_way = way;
         pa        = (PaBits'(shown_entry.pfn) << SMALL_BITS) + PaBits'(req_va_i[LARGE_BITS-1:0]);
@@ -287,7 +280,7 @@ module gpumem_nested_tlb #(
     if (!rst_ni) begin
       rsp_valid_q   <= 1'b0;
       rsp_fill_q    <= 1'b0;
-      rsp_result_q  <= ResultMiss;
+      rsp_result_q  <= TLB_MISS;
       rsp_set_q     <= '0;
       rsp_way_q     <= '0;
       rsp_pa_q      <= '0;
@@ -343,9 +336,9 @@ module gpumem_nested_tlb #(
       req_valid_i && !req_fill_i |-> $onehot0(large_hit));
   // The walker fills only valid leaves of pages that are not cached.
   FillIsLeaf_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      req_valid_i && req_fill_i |-> req_pte_i[0] && !req_pte_i[3]);
+      req_valid_i && req_fill_i |-> req_pte_i.valid && !req_pte_i.directory);
   FillIsAbsent_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      req_valid_i && req_fill_i |-> (req_pte_i[4] ? !(|large_hit) : !(|small_hit)));
+      req_valid_i && req_fill_i |-> (req_pte_i.large_page ? !(|large_hit) : !(|small_hit)));
   RspHeld_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       rsp_valid_o && !rsp_ready_i |=> rsp_valid_o && $stable({rsp_fill_o, rsp_result_o, rsp_set_o, rsp_way_o, rsp_pa_o}));
 `endif

@@ -1,16 +1,20 @@
 // XOR address translator (SPEC section 4), the RTL of XorTranslator::translate
 // in sc_models/xor_translator.hpp plus the channel decode of ChannelDecoder.
 //
-// Register write port: the translator's registers of the register bank, decoded
-// with the offsets of gpumem_regmap_pkg (generated from sc_models/regs/register_map.cpp).
-// It keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (t < 16,
-// j < M) with RegisterBank's reset values (interleave on, scheme none, vectors 0)
-// and its acceptance rules. The port has no response: a write the model answers
-// with an error response is dropped here and changes nothing:
+// Every encoding (register offsets and reset values, schemes, the task-type
+// count) comes from gpumem_pkg, generated from the model's tables.
+//
+// Register write port: the translator's registers of the register bank. It
+// keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (j < M)
+// with RegisterBank's reset values and acceptance rules, and answers each
+// write in its cycle: reg_error_o high with reg_we_i means refused, and a
+// refused write changes nothing. Refused, as the model refuses them:
 //   - TASK_SCHEME value > 2, or 2 (prime) when the prime scheme is not available
 //     (PRIME == 0 or the channel bits are not contiguous ascending);
 //   - CTRL with TRANSLATOR_POSITION set (this block sits after the MMU);
-//   - XOR_VECTOR[t][j] with j >= M, misaligned and other offsets.
+//   - XOR_VECTOR[t][j] with j >= M, misaligned offsets and offsets of no register;
+// and every offset of another block's register (PT_ROOT, PROCESS_TASK, ...),
+// which a bus decoder would not route here.
 // XOR_VECTOR bits at and above K are dropped, as in the model. CTRL's other
 // fields belong to other blocks and are not stored here.
 // Writes apply at the clock edge: a request accepted in the same cycle as a
@@ -32,7 +36,7 @@
 // The parameters are `verilator public` so that the co-simulation test can
 // read the elaborated values back and compare them with the YAML config.
 module gpumem_xor_translator
-  import gpumem_regmap_pkg::*;
+  import gpumem_pkg::*;
 #(
   parameter int unsigned AW /*verilator public*/ = 40,  // address bits
   parameter int unsigned M /*verilator public*/ = 4,    // channel bits (2^M channels)
@@ -45,27 +49,22 @@ module gpumem_xor_translator
   input  logic          clk_i,
   input  logic          rst_ni,
   // Register write port (32-bit writes at byte offsets of the register map).
-  input  logic          reg_we_i,
-  input  logic [15:0]   reg_addr_i,
-  input  logic [31:0]   reg_wdata_i,
+  input  logic                     reg_we_i,
+  input  logic [REG_ADDR_BITS-1:0] reg_addr_i,
+  input  logic [31:0]              reg_wdata_i,
+  output logic                     reg_error_o,  // with reg_we_i: the write is refused
   // Request.
   input  logic          req_valid_i,
   output logic          req_ready_o,
   input  logic [AW-1:0] req_addr_i,
-  input  logic [3:0]    req_task_i,
+  input  logic [PTE_TASK_TYPE_BITS-1:0] req_task_i,
   // Response.
   output logic          rsp_valid_o,
   input  logic          rsp_ready_i,
   output logic [AW-1:0] rsp_mapped_o,
   output logic [M-1:0]  rsp_channel_o,
-  output logic [1:0]    rsp_scheme_o
+  output scheme_e       rsp_scheme_o
 );
-
-  localparam int unsigned NumTasks = 16;
-
-  localparam logic [1:0] SchemeNone  = 2'd0;
-  localparam logic [1:0] SchemeXor   = 2'd1;
-  localparam logic [1:0] SchemePrime = 2'd2;
 
   // The prime scheme needs one contiguous ascending channel field (as
   // RegisterBank's prime_allowed_).
@@ -91,27 +90,35 @@ module gpumem_xor_translator
   // ---------------------------------------------------------------------------
   // Registers
   // ---------------------------------------------------------------------------
-  logic                                 ien_d, ien_q;
-  logic [NumTasks-1:0][1:0]             scheme_d, scheme_q;
-  logic [NumTasks-1:0][M-1:0][K-1:0]    vec_d, vec_q;
+  logic                                      ien_d, ien_q;
+  scheme_e [TASK_TYPE_COUNT-1:0]             scheme_d, scheme_q;
+  logic [TASK_TYPE_COUNT-1:0][M-1:0][K-1:0]  vec_d, vec_q;
+
+  function automatic bit at(logic [31:0] offset);
+    return 32'(reg_addr_i) == offset;
+  endfunction
 
   always_comb begin
-    ien_d    = ien_q;
-    scheme_d = scheme_q;
-    vec_d    = vec_q;
+    ien_d       = ien_q;
+    scheme_d    = scheme_q;
+    vec_d       = vec_q;
+    reg_error_o = reg_we_i;  // until a register of this block takes the write
     if (reg_we_i) begin
-      if (reg_addr_i == CTRL_OFFSET[15:0] && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
-        ien_d = |(reg_wdata_i & CTRL_INTERLEAVE_ENABLE);
+      if (at(CTRL_OFFSET) && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
+        ien_d       = |(reg_wdata_i & CTRL_INTERLEAVE_ENABLE);
+        reg_error_o = 1'b0;
       end
-      for (int unsigned t = 0; t < NumTasks; t++) begin
-        if (reg_addr_i == 16'(TASK_SCHEME_OFFSET + 32'(4 * t))) begin
-          if (reg_wdata_i <= 32'(SchemeXor) || (reg_wdata_i == 32'(SchemePrime) && PrimeOk)) begin
-            scheme_d[t] = reg_wdata_i[1:0];
+      for (int unsigned t = 0; t < TASK_TYPE_COUNT; t++) begin
+        if (at(TASK_SCHEME_OFFSET + 32'(4 * t))) begin
+          if (reg_wdata_i <= 32'(SCHEME_XOR) || (reg_wdata_i == 32'(SCHEME_PRIME) && PrimeOk)) begin
+            scheme_d[t] = scheme_e'(reg_wdata_i[$bits(scheme_e)-1:0]);
+            reg_error_o = 1'b0;
           end
         end
         for (int unsigned j = 0; j < M; j++) begin
-          if (reg_addr_i == 16'(XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j)))) begin
+          if (at(XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j)))) begin
             vec_d[t][j] = reg_wdata_i[K-1:0];
+            reg_error_o = 1'b0;
           end
         end
       end
@@ -121,8 +128,8 @@ module gpumem_xor_translator
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ien_q    <= |(CTRL_RESET & CTRL_INTERLEAVE_ENABLE);
-      scheme_q <= '0;
-      vec_q    <= '0;
+      scheme_q <= {TASK_TYPE_COUNT {scheme_e'(TASK_SCHEME_RESET[$bits(scheme_e)-1:0])}};
+      vec_q    <= {TASK_TYPE_COUNT * M {XOR_VECTOR_RESET[K-1:0]}};
     end else begin
       ien_q    <= ien_d;
       scheme_q <= scheme_d;
@@ -133,7 +140,7 @@ module gpumem_xor_translator
   // ---------------------------------------------------------------------------
   // Mapping (combinational, on the request)
   // ---------------------------------------------------------------------------
-  logic [1:0]    scheme;
+  scheme_e       scheme;
   logic [K-1:0]  cand;     // cand[i] = address bit p_i
   logic [M-1:0]  field;    // channel field of the request, for prime
   logic [M-1:0]  slot;
@@ -141,21 +148,21 @@ module gpumem_xor_translator
   logic [M-1:0]  channel;
 
   always_comb begin
-    scheme = ien_q ? scheme_q[req_task_i] : SchemeNone;
+    scheme = ien_q ? scheme_q[req_task_i] : SCHEME_NONE;
     for (int unsigned i = 0; i < K; i++) cand[i] = req_addr_i[cand_pos(i)];
     field  = req_addr_i[GranuleShift +: M];
     slot   = M'(field * PrimeModN);
     mapped = req_addr_i;
     unique case (scheme)
-      SchemeXor: begin
+      SCHEME_XOR: begin
         for (int unsigned j = 0; j < M; j++) begin
           mapped[chan_pos(j)] = req_addr_i[chan_pos(j)] ^ (^(cand & vec_q[req_task_i][j]));
         end
       end
-      SchemePrime: begin
+      SCHEME_PRIME: begin
         if (PrimeOk) mapped[GranuleShift +: M] = slot;
       end
-      default: mapped = req_addr_i;  // none (3 is never stored)
+      default: mapped = req_addr_i;  // none
     endcase
     for (int unsigned j = 0; j < M; j++) channel[j] = mapped[chan_pos(j)];
   end
@@ -166,7 +173,7 @@ module gpumem_xor_translator
   logic          rsp_valid_d, rsp_valid_q;
   logic [AW-1:0] rsp_mapped_d, rsp_mapped_q;
   logic [M-1:0]  rsp_channel_d, rsp_channel_q;
-  logic [1:0]    rsp_scheme_d, rsp_scheme_q;
+  scheme_e       rsp_scheme_d, rsp_scheme_q;
 
   assign req_ready_o = !rsp_valid_q || rsp_ready_i;
 
@@ -190,7 +197,7 @@ module gpumem_xor_translator
       rsp_valid_q   <= 1'b0;
       rsp_mapped_q  <= '0;
       rsp_channel_q <= '0;
-      rsp_scheme_q  <= SchemeNone;
+      rsp_scheme_q  <= SCHEME_NONE;
     end else begin
       rsp_valid_q   <= rsp_valid_d;
       rsp_mapped_q  <= rsp_mapped_d;
@@ -210,8 +217,10 @@ module gpumem_xor_translator
 `ifndef SYNTHESIS
   // Elaboration: the geometry the model's config validation guarantees.
   initial begin : check_params
-    assert (M >= 1 && M <= 8) else $fatal(1, "M = %0d: 1..8 channel bits", M);
-    assert (K >= 1 && K <= 32) else $fatal(1, "K = %0d: 1..32 candidate bits", K);
+    assert (M >= 1 && M <= CHANNEL_BIT_COUNT_MAX)
+      else $fatal(1, "M = %0d: 1..%0d channel bits", M, CHANNEL_BIT_COUNT_MAX);
+    assert (K >= 1 && K <= CANDIDATE_BIT_COUNT_MAX)
+      else $fatal(1, "K = %0d: 1..%0d candidate bits", K, CANDIDATE_BIT_COUNT_MAX);
     assert (AW <= 64) else $fatal(1, "AW = %0d: at most 64 address bits", AW);
     for (int unsigned j = 0; j < M; j++) begin
       assert (int'(CHANNEL_POS[8*j +: 8]) < int'(AW)) else $fatal(1, "channel bit c_%0d outside the address", j);
@@ -226,9 +235,9 @@ module gpumem_xor_translator
   end
 
   // Only schemes 0..2 are ever stored, prime only when available.
-  for (genvar t = 0; t < NumTasks; t++) begin : g_scheme_asserts
+  for (genvar t = 0; t < TASK_TYPE_COUNT; t++) begin : g_scheme_asserts
     SchemeKnown_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        scheme_q[t] != 2'd3 && (PrimeOk || scheme_q[t] != SchemePrime));
+        (scheme_q[t] == SCHEME_NONE || scheme_q[t] == SCHEME_XOR || (scheme_q[t] == SCHEME_PRIME && PrimeOk)));
   end
 
   // A stalled response holds its value; back-pressure closes the request side.

@@ -83,7 +83,7 @@ void print_summary(const TranslatorScoreboard& sb, uint64_t cycles, const CosimO
       << (a.mode == "pin" ? "pin-level mode: SystemC clock" : "fast mode") << ")\n"
       << "config       " << a.config << "\nseed         " << a.seed << "\ncompared     " << sb.compared()
       << " transactions in " << cycles << " cycles\n"
-      << "writes       " << sb.writes_accepted << " accepted, " << sb.writes_rejected << " rejected by the model\n";
+      << "writes       " << sb.writes_accepted << " accepted, " << sb.writes_refused << " refused (as the model answers for the RTL port)\n";
   CoverageBins coverage(out);
   coverage.group("scheme", {{"none", sb.per_scheme[0]}, {"xor", sb.per_scheme[1]}, {"prime", sb.per_scheme[2]}});
   coverage.indexed("task type", sb.per_task);

@@ -66,9 +66,9 @@ void check_walks(const Config& cfg, const AddressSpaceImage& img) {
     mapped.push_back({va, &m});
     const WalkResult w = walker.walk(img.root, va, read);
     ASSERT_EQ(w.fault, FaultReason::kNone) << hex(va) << ": " << w.detail;
-    EXPECT_EQ(w.leaf.large, m.large) << hex(va);
+    EXPECT_EQ(w.leaf.large_page, m.large) << hex(va);
     EXPECT_EQ(w.leaf.pfn, m.pa >> geo.small_bits) << hex(va);
-    EXPECT_EQ(w.leaf.task, m.task) << hex(va);
+    EXPECT_EQ(w.leaf.task_type, m.task) << hex(va);
     EXPECT_EQ(w.leaf.writable, m.writable) << hex(va);
     EXPECT_TRUE(w.leaf.readable) << hex(va);
     EXPECT_EQ(w.leaf.nested_flag, m.nested_flag) << hex(va);

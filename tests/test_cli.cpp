@@ -191,7 +191,9 @@ TEST_F(Cli, CheckConfig) {
 TEST_F(Cli, RegmapPrintsTheRtlPackage) {
   const Result sv = run({"regmap", "--format", "sv"});
   ASSERT_EQ(sv.exit_code, 0) << sv.err;
-  EXPECT_NE(sv.out.find("package gpumem_regmap_pkg;"), std::string::npos) << sv.out;
+  for (const char* s : {"package gpumem_pkg;", "} pte_t;", "} scheme_e;", "} tlb_result_e;", "TASK_TYPE_COUNT = 16;",
+                        "XOR_VECTOR_OFFSET = 32'h00000100;"})
+    EXPECT_NE(sv.out.find(s), std::string::npos) << s << " not in:\n" << sv.out;
   EXPECT_NE(sv.out.find("endpackage"), std::string::npos);
   const Result md = run({"regmap"});
   ASSERT_EQ(md.exit_code, 0) << md.err;

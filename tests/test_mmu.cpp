@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -53,7 +55,7 @@ class Tables {
       if (it == tables_.end()) {
         it = tables_.emplace(std::make_pair(l + 1, va >> lay_.shift(l)), alloc()).first;
         Pte dir;
-        dir.valid = dir.table = true;
+        dir.valid = dir.directory = true;
         dir.pfn = it->second >> 12;
         mem_.words[at] = dir.encode();
       }
@@ -89,9 +91,9 @@ Pte leaf(uint64_t pa, bool large, unsigned task, uint8_t flag = 0, bool writable
   p.valid = true;
   p.readable = readable;
   p.writable = writable;
-  p.large = large;
+  p.large_page = large;
   p.nested_flag = flag;
-  p.task = static_cast<uint8_t>(task);
+  p.task_type = static_cast<uint8_t>(task);
   p.pfn = pa >> 12;
   return p;
 }
@@ -143,12 +145,28 @@ TEST(Pte, LayoutMatchesTheDocumentedBitPositions) {
   // Each field alone lands where the documentation says.
   EXPECT_EQ(Pte{true}.encode(), 0x1u);
   Pte t;
-  t.table = true;
+  t.directory = true;
   EXPECT_EQ(t.encode(), 0x8u);
   Pte f;
   f.pfn = (uint64_t{1} << kPfnBits) - 1;  // the widest PFN fills [55:16] and nothing else
   EXPECT_EQ(f.encode(), 0x00FF'FFFF'FFFF'0000u);
   EXPECT_EQ(f.encode() & kPteReservedMask, 0u);
+}
+
+TEST(Pte, DocsTableIsTheLayout) {
+  std::ifstream in(std::string(GPUMEM_SOURCE_DIR) + "/docs/page-tables.md");
+  ASSERT_TRUE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string doc = ss.str();
+  for (const PteField& f : kPteLayout) {
+    const unsigned msb = f.lsb + f.width - 1;
+    const std::string bits = f.width == 1 ? std::to_string(f.lsb) : std::to_string(msb) + ":" + std::to_string(f.lsb);
+    const auto row = doc.find("\n| " + bits + " | ");
+    ASSERT_NE(row, std::string::npos) << "no row for bits " << bits << " (" << f.name << ")";
+    const std::string line = doc.substr(row + 1, doc.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find("| `" + std::string(f.name) + "` |"), std::string::npos) << line;
+  }
 }
 
 TEST(Pte, EncodeDecodeRoundTripsForRandomFields) {
@@ -159,10 +177,10 @@ TEST(Pte, EncodeDecodeRoundTripsForRandomFields) {
     p.valid = r & 1;
     p.readable = r & 2;
     p.writable = r & 4;
-    p.table = r & 8;
-    p.large = r & 16;
+    p.directory = r & 8;
+    p.large_page = r & 16;
     p.nested_flag = static_cast<uint8_t>((r >> 8) & 0xF);
-    p.task = static_cast<uint8_t>((r >> 12) & 0xF);
+    p.task_type = static_cast<uint8_t>((r >> 12) & 0xF);
     p.pfn = rng() & ((uint64_t{1} << kPfnBits) - 1);
     const uint64_t raw = p.encode();
     ASSERT_EQ(raw & kPteReservedMask, 0u) << "encode wrote a reserved bit";
@@ -170,10 +188,10 @@ TEST(Pte, EncodeDecodeRoundTripsForRandomFields) {
     ASSERT_EQ(q.valid, p.valid);
     ASSERT_EQ(q.readable, p.readable);
     ASSERT_EQ(q.writable, p.writable);
-    ASSERT_EQ(q.table, p.table);
-    ASSERT_EQ(q.large, p.large);
+    ASSERT_EQ(q.directory, p.directory);
+    ASSERT_EQ(q.large_page, p.large_page);
     ASSERT_EQ(q.nested_flag, p.nested_flag);
-    ASSERT_EQ(q.task, p.task);
+    ASSERT_EQ(q.task_type, p.task_type);
     ASSERT_EQ(q.pfn, p.pfn);
     // And from the raw side: every non-reserved bit survives decode + encode.
     const uint64_t any = rng();
@@ -432,7 +450,7 @@ void small_with_flag(Tables& t) { t.set_leaf(kBig, leaf(0x0135'7000, false, 3, 0
 void misaligned_large(Tables& t) { t.map_large(kBig, leaf(kFrameBig + 0x1000, true, 3)); }
 void table_at_leaf(Tables& t) {
   Pte dir;
-  dir.valid = dir.table = true;
+  dir.valid = dir.directory = true;
   dir.pfn = 0x90000;
   t.set_leaf(kBig, dir);
 }
@@ -606,7 +624,7 @@ TEST(MmuInvalidate, RootAboveFourGigabytesComesFromBothRegisters) {
   const uint64_t up = uint64_t{1} << 32;
   for (const auto& [pa, raw] : mem.words) {
     Pte p = Pte::decode(raw);
-    if (p.table) p.pfn += up >> 12;
+    if (p.directory) p.pfn += up >> 12;
     moved.words[pa + up] = p.encode();
   }
   ASSERT_EQ(bank.write(kRegPtRootLo, 4, static_cast<uint32_t>(tables.root() + up)), RegStatus::kOk);

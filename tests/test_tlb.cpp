@@ -28,7 +28,7 @@ TlbParams tlb_cfg(unsigned entries, unsigned ways, Replacement r, NestedPlacemen
 Pte large_leaf(uint64_t pfn, uint8_t flag = 0) {
   Pte p;
   p.valid = p.readable = p.writable = true;
-  p.large = true;
+  p.large_page = true;
   p.pfn = pfn;
   p.nested_flag = flag;
   return p;
@@ -72,7 +72,7 @@ std::string access(Tlb& t, const Page& p, const std::vector<Page>& names, uint64
     way = f.way;
     out += " s" + std::to_string(set) + " w" + std::to_string(way);
     if (f.evicted) {
-      EXPECT_TRUE(f.victim.valid && f.victim.large);
+      EXPECT_TRUE(f.victim.valid && f.victim.large_page);
       std::string victim = "?";
       for (const Page& n : names)
         if (n.vpn == f.victim.vpn) victim = n.name;
@@ -274,7 +274,7 @@ TEST(TlbSetIndex, ComesFromTheLargePageVpn) {
   EXPECT_EQ(f.set, 3u);
   EXPECT_EQ(f.way, 0u);
   ASSERT_TRUE(f.evicted);
-  EXPECT_FALSE(f.victim.large);
+  EXPECT_FALSE(f.victim.large_page);
   EXPECT_EQ(f.victim.vpn, 0x37u);
   EXPECT_EQ(f.victim.pfn, 0x500u);
   EXPECT_EQ(t.lookup(0x0003'7010).result, TlbResult::kHitLarge);  // now through large page 3
@@ -472,7 +472,7 @@ TEST(TlbErrors, FillOfAPagePresentThrows) {
   bad.valid = false;
   EXPECT_THROW(t.fill(0x0002'0000, bad), std::logic_error);
   bad = small_leaf(0x1);
-  bad.table = true;
+  bad.directory = true;
   EXPECT_THROW(t.fill(0x0002'0000, bad), std::logic_error);
   EXPECT_THROW(t.entry(4, 0), std::out_of_range);
   EXPECT_THROW(t.entry(0, 4), std::out_of_range);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cosim_test_helpers.hpp"
+#include "wave_layout.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 
 namespace gpumem::tb {
@@ -25,10 +26,10 @@ Pte leaf(bool large, uint64_t pfn, uint8_t flag = 0, uint8_t task = 0, bool writ
   Pte p;
   p.valid = p.readable = true;
   p.writable = writable;
-  p.large = large;
+  p.large_page = large;
   p.pfn = pfn;
   p.nested_flag = flag;
-  p.task = task;
+  p.task_type = task;
   return p;
 }
 
@@ -134,11 +135,11 @@ TEST_F(TlbCosimTest, SmallPageInsideACachedLargePageWins) {
   EXPECT_EQ(in_small.result, TlbResult::kHitSmall);
   EXPECT_EQ(in_small.way, fs.way);
   EXPECT_EQ(in_small.pa, (uint64_t{0x777} << 12) + 0x10);
-  EXPECT_EQ(in_small.entry.task, 9u);
+  EXPECT_EQ(in_small.entry.task_type, 9u);
   const TlbResponse elsewhere = cosim.lookup(base + 5 * kSmall + 0x10);
   EXPECT_EQ(elsewhere.result, TlbResult::kHitLarge);
   EXPECT_EQ(elsewhere.way, fl.way);
-  EXPECT_EQ(elsewhere.entry.task, 2u);
+  EXPECT_EQ(elsewhere.entry.task_type, 2u);
 }
 
 // The nested region of each flag value, at its boundary: with the tail
@@ -307,7 +308,7 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   run.translations = 2000;
   const MismatchArtifacts files = write_tlb_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
-  EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
+  EXPECT_EQ(test::layout_check("tlb.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);
   EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block tlb --transactions 2000 --seed 7"),
             std::string::npos)
@@ -319,6 +320,19 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
       << layout;
   EXPECT_NE(layout.find("\n*1.000000 2999 -1"), std::string::npos) << layout;
   EXPECT_NE(layout.find("tlb.rsp_result_o[1:0]"), std::string::npos) << "not the tlb layout:\n" << layout;
+  std::filesystem::remove_all(dir);
+}
+
+// The lru variant's waves have its own replacement state (g_lru.age_q): its
+// layout is checked against them.
+TEST(TlbCosim, LruLayoutNamesSignalsOfTheLruWaves) {
+  const std::string dir = temp_dir("gpumem-tlb-lru-waves");
+  TlbRandomRun run;
+  run.translations = 500;
+  const MismatchArtifacts files =
+      write_tlb_mismatch_artifacts(lru_config(), "configs/examples/tlb-lru.yaml", 7, run, 400, dir, 200);
+  ASSERT_TRUE(std::filesystem::exists(files.waves));
+  EXPECT_EQ(test::layout_check("tlb-lru.gtkw", files.waves), "");
   std::filesystem::remove_all(dir);
 }
 

@@ -2,6 +2,8 @@
 // config. Kept apart from config.hpp so that a block that needs a scheme or a
 // limit does not depend on the config object and its YAML loader.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace gpumem {
@@ -15,7 +17,12 @@ constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
 constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
 
 enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
-const char* scheme_name(Scheme s);
+// By value: the YAML config, the reports and the RTL's scheme_e use these names.
+inline constexpr std::array<const char*, 3> kSchemeNames{"none", "xor", "prime"};
+inline const char* scheme_name(Scheme s) {
+  const auto v = static_cast<std::size_t>(s);
+  return v < kSchemeNames.size() ? kSchemeNames[v] : "?";
+}
 
 enum class Op : uint8_t { kRead = 0, kWrite = 1 };
 

@@ -184,7 +184,7 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
       if (it == tables.end()) {
         it = tables.emplace(key, new_table()).first;
         Pte dir;
-        dir.valid = dir.table = true;
+        dir.valid = dir.directory = true;
         dir.pfn = it->second >> geo.small_bits;
         entries[slot] = dir.encode();
       }
@@ -196,9 +196,9 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
     Pte p;
     p.valid = p.readable = true;
     p.writable = m.writable;
-    p.large = m.large;
+    p.large_page = m.large;
     p.nested_flag = m.nested_flag;
-    p.task = static_cast<uint8_t>(m.task);
+    p.task_type = static_cast<uint8_t>(m.task);
     p.pfn = m.pa >> geo.small_bits;
     if (!m.large) {
       entries[leaf_slot(m.va)] = p.encode();

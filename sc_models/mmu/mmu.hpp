@@ -76,8 +76,8 @@ class Mmu {
       out.first = lk.result;
       out.set = lk.set;
       out.way = lk.way;
-      out.large = lk.hit->large;
-      out.task = lk.hit->task;
+      out.large = lk.hit->large_page;
+      out.task = lk.hit->task_type;
       out.pa = tlb_.translate(*lk.hit, va);
       return out;
     }

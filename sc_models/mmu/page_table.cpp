@@ -33,16 +33,16 @@ WalkResult PageTableWalker::walk(uint64_t root, uint64_t va, const ReadPte& read
     if (!p.valid) return fail(FaultReason::kUnmapped, level, "invalid PTE");
     const bool leaf_level = level + 1 == levels;
     if (!leaf_level) {
-      if (!p.table) return fail(FaultReason::kPageTableError, level, "leaf PTE at a directory level");
+      if (!p.directory) return fail(FaultReason::kPageTableError, level, "leaf PTE at a directory level");
       table = p.pfn << geo_.small_bits;
       continue;
     }
-    if (p.table) return fail(FaultReason::kPageTableError, level, "table pointer at the leaf level");
+    if (p.directory) return fail(FaultReason::kPageTableError, level, "table pointer at the leaf level");
     if (nested_units(p.nested_flag) < 0)
       return fail(FaultReason::kPageTableError, level, "nested flag with more than one bit set");
-    if (!p.large && p.nested_flag)
+    if (!p.large_page && p.nested_flag)
       return fail(FaultReason::kPageTableError, level, "small-page PTE with a nested flag");
-    if (p.large && (p.pfn & (geo_.units_per_large() - 1)))
+    if (p.large_page && (p.pfn & (geo_.units_per_large() - 1)))
       return fail(FaultReason::kPageTableError, level, "large-page PFN not aligned to the large page");
     w.leaf = p;
     w.leaf_pte_address = at;

@@ -7,16 +7,6 @@
 
 namespace gpumem {
 
-const char* tlb_result_name(TlbResult r) {
-  switch (r) {
-    case TlbResult::kHitSmall: return "hit_small";
-    case TlbResult::kHitLarge: return "hit_large";
-    case TlbResult::kNested: return "nested";
-    case TlbResult::kMiss: return "miss";
-  }
-  return "?";
-}
-
 namespace {
 
 // Validated before any member is sized, so a bad config never allocates.
@@ -89,20 +79,20 @@ unsigned Tlb::victim(unsigned set) const {
 }
 
 TlbFill Tlb::fill(uint64_t va, const Pte& leaf) {
-  if (!leaf.valid || leaf.table) throw std::logic_error("TLB: fill needs a valid leaf PTE");
+  if (!leaf.valid || leaf.directory) throw std::logic_error("TLB: fill needs a valid leaf PTE");
   TlbEntry e;
   e.valid = true;
-  e.large = leaf.large;
-  e.vpn = va >> (leaf.large ? geo_.large_bits : geo_.small_bits);
+  e.large_page = leaf.large_page;
+  e.vpn = va >> (leaf.large_page ? geo_.large_bits : geo_.small_bits);
   e.pfn = leaf.pfn;
   e.nested_flag = leaf.nested_flag;
-  e.task = leaf.task;
+  e.task_type = leaf.task_type;
   e.readable = leaf.readable;
   e.writable = leaf.writable;
 
   TlbFill out;
   out.set = set_index(va);
-  if (const int w = way_holding(va, e.large); w >= 0)
+  if (const int w = way_holding(va, e.large_page); w >= 0)
     throw std::logic_error("TLB: fill of a page already present in set " + std::to_string(out.set) + " way " +
                            std::to_string(w));
   out.way = victim(out.set);
@@ -122,7 +112,7 @@ void Tlb::invalidate_all() {
 }
 
 uint64_t Tlb::translate(const TlbEntry& e, uint64_t va) const {
-  const uint64_t offset_mask = (e.large ? geo_.large_bytes() : geo_.small_bytes()) - 1;
+  const uint64_t offset_mask = (e.large_page ? geo_.large_bytes() : geo_.small_bytes()) - 1;
   return (e.pfn << geo_.small_bits) + (va & offset_mask);
 }
 

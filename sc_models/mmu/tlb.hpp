@@ -75,6 +75,7 @@
 
 #include "base/types.hpp"
 #include "mmu/pte.hpp"
+#include "mmu/tlb_result.hpp"
 
 namespace gpumem {
 
@@ -87,23 +88,20 @@ struct TlbParams {
 
 struct TlbEntry {
   bool valid = false;
-  bool large = false;
+  bool large_page = false;
   uint64_t vpn = 0;  // at the entry's own page size
   uint64_t pfn = 0;  // small-page units
   uint8_t nested_flag = 0;
-  uint8_t task = 0;
+  uint8_t task_type = 0;
   bool readable = false, writable = false;
 
   bool operator==(const TlbEntry& o) const {
-    return valid == o.valid && large == o.large && vpn == o.vpn && pfn == o.pfn && nested_flag == o.nested_flag &&
-           task == o.task && readable == o.readable && writable == o.writable;
+    return valid == o.valid && large_page == o.large_page && vpn == o.vpn && pfn == o.pfn &&
+           nested_flag == o.nested_flag && task_type == o.task_type && readable == o.readable && writable == o.writable;
   }
   bool operator!=(const TlbEntry& o) const { return !(*this == o); }
 };
 
-// The values are the RTL's rsp_result_o encoding (rtl/gpumem_nested_tlb.sv).
-enum class TlbResult : uint8_t { kHitSmall = 0, kHitLarge = 1, kNested = 2, kMiss = 3 };
-const char* tlb_result_name(TlbResult r);  // "hit_small", "hit_large", "nested", "miss"
 
 struct TlbLookup {
   TlbResult result = TlbResult::kMiss;
@@ -132,9 +130,9 @@ class Tlb {
     int small_way = -1, large_way = -1;
     for (unsigned w = 0; w < ways_; ++w) {
       const TlbEntry& e = row[w];
-      if (!e.valid || e.vpn != (e.large ? large_vpn : small_vpn)) continue;
-      int& slot = e.large ? large_way : small_way;
-      if (slot >= 0) double_hit(out.set, e.large);
+      if (!e.valid || e.vpn != (e.large_page ? large_vpn : small_vpn)) continue;
+      int& slot = e.large_page ? large_way : small_way;
+      if (slot >= 0) double_hit(out.set, e.large_page);
       slot = static_cast<int>(w);
     }
     if (small_way >= 0) {
@@ -174,7 +172,7 @@ class Tlb {
     const uint64_t vpn = va >> (large ? geo_.large_bits : geo_.small_bits);
     const TlbEntry* row = &entries_[size_t{set} * ways_];
     for (unsigned w = 0; w < ways_; ++w)
-      if (row[w].valid && row[w].large == large && row[w].vpn == vpn) return static_cast<int>(w);
+      if (row[w].valid && row[w].large_page == large && row[w].vpn == vpn) return static_cast<int>(w);
     return -1;
   }
 

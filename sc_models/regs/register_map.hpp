@@ -1,8 +1,9 @@
 // The register map: the one source of truth. Each row says where a register
 // lies, who may access it, its reset value, which of its bits hold state and
 // which writes it refuses. The register bank builds its typed registers from
-// it, `gpumem regmap` prints it as Markdown (docs/register-map.md) and as a
-// SystemVerilog package for the RTL; tests prove the printed forms current.
+// it, `gpumem regmap` prints it as Markdown (docs/register-map.md) and into
+// the RTL's SystemVerilog package (regs/rtl_package.hpp); tests prove the
+// printed forms current.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -104,8 +105,9 @@ constexpr uint32_t kVaRangeTaskMask = 0xF;
 const std::vector<RegisterDef>& register_map();
 // The row whose base is `base` (one of the kReg constants above).
 const RegisterDef& register_def(uint32_t base);
+// The row whose span holds `offset`, whatever the configured extent; nullptr in a gap.
+const RegisterDef* register_at(uint64_t offset);
 
 std::string register_map_markdown();
-std::string register_map_systemverilog();
 
 }  // namespace gpumem

@@ -37,11 +37,11 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
     r.pa = d.rsp_pa_o;
     r.evicted = d.rsp_evicted_o;
     r.entry.valid = tlb_response_has_entry(r);
-    r.entry.large = d.rsp_entry_large_page_o;
+    r.entry.large_page = d.rsp_entry_large_page_o;
     r.entry.vpn = d.rsp_entry_vpn_o;
     r.entry.pfn = d.rsp_entry_pfn_o;
     r.entry.nested_flag = d.rsp_entry_nested_flag_o;
-    r.entry.task = d.rsp_entry_task_type_o;
+    r.entry.task_type = d.rsp_entry_task_type_o;
     r.entry.readable = d.rsp_entry_readable_o;
     r.entry.writable = d.rsp_entry_writable_o;
   }

@@ -217,11 +217,11 @@ void BenchOf<Model>::monitor() {
     r.pa = rsp_pa.read();
     r.evicted = rsp_evicted.read();
     r.entry.valid = tlb_response_has_entry(r);
-    r.entry.large = rsp_entry_large_page.read();
+    r.entry.large_page = rsp_entry_large_page.read();
     r.entry.vpn = rsp_entry_vpn.read();
     r.entry.pfn = rsp_entry_pfn.read();
     r.entry.nested_flag = rsp_entry_nested_flag.read();
-    r.entry.task = rsp_entry_task_type.read();
+    r.entry.task_type = rsp_entry_task_type.read();
     r.entry.readable = rsp_entry_readable.read();
     r.entry.writable = rsp_entry_writable.read();
   }

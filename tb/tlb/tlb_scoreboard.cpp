@@ -18,8 +18,8 @@ std::string flag_bits(uint8_t f) {
 
 std::string entry_text(const TlbEntry& e) {
   if (!e.valid) return "-";
-  return std::string(e.large ? "large" : "small") + " vpn " + hex(e.vpn) + " pfn " + hex(e.pfn) + " flag " +
-         flag_bits(e.nested_flag) + " task " + std::to_string(e.task) + (e.readable ? " r" : " -") +
+  return std::string(e.large_page ? "large" : "small") + " vpn " + hex(e.vpn) + " pfn " + hex(e.pfn) + " flag " +
+         flag_bits(e.nested_flag) + " task " + std::to_string(e.task_type) + (e.readable ? " r" : " -") +
          (e.writable ? "w" : "-");
 }
 
@@ -39,8 +39,8 @@ std::string TlbMismatch::report() const {
   std::string s = buf;
   if (fill) {
     const Pte p = Pte::decode(pte);
-    s += "  input: fill va " + hex(va) + " with leaf PTE " + hex(pte) + " (" + (p.large ? "large" : "small") + " pfn " +
-         hex(p.pfn) + " flag " + flag_bits(p.nested_flag) + " task " + std::to_string(p.task) + "), walk of " +
+    s += "  input: fill va " + hex(va) + " with leaf PTE " + hex(pte) + " (" + (p.large_page ? "large" : "small") + " pfn " +
+         hex(p.pfn) + " flag " + flag_bits(p.nested_flag) + " task " + std::to_string(p.task_type) + "), walk of " +
          std::to_string(context.walk_reads) + " page-table reads\n";
   } else {
     s += "  input: lookup va " + hex(va) + "\n";
@@ -125,13 +125,13 @@ void TlbScoreboard::flushed(bool operation_in_flight) {
 void TlbScoreboard::cover_lookup(const TlbResponse& e) {
   ++per_result[static_cast<unsigned>(e.result)];
   if (e.result == TlbResult::kMiss) return;
-  if (e.entry.large) {
+  if (e.entry.large_page) {
     const int units = nested_units(e.entry.nested_flag);
     const unsigned bin = units <= 0 ? 0 : units == 1 ? 1 : units == 2 ? 2 : units == 4 ? 3 : 4;
     if (units >= 0) ++large_by_flag[bin];
     if (units > 0) ++(e.result == TlbResult::kNested ? large_flagged_inside : large_flagged_outside);
   }
-  if (e.result != TlbResult::kNested) ++hits_by_task[e.entry.task & 0xF];
+  if (e.result != TlbResult::kNested) ++hits_by_task[e.entry.task_type & 0xF];
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
@@ -141,7 +141,7 @@ bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
   ++compared_;
   const TlbResponse& e = p.expected;
   if (e.fill) {
-    ++fills_by_size[Pte::decode(p.pins.req_pte).large ? 1 : 0];
+    ++fills_by_size[Pte::decode(p.pins.req_pte).large_page ? 1 : 0];
     if (e.evicted) ++evictions_by_way.at(e.way);
   } else {
     cover_lookup(e);

@@ -197,7 +197,7 @@ int TlbStimulus::choose_operation() {
     const Translation& t = slots_[i];
     // Another translation filled this page meanwhile: look up again instead,
     // as an MMU's miss handling does (the TLB never holds a page twice).
-    if (scoreboard_.cached(t.va, t.leaf.large)) {
+    if (scoreboard_.cached(t.va, t.leaf.large_page)) {
       set_state(i, kNeedLookup);
       continue;
     }
@@ -264,7 +264,7 @@ void TlbStimulus::observe(const TlbEdge& e) {
       if (t.attempt > 8) throw std::logic_error("TLB co-simulation: translation " + std::to_string(t.id) + " never hits");
       const Walked& w = walk(t.va);
       ++walks_;
-      const bool leaf_owns_va = !(w.leaf.large && (e.rsp.result == TlbResult::kNested ||
+      const bool leaf_owns_va = !(w.leaf.large_page && (e.rsp.result == TlbResult::kNested ||
                                                    geo_.in_nested_region(t.va, w.leaf.nested_flag)));
       if (w.fault || !leaf_owns_va) {
         set_state(i, kFree);

@@ -56,8 +56,13 @@ TranslatorEdge TranslatorCosim::cycle(const TranslatorPins& pins) {
 }
 
 RegStatus TranslatorCosim::write_register(uint32_t offset, uint32_t value) {
-  driver_.write_register(offset, value);
-  return scoreboard_.register_written(offset, value);
+  TranslatorPins p;
+  p.rsp_ready = false;
+  p.reg_we = true;
+  p.reg_addr = offset;
+  p.reg_wdata = value;
+  const TranslatorEdge e = driver_.cycle(p);
+  return scoreboard_.register_written(offset, value, e.reg_refused, driver_.cycles());
 }
 
 TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {

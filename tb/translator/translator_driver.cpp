@@ -49,18 +49,10 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   e.req_accepted = in.req_valid && d.req_ready_o;
   e.rsp_taken = d.rsp_valid_o && in.rsp_ready;
   if (e.rsp_taken) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
+  e.reg_refused = in.reg_we && d.reg_error_o;
 
   impl_->rise();
   return e;
-}
-
-void TranslatorDriver::write_register(uint32_t offset, uint32_t value) {
-  TranslatorPins p;
-  p.rsp_ready = false;
-  p.reg_we = true;
-  p.reg_addr = offset;
-  p.reg_wdata = value;
-  cycle(p);
 }
 
 }  // namespace gpumem::tb

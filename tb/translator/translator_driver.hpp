@@ -41,6 +41,7 @@ struct TranslatorEdge {
   bool req_accepted = false;  // req_valid_i && req_ready_o
   bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
   TranslatorResponse rsp;     // valid when rsp_taken
+  bool reg_refused = false;   // reg_we_i && reg_error_o: the RTL refused the register write
 };
 
 class TranslatorDriver {
@@ -55,8 +56,6 @@ class TranslatorDriver {
   // One cycle: drive `in` with the clock low, sample the handshakes, then the
   // rising edge (registers, including a register write, update there).
   TranslatorEdge cycle(const TranslatorPins& in);
-  // One cycle with only the register write port active.
-  void write_register(uint32_t offset, uint32_t value);
   uint64_t cycles() const;
   // An RTL assertion has failed (Verilator printed which). It does not abort
   // the process, so that the co-simulation can report it with the transaction

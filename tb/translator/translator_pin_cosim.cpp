@@ -41,7 +41,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   // Low until the first rising edge at 5 ns: the stimulus drives while the
   // clock is low, as TranslatorDriver::cycle does.
   sc_core::sc_clock clk{"clk", sc_core::sc_time(10, sc_core::SC_NS), 0.5, sc_core::sc_time(5, sc_core::SC_NS), true};
-  sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, req_valid{"req_valid"}, req_ready{"req_ready"},
+  sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, reg_error{"reg_error"}, req_valid{"req_valid"}, req_ready{"req_ready"},
       rsp_valid{"rsp_valid"}, rsp_ready{"rsp_ready"};
   sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task{"req_task"}, rsp_channel{"rsp_channel"},
       rsp_scheme{"rsp_scheme"};
@@ -73,6 +73,7 @@ TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg
   dut->reg_we_i(reg_we);
   dut->reg_addr_i(reg_addr);
   dut->reg_wdata_i(reg_wdata);
+  dut->reg_error_o(reg_error);
   dut->req_valid_i(req_valid);
   dut->req_ready_o(req_ready);
   dut->req_addr_i(req_addr);
@@ -152,6 +153,7 @@ void TranslatorPinCosim::Bench::monitor() {
   e.req_accepted = p.req_valid && req_ready.read();
   e.rsp_taken = rsp_valid.read() && p.rsp_ready;
   if (e.rsp_taken) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
+  e.reg_refused = p.reg_we && reg_error.read();
   scoreboard.edge(p, e, cycles);
 }
 

@@ -8,14 +8,40 @@
 
 namespace gpumem::tb {
 
+namespace {
+// The registers rtl/gpumem_xor_translator.sv holds; its port refuses every
+// other offset, as a bus decoder would never route them to it.
+constexpr uint32_t kRtlTranslatorRegisters[] = {kRegCtrl, kRegTaskScheme, kRegXorVector};
+
+bool rtl_translator_holds(const RegisterDef* def) {
+  if (!def) return false;
+  for (uint32_t base : kRtlTranslatorRegisters)
+    if (def->base == base) return true;
+  return false;
+}
+}  // namespace
+
 std::string TranslatorMismatch::report() const {
   auto hex = [](uint64_t v) { return gpumem::hex(v, 10); };  // 40-bit addresses line up
   char buf[1024];
   auto row = [&](const char* name, const std::string& model, const std::string& rtl) {
-    std::snprintf(buf, sizeof buf, "  %-9s %-16s %-16s%s\n", name, model.c_str(), rtl.c_str(),
+    std::snprintf(buf, sizeof buf, "  %-9s %-28s %-28s%s\n", name, model.c_str(), rtl.c_str(),
                   model != rtl ? " <-- differs" : "");
     return std::string(buf);
   };
+  if (register_write) {
+    const RegisterDef* def = register_at(register_write->offset);
+    std::snprintf(buf, sizeof buf,
+                  "translator mismatch: transaction %llu (a register write), cycle %llu, seed %llu\n"
+                  "  input: offset %s (%s), value %s\n",
+                  static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
+                  static_cast<unsigned long long>(seed), gpumem::hex(register_write->offset, 4).c_str(),
+                  def ? def->name : "no register", gpumem::hex(register_write->value, 8).c_str());
+    std::string s = buf;
+    std::snprintf(buf, sizeof buf, "  %-9s %-28s %s\n", "", "model", "rtl");
+    s += buf;
+    return s + row("answer", register_write->expected, register_write->actual);
+  }
   std::snprintf(buf, sizeof buf, "translator mismatch: transaction %llu, cycle %llu, seed %llu\n  input: address %s, task type %u\n",
                 static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
                 static_cast<unsigned long long>(seed), hex(address).c_str(), task);
@@ -52,9 +78,20 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   return false;
 }
 
-RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value) {
+RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle) {
   const RegStatus s = bank_.write(offset, 4, value);
-  ++(s == RegStatus::kOk ? writes_accepted : writes_rejected);
+  const bool held = rtl_translator_holds(register_at(offset));
+  const bool refused = s != RegStatus::kOk || !held;
+  ++(refused ? writes_refused : writes_accepted);
+  if (refused == rtl_refused) return s;
+  ++mismatches_;
+  if (!first_mismatch_) {
+    const std::string why = s != RegStatus::kOk ? reg_status_name(s) : "another block's register";
+    TranslatorMismatch m{requests_, cycle, seed_, 0, 0, {}, {}, std::nullopt};
+    m.register_write = {offset, value, refused ? "refused (" + why + ")" : "accepted",
+                        rtl_refused ? "refused" : "accepted"};
+    first_mismatch_ = m;
+  }
   return s;
 }
 

@@ -1,7 +1,8 @@
 // Scoreboard of the translator co-simulation: every RTL response is compared
 // with gpumem::XorTranslator (mapped address, channel, scheme), whose register
 // state comes from a gpumem::RegisterBank that receives the same register
-// writes as the RTL, at the same clock edges.
+// writes as the RTL, at the same clock edges; and every register write's
+// answer (accepted or refused) with the model's.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -19,12 +20,19 @@
 namespace gpumem::tb {
 
 struct TranslatorMismatch {
-  uint64_t transaction;  // 0-based, in request order
-  uint64_t cycle;        // cycle whose rising edge took the response
+  uint64_t transaction;  // 0-based, in request order (a register write: the next request's)
+  uint64_t cycle;        // cycle whose rising edge took the response or the write
   uint64_t seed;
   uint64_t address;
   unsigned task;
   TranslatorResponse expected, actual;
+  // A register write answered differently; then the fields above the
+  // responses are unused.
+  struct RegisterWrite {
+    uint32_t offset, value;
+    std::string expected, actual;  // "accepted" or "refused (<why>)"
+  };
+  std::optional<RegisterWrite> register_write;
   std::string report() const;  // model and RTL side by side
 };
 
@@ -37,13 +45,14 @@ class TranslatorScoreboard {
   // Returns false on a mismatch; the first one is kept.
   bool response_taken(const TranslatorResponse& actual, uint64_t cycle);
   void request_accepted(uint64_t address, unsigned task);
-  RegStatus register_written(uint32_t offset, uint32_t value);
+  // `rtl_refused`: the RTL's answer (reg_error_o). Returns the model's status.
+  RegStatus register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle);
   // One clock edge as both modes see it: the pins driven in the cycle and the
   // handshakes sampled at its edge, fed in the order above.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
     if (e.rsp_taken) response_taken(e.rsp, cycle);
     if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task);
-    if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata);
+    if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata, e.reg_refused, cycle);
   }
 
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
@@ -55,7 +64,7 @@ class TranslatorScoreboard {
   std::array<uint64_t, 3> per_scheme{};               // effective scheme
   std::array<uint64_t, kMaxTaskTypes> per_task{};
   uint64_t with_interleave_disabled = 0;
-  uint64_t writes_accepted = 0, writes_rejected = 0;  // by the model (the RTL drops the rejected ones)
+  uint64_t writes_accepted = 0, writes_refused = 0;  // as the model answers for the RTL translator's port
 
  private:
   struct Pending {
