@@ -1,5 +1,5 @@
 // The translator's three runs: TranslatorCosim (fast), the bare --cc model
-// with RandomStimulus's pins and no scoreboard, TranslatorPinCosim (pin).
+// with TranslatorStimulus's pins and no scoreboard, TranslatorPinCosim (pin).
 #include <cstdio>
 
 #include "Vgpumem_xor_translator.h"
@@ -17,11 +17,11 @@ using namespace gpumem::tb;
 
 // The floor: the model, the stimulus and the clock, nothing else. Clocked as
 // TranslatorDriver::cycle does (inputs with the clock low, then the edge).
-uint64_t bare_loop(uint64_t seed, unsigned address_bits, const RandomRun& run, uint64_t& cycles) {
+uint64_t bare_loop(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_xor_translator dut(&context, "translator");
   cycles = reset_cycles(dut);  // the inputs are zero: idle
-  RandomStimulus stimulus(seed, address_bits, run);
+  TranslatorStimulus stimulus(seed, address_bits, run);
   uint64_t taken = 0;
   bool accepted = false;
   while (taken < run.transactions) {
@@ -49,7 +49,7 @@ uint64_t bare_loop(uint64_t seed, unsigned address_bits, const RandomRun& run, u
 
 BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
-  RandomRun run;
+  TranslatorRandomRun run;
   run.transactions = o.transactions / o.rounds;
   const bool agreed = alternate_rounds(
       o,
@@ -75,7 +75,7 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
   }
   rates.pin = in_child_process([&] {
     Rate pin;
-    RandomRun pin_run;
+    TranslatorRandomRun pin_run;
     pin_run.transactions = o.pin_transactions;
     const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
     TranslatorPinCosim cosim(cfg, o.seed);

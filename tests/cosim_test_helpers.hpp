@@ -10,6 +10,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "tb/common/coverage.hpp"
 
 namespace gpumem::tb {
 
@@ -21,6 +22,22 @@ inline std::string temp_dir(const char* name) {
   std::string dir = ::testing::TempDir() + name + "-XXXXXX";
   if (!mkdtemp(dir.data())) throw std::runtime_error("mkdtemp " + dir);
   return dir;
+}
+
+// The coverage as `gpumem cosim` prints it: two runs that agree print the same.
+inline std::string coverage_text(const std::vector<const CoverageGroup*>& groups) {
+  std::ostringstream out;
+  print_coverage(out, groups);
+  return out.str();
+}
+
+// Every bin of every group hit at least once, else the unhit ones by name.
+inline ::testing::AssertionResult every_bin_hit(const std::vector<const CoverageGroup*>& groups) {
+  const auto unhit = unhit_bins(groups);
+  if (unhit.empty()) return ::testing::AssertionSuccess();
+  auto failure = ::testing::AssertionFailure() << "bins never hit:";
+  for (const auto& u : unhit) failure << " " << u;
+  return failure;
 }
 
 inline std::string file_text(const std::string& path) {

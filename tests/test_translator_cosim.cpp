@@ -171,9 +171,9 @@ TEST_F(TranslatorCosimTest, RegisterAnswersAreTheModels) {
       {0x14, 0, true, "a gap"},
   };
   for (const Write& w : writes) {
-    const uint64_t before = cosim.scoreboard().writes_refused;
+    const uint64_t before = cosim.scoreboard().coverage().register_write[1];
     cosim.write_register(w.offset, w.value);
-    EXPECT_EQ(cosim.scoreboard().writes_refused - before, w.refused ? 1u : 0u) << w.what;
+    EXPECT_EQ(cosim.scoreboard().coverage().register_write[1] - before, w.refused ? 1u : 0u) << w.what;
   }
 }
 
@@ -205,7 +205,7 @@ TEST(TranslatorCosim, ScoreboardKeepsRequestOrderPastItsRing) {
 
 TEST(TranslatorCosim, OneMillionRandomTransactions) {
   TranslatorCosim cosim(default_config(), 20240604);
-  RandomRun run;
+  TranslatorRandomRun run;
   run.transactions = 1'000'000;
   const auto t0 = std::chrono::steady_clock::now();
   const bool ok = cosim.run_random(run);
@@ -217,15 +217,8 @@ TEST(TranslatorCosim, OneMillionRandomTransactions) {
   std::printf("%llu transactions in %llu cycles, %.2f s (%.1f M transactions/s)\n",
               static_cast<unsigned long long>(sb.compared()), static_cast<unsigned long long>(cosim.cycles()), s,
               sb.compared() / s / 1e6);
-  std::printf("schemes none/xor/prime: %llu/%llu/%llu; interleave off: %llu; writes accepted/refused: %llu/%llu\n",
-              static_cast<unsigned long long>(sb.per_scheme[0]), static_cast<unsigned long long>(sb.per_scheme[1]),
-              static_cast<unsigned long long>(sb.per_scheme[2]),
-              static_cast<unsigned long long>(sb.with_interleave_disabled),
-              static_cast<unsigned long long>(sb.writes_accepted), static_cast<unsigned long long>(sb.writes_refused));
-  for (unsigned i = 0; i < 3; ++i) EXPECT_GT(sb.per_scheme[i], 0u) << "scheme " << i << " never seen";
-  for (unsigned t = 0; t < kMaxTaskTypes; ++t) EXPECT_GT(sb.per_task[t], 0u) << "task type " << t << " never seen";
-  EXPECT_GT(sb.with_interleave_disabled, 0u);
-  EXPECT_GT(sb.writes_refused, 0u);
+  std::printf("%s", coverage_text(sb.coverage().groups()).c_str());
+  EXPECT_TRUE(every_bin_hit(sb.coverage().groups()));
 }
 
 }  // namespace
@@ -234,7 +227,7 @@ TEST(TranslatorCosim, OneMillionRandomTransactions) {
 TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
   const std::string dir = temp_dir("gpumem-waves");
-  RandomRun run;
+  TranslatorRandomRun run;
   run.transactions = 2000;
   const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));

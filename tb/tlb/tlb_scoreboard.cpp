@@ -73,7 +73,7 @@ std::string TlbMismatch::report() const {
 }
 
 TlbScoreboard::TlbScoreboard(const TlbParams& cfg, uint64_t seed)
-    : evictions_by_way(cfg.ways), seed_(seed), model_(cfg) {}
+    : seed_(seed), model_(cfg), coverage_(cfg.ways) {}
 
 void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle) {
   if (e.rsp_taken) response_taken(e.rsp, cycle);
@@ -118,20 +118,19 @@ void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& 
 
 void TlbScoreboard::flushed(bool operation_in_flight) {
   model_.invalidate_all();
-  ++flushes;
-  if (operation_in_flight) ++flushes_in_flight;
+  ++flushes_;
+  if (operation_in_flight) coverage_.flush.hit(0);
 }
 
 void TlbScoreboard::cover_lookup(const TlbResponse& e) {
-  ++per_result[static_cast<unsigned>(e.result)];
+  coverage_.lookup.hit(static_cast<unsigned>(e.result));
   if (e.result == TlbResult::kMiss) return;
   if (e.entry.large_page) {
-    const int units = nested_units(e.entry.nested_flag);
-    const unsigned bin = units <= 0 ? 0 : units == 1 ? 1 : units == 2 ? 2 : units == 4 ? 3 : 4;
-    if (units >= 0) ++large_by_flag[bin];
-    if (units > 0) ++(e.result == TlbResult::kNested ? large_flagged_inside : large_flagged_outside);
+    const int units = nested_units(e.entry.nested_flag);  // 0, 1, 2, 4, 8; -1 for a flag that is not one-hot
+    if (units >= 0) coverage_.large_entry_flag.hit(units == 0 ? 0 : 1 + __builtin_ctz(static_cast<unsigned>(units)));
+    if (units > 0) coverage_.flagged_large_page.hit(e.result == TlbResult::kNested ? 1 : 0);
   }
-  if (e.result != TlbResult::kNested) ++hits_by_task[e.entry.task_type & 0xF];
+  if (e.result != TlbResult::kNested) coverage_.hit_task_type.hit(e.entry.task_type);
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
@@ -141,8 +140,8 @@ bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
   ++compared_;
   const TlbResponse& e = p.expected;
   if (e.fill) {
-    ++fills_by_size[Pte::decode(p.pins.req_pte).large_page ? 1 : 0];
-    if (e.evicted) ++evictions_by_way.at(e.way);
+    coverage_.fill.hit(Pte::decode(p.pins.req_pte).large_page ? 1 : 0);
+    if (e.evicted) coverage_.evicted_way.hit(e.way);
   } else {
     cover_lookup(e);
   }

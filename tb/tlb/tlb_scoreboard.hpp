@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/ring_buffer.hpp"
+#include "tb/common/coverage.hpp"
 #include "mmu/tlb.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 
@@ -54,7 +55,7 @@ class TlbScoreboard {
   bool response_taken(const TlbResponse& actual, uint64_t cycle);
   void operation_accepted(const TlbPins& pins, const TlbOpContext& context);
   void flushed(bool operation_in_flight);
-  void response_stalled() { ++stalled_cycles; }
+  void response_stalled() { coverage_.back_pressure.hit(0); }
 
   // The model TLB: the test bench reads it (never changes it) to avoid filling
   // a page that is cached already, as the MMU's miss handling guarantees.
@@ -67,15 +68,25 @@ class TlbScoreboard {
   size_t outstanding() const { return pending_.size(); }
 
   // Functional coverage of the compared operations (model values).
-  std::array<uint64_t, 4> per_result{};      // lookups, by TlbResult
-  std::array<uint64_t, 2> fills_by_size{};   // [0] small, [1] large
-  std::array<uint64_t, 5> large_by_flag{};   // large-entry lookups by nested flag 0000, 0001, 0010, 0100, 1000
-  uint64_t large_flagged_outside = 0;        // hit_large with a flag: outside the nested region
-  uint64_t large_flagged_inside = 0;         // nested: inside it
-  std::array<uint64_t, 16> hits_by_task{};   // hits by the entry's task type
-  std::vector<uint64_t> evictions_by_way;    // fills that replaced a valid entry, per way
-  uint64_t flushes = 0, flushes_in_flight = 0;
-  uint64_t stalled_cycles = 0;               // responses held by back-pressure
+  struct Coverage {
+    explicit Coverage(unsigned ways) : evicted_way(CoverageGroup::indexed("evicted way", ways)) {}
+    CoverageGroup lookup = CoverageGroup::named("lookup", kTlbResultNames);
+    CoverageGroup fill{"fill", {"small", "large"}};  // by the leaf's page size
+    // Large-entry lookups by nested flag: none, then each one-hot flag.
+    CoverageGroup large_entry_flag{"large-entry flag", {"0000", "0001", "0010", "0100", "1000"}};
+    // Lookups of a flagged large page: hit_large outside the nested region, nested inside it.
+    CoverageGroup flagged_large_page{"flagged large page", {"outside", "inside"}};
+    CoverageGroup hit_task_type = CoverageGroup::indexed("hit task type", kMaxTaskTypes);
+    CoverageGroup evicted_way;  // fills that replaced a valid entry
+    CoverageGroup flush{"flush", {"in-flight"}};            // flushes with an operation in flight
+    CoverageGroup back_pressure{"back-pressure", {"stalled"}};  // cycles a response was held
+    std::vector<const CoverageGroup*> groups() const {
+      return {&lookup, &fill, &large_entry_flag, &flagged_large_page, &hit_task_type, &evicted_way, &flush,
+              &back_pressure};
+    }
+  };
+  const Coverage& coverage() const { return coverage_; }
+  uint64_t flushes() const { return flushes_; }
 
  private:
   struct Pending {
@@ -96,7 +107,8 @@ class TlbScoreboard {
   // RTL broke its handshake).
   RingBuffer<Pending> pending_;
   bool rsp_pending_ = false;  // the bench's view: the response stage holds a response
-  uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0;
+  uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0, flushes_ = 0;
+  Coverage coverage_;
   std::optional<TlbMismatch> first_mismatch_;
 };
 

@@ -80,8 +80,8 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
   }
 }
 
-bool TranslatorCosim::run_random(const RandomRun& run) {
-  RandomStimulus stimulus(seed_, address_bits_, run);
+bool TranslatorCosim::run_random(const TranslatorRandomRun& run) {
+  TranslatorStimulus stimulus(seed_, address_bits_, run);
   const uint64_t target = scoreboard_.compared() + run.transactions;
   bool accepted = false;
   while (scoreboard_.compared() < target) {
@@ -93,7 +93,7 @@ bool TranslatorCosim::run_random(const RandomRun& run) {
 }
 
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
-                                           const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
+                                           const TranslatorRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window, const std::string& replay_flags) {
   const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions,
                               !run.stop_at_first_mismatch, replay_flags};

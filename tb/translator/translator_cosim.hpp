@@ -26,7 +26,7 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 // pin-level run (the same pins, cycle for cycle) passes `replay_flags`
 // " --mode pin" so that the replay file repeats the run that failed.
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
-                                           const RandomRun& run, uint64_t fail_cycle, const std::string& dir,
+                                           const TranslatorRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window = 1000, const std::string& replay_flags = "");
 
 class TranslatorCosim {
@@ -42,7 +42,7 @@ class TranslatorCosim {
   TranslatorResponse request(uint64_t address, unsigned task);
   // Seeded random traffic; true when every response agreed and no RTL
   // assertion failed.
-  bool run_random(const RandomRun& run);
+  bool run_random(const TranslatorRandomRun& run);
   // One cycle of arbitrary pin activity, fed to the scoreboard in edge order.
   TranslatorEdge cycle(const TranslatorPins& pins);
 

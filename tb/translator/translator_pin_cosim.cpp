@@ -55,7 +55,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   uint64_t seed;
   unsigned address_bits;
   unsigned reset_cycles = 2;
-  RandomRun run;
+  TranslatorRandomRun run;
   bool started = false;
   uint64_t cycles = 0;
 };
@@ -122,7 +122,7 @@ void TranslatorPinCosim::Bench::stimulus() {
   for (unsigned i = 0; i < reset_cycles; ++i) wait(clk.posedge_event());
   wait(clk.negedge_event());
   rst_n.write(true);
-  RandomStimulus random(seed, address_bits, run);
+  TranslatorStimulus random(seed, address_bits, run);
   bool accepted = false;
   while (!done()) {
     const TranslatorPins& p = random.next(accepted);
@@ -170,7 +170,7 @@ void TranslatorPinCosim::reset() {
   bench_->reset_cycles += 2;
 }
 
-bool TranslatorPinCosim::run_random(const RandomRun& run) {
+bool TranslatorPinCosim::run_random(const TranslatorRandomRun& run) {
   if (bench_->started)
     throw std::logic_error("translator pin-level co-simulation: one run per object (SystemC elaborates once per process)");
   bench_->started = true;

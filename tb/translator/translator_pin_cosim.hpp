@@ -3,7 +3,7 @@
 // sc_signals, driven by a stimulus thread and watched by a monitor that
 // samples the handshakes at each rising edge and feeds the same
 // TranslatorScoreboard as the fast mode (TranslatorCosim), in the same edge
-// order. The stimulus is RandomStimulus: one seed gives the fast mode's pins,
+// order. The stimulus is TranslatorStimulus: one seed gives the fast mode's pins,
 // cycle for cycle, so the two modes compare the same transactions and any
 // difference between them is the harness, not the traffic.
 #pragma once
@@ -37,7 +37,7 @@ class TranslatorPinCosim {
   void reset();
   // Seeded random traffic (see TranslatorCosim::run_random): runs the kernel
   // until the run is done; true when every response agreed. Once per object.
-  bool run_random(const RandomRun& run);
+  bool run_random(const TranslatorRandomRun& run);
 
   const TranslatorScoreboard& scoreboard() const;
   uint64_t cycles() const;  // rising edges, reset included (as TranslatorDriver::cycles)

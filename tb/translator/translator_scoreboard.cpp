@@ -68,9 +68,9 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
   const Pending p = pending_.pop_front();
   ++compared_;
-  ++per_scheme.at(p.expected.scheme);
-  ++per_task.at(p.task);
-  if (!p.interleave) ++with_interleave_disabled;
+  coverage_.scheme.hit(p.expected.scheme);
+  coverage_.task_type.hit(p.task);
+  if (!p.interleave) coverage_.interleave.hit(0);
   const TranslatorResponse& e = p.expected;
   if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
   ++mismatches_;
@@ -82,7 +82,7 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   const RegStatus s = bank_.write(offset, 4, value);
   const bool held = rtl_translator_holds(register_at(offset));
   const bool refused = s != RegStatus::kOk || !held;
-  ++(refused ? writes_refused : writes_accepted);
+  coverage_.register_write.hit(refused ? 1 : 0);
   if (refused == rtl_refused) return s;
   ++mismatches_;
   if (!first_mismatch_) {

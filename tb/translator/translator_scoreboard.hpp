@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/ring_buffer.hpp"
+#include "tb/common/coverage.hpp"
 #include "config/config.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
@@ -60,11 +61,16 @@ class TranslatorScoreboard {
   uint64_t mismatches() const { return mismatches_; }
   size_t outstanding() const { return pending_.size(); }
 
-  // Functional coverage of the compared transactions.
-  std::array<uint64_t, 3> per_scheme{};               // effective scheme
-  std::array<uint64_t, kMaxTaskTypes> per_task{};
-  uint64_t with_interleave_disabled = 0;
-  uint64_t writes_accepted = 0, writes_refused = 0;  // as the model answers for the RTL translator's port
+  // Functional coverage of the compared requests (model values) and of the
+  // register writes (the model's answer for the RTL translator's port).
+  struct Coverage {
+    CoverageGroup scheme = CoverageGroup::named("scheme", kSchemeNames);  // effective scheme
+    CoverageGroup task_type = CoverageGroup::indexed("task type", kMaxTaskTypes);
+    CoverageGroup interleave{"interleave", {"off"}};
+    CoverageGroup register_write{"register write", {"accepted", "refused"}};
+    std::vector<const CoverageGroup*> groups() const { return {&scheme, &task_type, &interleave, &register_write}; }
+  };
+  const Coverage& coverage() const { return coverage_; }
 
  private:
   struct Pending {
@@ -81,6 +87,7 @@ class TranslatorScoreboard {
   // Requests in flight, oldest first (the translator holds two at most).
   RingBuffer<Pending> pending_;
   uint64_t requests_ = 0, compared_ = 0, mismatches_ = 0;
+  Coverage coverage_;
   std::optional<TranslatorMismatch> first_mismatch_;
 };
 

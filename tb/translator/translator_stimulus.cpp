@@ -35,10 +35,10 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
 }
 }  // namespace
 
-RandomStimulus::RandomStimulus(uint64_t seed, unsigned address_bits, const RandomRun& run)
+TranslatorStimulus::TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run)
     : rng_(seed), address_mask_(address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << address_bits) - 1), run_(run) {}
 
-const TranslatorPins& RandomStimulus::next(bool accepted) {
+const TranslatorPins& TranslatorStimulus::next(bool accepted) {
   TranslatorPins& p = pins_;
   if (accepted) p.req_valid = false;
   const uint64_t r = rng_();

@@ -9,7 +9,7 @@
 
 namespace gpumem::tb {
 
-struct RandomRun {
+struct TranslatorRandomRun {
   uint64_t transactions = 1'000'000;
   unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
   unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
@@ -17,9 +17,9 @@ struct RandomRun {
   bool stop_at_first_mismatch = true;
 };
 
-class RandomStimulus {
+class TranslatorStimulus {
  public:
-  RandomStimulus(uint64_t seed, unsigned address_bits, const RandomRun& run);
+  TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run);
 
   // The pins of the next cycle. `accepted`: the request driven in the cycle
   // before was taken at its edge (a held request stays on the pins until then).
@@ -28,7 +28,7 @@ class RandomStimulus {
  private:
   std::mt19937_64 rng_;
   uint64_t address_mask_;
-  RandomRun run_;
+  TranslatorRandomRun run_;
   uint64_t offered_ = 0;  // requests put on the pins (accepted or held)
   TranslatorPins pins_;
 };

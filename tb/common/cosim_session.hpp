@@ -1,0 +1,83 @@
+// One co-simulation of one RTL block, in fast mode (the --cc model clocked
+// from C++) or pin-level mode (the --sc model under a SystemC clock), as
+// `gpumem cosim` runs it. Each block implements it once over both of its
+// benches (tb/<block>/<block>_session.*), so the command has one run path
+// and a new block (the L1, the prefetcher) plugs in by adding a session and
+// a row to the command's block table.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tb/common/coverage.hpp"
+#include "tb/common/wave_window.hpp"
+
+namespace gpumem::tb {
+
+struct CosimRun {
+  uint64_t transactions = 1'000'000;  // what one is, is the block's: a request, a translation
+  bool stop_at_first_mismatch = true;
+};
+
+// Waves and a replay file after a failure, from a fast-mode re-run of the
+// same seed: (fail cycle, folder) -> the files written.
+using ArtifactWriter = std::function<MismatchArtifacts(uint64_t fail_cycle, const std::string& dir)>;
+
+class CosimSession {
+ public:
+  virtual ~CosimSession() = default;
+
+  // The seeded random run; true when every answer agreed and no RTL assertion failed.
+  virtual bool run_random(const CosimRun& run) = 0;
+
+  // "translator (RTL rtl/gpumem_xor_translator.sv, fast mode)"
+  virtual std::string description() const = 0;
+  // The block's lines of the summary: what the run did, beyond the coverage.
+  virtual void print_counts(std::ostream& out) const = 0;
+  virtual std::vector<const CoverageGroup*> coverage() const = 0;
+
+  virtual uint64_t transactions() const = 0;  // finished so far
+  virtual uint64_t cycles() const = 0;        // rising edges, reset included
+  virtual uint64_t mismatches() const = 0;
+  virtual std::optional<std::string> first_mismatch_report() const = 0;
+  virtual uint64_t first_mismatch_cycle() const = 0;  // 0 without one
+  virtual bool assertion_failed() const = 0;
+
+  virtual bool pin_level() const = 0;
+  // The writer outlives the session: a fast session must be destroyed before
+  // it is called (Verilator 5.006 allows one model of a design at a time); a
+  // pin-level one stays, as SystemC cannot elaborate again.
+  virtual ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const = 0;
+  virtual std::string wave_layout() const = 0;  // the GTKWave layout in waves/
+};
+
+// What a session reads alike from any block's bench: its cycles, its RTL
+// assertions, its scoreboard's mismatches and coverage.
+template <typename Bench>
+class BenchSession : public CosimSession {
+ public:
+  template <typename... Args>
+  explicit BenchSession(Args&&... args) : bench_(std::forward<Args>(args)...) {}
+
+  std::vector<const CoverageGroup*> coverage() const override { return bench_.scoreboard().coverage().groups(); }
+  uint64_t cycles() const override { return bench_.cycles(); }
+  uint64_t mismatches() const override { return bench_.scoreboard().mismatches(); }
+  std::optional<std::string> first_mismatch_report() const override {
+    const auto& m = bench_.scoreboard().first_mismatch();
+    return m ? std::optional<std::string>(m->report()) : std::nullopt;
+  }
+  uint64_t first_mismatch_cycle() const override {
+    const auto& m = bench_.scoreboard().first_mismatch();
+    return m ? m->cycle : 0;
+  }
+  bool assertion_failed() const override { return bench_.assertion_failed(); }
+
+ protected:
+  Bench bench_;
+};
+
+}  // namespace gpumem::tb

@@ -1,0 +1,50 @@
+// Functional coverage of a co-simulation: named groups of named bins, each a
+// count of what the scoreboard saw. A scoreboard owns its groups; the bin
+// names come from the model's own name tables (scheme names, TLB result
+// names), so a bin is added in one place and the report, the tests and the
+// model spell it the same way.
+#pragma once
+#include <cstdint>
+#include <iterator>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpumem::tb {
+
+class CoverageGroup {
+ public:
+  CoverageGroup(std::string name, std::vector<std::string> bins)
+      : name_(std::move(name)), bins_(std::move(bins)), counts_(bins_.size(), 0) {}
+  template <typename Names>
+  static CoverageGroup named(std::string name, const Names& names) {
+    return CoverageGroup(std::move(name), std::vector<std::string>(std::begin(names), std::end(names)));
+  }
+  // Bins "0".."n-1": a task type, a way.
+  static CoverageGroup indexed(std::string name, size_t n) {
+    std::vector<std::string> bins;
+    for (size_t i = 0; i < n; ++i) bins.push_back(std::to_string(i));
+    return CoverageGroup(std::move(name), std::move(bins));
+  }
+
+  void hit(size_t bin, uint64_t n = 1) { counts_.at(bin) += n; }
+  uint64_t operator[](size_t bin) const { return counts_.at(bin); }
+  size_t size() const { return bins_.size(); }
+  const std::string& name() const { return name_; }
+  const std::string& bin_name(size_t bin) const { return bins_.at(bin); }
+  bool operator==(const CoverageGroup& o) const { return name_ == o.name_ && bins_ == o.bins_ && counts_ == o.counts_; }
+
+ private:
+  std::string name_;
+  std::vector<std::string> bins_;
+  std::vector<uint64_t> counts_;
+};
+
+// "coverage     <group>: <bin> <n> ..." a line per group, then the bins
+// never hit, by name ("group:bin"), or " none".
+void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups);
+// The bins never hit, as "group:bin".
+std::vector<std::string> unhit_bins(const std::vector<const CoverageGroup*>& groups);
+
+}  // namespace gpumem::tb

@@ -1,0 +1,15 @@
+// `gpumem cosim --block translator`: the CosimSession of both translator
+// benches (TranslatorCosim, TranslatorPinCosim).
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "config/config.hpp"
+#include "tb/common/cosim_session.hpp"
+
+namespace gpumem::tb {
+
+// Throws std::invalid_argument when cfg's translator is not the RTL's geometry.
+std::unique_ptr<CosimSession> make_translator_session(const Config& cfg, uint64_t seed, bool pin_level);
+
+}  // namespace gpumem::tb
