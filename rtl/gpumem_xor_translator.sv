@@ -1,18 +1,21 @@
 // XOR address translator (SPEC section 4), the RTL of XorTranslator::translate
-// in sc_models/xor_translator.hpp plus the channel decode of ChannelDecoder.
+// in sc_models/translator/xor_translator.hpp plus the channel decode of
+// ChannelDecoder (sc_models/router/). As in the model and the config,
+// channel bits and candidate bits are bit positions (c_j, p_i) and their
+// counts are m = CHANNEL_BIT_COUNT and K = CANDIDATE_BIT_COUNT.
 //
 // Every encoding (register offsets and reset values, schemes, the task-type
 // count) comes from gpumem_pkg, generated from the model's tables.
 //
 // Register write port: the translator's registers of the register bank. It
-// keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (j < M)
+// keeps CTRL.INTERLEAVE_ENABLE, TASK_SCHEME[t] and XOR_VECTOR[t][j] (j < m)
 // with RegisterBank's reset values and acceptance rules, and answers each
 // write in its cycle: reg_error_o high with reg_we_i means refused, and a
 // refused write changes nothing. Refused, as the model refuses them:
 //   - TASK_SCHEME value > 2, or 2 (prime) when the prime scheme is not available
 //     (PRIME == 0 or the channel bits are not contiguous ascending);
 //   - CTRL with TRANSLATOR_POSITION set (this block sits after the MMU);
-//   - XOR_VECTOR[t][j] with j >= M, misaligned offsets and offsets of no register;
+//   - XOR_VECTOR[t][j] with j >= m, misaligned offsets and offsets of no register;
 // and every offset of another block's register (PT_ROOT, PROCESS_TASK, ...),
 // which a bus decoder would not route here.
 // XOR_VECTOR bits at and above K are dropped, as in the model. CTRL's other
@@ -29,7 +32,7 @@
 //   none : identity;
 //   xor  : b'[c_j] = b[c_j] ^ parity(b & mask[t][j]), mask[t][j] holding the
 //          candidate bit p_i for every set bit i of XOR_VECTOR[t][j];
-//   prime: channel field G mod N replaced by (G * PRIME) mod N, N = 2^M,
+//   prime: channel field G mod N replaced by (G * PRIME) mod N, N = 2^m,
 //          G = address >> c_0 (the channel bits contiguous ascending).
 // rsp_channel_o bit j = mapped bit c_j.
 //
@@ -38,12 +41,12 @@
 module gpumem_xor_translator
   import gpumem_pkg::*;
 #(
-  parameter int unsigned AW /*verilator public*/ = 40,  // address bits
-  parameter int unsigned M /*verilator public*/ = 4,    // channel bits (2^M channels)
-  parameter int unsigned K /*verilator public*/ = 8,    // candidate bits
-  // Bit positions, 8 bits each, c_j in bits [8*j +: 8], p_i in bits [8*i +: 8].
-  parameter logic [M*8-1:0] CHANNEL_POS /*verilator public*/ = 32'h0B0A_0908,
-  parameter logic [K*8-1:0] CANDIDATE_POS /*verilator public*/ = 64'h1312_1110_0F0E_0D0C,
+  parameter int unsigned ADDRESS_BITS /*verilator public*/ = 40,        // width of the mapped address
+  parameter int unsigned CHANNEL_BIT_COUNT /*verilator public*/ = 4,    // m (2^m channels)
+  parameter int unsigned CANDIDATE_BIT_COUNT /*verilator public*/ = 8,  // K
+  // Bit positions, 8 bits each: c_j in CHANNEL_BITS[8*j +: 8], p_i in CANDIDATE_BITS[8*i +: 8].
+  parameter logic [CHANNEL_BIT_COUNT*8-1:0] CHANNEL_BITS /*verilator public*/ = 32'h0B0A_0908,
+  parameter logic [CANDIDATE_BIT_COUNT*8-1:0] CANDIDATE_BITS /*verilator public*/ = 64'h1312_1110_0F0E_0D0C,
   parameter int unsigned PRIME /*verilator public*/ = 0  // prime scheme multiplier, 0: not configured
 ) (
   input  logic          clk_i,
@@ -56,35 +59,35 @@ module gpumem_xor_translator
   // Request.
   input  logic          req_valid_i,
   output logic          req_ready_o,
-  input  logic [AW-1:0] req_addr_i,
+  input  logic [ADDRESS_BITS-1:0] req_addr_i,
   input  logic [PTE_TASK_TYPE_BITS-1:0] req_task_i,
   // Response.
   output logic          rsp_valid_o,
   input  logic          rsp_ready_i,
-  output logic [AW-1:0] rsp_mapped_o,
-  output logic [M-1:0]  rsp_channel_o,
+  output logic [ADDRESS_BITS-1:0] rsp_mapped_o,
+  output logic [CHANNEL_BIT_COUNT-1:0]  rsp_channel_o,
   output scheme_e       rsp_scheme_o
 );
 
   // The prime scheme needs one contiguous ascending channel field (as
   // RegisterBank's prime_allowed_).
   function automatic bit channel_bits_contiguous();
-    for (int unsigned j = 1; j < M; j++) begin
-      if (int'(CHANNEL_POS[8*j +: 8]) != int'(CHANNEL_POS[0 +: 8]) + int'(j)) return 1'b0;
+    for (int unsigned j = 1; j < CHANNEL_BIT_COUNT; j++) begin
+      if (int'(CHANNEL_BITS[8*j +: 8]) != int'(CHANNEL_BITS[0 +: 8]) + int'(j)) return 1'b0;
     end
     return 1'b1;
   endfunction
 
   localparam bit PrimeOk = (PRIME != 0) && channel_bits_contiguous();
-  localparam int unsigned GranuleShift = int'(CHANNEL_POS[0 +: 8]);
-  localparam logic [M-1:0] PrimeModN = M'(PRIME);
-  localparam int unsigned IdxW = $clog2(AW);  // an address bit index (positions < AW, checked below)
+  localparam int unsigned GranuleShift = int'(CHANNEL_BITS[0 +: 8]);
+  localparam logic [CHANNEL_BIT_COUNT-1:0] PrimeModN = CHANNEL_BIT_COUNT'(PRIME);
+  localparam int unsigned IdxW = $clog2(ADDRESS_BITS);  // an address bit index (positions < ADDRESS_BITS, checked below)
 
   function automatic logic [IdxW-1:0] chan_pos(int unsigned j);
-    return CHANNEL_POS[8*j +: IdxW];
+    return CHANNEL_BITS[8*j +: IdxW];
   endfunction
   function automatic logic [IdxW-1:0] cand_pos(int unsigned i);
-    return CANDIDATE_POS[8*i +: IdxW];
+    return CANDIDATE_BITS[8*i +: IdxW];
   endfunction
 
   // ---------------------------------------------------------------------------
@@ -92,7 +95,7 @@ module gpumem_xor_translator
   // ---------------------------------------------------------------------------
   logic                                      ien_d, ien_q;
   scheme_e [TASK_TYPE_COUNT-1:0]             scheme_d, scheme_q;
-  logic [TASK_TYPE_COUNT-1:0][M-1:0][K-1:0]  vec_d, vec_q;
+  logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][CANDIDATE_BIT_COUNT-1:0]  vec_d, vec_q;
 
   function automatic bit at(logic [31:0] offset);
     return 32'(reg_addr_i) == offset;
@@ -115,9 +118,9 @@ module gpumem_xor_translator
             reg_error_o = 1'b0;
           end
         end
-        for (int unsigned j = 0; j < M; j++) begin
+        for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
           if (at(XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j)))) begin
-            vec_d[t][j] = reg_wdata_i[K-1:0];
+            vec_d[t][j] = reg_wdata_i[CANDIDATE_BIT_COUNT-1:0];
             reg_error_o = 1'b0;
           end
         end
@@ -129,7 +132,7 @@ module gpumem_xor_translator
     if (!rst_ni) begin
       ien_q    <= |(CTRL_RESET & CTRL_INTERLEAVE_ENABLE);
       scheme_q <= {TASK_TYPE_COUNT {scheme_e'(TASK_SCHEME_RESET[$bits(scheme_e)-1:0])}};
-      vec_q    <= {TASK_TYPE_COUNT * M {XOR_VECTOR_RESET[K-1:0]}};
+      vec_q    <= {TASK_TYPE_COUNT * CHANNEL_BIT_COUNT {XOR_VECTOR_RESET[CANDIDATE_BIT_COUNT-1:0]}};
     end else begin
       ien_q    <= ien_d;
       scheme_q <= scheme_d;
@@ -141,38 +144,38 @@ module gpumem_xor_translator
   // Mapping (combinational, on the request)
   // ---------------------------------------------------------------------------
   scheme_e       scheme;
-  logic [K-1:0]  cand;     // cand[i] = address bit p_i
-  logic [M-1:0]  field;    // channel field of the request, for prime
-  logic [M-1:0]  slot;
-  logic [AW-1:0] mapped;
-  logic [M-1:0]  channel;
+  logic [CANDIDATE_BIT_COUNT-1:0]  cand;     // cand[i] = address bit p_i
+  logic [CHANNEL_BIT_COUNT-1:0]  field;    // channel field of the request, for prime
+  logic [CHANNEL_BIT_COUNT-1:0]  slot;
+  logic [ADDRESS_BITS-1:0] mapped;
+  logic [CHANNEL_BIT_COUNT-1:0]  channel;
 
   always_comb begin
     scheme = ien_q ? scheme_q[req_task_i] : SCHEME_NONE;
-    for (int unsigned i = 0; i < K; i++) cand[i] = req_addr_i[cand_pos(i)];
-    field  = req_addr_i[GranuleShift +: M];
-    slot   = M'(field * PrimeModN);
+    for (int unsigned i = 0; i < CANDIDATE_BIT_COUNT; i++) cand[i] = req_addr_i[cand_pos(i)];
+    field  = req_addr_i[GranuleShift +: CHANNEL_BIT_COUNT];
+    slot   = CHANNEL_BIT_COUNT'(field * PrimeModN);
     mapped = req_addr_i;
     unique case (scheme)
       SCHEME_XOR: begin
-        for (int unsigned j = 0; j < M; j++) begin
+        for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
           mapped[chan_pos(j)] = req_addr_i[chan_pos(j)] ^ (^(cand & vec_q[req_task_i][j]));
         end
       end
       SCHEME_PRIME: begin
-        if (PrimeOk) mapped[GranuleShift +: M] = slot;
+        if (PrimeOk) mapped[GranuleShift +: CHANNEL_BIT_COUNT] = slot;
       end
       default: mapped = req_addr_i;  // none
     endcase
-    for (int unsigned j = 0; j < M; j++) channel[j] = mapped[chan_pos(j)];
+    for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) channel[j] = mapped[chan_pos(j)];
   end
 
   // ---------------------------------------------------------------------------
   // Response stage
   // ---------------------------------------------------------------------------
   logic          rsp_valid_d, rsp_valid_q;
-  logic [AW-1:0] rsp_mapped_d, rsp_mapped_q;
-  logic [M-1:0]  rsp_channel_d, rsp_channel_q;
+  logic [ADDRESS_BITS-1:0] rsp_mapped_d, rsp_mapped_q;
+  logic [CHANNEL_BIT_COUNT-1:0]  rsp_channel_d, rsp_channel_q;
   scheme_e       rsp_scheme_d, rsp_scheme_q;
 
   assign req_ready_o = !rsp_valid_q || rsp_ready_i;
@@ -217,20 +220,20 @@ module gpumem_xor_translator
 `ifndef SYNTHESIS
   // Elaboration: the geometry the model's config validation guarantees.
   initial begin : check_params
-    assert (M >= 1 && M <= CHANNEL_BIT_COUNT_MAX)
-      else $fatal(1, "M = %0d: 1..%0d channel bits", M, CHANNEL_BIT_COUNT_MAX);
-    assert (K >= 1 && K <= CANDIDATE_BIT_COUNT_MAX)
-      else $fatal(1, "K = %0d: 1..%0d candidate bits", K, CANDIDATE_BIT_COUNT_MAX);
-    assert (AW <= 64) else $fatal(1, "AW = %0d: at most 64 address bits", AW);
-    for (int unsigned j = 0; j < M; j++) begin
-      assert (int'(CHANNEL_POS[8*j +: 8]) < int'(AW)) else $fatal(1, "channel bit c_%0d outside the address", j);
-      for (int unsigned i = 0; i < K; i++) begin
-        assert (CHANNEL_POS[8*j +: 8] != CANDIDATE_POS[8*i +: 8])
+    assert (CHANNEL_BIT_COUNT >= 1 && CHANNEL_BIT_COUNT <= CHANNEL_BIT_COUNT_MAX)
+      else $fatal(1, "CHANNEL_BIT_COUNT = %0d: 1..%0d channel bits", CHANNEL_BIT_COUNT, CHANNEL_BIT_COUNT_MAX);
+    assert (CANDIDATE_BIT_COUNT >= 1 && CANDIDATE_BIT_COUNT <= CANDIDATE_BIT_COUNT_MAX)
+      else $fatal(1, "CANDIDATE_BIT_COUNT = %0d: 1..%0d candidate bits", CANDIDATE_BIT_COUNT, CANDIDATE_BIT_COUNT_MAX);
+    assert (ADDRESS_BITS <= 64) else $fatal(1, "ADDRESS_BITS = %0d: at most 64 address bits", ADDRESS_BITS);
+    for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
+      assert (int'(CHANNEL_BITS[8*j +: 8]) < int'(ADDRESS_BITS)) else $fatal(1, "channel bit c_%0d outside the address", j);
+      for (int unsigned i = 0; i < CANDIDATE_BIT_COUNT; i++) begin
+        assert (CHANNEL_BITS[8*j +: 8] != CANDIDATE_BITS[8*i +: 8])
           else $fatal(1, "channel bit c_%0d is also candidate bit p_%0d", j, i);
       end
     end
-    for (int unsigned i = 0; i < K; i++) begin
-      assert (int'(CANDIDATE_POS[8*i +: 8]) < int'(AW)) else $fatal(1, "candidate bit p_%0d outside the address", i);
+    for (int unsigned i = 0; i < CANDIDATE_BIT_COUNT; i++) begin
+      assert (int'(CANDIDATE_BITS[8*i +: 8]) < int'(ADDRESS_BITS)) else $fatal(1, "candidate bit p_%0d outside the address", i);
     end
   end
 

@@ -6,6 +6,7 @@
 #include "base/input_error.hpp"
 #include "config/config.hpp"
 #include "tb/common/cosim_session.hpp"
+#include "tb/common/cycle_time.hpp"
 #include "tb/tlb/tlb_session.hpp"
 #include "tb/translator/translator_session.hpp"
 
@@ -37,7 +38,7 @@ uint64_t print_failure(std::ostream& out, const char* block, const CosimSession&
     fail_cycle = s.cycles();
     out << "\nRTL ASSERTION FAILED (stopped there; Verilator's message above names the assertion)\n"
         << block << " assertion failed: after " << s.transactions() << " transactions, cycle " << fail_cycle
-        << " (time " << 2 * fail_cycle - 1 << " in that message and in the waves), seed " << seed << "\n";
+        << " (time " << fast_edge_time(fail_cycle) << " in that message and in the waves), seed " << seed << "\n";
   }
   return fail_cycle;
 }

@@ -394,7 +394,7 @@ TEST_F(Cli, CosimPinModeAgreesAndMatchesFastMode) {
 TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
   const Result r = run({"cosim", "--config", kIdentity});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_POS = [8, 9, 10, 11]"),
+  EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_BITS = [8, 9, 10, 11]"),
             std::string::npos)
       << r.err;
   const Result tlb = run({"cosim", "--config", kSource + "/configs/examples/nested-pages.yaml", "--block", "tlb"});

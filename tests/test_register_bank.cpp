@@ -37,9 +37,9 @@ TEST(RegisterBank, ResetValues) {
   uint32_t v = 0;
   ASSERT_EQ(bank.read(kRegId, 4, v), RegStatus::kOk);
   EXPECT_EQ(v, kIdValue);
-  ASSERT_EQ(bank.read(kRegChannels, 4, v), RegStatus::kOk);
+  ASSERT_EQ(bank.read(kRegChannelCount, 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 8u);
-  ASSERT_EQ(bank.read(kRegCandidateBits, 4, v), RegStatus::kOk);
+  ASSERT_EQ(bank.read(kRegCandidateBitCount, 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 5u);
   ASSERT_EQ(bank.read(kRegCtrl, 4, v), RegStatus::kOk);
   EXPECT_EQ(v, kCtrlInterleaveEnable);
@@ -92,7 +92,7 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
       {"XOR vector of a channel bit that does not exist", xor_vector_offset(0, 3), 4, true, 1, RegStatus::kUnmapped},
       {"counter of a channel that does not exist", req_count_offset(0, 8), 4, false, 0, RegStatus::kUnmapped},
       {"write to ID", kRegId, 4, true, 0, RegStatus::kReadOnly},
-      {"write to CHANNELS", kRegChannels, 4, true, 16, RegStatus::kReadOnly},
+      {"write to CHANNEL_COUNT", kRegChannelCount, 4, true, 16, RegStatus::kReadOnly},
       {"misaligned CTRL", kRegCtrl + 1, 4, true, 0, RegStatus::kMisaligned},
       {"misaligned read", kRegTaskScheme + 2, 4, false, 0, RegStatus::kMisaligned},
       {"16-bit write", kRegCtrl, 2, true, 0, RegStatus::kBadWidth},

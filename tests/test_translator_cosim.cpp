@@ -45,7 +45,7 @@ TEST(TranslatorCosim, GeometryDifferenceNamesBoth) {
   rtl.channel_bits = {7, 8, 9, 10};
   const std::string d = geometry_difference(default_config(), rtl);
   EXPECT_NE(d.find("translator.channel_bits = [8, 9, 10, 11]"), std::string::npos) << d;
-  EXPECT_NE(d.find("RTL CHANNEL_POS = [7, 8, 9, 10]"), std::string::npos) << d;
+  EXPECT_NE(d.find("RTL CHANNEL_BITS = [7, 8, 9, 10]"), std::string::npos) << d;
 }
 
 TEST_F(TranslatorCosimTest, ResetIsIdentity) {

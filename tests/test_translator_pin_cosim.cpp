@@ -135,7 +135,7 @@ TEST(TranslatorPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
     TranslatorPinCosim cosim(cfg, 1);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("RTL CHANNEL_POS = [8, 9, 10, 11]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("RTL CHANNEL_BITS = [8, 9, 10, 11]"), std::string::npos) << e.what();
   }
 }
 

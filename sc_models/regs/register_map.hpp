@@ -75,8 +75,8 @@ struct RegisterDef {
 
 constexpr uint32_t kRegId = 0x0000;
 constexpr uint32_t kRegVersion = 0x0004;
-constexpr uint32_t kRegChannels = 0x0008;
-constexpr uint32_t kRegCandidateBits = 0x000C;
+constexpr uint32_t kRegChannelCount = 0x0008;
+constexpr uint32_t kRegCandidateBitCount = 0x000C;
 constexpr uint32_t kRegCtrl = 0x0010;
 constexpr uint32_t kRegPtRootLo = 0x0020;
 constexpr uint32_t kRegPtRootHi = 0x0024;
@@ -92,7 +92,7 @@ constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
 constexpr uint32_t kRegisterSpaceBytes = 0x9000;
 
 constexpr uint32_t kIdValue = 0x4750'4D4D;  // "GPMM"
-constexpr uint32_t kVersionValue = 0x0002'0000;
+constexpr uint32_t kVersionValue = 0x0002'0001;  // 2.1: the count registers got count names
 
 // CTRL fields.
 constexpr uint32_t kCtrlInterleaveEnable = 1u << 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "tb/common/cycle_time.hpp"
 #include "tb/common/wave_window.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -58,20 +59,20 @@ class VerilatedHarness {
   // rst_ni low for two cycles; the caller has set every input idle.
   void reset() { cycles_ += reset_cycles(*dut_); }
   // The first half of a cycle: the inputs are on the pins, clock low.
-  // Verilator's time is the waves' time, so its assertion messages name the
-  // same instant: 2 * cycle with the clock low, 2 * cycle + 1 after the edge.
+  // Verilator's time is the waves' time (cycle_time.hpp), so its assertion
+  // messages name the same instant.
   void settle() {
     dut_->clk_i = 0;
-    context_.time(2 * cycles_);
+    context_.time(fast_cycle_start(cycles_ + 1));
     dut_->eval();
-    dump(2 * cycles_);
+    dump(fast_cycle_start(cycles_ + 1));
   }
   // The rising edge that ends the cycle.
   void rise() {
     dut_->clk_i = 1;
-    context_.time(2 * cycles_ + 1);
+    context_.time(fast_edge_time(cycles_ + 1));
     dut_->eval();
-    dump(2 * cycles_ + 1);
+    dump(fast_edge_time(cycles_ + 1));
     ++cycles_;
   }
 

@@ -4,21 +4,23 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "tb/common/cycle_time.hpp"
+
 namespace gpumem::tb {
 
 namespace {
 
 // The saved layout with the dump file, the start time and the primary marker
-// set, so that `gtkwave <stem>.gtkw` opens on the failing edge. Each cycle c
-// is dumped at times 2c (inputs settled) and 2c + 1 (after the edge).
+// set, so that `gtkwave <stem>.gtkw` opens on the failing edge (the waves are
+// a fast-mode run's: cycle_time.hpp).
 bool write_view(const std::string& layout_path, const std::string& fst, uint64_t fail_cycle, const std::string& out) {
   std::ifstream in(layout_path);
   if (!in) return false;
   std::ofstream view(out);
   view << "[*] " << out << ": " << layout_path << " opened on the first mismatch (cycle " << fail_cycle << ")\n"
        << "[dumpfile] \"" << std::filesystem::absolute(fst).string() << "\"\n"
-       << "[timestart] " << 2 * (fail_cycle > 60 ? fail_cycle - 60 : 0) << "\n"
-       << "*1.000000 " << 2 * fail_cycle - 1;
+       << "[timestart] " << fast_cycle_start(fail_cycle > 60 ? fail_cycle - 60 : 0) << "\n"
+       << "*1.000000 " << fast_edge_time(fail_cycle);
   for (int i = 0; i < 26; ++i) view << " -1";  // the named markers A..Z, unset
   view << "\n";
   for (std::string line; std::getline(in, line);)

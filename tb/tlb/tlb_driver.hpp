@@ -79,8 +79,9 @@ class TlbDriver {
   // rising edge (entries, replacement state and flush update there).
   TlbEdge cycle(const TlbPins& in);
   uint64_t cycles() const { return cycles_; }
-  // An RTL assertion has failed (Verilator printed which, at time 2 * cycle
-  // + 1); it does not abort the process, so the co-simulation can report it.
+  // An RTL assertion has failed (Verilator printed which, at the waves' time,
+  // tb/common/cycle_time.hpp); it does not abort the process, so the
+  // co-simulation can report it.
   bool assertion_failed() const;
 
  private:

@@ -1,6 +1,7 @@
 #include "tb/tlb/tlb_pin_cosim.hpp"
 
 #include <stdexcept>
+#include <string>
 #include <systemc>
 #include <type_traits>
 
@@ -10,6 +11,7 @@
 #include "Vgpumem_nested_tlb_sc_gpumem_nested_tlb.h"
 #include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
+#include "tb/common/cycle_time.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 #include "verilated.h"
 #include "verilated_fst_sc.h"
@@ -74,7 +76,8 @@ struct BenchOf : sc_core::sc_module, TlbPinCosim::Bench {
 
   // Low until the first rising edge at 5 ns: the stimulus drives while the
   // clock is low, as TlbDriver::cycle does.
-  sc_core::sc_clock clk{"clk", sc_core::sc_time(10, sc_core::SC_NS), 0.5, sc_core::sc_time(5, sc_core::SC_NS), true};
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(kPinClockPeriodNs, sc_core::SC_NS), 0.5,
+                        sc_core::sc_time(kPinClockPeriodNs / 2, sc_core::SC_NS), true};
   SignalFor<decltype(Model::rst_ni)> rst_n{"rst_n"};
   SignalFor<decltype(Model::flush_i)> flush{"flush"};
   SignalFor<decltype(Model::req_valid_i)> req_valid{"req_valid"};
@@ -195,6 +198,9 @@ void BenchOf<Model>::stimulate() {
 template <typename Model>
 void BenchOf<Model>::monitor() {
   ++cycles;
+  if (sc_core::sc_time_stamp() != sc_core::sc_time(static_cast<double>(pin_edge_time_ns(cycles)), sc_core::SC_NS))
+    throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
+                           ", not where cycle_time.hpp puts it");
   if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
   if (!rst_n.read()) return;
   TlbPins p;

@@ -17,16 +17,16 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
   std::ostringstream s;
   const auto& t = cfg.translator;
   if (cfg.memory.address_bits != rtl.address_bits)
-    s << "address bits: config memory.address_bits = " << cfg.memory.address_bits << ", RTL AW = " << rtl.address_bits << "\n";
+    s << "address bits: config memory.address_bits = " << cfg.memory.address_bits << ", RTL ADDRESS_BITS = " << rtl.address_bits << "\n";
   if (t.channel_bits != rtl.channel_bits)
     s << "channel bits: config translator.channel_bits = " << list(t.channel_bits)
-      << ", RTL CHANNEL_POS = " << list(rtl.channel_bits) << "\n";
+      << ", RTL CHANNEL_BITS = " << list(rtl.channel_bits) << "\n";
   if (t.candidate_bits != rtl.candidate_bits)
     s << "candidate bits: config translator.candidate_bits = " << list(t.candidate_bits)
-      << ", RTL CANDIDATE_POS = " << list(rtl.candidate_bits) << "\n";
+      << ", RTL CANDIDATE_BITS = " << list(rtl.candidate_bits) << "\n";
   if (t.prime != rtl.prime) s << "prime: config translator.prime = " << t.prime << ", RTL PRIME = " << rtl.prime << "\n";
   if (cfg.memory.channels != (1u << rtl.channel_bits.size()))
-    s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^M = " << (1u << rtl.channel_bits.size())
+    s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^CHANNEL_BIT_COUNT = " << (1u << rtl.channel_bits.size())
       << "\n";
   if (t.position != TranslatorPosition::kAfterMmu) s << "position: the RTL translator sits after the MMU only\n";
   std::string d = s.str();

@@ -59,8 +59,8 @@ class TranslatorDriver {
   uint64_t cycles() const;
   // An RTL assertion has failed (Verilator printed which). It does not abort
   // the process, so that the co-simulation can report it with the transaction
-  // count and write the waves. Verilator's time is the waves' time: 2 * cycle
-  // with the clock low, 2 * cycle + 1 after the edge (cycle counted from 0).
+  // count and write the waves. Its message's time is the waves' time
+  // (tb/common/cycle_time.hpp).
   bool assertion_failed() const;
 
  private:

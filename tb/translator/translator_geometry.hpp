@@ -20,8 +20,8 @@ std::vector<unsigned> unpack_positions(T packed, unsigned count) {
 
 template <typename Params>
 RtlTranslatorGeometry translator_geometry_of() {
-  return {Params::AW, unpack_positions(Params::CHANNEL_POS, Params::M), unpack_positions(Params::CANDIDATE_POS, Params::K),
-          Params::PRIME};
+  return {Params::ADDRESS_BITS, unpack_positions(Params::CHANNEL_BITS, Params::CHANNEL_BIT_COUNT),
+          unpack_positions(Params::CANDIDATE_BITS, Params::CANDIDATE_BIT_COUNT), Params::PRIME};
 }
 
 }  // namespace gpumem::tb

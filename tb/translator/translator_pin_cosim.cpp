@@ -1,10 +1,12 @@
 #include "tb/translator/translator_pin_cosim.hpp"
 
 #include <stdexcept>
+#include <string>
 #include <systemc>
 
 #include "Vgpumem_xor_translator_sc.h"
 #include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
+#include "tb/common/cycle_time.hpp"
 #include "tb/translator/translator_cosim.hpp"
 #include "tb/translator/translator_geometry.hpp"
 #include "verilated.h"
@@ -40,7 +42,8 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
 
   // Low until the first rising edge at 5 ns: the stimulus drives while the
   // clock is low, as TranslatorDriver::cycle does.
-  sc_core::sc_clock clk{"clk", sc_core::sc_time(10, sc_core::SC_NS), 0.5, sc_core::sc_time(5, sc_core::SC_NS), true};
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(kPinClockPeriodNs, sc_core::SC_NS), 0.5,
+                        sc_core::sc_time(kPinClockPeriodNs / 2, sc_core::SC_NS), true};
   sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, reg_error{"reg_error"}, req_valid{"req_valid"}, req_ready{"req_ready"},
       rsp_valid{"rsp_valid"}, rsp_ready{"rsp_ready"};
   sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task{"req_task"}, rsp_channel{"rsp_channel"},
@@ -139,6 +142,9 @@ void TranslatorPinCosim::Bench::stimulus() {
 // later), which is what the handshakes are defined on.
 void TranslatorPinCosim::Bench::monitor() {
   ++cycles;
+  if (sc_core::sc_time_stamp() != sc_core::sc_time(static_cast<double>(pin_edge_time_ns(cycles)), sc_core::SC_NS))
+    throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
+                           ", not where cycle_time.hpp puts it");
   if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
   if (!rst_n.read()) return;
   TranslatorPins p;
