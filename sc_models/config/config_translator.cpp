@@ -1,0 +1,190 @@
+// The translator section and its checks against memory and the MMU.
+#include "config/config_reader.hpp"
+
+namespace gpumem::config_yaml {
+
+namespace {
+
+bool is_prime(uint64_t p) {
+  if (p < 2) return false;
+  for (uint64_t d = 2; d * d <= p; ++d)
+    if (p % d == 0) return false;
+  return true;
+}
+
+}  // namespace
+
+void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
+  r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes",
+                                 "default_scheme", "tasks", "position"});
+  if (const auto p = n["position"]) {
+    const std::string v = r.to_string(p, "translator.position");
+    if (v == "after_mmu") t.position = TranslatorPosition::kAfterMmu;
+    else if (v == "before_mmu") t.position = TranslatorPosition::kBeforeMmu;
+    else r.fail(p, "translator.position", "unknown position '" + v + "' (after_mmu or before_mmu)");
+  }
+  const unsigned abits = cfg.memory.address_bits;
+  if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
+  if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
+  if (n["interleave_enable"]) t.interleave_enable = r.to_bool(n["interleave_enable"], "translator.interleave_enable");
+  r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
+  r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
+  if (const auto d = n["default_scheme"]) {
+    t.default_scheme = read_scheme(r, d, "translator.default_scheme");
+    if (t.default_scheme == Scheme::kXor)
+      r.fail(d, "translator.default_scheme", "xor needs XOR control vectors per task type: list the task under tasks");
+    if (t.default_scheme == Scheme::kPrime && t.prime == 0)
+      r.fail(d, "translator.default_scheme", "scheme prime needs translator.prime");
+  }
+
+  if (const auto tasks = n["tasks"]) {
+    if (!tasks.IsSequence()) r.fail(tasks, "translator.tasks", "expected a list of task mappings");
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const auto e = tasks[i];
+      const std::string key = "translator.tasks[" + std::to_string(i) + "]";
+      r.expect_map(e, key, {"task", "scheme", "xor_vectors"});
+      TaskMapping tm;
+      if (!e["task"]) r.fail(e, key + ".task", "missing value");
+      r.opt_uint(e, key, "task", tm.task, 0, kMaxTaskTypes - 1);
+      for (const auto& other : t.tasks)
+        if (other.task == tm.task) r.fail(e["task"], key + ".task", "task type " + std::to_string(tm.task) + " mapped twice");
+      if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor or prime)");
+      tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
+      if (const auto v = e["xor_vectors"]) {
+        const std::string vk = key + ".xor_vectors";
+        if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
+        if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
+        if (v.size() != t.channel_bits.size())
+          r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
+        for (size_t j = 0; j < v.size(); ++j) {
+          const std::string ek = vk + "[" + std::to_string(j) + "]";
+          const uint64_t a = r.to_u64(v[j], ek);
+          if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
+            r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
+          tm.xor_vectors.push_back(static_cast<uint32_t>(a));
+        }
+      } else if (tm.scheme == Scheme::kXor) {
+        r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
+      }
+      if (tm.scheme == Scheme::kPrime && t.prime == 0)
+        r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
+      t.tasks.push_back(tm);
+    }
+  }
+}
+
+void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
+  const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
+  const YAML::Node at = cb ? cb : n;
+  if (is_pow2(N)) {
+    if (N > 1 && t.channel_bits.empty())
+      r.fail(n, "translator.channel_bits", "missing value: " + std::to_string(N) + " channels need " + std::to_string(log2_exact(N)) + " channel bits");
+    if (t.channel_bits.size() != log2_exact(N))
+      r.fail(at, "translator.channel_bits", std::to_string(t.channel_bits.size()) + " channel bits give " +
+                 std::to_string(1u << t.channel_bits.size()) + " channels but memory.channels is " + std::to_string(N));
+  } else {
+    if (!t.channel_bits.empty())
+      r.fail(at, "translator.channel_bits", "memory.channels = " + std::to_string(N) +
+                 " is not a power of two, so it has no channel bits; use granule_bytes and the prime or none scheme");
+    if (t.granule_bytes == 0)
+      r.fail(n, "translator.granule_bytes", "missing value: a non-power-of-two channel count needs an interleave granule");
+  }
+  if (t.granule_bytes && !is_pow2(t.granule_bytes))
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
+  if (t.granule_bytes && t.granule_bytes >= (unsigned __int128)1 << cfg.memory.address_bits)
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be smaller than the " +
+           std::to_string(cfg.memory.address_bits) + "-bit physical address space");
+  if (t.granule_bytes && is_pow2(N))
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "only for a non-power-of-two channel count; the granule is 2^channel_bits[0]");
+  if (t.candidate_bits.size() > kMaxCandidateBits)
+    r.fail(n["candidate_bits"], "translator.candidate_bits", "at most " + std::to_string(kMaxCandidateBits) + " candidate bits");
+  for (size_t i = 0; i < t.candidate_bits.size(); ++i) {
+    const unsigned p = t.candidate_bits[i];
+    if (std::find(t.channel_bits.begin(), t.channel_bits.end(), p) != t.channel_bits.end())
+      r.fail(n["candidate_bits"][i], "translator.candidate_bits[" + std::to_string(i) + "]",
+             "candidate bit " + std::to_string(p) + " is also a channel bit; they must be disjoint");
+    // A request is mapped whole, by its first byte: the flip must be the same
+    // for every byte of a granule, or a byte written by a wide request and
+    // read by a narrow one would be looked for in another channel.
+    if (!t.channel_bits.empty() && p < cfg.granule_shift())
+      r.fail(n["candidate_bits"][i], "translator.candidate_bits[" + std::to_string(i) + "]",
+             "candidate bit " + std::to_string(p) + " lies inside the " + std::to_string(cfg.granule_bytes()) +
+                 "-byte interleave granule (below channel bit " + std::to_string(cfg.granule_shift()) +
+                 "): bytes of one request would map to different channels");
+  }
+  // Isolation: the mapping may only move data inside the smallest page that
+  // carries its own task type, or two pages with different mappings collide.
+  const uint64_t page = cfg.mmu.smallest_page();
+  const unsigned page_bit = log2_exact(page);
+  for (size_t j = 0; j < t.channel_bits.size(); ++j)
+    if (t.channel_bits[j] >= page_bit)
+      r.fail(cb[j], "translator.channel_bits[" + std::to_string(j) + "]",
+             "channel bit " + std::to_string(t.channel_bits[j]) + " lies at or above bit " + std::to_string(page_bit) +
+                 " of the smallest page that carries its own task type (" + std::to_string(page) +
+                 " bytes): the mapping would move data across pages (isolation)");
+  bool any_prime = false;
+  for (unsigned task = 0; task < kMaxTaskTypes; ++task) any_prime |= cfg.scheme_of(task) == Scheme::kPrime;
+  if (t.prime && N > 1 && N % t.prime == 0)
+    r.fail(n["prime"], "translator.prime", "prime " + std::to_string(t.prime) + " divides the channel count " + std::to_string(N) + ": not a bijection");
+  if (t.prime && !is_prime(t.prime)) r.fail(n["prime"], "translator.prime", std::to_string(t.prime) + " is not prime");
+  if (any_prime && is_pow2(N) && N > 1) {
+    // The prime scheme permutes whole granules of a row of N; with channel bits
+    // that row is the contiguous field starting at channel_bits[0].
+    for (size_t j = 1; j < t.channel_bits.size(); ++j)
+      if (t.channel_bits[j] != t.channel_bits[0] + j)
+        r.fail(cb[j], "translator.channel_bits[" + std::to_string(j) + "]",
+               "the prime scheme needs contiguous ascending channel bits");
+  }
+  if (!is_pow2(N)) {
+    // A row of N granules straddles pages, so isolation only holds when every
+    // task uses the same channel function. The configured schemes must agree
+    // even with interleave_enable false: firmware may set CTRL's enable at
+    // run time, and the register bank fixes each task type's scheme.
+    std::set<Scheme> schemes;
+    for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
+      const Scheme s = cfg.scheme_of(task);
+      if (s == Scheme::kXor) r.fail(n["tasks"], "translator.tasks", "scheme xor needs a power-of-two channel count");
+      schemes.insert(s);
+    }
+    if (schemes.size() > 1)
+      r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
+             " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"
+             " set translator.default_scheme for the task types not listed");
+  }
+}
+
+// What the MMU adds to the translator's checks, once the address space is read.
+void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
+  // The walker reads a page table entry in one access to one channel, so an
+  // entry must not straddle two granules (two channels).
+  if (N > 1 && cfg.granule_bytes() < kPteBytes) {
+    if (!t.channel_bits.empty()) {
+      const auto lowest = std::min_element(t.channel_bits.begin(), t.channel_bits.end()) - t.channel_bits.begin();
+      const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
+      r.fail(cb ? cb[lowest] : n, "translator.channel_bits[" + std::to_string(lowest) + "]",
+             "channel bit " + std::to_string(t.channel_bits[lowest]) + " gives a " + std::to_string(cfg.granule_bytes()) +
+                 "-byte interleave granule; with an address space it must hold one " + std::to_string(kPteBytes) +
+                 "-byte page table entry, which the walker reads in one access to one channel (lowest channel bit at least 3)");
+    }
+    r.fail(n["granule_bytes"], "translator.granule_bytes",
+           "a " + std::to_string(cfg.granule_bytes()) + "-byte interleave granule; with an address space it must hold one " +
+               std::to_string(kPteBytes) + "-byte page table entry, which the walker reads in one access to one channel");
+  }
+  // Before the MMU the mapping acts on VAs: it must keep each VA inside its
+  // small page, or a request lands on another page's PTE (another region,
+  // permissions, task type, or none). A prime row of N granules, N not a
+  // power of two, crosses pages.
+  if (t.position == TranslatorPosition::kBeforeMmu && !is_pow2(N) && cfg.scheme_of(0) == Scheme::kPrime) {
+    const YAML::Node at = n["default_scheme"] ? n["default_scheme"] : n["tasks"] ? n["tasks"] : n;
+    r.fail(at, n["default_scheme"] ? "translator.default_scheme" : "translator.tasks",
+           "before the MMU the prime scheme with " + std::to_string(N) +
+               " channels would move VAs across pages (a row of N granules crosses pages); use scheme none there or "
+               "translator.position: after_mmu");
+  }
+}
+
+}  // namespace gpumem::config_yaml
