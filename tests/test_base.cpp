@@ -3,9 +3,12 @@
 
 #include <deque>
 #include <random>
+#include <unordered_map>
+#include <vector>
 
 #include "base/hex.hpp"
 #include "base/ring_buffer.hpp"
+#include "base/sparse_memory.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -32,6 +35,36 @@ TEST(RingBuffer, BehavesAsADequeAcrossWrapsGrowthAndInserts) {
     ASSERT_EQ(ring.size(), ref.size());
     for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(ring[i], ref[i]) << "step " << step << " index " << i;
   }
+}
+
+// Against a byte-per-entry shadow: accesses of every size the model makes,
+// across page and block boundaries, far apart and reread; unwritten bytes are zero.
+TEST(SparseMemory, BehavesAsAByteMapWhoseUnwrittenBytesAreZero) {
+  SparseMemory mem;
+  std::unordered_map<uint64_t, uint8_t> shadow;
+  std::mt19937_64 rng(11);
+  const uint64_t bases[] = {0, 4096 - 3, 4096 * 1024 - 5, uint64_t{1} << 39, (uint64_t{1} << 47) - 64};
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t r = rng();
+    const uint64_t address = bases[r % 5] + ((r >> 8) % 20000);
+    const unsigned len = 1u << ((r >> 40) % 8);  // 1..128 bytes
+    std::vector<uint8_t> buf(len);
+    if ((r >> 48) & 1) {
+      for (unsigned k = 0; k < len; ++k) buf[k] = shadow[address + k] = static_cast<uint8_t>(rng());
+      mem.write(address, buf.data(), len);
+    } else {
+      mem.read(address, buf.data(), len);
+      for (unsigned k = 0; k < len; ++k) {
+        const auto it = shadow.find(address + k);
+        ASSERT_EQ(buf[k], it == shadow.end() ? 0 : it->second) << "byte " << address + k;
+      }
+    }
+  }
+  mem.write_u64(0x1FF8, 0x1122334455667788u);  // across no page; then across one
+  mem.write_u64(0x2FFC, 0x99AABBCCDDEEFF00u);
+  EXPECT_EQ(mem.read_u64(0x1FF8), 0x1122334455667788u);
+  EXPECT_EQ(mem.read_u64(0x2FFC), 0x99AABBCCDDEEFF00u);
+  EXPECT_EQ(mem.read_u64(uint64_t{1} << 45), 0u);
 }
 
 TEST(Hex, LowerCaseByDefaultUpperWhereAsked) {

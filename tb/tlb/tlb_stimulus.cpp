@@ -8,18 +8,6 @@
 
 namespace gpumem::tb {
 
-PteMemory::PteMemory(const std::vector<PteWrite>& writes) {
-  size_t n = 16;
-  while (n < 2 * writes.size()) n *= 2;  // at most half full: short probes
-  slots_.resize(n);
-  mask_ = n - 1;
-  for (const PteWrite& w : writes) {
-    size_t i = slot(w.pa);
-    while (slots_[i].pa_plus_1 != 0 && slots_[i].pa_plus_1 != w.pa + 1) i = (i + 1) & mask_;
-    slots_[i] = {w.pa + 1, w.value};
-  }
-}
-
 TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   std::mt19937_64 rng(seed ^ 0x7f4a7c15u);
   const PageGeometry geo = base.mmu.geometry();
@@ -76,7 +64,8 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   TlbPageTables t;
   for (bool nesting : {true, false}) {
     t.images.push_back(build_address_space(cfg, nesting));
-    t.memory.emplace_back(t.images.back().pte_writes);
+    SparseMemory& mem = t.memory.emplace_back();
+    for (const PteWrite& w : t.images.back().pte_writes) mem.write_u64(w.pa, w.value);  // a later write to a PA wins
   }
   return t;
 }
@@ -238,8 +227,8 @@ const TlbPins& TlbStimulus::next() {
 const TlbStimulus::Walked& TlbStimulus::walk(uint64_t va) {
   const uint64_t key = (va >> geo_.small_bits) << 1 | image_;
   if (const Walked* known = walked_->find(key)) return *known;
-  const PteMemory& mem = tables_.memory[image_];
-  const WalkResult w = walker_.walk(tables_.images[image_].root, va, [&mem](uint64_t pa) { return mem.read(pa); });
+  const SparseMemory& mem = tables_.memory[image_];
+  const WalkResult w = walker_.walk(tables_.images[image_].root, va, [&mem](uint64_t pa) { return mem.read_u64(pa); });
   const Walked fresh{w.fault != FaultReason::kNone, w.leaf, w.reads};
   if (!fresh.fault) return walked_->insert(key, fresh);
   // Faults are not kept: most are random unmapped VAs, rarely walked twice,

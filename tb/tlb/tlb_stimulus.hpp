@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/ring_buffer.hpp"
+#include "base/sparse_memory.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "mmu/page_table.hpp"
@@ -20,28 +21,6 @@
 
 namespace gpumem::tb {
 
-// The PTEs of one page-table image by physical address, as the walker reads
-// them: an open-addressing table, as a walk reads several in the hot loop.
-class PteMemory {
- public:
-  explicit PteMemory(const std::vector<PteWrite>& writes);  // a later write to a PA wins
-  uint64_t read(uint64_t pa) const {                         // 0 (an invalid PTE) where nothing was written
-    for (size_t i = slot(pa);; i = (i + 1) & mask_) {
-      if (slots_[i].pa_plus_1 == pa + 1) return slots_[i].value;
-      if (slots_[i].pa_plus_1 == 0) return 0;
-    }
-  }
-
- private:
-  struct Slot {
-    uint64_t pa_plus_1 = 0;  // 0: empty
-    uint64_t value = 0;
-  };
-  size_t slot(uint64_t pa) const { return static_cast<size_t>(((pa >> 3) * 0x9E3779B97F4A7C15u) >> 32) & mask_; }
-  std::vector<Slot> slots_;
-  size_t mask_;
-};
-
 // Page tables the stimulus draws from: random regions of both page sizes,
 // every task type, small regions nested in large pages' VA tails with every
 // nested flag, in the config's geometry; built by the model's allocator
@@ -49,7 +28,7 @@ class PteMemory {
 // two images map the same VAs to different frames and flags.
 struct TlbPageTables {
   std::vector<AddressSpaceImage> images;
-  std::vector<PteMemory> memory;  // per image
+  std::vector<SparseMemory> memory;  // per image: its PTEs as the walker reads them
 };
 TlbPageTables random_page_tables(const Config& cfg, uint64_t seed);
 
