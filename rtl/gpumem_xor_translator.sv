@@ -97,9 +97,8 @@ module gpumem_xor_translator
   scheme_e [TASK_TYPE_COUNT-1:0]             scheme_d, scheme_q;
   logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][CANDIDATE_BIT_COUNT-1:0]  vec_d, vec_q;
 
-  function automatic bit at(logic [31:0] offset);
-    return 32'(reg_addr_i) == offset;
-  endfunction
+  logic [31:0] reg_offset;  // the port's address as a register-map offset
+  assign reg_offset = 32'(reg_addr_i);
 
   always_comb begin
     ien_d       = ien_q;
@@ -107,19 +106,19 @@ module gpumem_xor_translator
     vec_d       = vec_q;
     reg_error_o = reg_we_i;  // until a register of this block takes the write
     if (reg_we_i) begin
-      if (at(CTRL_OFFSET) && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
+      if (reg_offset == CTRL_OFFSET && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
         ien_d       = |(reg_wdata_i & CTRL_INTERLEAVE_ENABLE);
         reg_error_o = 1'b0;
       end
       for (int unsigned t = 0; t < TASK_TYPE_COUNT; t++) begin
-        if (at(TASK_SCHEME_OFFSET + 32'(4 * t))) begin
+        if (reg_offset == TASK_SCHEME_OFFSET + 32'(4 * t)) begin
           if (reg_wdata_i <= 32'(SCHEME_XOR) || (reg_wdata_i == 32'(SCHEME_PRIME) && PrimeOk)) begin
             scheme_d[t] = scheme_e'(reg_wdata_i[$bits(scheme_e)-1:0]);
             reg_error_o = 1'b0;
           end
         end
         for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
-          if (at(XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j)))) begin
+          if (reg_offset == XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j))) begin
             vec_d[t][j] = reg_wdata_i[CANDIDATE_BIT_COUNT-1:0];
             reg_error_o = 1'b0;
           end

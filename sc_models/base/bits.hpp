@@ -1,5 +1,6 @@
 // Bit helpers shared by the translator, the channel decoder and the explorer.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -13,7 +14,7 @@ inline uint64_t bit(unsigned i) { return uint64_t{1} << i; }
 // Value whose bit j is bit positions[j] of x.
 inline uint64_t gather_bits(uint64_t x, const std::vector<unsigned>& positions) {
   uint64_t v = 0;
-  for (size_t j = 0; j < positions.size(); ++j) v |= ((x >> positions[j]) & 1u) << j;
+  for (std::size_t j = 0; j < positions.size(); ++j) v |= ((x >> positions[j]) & 1u) << j;
   return v;
 }
 

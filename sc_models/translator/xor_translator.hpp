@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/bits.hpp"
 #include "base/channel_layout.hpp"
 #include "base/types.hpp"
 
@@ -74,7 +75,6 @@ class XorTranslator {
   }
 
  private:
-  static unsigned parity(uint64_t x) { return static_cast<unsigned>(__builtin_parityll(x)); }
   uint64_t map_with(Scheme s, uint64_t address, unsigned task) const {
     switch (s) {
       case Scheme::kNone: return address;

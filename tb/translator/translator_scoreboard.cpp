@@ -74,7 +74,7 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   const TranslatorResponse& e = p.expected;
   if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
   ++mismatches_;
-  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task, e, actual};
+  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task, e, actual, std::nullopt};
   return false;
 }
 
