@@ -29,7 +29,7 @@ uint64_t bare_loop(uint64_t seed, unsigned address_bits, const TranslatorRandomR
     dut.clk_i = 0;
     dut.req_valid_i = p.req_valid;
     dut.req_addr_i = p.req_addr;
-    dut.req_task_i = p.req_task;
+    dut.req_task_type_i = p.req_task_type;
     dut.rsp_ready_i = p.rsp_ready;
     dut.reg_we_i = p.reg_we;
     dut.reg_addr_i = static_cast<uint16_t>(p.reg_addr);

@@ -156,9 +156,9 @@ int sc_main(int argc, char* argv[]) {
       "simulation: {quantum_cycles: 10000}\n";
   const std::string translator =
       "translator:\n  channel_bits: [8, 9, 10, 11]\n  candidate_bits: [12, 13, 14, 15, 16, 17, 18, 19]\n"
-      "  tasks: [{task: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n";
+      "  tasks: [{task_type: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n";
   const std::string physical = memory + translator +
-      "workload: [{kind: strided, task: 1, base: 0, stride: 64, range: " + rg + ", count: " + n +
+      "workload: [{kind: strided, task_type: 1, base: 0, stride: 64, range: " + rg + ", count: " + n +
       ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
   // The same stream through the MMU: one application on large pages, a TLB
   // that holds the whole working set (warm) ...
@@ -166,7 +166,7 @@ int sc_main(int argc, char* argv[]) {
     return memory + translator +
            "mmu: {tlb: {entries: 32, ways: 4, replacement: lru}}\n"
            "address_space:\n  va_bits: 32\n  applications:\n"
-           "    - {name: app, process: 0, task: 1, regions: [{va: 0x10000000, size: " + std::to_string(region) + ", page: large}]}\n"
+           "    - {name: app, process: 0, task_type: 1, regions: [{va: 0x10000000, size: " + std::to_string(region) + ", page: large}]}\n"
            "workload: [{kind: strided, process: 0, base: 0x10000000, stride: " + std::to_string(stride) + ", range: " +
            std::to_string(wrap) + ", count: " + n + ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
   };

@@ -60,7 +60,7 @@ module gpumem_xor_translator
   input  logic          req_valid_i,
   output logic          req_ready_o,
   input  logic [ADDRESS_BITS-1:0] req_addr_i,
-  input  logic [PTE_TASK_TYPE_BITS-1:0] req_task_i,
+  input  logic [PTE_TASK_TYPE_BITS-1:0] req_task_type_i,
   // Response.
   output logic          rsp_valid_o,
   input  logic          rsp_ready_i,
@@ -150,7 +150,7 @@ module gpumem_xor_translator
   logic [CHANNEL_BIT_COUNT-1:0]  channel;
 
   always_comb begin
-    scheme = ien_q ? scheme_q[req_task_i] : SCHEME_NONE;
+    scheme = ien_q ? scheme_q[req_task_type_i] : SCHEME_NONE;
     for (int unsigned i = 0; i < CANDIDATE_BIT_COUNT; i++) cand[i] = req_addr_i[cand_pos(i)];
     field  = req_addr_i[GranuleShift +: CHANNEL_BIT_COUNT];
     slot   = CHANNEL_BIT_COUNT'(field * PrimeModN);
@@ -158,7 +158,7 @@ module gpumem_xor_translator
     unique case (scheme)
       SCHEME_XOR: begin
         for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
-          mapped[chan_pos(j)] = req_addr_i[chan_pos(j)] ^ (^(cand & vec_q[req_task_i][j]));
+          mapped[chan_pos(j)] = req_addr_i[chan_pos(j)] ^ (^(cand & vec_q[req_task_type_i][j]));
         end
       end
       SCHEME_PRIME: begin

@@ -61,9 +61,9 @@ class FunctionalPath {
       how.fault = out.fault;
       if (out.fault != FaultReason::kNone) return false;
       how.physical_address = out.pa;
-      if (!before_mmu_) task = out.task, in = out.pa;
+      if (!before_mmu_) task = out.task_type, in = out.pa;
     }
-    how.task = task;
+    how.task_type = task;
     if (!before_mmu_) how.mapped_address = translator_->map(in, task);
     const uint64_t routed = before_mmu_ ? how.physical_address : how.mapped_address;
     if (!decoder_.in_one_granule(routed, size)) throw std::logic_error("request straddles an interleave granule");

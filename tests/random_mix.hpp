@@ -15,7 +15,7 @@ namespace gpumem::test {
 
 struct TaggedPage {
   uint64_t base;
-  unsigned task;         // physical mode
+  unsigned task_type;    // physical mode
   unsigned process = 0;  // with an address space (base is then a VA)
 };
 
@@ -44,7 +44,7 @@ class RandomMix : public RequestSource {
     r.id = id_++;
     cycle_ += rng_() % 3;
     r.cycle = cycle_;
-    r.task = p.task;
+    r.task_type = p.task_type;
     r.process = p.process;
     r.size = 1u << (rng_() % (__builtin_ctz(max_size_) + 1));
     // 64 slots per page, so reads often find written bytes.
@@ -78,7 +78,7 @@ class ShadowScoreboard : public CompletionObserver {
         ++bytes_checked_;
         if (it != shadow_.end()) ++bytes_checked_written_;
         if (expected != c.data[i] && mismatches_++ < 5)
-          ADD_FAILURE() << "request " << c.request.id << " task " << c.request.task << " read byte 0x" << std::hex << a
+          ADD_FAILURE() << "request " << c.request.id << " task " << c.request.task_type << " read byte 0x" << std::hex << a
                         << " = 0x" << int(c.data[i]) << ", last written 0x" << int(expected);
       }
     }
@@ -96,7 +96,7 @@ inline std::string mixed_scheme_yaml(std::mt19937_64& rng) {
   std::string tasks;
   for (unsigned t = 0; t < 16; ++t) {
     const unsigned kind = t % 3;
-    tasks += "    - {task: " + std::to_string(t) + ", scheme: ";
+    tasks += "    - {task_type: " + std::to_string(t) + ", scheme: ";
     if (kind == 0) tasks += "none}\n";
     else if (kind == 2) tasks += "prime}\n";
     else tasks += "xor, xor_vectors: [" + std::to_string(rng() & 0xFFF) + ", " + std::to_string(rng() & 0xFFF) + ", " +

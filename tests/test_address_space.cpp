@@ -59,22 +59,22 @@ void check_walks(const Config& cfg, const AddressSpaceImage& img) {
   const ReadPte read = mem.reader();
   std::map<uint64_t, const PageMapping*> small_at;
   for (const PageMapping& m : img.pages)
-    if (!m.large) small_at[m.va] = &m;
+    if (!m.large_page) small_at[m.va] = &m;
 
   std::vector<std::pair<uint64_t, const PageMapping*>> mapped, unmapped;
   auto expect_leaf = [&](uint64_t va, const PageMapping& m) {
     mapped.push_back({va, &m});
     const WalkResult w = walker.walk(img.root, va, read);
     ASSERT_EQ(w.fault, FaultReason::kNone) << hex(va) << ": " << w.detail;
-    EXPECT_EQ(w.leaf.large_page, m.large) << hex(va);
+    EXPECT_EQ(w.leaf.large_page, m.large_page) << hex(va);
     EXPECT_EQ(w.leaf.pfn, m.pa >> geo.small_bits) << hex(va);
-    EXPECT_EQ(w.leaf.task_type, m.task) << hex(va);
+    EXPECT_EQ(w.leaf.task_type, m.task_type) << hex(va);
     EXPECT_EQ(w.leaf.writable, m.writable) << hex(va);
     EXPECT_TRUE(w.leaf.readable) << hex(va);
     EXPECT_EQ(w.leaf.nested_flag, m.nested_flag) << hex(va);
   };
   for (const PageMapping& m : img.pages) {
-    if (!m.large) {
+    if (!m.large_page) {
       EXPECT_EQ(m.nested_flag, 0u);
       expect_leaf(m.va, m);
       expect_leaf(m.va + kS - 1, m);
@@ -100,13 +100,13 @@ void check_walks(const Config& cfg, const AddressSpaceImage& img) {
   // the nested path as well as the miss path.
   MmuRegisters regs{img.root, 0};
   Mmu mmu(mmu_params(cfg), regs);
-  std::stable_sort(mapped.begin(), mapped.end(), [](auto& a, auto& b) { return a.second->large > b.second->large; });
+  std::stable_sort(mapped.begin(), mapped.end(), [](auto& a, auto& b) { return a.second->large_page > b.second->large_page; });
   for (const auto& [va, m] : mapped) {
     const MmuOutcome o = mmu.translate(va, false, read);
     ASSERT_EQ(o.fault, FaultReason::kNone) << hex(va) << ": " << mmu.fault_detail();
     EXPECT_EQ(o.pa, m->pa + (va - m->va)) << hex(va);
-    EXPECT_EQ(o.task, m->task) << hex(va);
-    EXPECT_EQ(o.large, m->large) << hex(va);
+    EXPECT_EQ(o.task_type, m->task_type) << hex(va);
+    EXPECT_EQ(o.large_page, m->large_page) << hex(va);
     if (!m->writable) {
       EXPECT_EQ(mmu.translate(va, true, read).fault, FaultReason::kPermission) << hex(va);
     }
@@ -130,7 +130,7 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
   for (const auto& app : cfg.address_space.applications)
     for (const auto& r : app.regions) {
       data += r.size;
-      (r.large ? large_pages : small_pages) += ceil_div(r.size, r.large ? kL : kS);
+      (r.large_page ? large_pages : small_pages) += ceil_div(r.size, r.large_page ? kL : kS);
     }
   EXPECT_EQ(f.data_bytes, data);
   EXPECT_EQ(f.large_pages, large_pages);
@@ -139,7 +139,7 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
 
   std::map<uint64_t, std::string> owner;  // small frame -> page that owns it
   auto claim = [&](uint64_t frame, const PageMapping& m) {
-    const std::string who = (m.large ? "large " : "small ") + hex(m.va);
+    const std::string who = (m.large_page ? "large " : "small ") + hex(m.va);
     const auto [it, fresh] = owner.emplace(frame, who);
     EXPECT_TRUE(fresh) << "frame " << hex(frame) << " belongs to " << it->second << " and " << who;
   };
@@ -147,7 +147,7 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
   std::map<uint64_t, unsigned> loose;                  // frame split into small frames -> pages in it
   uint64_t internal = 0, nested = 0;
   for (const PageMapping& m : img.pages)
-    if (m.large) {
+    if (m.large_page) {
       EXPECT_EQ(m.pa % kL, 0u) << hex(m.va);
       EXPECT_GE(nested_units(m.nested_flag), 0) << "one-hot flag";
       large_frame[m.pa / kL] = &m;
@@ -157,7 +157,7 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
       internal += kL - std::min(kL, m.region->size - (m.va - m.region->va));
     }
   for (const PageMapping& m : img.pages) {
-    if (m.large) continue;
+    if (m.large_page) continue;
     EXPECT_EQ(m.pa % kS, 0u) << hex(m.va);
     claim(m.pa, m);
     internal += kS - std::min(kS, m.region->size - (m.va - m.region->va));
@@ -183,9 +183,9 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
   }
   for (const PageMapping& m : img.pages) {
     EXPECT_GE(m.pa, cfg.address_space.pa_base);
-    EXPECT_LE(m.pa + (m.large ? kL : kS), img.pa_end);
-    EXPECT_EQ(m.va_nested, !m.large && std::any_of(img.pages.begin(), img.pages.end(), [&](const PageMapping& o) {
-                             return o.large && o.va / kL == m.va / kL;
+    EXPECT_LE(m.pa + (m.large_page ? kL : kS), img.pa_end);
+    EXPECT_EQ(m.va_nested, !m.large_page && std::any_of(img.pages.begin(), img.pages.end(), [&](const PageMapping& o) {
+                             return o.large_page && o.va / kL == m.va / kL;
                            })) << hex(m.va);
   }
 
@@ -243,7 +243,7 @@ TEST(AddressSpaceExample, NestedPagesYaml) {
     for (uint64_t p = 0; p < 2; ++p) {
       const PageMapping* m = page_at(*img, fb + p * kL);
       ASSERT_NE(m, nullptr);
-      EXPECT_TRUE(m->large);
+      EXPECT_TRUE(m->large_page);
       EXPECT_EQ(m->nested_flag, 0u);
     }
   ASSERT_NE(page_at(with, fb + 2 * kL), nullptr);
@@ -254,11 +254,11 @@ TEST(AddressSpaceExample, NestedPagesYaml) {
   // Which small pages are nested where.
   std::set<uint64_t> tail_frames;
   for (const PageMapping& m : with.pages) {
-    if (m.large) continue;
+    if (m.large_page) continue;
     const bool ring = m.va >= 0x1002'E000 && m.va < 0x1003'0000;
     EXPECT_TRUE(m.pa_nested) << hex(m.va);
     EXPECT_EQ(m.va_nested, ring) << hex(m.va);
-    EXPECT_EQ(m.task, 2u);
+    EXPECT_EQ(m.task_type, 2u);
     EXPECT_GE(m.pa, fb_last_frame + 0x8000) << hex(m.va) << " outside fb's tail";
     EXPECT_LT(m.pa, fb_last_frame + kL) << hex(m.va);
     tail_frames.insert(m.pa);
@@ -286,9 +286,9 @@ TEST(AddressSpaceExample, NestedPagesYaml) {
   // ring's pages resolve through compute's own PTE: task 2, not render's 1.
   const MmuOutcome o = mmu.translate(0x1002'E010, false, mem.reader());
   EXPECT_EQ(o.first, TlbResult::kNested);
-  EXPECT_EQ(o.task, 2u);
+  EXPECT_EQ(o.task_type, 2u);
   EXPECT_EQ(o.pa, page_at(with, 0x1002'E000)->pa + 0x10);
-  EXPECT_EQ(mmu.translate(0x1002'7FFF, false, mem.reader()).task, 1u) << "the byte below the region is fb's";
+  EXPECT_EQ(mmu.translate(0x1002'7FFF, false, mem.reader()).task_type, 1u) << "the byte below the region is fb's";
 }
 
 // ---------------------------------------------------------------- random address spaces
@@ -308,7 +308,7 @@ struct GenRegion {
   std::string name;
   uint64_t va, size;
   bool large;
-  int task;  // -1: the application's
+  int task_type;  // -1: the application's
   bool writable;
   std::string nest_into;
 };
@@ -340,7 +340,7 @@ Generated random_space(uint64_t seed) {
     for (unsigned k = 0; k < count; ++k) {
       GenRegion r{"r" + std::to_string(n++), base + (uint64_t{slot++} << 24), 0, pick(0, 1) == 1, -1, pick(0, 4) != 0, ""};
       r.size = r.large ? pick(1, 5 * kL) : pick(1, 24 * kS);
-      if (pick(0, 2) == 0) r.task = static_cast<int>(pick(0, 15));
+      if (pick(0, 2) == 0) r.task_type = static_cast<int>(pick(0, 15));
       app.push_back(r);
       if (!r.large || head || pick(0, 1)) continue;
       const uint64_t last = (r.size - 1) / kL * kL;
@@ -374,11 +374,11 @@ Generated random_space(uint64_t seed) {
                   "\n  applications:\n";
   for (size_t a = 0; a < apps.size(); ++a) {
     y += "    - name: app" + std::to_string(a) + "\n      process: " + std::to_string((a * 5 + seed) % 16) +
-         "\n      task: " + std::to_string(pick(0, 15)) + "\n      regions:\n";
+         "\n      task_type: " + std::to_string(pick(0, 15)) + "\n      regions:\n";
     for (const GenRegion& r : apps[a]) {
       y += "        - {name: " + r.name + ", va: " + hex(r.va) + ", size: " + hex(r.size) +
            ", page: " + (r.large ? "large" : "small");
-      if (r.task >= 0) y += ", task: " + std::to_string(r.task);
+      if (r.task_type >= 0) y += ", task_type: " + std::to_string(r.task_type);
       if (!r.writable) y += ", writable: false";
       if (!r.nest_into.empty()) y += ", nest_into: " + r.nest_into;
       y += "}\n";
@@ -424,8 +424,8 @@ TEST(AddressSpaceRandom, FragmentationIsExactAndEveryMappingWalks) {
 
 std::string two_apps(const std::string& render_regions, const std::string& compute_regions) {
   return "memory: {channels: 1}\naddress_space:\n  applications:\n"
-         "    - name: render\n      process: 1\n      task: 1\n      regions:\n" + render_regions +
-         "    - name: compute\n      process: 2\n      task: 2\n      regions:\n" + compute_regions;
+         "    - name: render\n      process: 1\n      task_type: 1\n      regions:\n" + render_regions +
+         "    - name: compute\n      process: 2\n      task_type: 2\n      regions:\n" + compute_regions;
 }
 
 TEST(AddressSpaceMix, WhatNestingSavesAndWhatItDoesNot) {
@@ -533,13 +533,13 @@ std::string space(const std::string& regions, const std::string& more = "") {
          "  applications:\n"        // 4
          "    - name: a\n"          // 5
          "      process: 1\n"       // 6
-         "      task: 1\n"          // 7
+         "      task_type: 1\n"          // 7
          "      regions:\n" +       // 8
          regions + more;
 }
 const std::string kBig = "        - {name: big, va: 0x10000000, size: 0x18000, page: large}\n";
 std::string app_b(const std::string& name, unsigned process, const std::string& region) {
-  return "    - name: " + name + "\n      process: " + std::to_string(process) + "\n      task: 2\n      regions:\n" + region;
+  return "    - name: " + name + "\n      process: " + std::to_string(process) + "\n      task_type: 2\n      regions:\n" + region;
 }
 
 TEST(AddressSpaceConfig, RejectionsNameFileLineAndKey) {
@@ -600,8 +600,8 @@ TEST(AddressSpaceConfig, RejectionsNameFileLineAndKey) {
        space(kBig, "workload:\n  - {kind: strided, process: 5, base: 0x10000000, count: 4}\n"),
        11, "workload[0].process", "no application has process id 5"},
       {"workload with a task type and an address space",
-       space(kBig, "workload:\n  - {kind: strided, task: 1, process: 1, base: 0x10000000, count: 4}\n"),
-       11, "workload[0].task", "with an address space the task type comes from the page tables"},
+       space(kBig, "workload:\n  - {kind: strided, task_type: 1, process: 1, base: 0x10000000, count: 4}\n"),
+       11, "workload[0].task_type", "with an address space the task type comes from the page tables"},
       {"generator runs off its application's region",
        space(kBig, "workload:\n  - {kind: strided, process: 1, base: 0x10000000, stride: 64, count: 2000}\n"),
        11, "workload[0]", "touches VA 0x10018000, which no region of application 'a' maps"},
@@ -671,7 +671,7 @@ TEST(AddressSpaceConfig, AllocatorErrorsNameTheRegion) {
 // tables now start past that row; with channel bits they follow the data.
 TEST(AddressSpaceLayout, PageTablesShareNoRowOfGranulesWithData) {
   const std::string region = "address_space:\n  applications:\n"
-                             "    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
+                             "    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
   struct Case {
     std::string translator;
     unsigned channels;
@@ -702,15 +702,15 @@ TEST(AddressSpaceLayout, PageTablesShareNoRowOfGranulesWithData) {
 
 std::string before_mmu(const std::string& regions) {
   return "memory: {channels: 1}\ntranslator: {position: before_mmu}\n"  // 1-2
-         "address_space:\n  applications:\n    - name: a\n      process: 3\n      task: 1\n      regions:\n" +  // 3-8
+         "address_space:\n  applications:\n    - name: a\n      process: 3\n      task_type: 1\n      regions:\n" +  // 3-8
          regions;
 }
 
 TEST(AddressSpaceFirmware, BeforeMmuRegionsWithTheirOwnTaskGetAVaRange) {
   const Config cfg = config_from(before_mmu(
       "        - {name: big, va: 0x10000000, size: 0x18000, page: large}\n"
-      "        - {name: own, va: 0x20000000, size: 0x2800, page: small, task: 7}\n"
-      "        - {name: same, va: 0x30000000, size: 0x1000, page: small, task: 1}\n"));
+      "        - {name: own, va: 0x20000000, size: 0x2800, page: small, task_type: 7}\n"
+      "        - {name: same, va: 0x30000000, size: 0x1000, page: small, task_type: 1}\n"));
   const AddressSpaceImage img = build_address_space(cfg, true);
   RegisterBank bank(register_params(cfg));
   program_registers(cfg, &img, [&](uint32_t off, uint32_t v) { return bank.write(off, 4, v) == RegStatus::kOk; });
@@ -752,7 +752,7 @@ TEST(AddressSpaceFirmware, MoreThanEightOwnTaskRegionsIsAnInputError) {
     std::string r;
     for (unsigned i = 0; i < n; ++i)
       r += "        - {name: r" + std::to_string(i) + ", va: " + hex(0x2000'0000 + i * 0x10'0000) +
-           ", size: 0x1000, page: small, task: " + std::to_string(2 + i) + "}\n";
+           ", size: 0x1000, page: small, task_type: " + std::to_string(2 + i) + "}\n";
     return r;
   };
   {
@@ -765,7 +765,7 @@ TEST(AddressSpaceFirmware, MoreThanEightOwnTaskRegionsIsAnInputError) {
   }
   // The ninth is refused when the config loads, at that region's line.
   EXPECT_TRUE(input_error_at([&] { config_from(before_mmu(regions(9))); }, "test.yaml", 17,
-                             "address_space.applications[0].regions[8].task", "all 8 are taken"));
+                             "address_space.applications[0].regions[8].task_type", "all 8 are taken"));
 }
 
 }  // namespace

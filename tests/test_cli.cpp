@@ -72,7 +72,7 @@ TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
   std::string line;
   ASSERT_TRUE(std::getline(log, line));
   EXPECT_EQ(line,
-            "id,process,task,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,"
+            "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,"
             "completion_cycle");
   std::set<std::string> ids;
   while (std::getline(log, line)) {
@@ -83,7 +83,7 @@ TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
 }
 
 TEST_F(Cli, TraceRunUsesTheTraceInsteadOfTheWorkload) {
-  const auto trace = write("t.csv", "cycle,task,op,address,size\n0,0,R,0x0,64\n0,0,W,0x100,64\n0,0,R,0x200,64\n");
+  const auto trace = write("t.csv", "cycle,task_type,op,address,size\n0,0,R,0x0,64\n0,0,W,0x100,64\n0,0,R,0x200,64\n");
   const Result r = run({"run", "--config", kIdentity, "--trace", trace.string(), "--quiet", "--stats-json",
                         path("s.json").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -103,7 +103,7 @@ TEST_F(Cli, BadConfigExitsTwoNamingFileLineAndKey) {
 
 TEST_F(Cli, BadTraceExitsTwoAndStillWritesWhatCompleted) {
   const auto trace = write("t.csv",
-                           "cycle,task,op,address,size\n"
+                           "cycle,task_type,op,address,size\n"
                            "# two good records, then a misaligned one\n"
                            "0,0,R,0x0,64\n"
                            "1,0,W,0x100,64\n"
@@ -211,7 +211,7 @@ TEST_F(Cli, NestedPagesExampleShowsApplicationsTlbAndFragmentation) {
     EXPECT_NE(r.out.find(shown), std::string::npos) << shown;
   const auto j = nlohmann::json::parse(slurp(path("s.json")));
   ASSERT_EQ(j.at("applications").size(), 2u);
-  EXPECT_NE(j.at("applications")[0].at("task"), j.at("applications")[1].at("task"));
+  EXPECT_NE(j.at("applications")[0].at("task_type"), j.at("applications")[1].at("task_type"));
   for (const auto& app : j.at("applications")) {
     EXPECT_GT(app.at("requests").get<uint64_t>(), 0u);
     EXPECT_EQ(app.at("per_channel").size(), 8u);
@@ -256,7 +256,7 @@ std::vector<std::map<std::string, std::string>> log_rows(const std::string& text
 TEST_F(Cli, ConfigsThatCorruptedDataAreRefusedOrRunCorrectly) {
   const std::string space =
       "address_space:\n  va_bits: 32\n  applications:\n"
-      "    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
+      "    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n";
   struct Refused {
     const char* what;
     std::string yaml;
@@ -270,7 +270,7 @@ TEST_F(Cli, ConfigsThatCorruptedDataAreRefusedOrRunCorrectly) {
        ":2: translator.default_scheme: before the MMU the prime scheme with 3 channels"},
       {"two schemes on 3 channels with interleave off (was a model error, exit 3)",
        "memory: {channels: 3}\ntranslator: {granule_bytes: 64, prime: 5, interleave_enable: false, "
-       "tasks: [{task: 1, scheme: prime}]}\n",
+       "tasks: [{task_type: 1, scheme: prime}]}\n",
        ":2: translator.tasks: with 3 channels a row of granules crosses pages"},
       {"candidate bit inside the granule", "memory: {channels: 2}\ntranslator: {channel_bits: [1], candidate_bits: [0]}\n",
        ":2: translator.candidate_bits[0]: candidate bit 0 lies inside the 2-byte interleave granule"},
@@ -311,7 +311,7 @@ TEST_F(Cli, ConfigsThatCorruptedDataAreRefusedOrRunCorrectly) {
   // top granule stays in place instead of wrapping onto address 0.
   const auto wide = write("wide.yaml", "memory: {address_bits: 64, channels: 5}\nmmu: {page_sizes: [4096]}\n"
                                        "translator: {granule_bytes: 64, prime: 3, default_scheme: prime}\n");
-  const auto top = write("top.csv", "cycle,task,op,address,size\n0,0,W,0xffffffffffffffc0,64\n1,0,R,0x0,64\n");
+  const auto top = write("top.csv", "cycle,task_type,op,address,size\n0,0,W,0xffffffffffffffc0,64\n1,0,R,0x0,64\n");
   r = run({"run", "--config", wide.string(), "--trace", top.string(), "--quiet", "--txn-log", path("w.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   rows = log_rows(slurp(path("w.csv")));

@@ -55,8 +55,11 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
        3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
       {"unknown key in a task",
-       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none, vectors: [1]}\n",
-       5, "translator.tasks[0].vectors", "allowed: task, scheme, xor_vectors"},
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 1, scheme: none, vectors: [1]}\n",
+       5, "translator.tasks[0].vectors", "allowed: task_type, scheme, xor_vectors"},
+      {"the key a task type had before it had one name",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none}\n",
+       5, "translator.tasks[0].task", "unknown key (allowed: task_type, scheme, xor_vectors); 'task' is now 'task_type'"},
       // Wrong types.
       {"string for a number", "memory:\n  channels: eight\n", 2, "memory.channels", "expected an unsigned integer, got 'eight'"},
       {"string in a list of numbers", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, nine, 10]\n",
@@ -81,40 +84,40 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"key given twice, the second would be ignored", "memory:\n  channels: 1\nmemory:\n  channels: 8\n",
        3, "memory", "key given twice"},
       {"task without scheme",
-       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 3}\n",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 3}\n",
        5, "translator.tasks[0].scheme", "missing value"},
       {"task without task", "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {scheme: none}\n",
-       5, "translator.tasks[0].task", "missing value"},
+       5, "translator.tasks[0].task_type", "missing value"},
       {"xor without vectors",
-       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  candidate_bits: [9]\n  tasks:\n    - {task: 0, scheme: xor}\n",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  candidate_bits: [9]\n  tasks:\n    - {task_type: 0, scheme: xor}\n",
        6, "translator.tasks[0].xor_vectors", "missing value"},
       {"prime scheme without prime",
-       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - task: 0\n      scheme: prime\n",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - task_type: 0\n      scheme: prime\n",
        6, "translator.tasks[0].scheme", "needs translator.prime"},
       {"random generator without range",
-       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 0}\n  - {kind: random, task: 1, base: 0x10000}\n",
+       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task_type: 0}\n  - {kind: random, task_type: 1, base: 0x10000}\n",
        4, "workload[1].range", "needs its address range"},
-      {"generator without kind", "memory: {channels: 1}\nworkload:\n  - task: 0\n    count: 4\n",
+      {"generator without kind", "memory: {channels: 1}\nworkload:\n  - task_type: 0\n    count: 4\n",
        3, "workload[0].kind", "missing value"},
       {"non-power-of-two channels without granule", "memory: {channels: 6}\ntranslator: {prime: 7}\n",
        2, "translator.granule_bytes", "needs an interleave granule"},
       // XOR vectors.
       {"vector wider than the candidate bits",
        "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  candidate_bits: [10, 11]\n  tasks:\n"
-       "    - task: 0\n      scheme: xor\n      xor_vectors:\n        - 0b01\n        - 0b100\n",
+       "    - task_type: 0\n      scheme: xor\n      xor_vectors:\n        - 0b01\n        - 0b100\n",
        10, "translator.tasks[0].xor_vectors[1]", "beyond the 2 configured"},
       {"too few vectors",
        "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11]\n  tasks:\n"
-       "    - task: 0\n      scheme: xor\n      xor_vectors: [1, 1]\n",
+       "    - task_type: 0\n      scheme: xor\n      xor_vectors: [1, 1]\n",
        8, "translator.tasks[0].xor_vectors", "2 XOR control vectors for 3 channel bits"},
       {"vectors on a task without xor",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  candidate_bits: [9]\n  tasks:\n"
-       "    - task: 0\n      scheme: none\n      xor_vectors: [1]\n",
+       "    - task_type: 0\n      scheme: none\n      xor_vectors: [1]\n",
        8, "translator.tasks[0].xor_vectors", "only a task with scheme xor"},
       {"task mapped twice",
-       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 2, scheme: none}\n"
-       "    - {task: 2, scheme: none}\n",
-       6, "translator.tasks[1].task", "task type 2 mapped twice"},
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 2, scheme: none}\n"
+       "    - {task_type: 2, scheme: none}\n",
+       6, "translator.tasks[1].task_type", "task type 2 mapped twice"},
       // Prime scheme.
       {"prime divides the channel count", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  prime: 2\n",
        4, "translator.prime", "prime 2 divides the channel count 8"},
@@ -132,7 +135,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       // interleave disabled (firmware may enable it; the bank fixes the scheme).
       {"two schemes with interleave disabled",
        "memory: {channels: 3}\ntranslator:\n  granule_bytes: 64\n  prime: 5\n  interleave_enable: false\n"
-       "  tasks: [{task: 1, scheme: prime}]\n",
+       "  tasks: [{task_type: 1, scheme: prime}]\n",
        6, "translator.tasks", "all task types must use the same scheme"},
       {"granule as large as the physical space",
        "memory: {channels: 3, address_bits: 16}\ntranslator: {granule_bytes: 0x10000}\n",
@@ -141,26 +144,26 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       // straddle two channels.
       {"channel bit below a page table entry",
        "memory: {address_bits: 32, channels: 2}\ntranslator: {channel_bits: [2]}\naddress_space:\n  va_bits: 32\n"
-       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       "  applications:\n    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
        2, "translator.channel_bits[0]", "4-byte interleave granule; with an address space it must hold one 8-byte page table entry"},
       {"lowest of several channel bits below a page table entry",
        "memory: {address_bits: 32, channels: 4}\ntranslator:\n  channel_bits: [6, 1]\naddress_space:\n"
-       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       "  applications:\n    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
        3, "translator.channel_bits[1]", "channel bit 1 gives a 2-byte interleave granule"},
       {"granule below a page table entry",
        "memory: {address_bits: 32, channels: 3}\ntranslator:\n  granule_bytes: 4\naddress_space:\n"
-       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       "  applications:\n    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
        3, "translator.granule_bytes", "4-byte interleave granule"},
       // Before the MMU a prime row of a non-power-of-two N crosses virtual pages.
       {"prime before the MMU with three channels",
        "memory: {address_bits: 32, channels: 3}\ntranslator:\n  granule_bytes: 2048\n  prime: 5\n"
        "  default_scheme: prime\n  position: before_mmu\naddress_space:\n"
-       "  applications:\n    - {name: a, process: 0, task: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
+       "  applications:\n    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0x10000, size: 0x10000, page: large}]}\n",
        5, "translator.default_scheme", "before the MMU the prime scheme with 3 channels would move VAs across pages"},
       // Isolation from the workload side.
       {"two task types on one page",
-       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 0, base: 0, count: 4}\n"
-       "  - {kind: strided, task: 1, base: 0x800, count: 4}\n",
+       "memory: {channels: 1}\nworkload:\n  - {kind: strided, task_type: 0, base: 0, count: 4}\n"
+       "  - {kind: strided, task_type: 1, base: 0x800, count: 4}\n",
        4, "workload[1]", "shares pages with workload[0]"},
       {"workload past the address space",
        "memory: {address_bits: 16, channels: 1}\nworkload:\n  - {kind: strided, base: 0xFFC0, count: 2}\n",
@@ -201,7 +204,7 @@ TEST(Config, NumbersInHexBinaryAndWithUnderscores) {
       "  channel_bits: [0x8, 0b1001, 1_0]\n"
       "  candidate_bits: [11, 12, 13, 14]\n"
       "  tasks:\n"
-      "    - {task: 0xF, scheme: xor, xor_vectors: [0b0000_0001, 0x0_A, 0xf]}\n"
+      "    - {task_type: 0xF, scheme: xor, xor_vectors: [0b0000_0001, 0x0_A, 0xf]}\n"
       "workload:\n"
       "  - {kind: strided, base: 0x1_0000, stride: 0X40, count: 1_000_000, size: 0b100_0000}\n");
   EXPECT_EQ(c.memory.address_bits, 32u);

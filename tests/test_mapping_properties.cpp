@@ -147,7 +147,7 @@ Drawn draw_config() {
     const bool use_prime = before ? breaks(kPrimeBeforeMmu) : coin();
     t += std::string("  default_scheme: ") + (use_prime ? "prime" : "none") + "\n";
     if (breaks(kTwoSchemesNonPow2)) {
-      t += std::string("  tasks: [{task: 5, scheme: ") + (use_prime ? "none" : "prime") + "}]\n";
+      t += std::string("  tasks: [{task_type: 5, scheme: ") + (use_prime ? "none" : "prime") + "}]\n";
       if (before && !use_prime) d.flaws |= kPrimeBeforeMmu;  // task 5 is prime before the MMU
     }
   } else {
@@ -161,7 +161,7 @@ Drawn draw_config() {
       if (N > 1) schemes.push_back("xor");
       if (prime_ok) schemes.push_back("prime");
       const std::string s = pick(schemes);
-      t += "    - {task: " + std::to_string(task) + ", scheme: " + s;
+      t += "    - {task_type: " + std::to_string(task) + ", scheme: " + s;
       if (s == "xor") {
         std::vector<unsigned> vectors;
         for (size_t j = 0; j < channel_bits.size(); ++j) vectors.push_back(uniform<unsigned>(0, 1u << candidates.size()));
@@ -180,7 +180,7 @@ Drawn draw_config() {
   uint64_t slot = 1;
   for (unsigned i = 0; i < apps; ++i) {
     a += "    - name: app" + std::to_string(i) + "\n      process: " + std::to_string(i) +
-         "\n      task: " + std::to_string(uniform<unsigned>(0, 16)) + "\n      regions:\n";
+         "\n      task_type: " + std::to_string(uniform<unsigned>(0, 16)) + "\n      regions:\n";
     const unsigned regions = uniform<unsigned>(1, 4);
     for (unsigned k = 0; k < regions; ++k) {
       const bool large = coin();
@@ -188,7 +188,7 @@ Drawn draw_config() {
       const uint64_t size = large ? uniform<uint64_t>(1, 3 * kL) : uniform<uint64_t>(1, 6 * kS);
       auto region = [&](uint64_t at, uint64_t bytes, bool big) {
         std::string r = "        - {va: " + hex(at) + ", size: " + hex(bytes) + ", page: " + (big ? "large" : "small");
-        if (uniform(0, 3) == 0) r += ", task: " + std::to_string(uniform<unsigned>(0, 16));
+        if (uniform(0, 3) == 0) r += ", task_type: " + std::to_string(uniform<unsigned>(0, 16));
         if (uniform(0, 5) == 0) r += ", writable: false";
         return r + "}\n";
       };
@@ -325,7 +325,7 @@ RC_GTEST_PROP(MappingProperties, NoDataAddressMapsOntoAPageTableLocation, ()) {
   // VA -> page, to follow a mapped VA before the MMU.
   std::map<uint64_t, const PageMapping*> small_at;
   std::map<uint64_t, const PageMapping*> large_at;
-  for (const PageMapping& m : img.pages) (m.large ? large_at : small_at)[m.va] = &m;
+  for (const PageMapping& m : img.pages) (m.large_page ? large_at : small_at)[m.va] = &m;
   auto page_of = [&](uint64_t va) -> const PageMapping* {
     if (auto it = small_at.find(va >> geo.small_bits << geo.small_bits); it != small_at.end()) return it->second;
     if (auto it = large_at.find(va >> geo.large_bits << geo.large_bits); it != large_at.end())
@@ -340,10 +340,10 @@ RC_GTEST_PROP(MappingProperties, NoDataAddressMapsOntoAPageTableLocation, ()) {
     XorTranslator tr(translator_params(cfg), regs);
     std::unordered_set<uint64_t> data;
     for (const PageMapping& m : img.pages) {
-      const uint64_t bytes = m.large ? geo.large_bytes() : geo.small_bytes();
+      const uint64_t bytes = m.large_page ? geo.large_bytes() : geo.small_bytes();
       for (uint64_t off = 0; off < bytes; off += kPteBytes) {
         const uint64_t va = m.va + off;
-        if (m.large && geo.in_nested_region(va, m.nested_flag)) continue;  // another page's, or nobody's
+        if (m.large_page && geo.in_nested_region(va, m.nested_flag)) continue;  // another page's, or nobody's
         uint64_t pa = m.pa + off;
         if (before) {
           const uint64_t mapped_va = tr.map(va, regs.task_for(m.process, va, geo.small_bits));
@@ -351,7 +351,7 @@ RC_GTEST_PROP(MappingProperties, NoDataAddressMapsOntoAPageTableLocation, ()) {
           RC_ASSERT(p == &m);
           pa = p->pa + (mapped_va - p->va);
         } else {
-          pa = tr.map(pa, m.task);
+          pa = tr.map(pa, m.task_type);
         }
         const uint64_t k = key(pa);
         RC_ASSERT(tables.count(k) == 0u);
@@ -382,7 +382,7 @@ RC_GTEST_PROP(MappingProperties, ReadReturnsTheLastValueWritten, ()) {
   const PageGeometry geo = cfg.mmu.geometry();
   if (cfg.has_mmu()) {
     for (const PageMapping& m : path.image()->pages) {
-      if (!m.large) {
+      if (!m.large_page) {
         pages.push_back({m.va, geo.small_bytes(), m.process, m.writable});
         continue;
       }

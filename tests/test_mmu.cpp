@@ -302,7 +302,7 @@ TEST(MmuTranslate, PaSplicesFrameAndOffsetAtThePageSize) {
     const Out o = r.tr(c.va);
     ASSERT_EQ(o.fault, FaultReason::kNone) << c.what << ": " << o.detail;
     EXPECT_EQ(o.pa, c.pa) << c.what << ": got " << hex(o.pa);
-    EXPECT_EQ(o.large, c.large) << c.what;
+    EXPECT_EQ(o.large_page, c.large) << c.what;
     const TlbEntry& e = r.mmu.tlb().entry(o.set, o.way);
     EXPECT_EQ(e.vpn, c.vpn) << c.what;
     EXPECT_EQ(o.set, (c.va >> 16) % r.mmu.tlb().sets()) << c.what << ": set from the large VPN for both sizes";
@@ -337,9 +337,9 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
     EXPECT_EQ(o.walks, 1u);
     EXPECT_EQ(o.walk_reads, 3u);
     EXPECT_TRUE(o.filled);
-    EXPECT_TRUE(o.large);
+    EXPECT_TRUE(o.large_page);
     EXPECT_EQ(o.pa, kFrame + (15 - units) * kS + 0x234);
-    EXPECT_EQ(o.task, 3u);
+    EXPECT_EQ(o.task_type, 3u);
     EXPECT_EQ(r.mmu.tlb().entry(o.set, o.way).nested_flag, flag);
 
     // The last byte below the region: still the large page, a plain hit.
@@ -348,7 +348,7 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
     EXPECT_EQ(o.first, TlbResult::kHitLarge);
     EXPECT_EQ(o.walk_reads, 0u);
     EXPECT_EQ(o.pa, kFrame + first_in * kS - 1);
-    EXPECT_EQ(o.task, 3u);
+    EXPECT_EQ(o.task_type, 3u);
 
     if (units > 0) {
       // Just inside: the large entry hits inside its region, so the walker
@@ -360,21 +360,21 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
       EXPECT_EQ(o.walks, 1u);
       EXPECT_EQ(o.walk_reads, 3u);
       EXPECT_TRUE(o.filled);
-      EXPECT_FALSE(o.large);
+      EXPECT_FALSE(o.large_page);
       EXPECT_EQ(o.pa, small_frame(first_in));
-      EXPECT_EQ(o.task, 9u) << "the small page's own task type, not the large page's";
+      EXPECT_EQ(o.task_type, 9u) << "the small page's own task type, not the large page's";
       // Now the small entry hits first.
       o = r.tr(in_va + 0xABC);
       EXPECT_EQ(o.first, TlbResult::kHitSmall);
       EXPECT_EQ(o.walk_reads, 0u);
       EXPECT_EQ(o.pa, small_frame(first_in) + 0xABC);
-      EXPECT_EQ(o.task, 9u);
+      EXPECT_EQ(o.task_type, 9u);
       // The large page's last byte: another small page unless the region is one page.
       o = r.tr(kVa + 0xFFFF);
       ASSERT_EQ(o.fault, FaultReason::kNone) << o.detail;
       EXPECT_EQ(o.first, units >= 2 ? TlbResult::kNested : TlbResult::kHitSmall);
       EXPECT_EQ(o.pa, small_frame(15) + 0xFFF);
-      EXPECT_EQ(o.task, 9u);
+      EXPECT_EQ(o.task_type, 9u);
     }
     // The large entry is still there and still translates outside.
     o = r.tr(below);
@@ -401,16 +401,16 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
     o = r.tr_with(cold, kVa + first_in * kS + 0x10);
     EXPECT_EQ(o.first, TlbResult::kMiss);
     EXPECT_EQ(o.walk_reads, 3u);
-    EXPECT_FALSE(o.large);
+    EXPECT_FALSE(o.large_page);
     EXPECT_EQ(o.pa, small_frame(first_in) + 0x10);
-    EXPECT_EQ(o.task, 9u);
+    EXPECT_EQ(o.task_type, 9u);
     o = r.tr_with(cold, out_va);
     EXPECT_EQ(o.first, TlbResult::kMiss) << "a small entry does not cover the rest of the large page";
-    EXPECT_TRUE(o.large);
+    EXPECT_TRUE(o.large_page);
     EXPECT_EQ(o.pa, kFrame + (15 - units) * kS + 0x234);
     o = r.tr_with(cold, kVa + first_in * kS);
     EXPECT_EQ(o.first, TlbResult::kHitSmall) << "inside the region the small entry wins over the large one";
-    EXPECT_EQ(o.task, 9u);
+    EXPECT_EQ(o.task_type, 9u);
     EXPECT_EQ(cold.stats().nested, 0u);
     EXPECT_EQ(cold.stats().walks, 2u);
     EXPECT_EQ(cold.stats().fills_small, 1u);
@@ -537,7 +537,7 @@ TEST(MmuFault, RecordsKeepTheFirstFaultsWithTheirDetailAndCountThemAll) {
   EXPECT_EQ(first.id, 0u);
   EXPECT_EQ(first.process, 3u);
   EXPECT_EQ(first.va, 0xC000'0000u);
-  EXPECT_EQ(first.task, 7u);
+  EXPECT_EQ(first.task_type, 7u);
   EXPECT_EQ(first.reason, FaultReason::kUnmapped);
   EXPECT_EQ(first.detail, "level 0: invalid PTE");
   EXPECT_EQ(r.mmu.faults().back().id, Mmu::kMaxFaultRecords - 1);
@@ -555,7 +555,7 @@ TEST(MmuFault, PermissionsOnMissAndOnHit) {
   EXPECT_EQ(o.detail, "write to a read-only page");
   EXPECT_EQ(o.first, TlbResult::kMiss);
   EXPECT_EQ(o.walk_reads, 3u);
-  EXPECT_EQ(o.task, 3u);
+  EXPECT_EQ(o.task_type, 3u);
   // Reading it is fine, and the entry is there.
   o = r.tr(kBig + 0x40);
   EXPECT_EQ(o.fault, FaultReason::kNone);
@@ -602,7 +602,7 @@ TEST(MmuInvalidate, RegisterWriteMakesTheNextTranslationMiss) {
   o = mmu.translate(kBig + 8, false, mem.reader());
   EXPECT_EQ(o.first, TlbResult::kMiss);
   EXPECT_EQ(o.pa, 0x0DEF'0008u);
-  EXPECT_EQ(o.task, 6u);
+  EXPECT_EQ(o.task_type, 6u);
   EXPECT_EQ(mmu.translate(kBig + 8, false, mem.reader()).first, TlbResult::kHitLarge) << "one flush per write";
   EXPECT_EQ(mmu.stats().invalidations, 1u);
 

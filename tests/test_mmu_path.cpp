@@ -36,21 +36,21 @@ std::string mmu_yaml(const std::string& position) {
          "  candidate_bits: [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]\n"
          "  prime: 5\n"
          "  tasks:\n"
-         "    - {task: 0, scheme: none}\n"
-         "    - {task: 1, scheme: xor, xor_vectors: [0x0F1, 0x3A2, 0xC54]}\n"
-         "    - {task: 2, scheme: prime}\n"
-         "    - {task: 3, scheme: xor, xor_vectors: [0x801, 0x402, 0x204]}\n"
+         "    - {task_type: 0, scheme: none}\n"
+         "    - {task_type: 1, scheme: xor, xor_vectors: [0x0F1, 0x3A2, 0xC54]}\n"
+         "    - {task_type: 2, scheme: prime}\n"
+         "    - {task_type: 3, scheme: xor, xor_vectors: [0x801, 0x402, 0x204]}\n"
          "address_space:\n"
          "  va_bits: 32\n"
          "  applications:\n"
-         "    - name: a\n      process: 1\n      task: 1\n      regions:\n"
+         "    - name: a\n      process: 1\n      task_type: 1\n      regions:\n"
          "        - {name: a_large, va: 0x100000, size: 0x28000, page: large}\n"
          "        - {name: a_small, va: 0x400000, size: 0x3000, page: small}\n"
-         "    - name: b\n      process: 2\n      task: 2\n      regions:\n"
+         "    - name: b\n      process: 2\n      task_type: 2\n      regions:\n"
          "        - {name: b_large, va: 0x200000, size: 0x14000, page: large}\n"
          "        - {name: b_small, va: 0x500000, size: 0x5000, page: small}\n"
-         "        - {name: b_tail, va: 0x12C000, size: 0x4000, page: small, task: 3}\n"
-         "    - name: c\n      process: 3\n      task: 0\n      regions:\n"
+         "        - {name: b_tail, va: 0x12C000, size: 0x4000, page: small, task_type: 3}\n"
+         "    - name: c\n      process: 3\n      task_type: 0\n      regions:\n"
          "        - {name: c_small, va: 0x600000, size: 0x4000, page: small, nest_into: b_large}\n";
 }
 
@@ -59,7 +59,7 @@ std::vector<TaggedPage> mapped_pages(const Config& cfg) {
   std::vector<TaggedPage> pages;
   for (const auto& app : cfg.address_space.applications)
     for (const auto& reg : app.regions)
-      for (uint64_t off = 0; off < reg.size; off += 4096) pages.push_back({reg.va + off, reg.task, app.process});
+      for (uint64_t off = 0; off < reg.size; off += 4096) pages.push_back({reg.va + off, reg.task_type, app.process});
   return pages;
 }
 
@@ -74,7 +74,7 @@ struct MmuCoverage : CompletionObserver {
     ++results[static_cast<unsigned>(c.how.tlb)];
     faults += c.how.fault != FaultReason::kNone;
     large += c.how.large_page;
-    tasks.insert(c.how.task);
+    tasks.insert(c.how.task_type);
   }
 };
 

@@ -22,7 +22,7 @@ uint64_t run_mix(const Config& cfg, RequestSource& src, ShadowScoreboard& sb) {
   uint64_t n = 0;
   while (src.next(r)) {
     if (r.op == Op::kWrite) fill_write_data(r, data);
-    EXPECT_TRUE(path.access(r.task, r.address, r.op, data, r.size, how));
+    EXPECT_TRUE(path.access(r.task_type, r.address, r.op, data, r.size, how));
     sb.on_completion({r, how, data, r.cycle, r.cycle});
     ++n;
   }

@@ -25,10 +25,10 @@ class HowChecker : public CompletionObserver {
  public:
   explicit HowChecker(const Config& cfg) : regs_(registers_from_config(cfg)), tr_(translator_params(cfg), regs_), dec_(cfg.channel_layout()) {}
   void on_completion(const Completion& c) override {
-    const uint64_t mapped = tr_.map(c.request.address, c.request.task);
+    const uint64_t mapped = tr_.map(c.request.address, c.request.task_type);
     if (c.how.physical_address != c.request.address || c.how.mapped_address != mapped ||
         c.how.channel != dec_.channel(mapped) || c.how.local_address != dec_.local(mapped) ||
-        c.how.scheme != tr_.scheme(c.request.task)) {
+        c.how.scheme != tr_.scheme(c.request.task_type)) {
       if (wrong_++ < 5) ADD_FAILURE() << "request " << c.request.id << ": route differs from the plain model";
     }
     schemes_seen_ |= 1u << static_cast<unsigned>(c.how.scheme);
@@ -75,7 +75,7 @@ TEST(TlmPath, ReadAfterWriteSixChannelsPrime) {
   const Config cfg = config_from(base_yaml(
       "translator: {granule_bytes: 64, prime: 5, default_scheme: prime}", 6, 32));
   std::vector<TaggedPage> pages = random_pages(rng, 32, 4096, 32);
-  for (auto& p : pages) p.task %= 2;
+  for (auto& p : pages) p.task_type %= 2;
   RandomMix mix(12, pages, 4096, 64, 50000);
   ShadowScoreboard sb;
   HowChecker how(cfg);
@@ -117,7 +117,7 @@ TEST(TlmPath, ServiceCyclesAndMaxOutstandingShapeTheTimeline) {
   const Config cfg = config_from(
       "memory: {address_bits: 32, channels: 4, service_cycles: 3, max_outstanding: 2}\n"
       "translator: {channel_bits: [8, 9]}\n"
-      "workload: [{kind: strided, task: 0, base: 0, stride: 1024, count: 6, size: 64, issue_interval: 0}]\n");
+      "workload: [{kind: strided, task_type: 0, base: 0, stride: 1024, count: 6, size: 64, issue_interval: 0}]\n");
   auto src = make_workload(cfg);
   Recorder rec;
   RunStatistics stats(cfg);

@@ -28,7 +28,7 @@ std::vector<Request> read_all(const std::string& text) {
 TEST(TraceReader, GoodTraceParsesIntoRequests) {
   const auto rs = read_all(
       "# produced by hand\n"
-      "cycle,task,op,address,size,data\n"
+      "cycle,task_type,op,address,size,data\n"
       "0,0,R,0x100,64,\n"
       "\n"
       "   # an indented comment\n"
@@ -39,12 +39,12 @@ TEST(TraceReader, GoodTraceParsesIntoRequests) {
   ASSERT_EQ(rs.size(), 5u);
   for (size_t i = 0; i < rs.size(); ++i) EXPECT_EQ(rs[i].id, i) << "ids count records, not lines";
   EXPECT_EQ(rs[0].cycle, 0u);
-  EXPECT_EQ(rs[0].task, 0u);
+  EXPECT_EQ(rs[0].task_type, 0u);
   EXPECT_EQ(rs[0].op, Op::kRead);
   EXPECT_EQ(rs[0].address, 0x100u);
   EXPECT_EQ(rs[0].size, 64u);
   EXPECT_EQ(rs[1].cycle, 1u);
-  EXPECT_EQ(rs[1].task, 3u);
+  EXPECT_EQ(rs[1].task_type, 3u);
   EXPECT_EQ(rs[1].op, Op::kWrite);
   EXPECT_EQ(rs[1].address, 4096u);
   EXPECT_EQ(rs[1].size, 8u);
@@ -52,7 +52,7 @@ TEST(TraceReader, GoodTraceParsesIntoRequests) {
   EXPECT_EQ(rs[2].op, Op::kWrite);
   EXPECT_EQ(rs[2].address, 0x1008u);
   EXPECT_EQ(rs[2].data, 42u);
-  EXPECT_EQ(rs[3].task, 15u);
+  EXPECT_EQ(rs[3].task_type, 15u);
   EXPECT_EQ(rs[3].address, 0xFFFFFF00u) << "the last granule of the address space is in range";
   EXPECT_EQ(rs[3].size, 256u);
   EXPECT_EQ(rs[4].op, Op::kRead);
@@ -62,13 +62,13 @@ TEST(TraceReader, GoodTraceParsesIntoRequests) {
 }
 
 TEST(TraceReader, DataColumnIsOptional) {
-  const auto rs = read_all("cycle,task,op,address,size\n5,2,W,0x40,64\n5,2,R,0x40,64\n");
+  const auto rs = read_all("cycle,task_type,op,address,size\n5,2,W,0x40,64\n5,2,R,0x40,64\n");
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(rs[0].cycle, 5u);
-  EXPECT_EQ(rs[0].task, 2u);
+  EXPECT_EQ(rs[0].task_type, 2u);
   EXPECT_EQ(rs[0].address, 0x40u);
   EXPECT_EQ(rs[1].id, 1u);
-  EXPECT_TRUE(read_all("cycle,task,op,address,size\n# nothing yet\n").empty());
+  EXPECT_TRUE(read_all("cycle,task_type,op,address,size\n# nothing yet\n").empty());
 }
 
 struct BadTrace {
@@ -85,31 +85,31 @@ struct BadTrace {
 
 TEST(TraceReader, BadLinesNameFileLineAndColumn) {
   const BadTrace cases[] = {
-      {"bad hex address", "cycle,task,op,address,size\n0,0,R,0xZZ,64\n", 2, "address", "bad number '0xZZ'"},
-      {"bare 0x", "cycle,task,op,address,size\n0,0,R,0x,64\n", 2, "address", "bad number"},
-      {"bad cycle", "# c\ncycle,task,op,address,size\nx,0,R,0,64\n", 3, "cycle", "bad number 'x'"},
-      {"negative task", "cycle,task,op,address,size\n0,-1,R,0,64\n", 2, "task", "bad number"},
-      {"decimal with a fraction", "cycle,task,op,address,size\n0,0,R,0,64.0\n", 2, "size", "bad number"},
-      {"bad data", "cycle,task,op,address,size,data\n0,0,W,0,64,zz\n", 2, "data", "bad number 'zz'"},
-      {"number too large", "cycle,task,op,address,size\n99999999999999999999999,0,R,0,64\n", 2, "cycle", "out of range"},
-      {"missing column", "cycle,task,op,address,size\n0,0,R,0x40,64\n\n# gap\n1,0,R,0x80\n", 5, "",
+      {"bad hex address", "cycle,task_type,op,address,size\n0,0,R,0xZZ,64\n", 2, "address", "bad number '0xZZ'"},
+      {"bare 0x", "cycle,task_type,op,address,size\n0,0,R,0x,64\n", 2, "address", "bad number"},
+      {"bad cycle", "# c\ncycle,task_type,op,address,size\nx,0,R,0,64\n", 3, "cycle", "bad number 'x'"},
+      {"negative task", "cycle,task_type,op,address,size\n0,-1,R,0,64\n", 2, "task_type", "bad number"},
+      {"decimal with a fraction", "cycle,task_type,op,address,size\n0,0,R,0,64.0\n", 2, "size", "bad number"},
+      {"bad data", "cycle,task_type,op,address,size,data\n0,0,W,0,64,zz\n", 2, "data", "bad number 'zz'"},
+      {"number too large", "cycle,task_type,op,address,size\n99999999999999999999999,0,R,0,64\n", 2, "cycle", "out of range"},
+      {"missing column", "cycle,task_type,op,address,size\n0,0,R,0x40,64\n\n# gap\n1,0,R,0x80\n", 5, "",
        "expected 5 columns, found 4"},
-      {"missing data column", "cycle,task,op,address,size,data\n0,0,R,0x40,64\n", 2, "", "expected 6 columns, found 5"},
-      {"extra column", "cycle,task,op,address,size\n0,0,R,0x40,64,7\n", 2, "", "expected 5 columns, found 6"},
-      {"address beyond 32 bits", "cycle,task,op,address,size\n0,0,R,0x100000000,64\n", 2, "address", "out of range"},
-      {"request ends beyond 32 bits", "cycle,task,op,address,size\n0,0,R,0xFFFFFFF0,32\n", 2, "address", "out of range"},
-      {"misaligned address", "cycle,task,op,address,size\n0,0,R,0x20,64\n", 2, "address", "not aligned to its size 64"},
-      {"size not a power of two", "cycle,task,op,address,size\n0,0,R,0,48\n", 2, "size", "size 48 must be a power of two"},
-      {"size zero", "cycle,task,op,address,size\n0,0,R,0,0\n", 2, "size", "power of two"},
-      {"size above the granule", "cycle,task,op,address,size\n0,0,R,0,512\n", 2, "size", "interleave granule (256 bytes)"},
-      {"unknown op", "cycle,task,op,address,size\n0,0,X,0,64\n", 2, "op", "bad operation 'X'"},
-      {"task 16", "cycle,task,op,address,size\n0,15,R,0,64\n1,16,R,0x1000,64\n", 3, "task", "task type 16 out of range"},
-      {"cycle going backwards", "cycle,task,op,address,size\n5,0,R,0,64\n# later\n4,0,R,0x40,64\n", 4, "cycle",
+      {"missing data column", "cycle,task_type,op,address,size,data\n0,0,R,0x40,64\n", 2, "", "expected 6 columns, found 5"},
+      {"extra column", "cycle,task_type,op,address,size\n0,0,R,0x40,64,7\n", 2, "", "expected 5 columns, found 6"},
+      {"address beyond 32 bits", "cycle,task_type,op,address,size\n0,0,R,0x100000000,64\n", 2, "address", "out of range"},
+      {"request ends beyond 32 bits", "cycle,task_type,op,address,size\n0,0,R,0xFFFFFFF0,32\n", 2, "address", "out of range"},
+      {"misaligned address", "cycle,task_type,op,address,size\n0,0,R,0x20,64\n", 2, "address", "not aligned to its size 64"},
+      {"size not a power of two", "cycle,task_type,op,address,size\n0,0,R,0,48\n", 2, "size", "size 48 must be a power of two"},
+      {"size zero", "cycle,task_type,op,address,size\n0,0,R,0,0\n", 2, "size", "power of two"},
+      {"size above the granule", "cycle,task_type,op,address,size\n0,0,R,0,512\n", 2, "size", "interleave granule (256 bytes)"},
+      {"unknown op", "cycle,task_type,op,address,size\n0,0,X,0,64\n", 2, "op", "bad operation 'X'"},
+      {"task 16", "cycle,task_type,op,address,size\n0,15,R,0,64\n1,16,R,0x1000,64\n", 3, "task_type", "task type 16 out of range"},
+      {"cycle going backwards", "cycle,task_type,op,address,size\n5,0,R,0,64\n# later\n4,0,R,0x40,64\n", 4, "cycle",
        "cycle 4 is before the previous record's 5"},
-      {"two task types on one page", "cycle,task,op,address,size\n0,1,R,0x2000,64\n1,0,R,0x40,64\n\n2,2,W,0x2FC0,64\n", 5,
-       "task", "was used as task type 1 at line 2"},
-      {"bad header", "# trace\ncycle,task,op,addr,size\n0,0,R,0,64\n", 2, "", "header must be"},
-      {"header with a wrong extra column", "cycle,task,op,address,size,value\n", 1, "", "header must be"},
+      {"two task types on one page", "cycle,task_type,op,address,size\n0,1,R,0x2000,64\n1,0,R,0x40,64\n\n2,2,W,0x2FC0,64\n", 5,
+       "task_type", "was used as task type 1 at line 2"},
+      {"bad header", "# trace\ncycle,task_type,op,addr,size\n0,0,R,0,64\n", 2, "", "header must be"},
+      {"header with a wrong extra column", "cycle,task_type,op,address,size,value\n", 1, "", "header must be"},
       {"header missing", "0,0,R,0,64\n", 1, "", "header must be"},
       {"empty file", "", 0, "", "empty trace"},
   };
@@ -118,7 +118,7 @@ TEST(TraceReader, BadLinesNameFileLineAndColumn) {
 
 TEST(TraceReader, ReaderStreamsRecordsBeforeABadLine) {
   const Config cfg = trace_config();
-  std::istringstream in("cycle,task,op,address,size\n0,0,R,0x0,64\n1,0,W,0x40,64\n2,0,R,0x41,64\n3,0,R,0x80,64\n");
+  std::istringstream in("cycle,task_type,op,address,size\n0,0,R,0x0,64\n1,0,W,0x40,64\n2,0,R,0x41,64\n3,0,R,0x80,64\n");
   CsvTraceReader reader(cfg, in, "trace.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
@@ -149,7 +149,7 @@ TEST(TraceReader, MissingFileIsAnInputError) {
 TEST(TraceReader, SixtyFourBitAddressesReachTheTop) {
   // 2^64 does not fit the 64-bit limit arithmetic; the last granule must still be usable.
   const Config wide = config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\n", 8, 64));
-  std::istringstream in("cycle,task,op,address,size\n0,0,R,0xFFFFFFFFFFFFFF00,256\n1,0,R,0xFFFFFFFFFFFFFFFF,1\n");
+  std::istringstream in("cycle,task_type,op,address,size\n0,0,R,0xFFFFFFFFFFFFFF00,256\n1,0,R,0xFFFFFFFFFFFFFFFF,1\n");
   CsvTraceReader reader(wide, in, "trace.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
@@ -161,7 +161,7 @@ TEST(TraceReader, SixtyFourBitAddressesReachTheTop) {
 
 TEST(TraceReader, PageSizeBoundsSharingBetweenTaskTypes) {
   // With 8 KB pages, 0x0 and 0x1000 share a page; with 4 KB they do not.
-  const std::string trace = "cycle,task,op,address,size\n0,0,R,0x0,64\n1,1,R,0x1000,64\n";
+  const std::string trace = "cycle,task_type,op,address,size\n0,0,R,0x0,64\n1,1,R,0x1000,64\n";
   EXPECT_EQ(read_all(trace).size(), 2u);
   const Config big = config_from(base_yaml("mmu: {page_sizes: [8192]}\ntranslator: {channel_bits: [8, 9, 10]}\n"));
   std::istringstream in(trace);
@@ -177,7 +177,7 @@ Config mmu_trace_config() {
   return config_from(base_yaml(
       "translator: {channel_bits: [8, 9, 10]}\n"
       "address_space:\n  va_bits: 32\n  applications:\n"
-      "    - {name: a, process: 3, task: 1, regions: [{va: 0x10000, size: 0x10000, page: large}]}\n"));
+      "    - {name: a, process: 3, task_type: 1, regions: [{va: 0x10000, size: 0x10000, page: large}]}\n"));
 }
 
 TEST(TraceReader, VirtualTraceCarriesProcessAndVa) {
@@ -202,7 +202,7 @@ TEST(TraceReader, VirtualTraceErrorsNameLineAndColumn) {
     const char* column;
     const char* fragment;
   } cases[] = {
-      {"cycle,task,op,address,size\n", 1, "", "the config has an address space"},
+      {"cycle,task_type,op,address,size\n", 1, "", "the config has an address space"},
       {"cycle,process,op,va,size\n0,4,R,0x10000,64\n", 2, "process", "no application has process id 4"},
       {"cycle,process,op,va,size\n0,3,R,0x100000000,64\n", 2, "va", "virtual address space"},
       {"cycle,process,op,va,size\n0,3,R,0x10010,64\n", 2, "va", "not aligned"},

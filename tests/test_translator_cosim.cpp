@@ -112,7 +112,7 @@ TEST_F(TranslatorCosimTest, VectorRewriteTakesEffectOnTheNextRequest) {
   TranslatorPins p;
   p.req_valid = true;
   p.req_addr = 0x1000;
-  p.req_task = 3;
+  p.req_task_type = 3;
   p.reg_we = true;
   p.reg_addr = xor_vector(3, 0);
   p.reg_wdata = 0x1;

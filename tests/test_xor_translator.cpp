@@ -104,7 +104,7 @@ TEST(XorTranslator, InterleaveDisableMeansIdentityForEveryTask) {
 TEST(XorTranslator, RegisterRewriteTakesEffectOnNextRequest) {
   const Config cfg = config_from(base_yaml(
       "translator: {channel_bits: [8, 9, 10], candidate_bits: [11, 12, 13],"
-      " tasks: [{task: 0, scheme: xor, xor_vectors: [1, 2, 4]}]}"));
+      " tasks: [{task_type: 0, scheme: xor, xor_vectors: [1, 2, 4]}]}"));
   TranslatorRegisters regs = registers_from_config(cfg);
   XorTranslator tr(translator_params(cfg), regs);
   EXPECT_EQ(tr.map(0x800, 0), 0x900u);  // bit 11 -> channel bit 8
@@ -159,7 +159,7 @@ TEST(ChannelDecoder, ChannelBitJIsChannelIndexBitJ) {
 TEST(PrimeScheme, ChannelIsGranuleTimesPrimeModNAndBijectiveInEachRow) {
   for (unsigned prime : {3u, 5u, 7u, 11u}) {
     const Config cfg = config_from(base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [12], prime: " +
-                                                 std::to_string(prime) + ", tasks: [{task: 2, scheme: prime}]}",
+                                                 std::to_string(prime) + ", tasks: [{task_type: 2, scheme: prime}]}",
                                              8, 16));
     const TranslatorRegisters regs = registers_from_config(cfg);
     XorTranslator tr(translator_params(cfg), regs);

@@ -42,7 +42,7 @@ TranslatorRegisters registers_from_config(const Config& cfg) {
   r.interleave_enable = cfg.translator.interleave_enable;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.scheme[t] = cfg.scheme_of(t);
   for (const auto& tm : cfg.translator.tasks) {
-    for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task][j] = tm.xor_vectors[j];
+    for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task_type][j] = tm.xor_vectors[j];
   }
   r.generation = 1;
   return r;

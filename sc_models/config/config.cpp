@@ -49,7 +49,7 @@ unsigned Config::granule_shift() const {
 
 const TaskMapping* Config::task_mapping(unsigned task) const {
   for (const auto& t : translator.tasks)
-    if (t.task == task) return &t;
+    if (t.task_type == task) return &t;
   return nullptr;
 }
 

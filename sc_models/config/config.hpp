@@ -38,8 +38,8 @@ struct RegionConfig {
   std::string name;
   uint64_t va = 0;
   uint64_t size = 0;
-  bool large = false;     // page: large | small
-  unsigned task = 0;      // the application's task type unless the region sets its own
+  bool large_page = false;  // page: large | small
+  unsigned task_type = 0;  // the application's task type unless the region sets its own
   bool writable = true;
   std::string nest_into;  // a large region whose partly used frames take this small region
   int line = 0;
@@ -48,7 +48,7 @@ struct RegionConfig {
 struct ApplicationConfig {
   std::string name;
   unsigned process = 0;  // process id: traces and generators name it
-  unsigned task = 0;
+  unsigned task_type = 0;
   std::vector<RegionConfig> regions;
   int line = 0;
 };
@@ -68,7 +68,7 @@ struct AddressSpaceConfig {
 };
 
 struct TaskMapping {
-  unsigned task = 0;
+  unsigned task_type = 0;
   Scheme scheme = Scheme::kNone;
   std::vector<uint32_t> xor_vectors;  // one XOR control vector per channel bit
 };
@@ -95,7 +95,7 @@ struct StatsConfig {
 
 struct GeneratorConfig {
   enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
-  unsigned task = 0;           // physical mode: the task type of every request
+  unsigned task_type = 0;      // physical mode: the task type of every request
   unsigned process = 0;        // with an address space: the issuing process; base is a VA
   uint64_t base = 0;
   uint64_t stride = 64;       // strided

@@ -35,15 +35,15 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
   for (size_t i = 0; i < apps.size(); ++i) {
     const YAML::Node a = apps[i];
     const std::string key = "address_space.applications[" + std::to_string(i) + "]";
-    r.expect_map(a, key, {"name", "process", "task", "regions"});
+    r.expect_map(a, key, {"name", "process", "task_type", "regions"});
     ApplicationConfig app;
     app.line = a.Mark().line + 1;
     if (!a["name"]) r.fail(a, key + ".name", "missing value");
     app.name = r.to_string(a["name"], key + ".name");
     if (!a["process"]) r.fail(a, key + ".process", "missing value: the process id traces and generators use");
     r.opt_uint(a, key, "process", app.process, 0, kMaxProcesses - 1);
-    if (!a["task"]) r.fail(a, key + ".task", "missing value: the task type written into the application's PTEs");
-    r.opt_uint(a, key, "task", app.task, 0, kMaxTaskTypes - 1);
+    if (!a["task_type"]) r.fail(a, key + ".task_type", "missing value: the task type written into the application's PTEs");
+    r.opt_uint(a, key, "task_type", app.task_type, 0, kMaxTaskTypes - 1);
     for (const auto& other : as.applications) {
       if (other.name == app.name) r.fail(a["name"], key + ".name", "application '" + app.name + "' declared twice");
       if (other.process == app.process)
@@ -54,10 +54,10 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
     for (size_t k = 0; k < regs.size(); ++k) {
       const YAML::Node g = regs[k];
       const std::string rk = key + ".regions[" + std::to_string(k) + "]";
-      r.expect_map(g, rk, {"name", "va", "size", "page", "task", "writable", "nest_into"});
+      r.expect_map(g, rk, {"name", "va", "size", "page", "task_type", "writable", "nest_into"});
       RegionConfig reg;
       reg.line = g.Mark().line + 1;
-      reg.task = app.task;
+      reg.task_type = app.task_type;
       reg.name = g["name"] ? r.to_string(g["name"], rk + ".name") : app.name + "." + std::to_string(k);
       if (!region_names.insert(reg.name).second) r.fail(g["name"] ? g["name"] : g, rk + ".name", "region '" + reg.name + "' declared twice");
       if (!g["va"]) r.fail(g, rk + ".va", "missing value");
@@ -66,18 +66,18 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
       r.opt_uint(g, rk, "va", reg.va, 0, ~uint64_t{0});
       r.opt_uint(g, rk, "size", reg.size, 1, ~uint64_t{0});
       const std::string page = r.to_string(g["page"], rk + ".page");
-      if (page == "large") reg.large = true;
+      if (page == "large") reg.large_page = true;
       else if (page != "small") r.fail(g["page"], rk + ".page", "unknown page size '" + page + "' (small or large)");
-      r.opt_uint(g, rk, "task", reg.task, 0, kMaxTaskTypes - 1);
+      r.opt_uint(g, rk, "task_type", reg.task_type, 0, kMaxTaskTypes - 1);
       if (g["writable"]) reg.writable = r.to_bool(g["writable"], rk + ".writable");
       if (g["nest_into"]) {
         reg.nest_into = r.to_string(g["nest_into"], rk + ".nest_into");
-        if (reg.large) r.fail(g["nest_into"], rk + ".nest_into", "only a small-page region nests into a large frame");
+        if (reg.large_page) r.fail(g["nest_into"], rk + ".nest_into", "only a small-page region nests into a large frame");
         if (!as.nesting) r.fail(g["nest_into"], rk + ".nest_into", "needs address_space.nesting: true");
         if (geo.placement != NestedPlacement::kTail)
           r.fail(g["nest_into"], rk + ".nest_into", "needs mmu.nested_placement: tail (a head region would cover the large page's data)");
       }
-      const uint64_t align = reg.large ? geo.large_bytes() : geo.small_bytes();
+      const uint64_t align = reg.large_page ? geo.large_bytes() : geo.small_bytes();
       if (reg.va % align)
         r.fail(g["va"], rk + ".va", "must be aligned to its page size (" + std::to_string(align) + " bytes)");
       if ((unsigned __int128)reg.va + reg.size > ((unsigned __int128)1 << as.va_bits))
@@ -93,8 +93,8 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
     unsigned ranges = 0;
     for (const auto& app : as.applications)
       for (const auto& reg : app.regions) {
-        if (reg.task != app.task && ++ranges > kMaxVaRanges)
-          throw InputError(r.file(), reg.line, as.region_key(&reg) + ".task",
+        if (reg.task_type != app.task_type && ++ranges > kMaxVaRanges)
+          throw InputError(r.file(), reg.line, as.region_key(&reg) + ".task_type",
                            "before the MMU each region with its own task type takes a VA-range register; all " +
                                std::to_string(kMaxVaRanges) + " are taken");
       }
@@ -107,14 +107,14 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
   std::vector<Span> spans;
   for (const auto& app : as.applications)
     for (const auto& reg : app.regions) {
-      const uint64_t unit = reg.large ? geo.large_bytes() : geo.small_bytes();
+      const uint64_t unit = reg.large_page ? geo.large_bytes() : geo.small_bytes();
       spans.push_back({&reg, &app, reg.va, reg.va + (reg.size + unit - 1) / unit * unit});
     }
   auto region_key = [&](const Span& s) { return as.region_key(s.reg); };
   for (const Span& a : spans) {
     for (const Span& b : spans) {
       if (&a == &b || !(a.lo < b.hi && b.lo < a.hi)) continue;
-      if (!a.reg->large && b.reg->large) {
+      if (!a.reg->large_page && b.reg->large_page) {
         // a nests in b's last page if it lies past b's data and inside the largest nested region.
         const uint64_t last_page = b.hi - geo.large_bytes();
         const uint64_t data_end = b.reg->va + (b.reg->size + geo.small_bytes() - 1) / geo.small_bytes() * geo.small_bytes();
@@ -126,10 +126,10 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
           continue;
         }
       }
-      if (a.reg->large && !b.reg->large) continue;  // reported from b's side
+      if (a.reg->large_page && !b.reg->large_page) continue;  // reported from b's side
       throw InputError(r.file(), a.reg->line, region_key(a),
                        "region '" + a.reg->name + "' overlaps region '" + b.reg->name + "' in the virtual address space" +
-                           (!a.reg->large && b.reg->large ? " (a small region may only nest in the tail of a large region's last page, past its data, within the largest nested region of 8 small pages)" : ""));
+                           (!a.reg->large_page && b.reg->large_page ? " (a small region may only nest in the tail of a large region's last page, past its data, within the largest nested region of 8 small pages)" : ""));
     }
   }
   for (const Span& s : spans)
@@ -137,7 +137,7 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
       const Span* target = nullptr;
       for (const Span& t : spans)
         if (t.reg->name == s.reg->nest_into) target = &t;
-      if (!target || !target->reg->large)
+      if (!target || !target->reg->large_page)
         throw InputError(r.file(), s.reg->line, region_key(s) + ".nest_into",
                          "'" + s.reg->nest_into + "' is not a large-page region");
     }

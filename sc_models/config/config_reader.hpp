@@ -41,7 +41,11 @@ class Reader {
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; })) {
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(kv.first, join(key, name), "unknown key (allowed: " + list + ")");
+        // Configs written before the task type had one name everywhere.
+        const bool renamed = name == "task" && std::any_of(allowed.begin(), allowed.end(),
+                                                           [](const char* a) { return std::string(a) == "task_type"; });
+        fail(kv.first, join(key, name),
+             "unknown key (allowed: " + list + ")" + (renamed ? "; 'task' is now 'task_type'" : ""));
       }
       // yaml-cpp keeps both and lookups see only the first, so the second would be ignored silently.
       if (!seen.insert(name).second) fail(kv.first, join(key, name), "key given twice");

@@ -42,12 +42,12 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
     for (size_t i = 0; i < tasks.size(); ++i) {
       const auto e = tasks[i];
       const std::string key = "translator.tasks[" + std::to_string(i) + "]";
-      r.expect_map(e, key, {"task", "scheme", "xor_vectors"});
+      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors"});
       TaskMapping tm;
-      if (!e["task"]) r.fail(e, key + ".task", "missing value");
-      r.opt_uint(e, key, "task", tm.task, 0, kMaxTaskTypes - 1);
+      if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
+      r.opt_uint(e, key, "task_type", tm.task_type, 0, kMaxTaskTypes - 1);
       for (const auto& other : t.tasks)
-        if (other.task == tm.task) r.fail(e["task"], key + ".task", "task type " + std::to_string(tm.task) + " mapped twice");
+        if (other.task_type == tm.task_type) r.fail(e["task_type"], key + ".task_type", "task type " + std::to_string(tm.task_type) + " mapped twice");
       if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor or prime)");
       tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
       if (const auto v = e["xor_vectors"]) {

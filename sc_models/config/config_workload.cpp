@@ -33,10 +33,10 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
   for (size_t i = 0; i < n.size(); ++i) {
     const auto e = n[i];
     const std::string key = "workload[" + std::to_string(i) + "]";
-    r.expect_map(e, key, {"kind", "task", "process", "base", "stride", "range", "count", "size", "write_fraction", "seed",
+    r.expect_map(e, key, {"kind", "task_type", "process", "base", "stride", "range", "count", "size", "write_fraction", "seed",
                           "start_cycle", "issue_interval"});
-    if (cfg.has_mmu() && e["task"])
-      r.fail(e["task"], key + ".task", "with an address space the task type comes from the page tables: name the process");
+    if (cfg.has_mmu() && e["task_type"])
+      r.fail(e["task_type"], key + ".task_type", "with an address space the task type comes from the page tables: name the process");
     if (!cfg.has_mmu() && e["process"])
       r.fail(e["process"], key + ".process", "a process needs an address_space section; without one, give the task type");
     GeneratorConfig g;
@@ -46,7 +46,7 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
     if (kind == "strided") g.kind = GeneratorConfig::Kind::kStrided;
     else if (kind == "random") g.kind = GeneratorConfig::Kind::kRandom;
     else r.fail(e["kind"], key + ".kind", "unknown generator '" + kind + "' (strided or random)");
-    r.opt_uint(e, key, "task", g.task, 0, kMaxTaskTypes - 1);
+    r.opt_uint(e, key, "task_type", g.task_type, 0, kMaxTaskTypes - 1);
     r.opt_uint(e, key, "process", g.process, 0, kMaxProcesses - 1);
     if (cfg.has_mmu() && !cfg.address_space.application(g.process))
       r.fail(e["process"] ? e["process"] : e, key + ".process", "no application has process id " + std::to_string(g.process));
@@ -93,7 +93,7 @@ void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std:
   };
   for (size_t i = 0; i < out.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
-      if (out[i].task == out[j].task) continue;
+      if (out[i].task_type == out[j].task_type) continue;
       const auto a = span(out[i]), b = span(out[j]);
       if (a.first <= b.second && b.first <= a.second)
         r.fail(n[i], "workload[" + std::to_string(i) + "]", "shares pages with workload[" + std::to_string(j) +

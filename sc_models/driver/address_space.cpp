@@ -53,7 +53,7 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   for (const auto& app : as.applications)
     for (const auto& reg : app.regions) {
       f.data_bytes += reg.size;
-      if (!reg.large) continue;
+      if (!reg.large_page) continue;
       for (uint64_t off = 0; off < reg.size; off += L) {
         LargePage lp{reg.va + off, next_frame, &reg, app.process, std::min(L, reg.size - off), 0, 0, 0, std::vector<bool>(U)};
         lp.used_units = static_cast<unsigned>((lp.used_bytes + S - 1) / S);
@@ -66,7 +66,7 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   // Small pages that sit in a large page's VA tail need a nested region there.
   for (const auto& app : as.applications)
     for (const auto& reg : app.regions) {
-      if (reg.large) continue;
+      if (reg.large_page) continue;
       for (uint64_t off = 0; off < reg.size; off += S) {
         const auto it = large_by_vpn.find((reg.va + off) >> geo.large_bits);
         if (it == large_by_vpn.end()) continue;
@@ -87,11 +87,11 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   std::vector<SmallFrame> small_frames;
   for (const auto& app : as.applications)
     for (const auto& reg : app.regions) {
-      if (reg.large) continue;
+      if (reg.large_page) continue;
       for (uint64_t off = 0; off < reg.size; off += S) {
         PageMapping m;
         m.va = reg.va + off;
-        m.task = reg.task;
+        m.task_type = reg.task_type;
         m.process = app.process;
         m.writable = reg.writable;
         m.region = &reg;
@@ -136,8 +136,8 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
     PageMapping m;
     m.va = lp.va;
     m.pa = lp.pa;
-    m.large = true;
-    m.task = lp.region->task;
+    m.large_page = true;
+    m.task_type = lp.region->task_type;
     m.process = lp.process;
     m.writable = lp.region->writable;
     m.region = lp.region;
@@ -196,11 +196,11 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
     Pte p;
     p.valid = p.readable = true;
     p.writable = m.writable;
-    p.large_page = m.large;
+    p.large_page = m.large_page;
     p.nested_flag = m.nested_flag;
-    p.task_type = static_cast<uint8_t>(m.task);
+    p.task_type = static_cast<uint8_t>(m.task_type);
     p.pfn = m.pa >> geo.small_bits;
-    if (!m.large) {
+    if (!m.large_page) {
       entries[leaf_slot(m.va)] = p.encode();
       continue;
     }

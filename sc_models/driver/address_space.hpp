@@ -15,8 +15,8 @@ namespace gpumem {
 struct PageMapping {
   uint64_t va = 0;
   uint64_t pa = 0;
-  bool large = false;
-  unsigned task = 0;
+  bool large_page = false;
+  unsigned task_type = 0;
   unsigned process = 0;
   bool writable = true;
   uint8_t nested_flag = 0;  // large pages: the nested region the driver set

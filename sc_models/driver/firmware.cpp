@@ -15,8 +15,8 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
   // Vectors before the scheme, so a task type never runs xor with stale vectors.
   for (const auto& tm : cfg.translator.tasks)
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j)
-      must(kRegXorVector + 4 * (tm.task * kMaxChannelBits + static_cast<uint32_t>(j)), tm.xor_vectors[j],
-           "XOR_VECTOR[" + std::to_string(tm.task) + "][" + std::to_string(j) + "]");
+      must(kRegXorVector + 4 * (tm.task_type * kMaxChannelBits + static_cast<uint32_t>(j)), tm.xor_vectors[j],
+           "XOR_VECTOR[" + std::to_string(tm.task_type) + "][" + std::to_string(j) + "]");
   for (unsigned t = 0; t < kMaxTaskTypes; ++t)
     must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(cfg.scheme_of(t)), "TASK_SCHEME[" + std::to_string(t) + "]");
 
@@ -24,14 +24,14 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     must(kRegPtRootLo, static_cast<uint32_t>(image->root), "PT_ROOT_LO");
     must(kRegPtRootHi, static_cast<uint32_t>(image->root >> 32), "PT_ROOT_HI");
     for (const auto& app : cfg.address_space.applications)
-      must(kRegProcessTask + 4 * app.process, app.task, "PROCESS_TASK[" + std::to_string(app.process) + "]");
+      must(kRegProcessTask + 4 * app.process, app.task_type, "PROCESS_TASK[" + std::to_string(app.process) + "]");
     if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
       const unsigned small_bits = cfg.mmu.geometry().small_bits;
       const uint64_t small = uint64_t{1} << small_bits;
       uint32_t r = 0;
       for (const auto& app : cfg.address_space.applications)
         for (const auto& reg : app.regions) {
-          if (reg.task == app.task) continue;
+          if (reg.task_type == app.task_type) continue;
           if (r == kMaxVaRanges)
             throw InputError(cfg.source, reg.line, cfg.address_space.region_key(&reg) + ".task",
                              "before the MMU a region with its own task type needs a VA range register; all " +
@@ -39,7 +39,7 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
           const std::string idx = "[" + std::to_string(r) + "]";
           must(kRegVaRangeStart + 4 * r, static_cast<uint32_t>(reg.va >> small_bits), "VA_RANGE_START" + idx);
           must(kRegVaRangeEnd + 4 * r, static_cast<uint32_t>((reg.va + reg.size + small - 1) >> small_bits), "VA_RANGE_END" + idx);
-          must(kRegVaRangeTask + 4 * r, kVaRangeEnable | reg.task, "VA_RANGE_TASK" + idx);
+          must(kRegVaRangeTask + 4 * r, kVaRangeEnable | reg.task_type, "VA_RANGE_TASK" + idx);
           ++r;
         }
     }

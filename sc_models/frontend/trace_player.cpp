@@ -70,7 +70,7 @@ void TracePlayer::issue_all() {
     }
 
     info.id = r.id;
-    info.task = r.task;
+    info.task_type = r.task_type;
     info.process = r.process;
     info.issue_cycle = issue;
     set_up(trans, r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, data, r.size);

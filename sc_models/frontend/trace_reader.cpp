@@ -12,7 +12,7 @@ namespace gpumem {
 namespace {
 // Without an address space a record names its task type and a physical
 // address; with one, its process and a virtual address (the PTE gives the task).
-const char* const kPhysicalColumns[] = {"cycle", "task", "op", "address", "size"};
+const char* const kPhysicalColumns[] = {"cycle", "task_type", "op", "address", "size"};
 const char* const kVirtualColumns[] = {"cycle", "process", "op", "va", "size"};
 constexpr size_t kColumnCount = 5;
 
@@ -113,11 +113,11 @@ bool CsvTraceReader::next(Request& r) {
       if (process >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(process)))
         fail("process", "no application has process id " + cols[1]);
       r.process = static_cast<unsigned>(process);
-      r.task = 0;
+      r.task_type = 0;
     } else {
-      const uint64_t task = number(1, "task");
-      if (task >= kMaxTaskTypes) fail("task", "task type " + std::to_string(task) + " out of range (0-15)");
-      r.task = static_cast<unsigned>(task);
+      const uint64_t task = number(1, "task_type");
+      if (task >= kMaxTaskTypes) fail("task_type", "task type " + std::to_string(task) + " out of range (0-15)");
+      r.task_type = static_cast<unsigned>(task);
     }
     const char* const address_column = columns_[3];
     const std::string& op = cols[2];
@@ -137,9 +137,9 @@ bool CsvTraceReader::next(Request& r) {
     r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;
     // Physical mode only: with an address space the PTEs carry the task types.
     const auto [it, inserted] =
-        cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task, line_no_);
-    if (!inserted && it->second.first != r.task)
-      fail("task", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
+        cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task_type, line_no_);
+    if (!inserted && it->second.first != r.task_type)
+      fail("task_type", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
                        std::to_string(it->second.second) + "; a page carries one task type");
     last_cycle_ = r.cycle;
     ++next_id_;

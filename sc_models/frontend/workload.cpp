@@ -21,7 +21,7 @@ class Generator {
   uint64_t next_cycle() const { return g_.start_cycle + i_ * g_.issue_interval; }
   void emit(Request& r) {
     r.cycle = next_cycle();
-    r.task = g_.task;
+    r.task_type = g_.task_type;
     r.process = g_.process;
     r.size = g_.size;
     if (g_.kind == GeneratorConfig::Kind::kStrided) {

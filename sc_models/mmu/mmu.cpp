@@ -53,8 +53,8 @@ MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, Tlb
       const TlbEntry& e = *lk.hit;
       out.set = lk.set;
       out.way = lk.way;
-      out.large = e.large_page;
-      out.task = e.task_type;
+      out.large_page = e.large_page;
+      out.task_type = e.task_type;
       if (write ? !e.writable : !e.readable)
         return fault(FaultReason::kPermission, std::string(write ? "write to a read-only page" : "read from an unreadable page"));
       out.pa = tlb_.translate(e, va);
@@ -68,7 +68,7 @@ MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, Tlb
     out.walk_reads += w.reads;
     stats_.walk_reads += w.reads;
     if (w.fault != FaultReason::kNone) return fault(w.fault, std::move(w.detail));
-    out.task = w.leaf.task_type;
+    out.task_type = w.leaf.task_type;
     if (w.leaf.large_page && (out.first == TlbResult::kNested || geo_.in_nested_region(va, w.leaf.nested_flag)))
       return fault(FaultReason::kPageTableError, "the leaf PTE of a VA in a nested region is the large page itself");
     out.filled = true;

@@ -41,8 +41,8 @@ struct MmuStats {
 struct MmuOutcome {
   FaultReason fault = FaultReason::kNone;  // Mmu::fault_detail() says more
   uint64_t pa = 0;
-  unsigned task = 0;   // from the PTE that translated
-  bool large = false;  // page size that translated
+  unsigned task_type = 0;  // from the PTE that translated
+  bool large_page = false;  // page size that translated
   TlbResult first = TlbResult::kMiss;  // result of the first lookup
   unsigned set = 0, way = 0;           // the entry that translated
   unsigned walks = 0;                  // 0, or 1 (a miss or a nested-region hit)
@@ -55,7 +55,7 @@ struct FaultRecord {
   uint64_t id;
   unsigned process;
   uint64_t va;
-  unsigned task;  // of the leaf PTE when the walk got that far, else 0
+  unsigned task_type;  // of the leaf PTE when the walk got that far, else 0
   FaultReason reason;
   std::string detail;
 };
@@ -76,8 +76,8 @@ class Mmu {
       out.first = lk.result;
       out.set = lk.set;
       out.way = lk.way;
-      out.large = lk.hit->large_page;
-      out.task = lk.hit->task_type;
+      out.large_page = lk.hit->large_page;
+      out.task_type = lk.hit->task_type;
       out.pa = tlb_.translate(*lk.hit, va);
       return out;
     }

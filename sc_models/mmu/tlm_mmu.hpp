@@ -69,7 +69,7 @@ class MmuTlm : public sc_core::sc_module {
     how->tlb = out.first;
     how->tlb_set = out.set;
     how->tlb_way = out.way;
-    how->large_page = out.large;
+    how->large_page = out.large_page;
     how->walk_reads = out.walk_reads;
     how->filled = out.filled;
     how->evicted = false;
@@ -82,13 +82,13 @@ class MmuTlm : public sc_core::sc_module {
     if (out.fault != FaultReason::kNone) {
       // Before the MMU the address here is the mapped VA and the translator
       // already chose the task type: report the request's own VA and that task.
-      if (sets_task_) how->task = out.task;
-      model_.record_fault(info->id, info->process, how->virtual_address, how->task, out.fault);
+      if (sets_task_) how->task_type = out.task_type;
+      model_.record_fault(info->id, info->process, how->virtual_address, how->task_type, out.fault);
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
     how->physical_address = out.pa;
-    if (sets_task_) info->task = out.task;
+    if (sets_task_) info->task_type = out.task_type;
     trans.set_address(out.pa);
     downstream->b_transport(trans, delay);
   }

@@ -17,7 +17,7 @@ struct How {
   // block converts kernel time per request.
   uint64_t cycle = 0;
   Scheme scheme = Scheme::kNone;
-  unsigned task = 0;  // the task type whose mapping was used
+  unsigned task_type = 0;  // whose mapping was used
   // MMU (with an address space): the TLB result of the first lookup, the
   // entry that translated, the walk, the fill and its victim.
   bool mmu = false;

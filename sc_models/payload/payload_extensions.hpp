@@ -16,7 +16,7 @@ enum class Origin : uint8_t { kData, kPageTable };
 
 struct RequestInfo {
   uint64_t id = 0;
-  unsigned task = 0;
+  unsigned task_type = 0;
   unsigned process = 0;
   Origin origin = Origin::kData;
   uint64_t issue_cycle = 0;

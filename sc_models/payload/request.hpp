@@ -12,7 +12,7 @@ struct Request {
   uint64_t id = 0;
   uint64_t cycle = 0;    // earliest issue cycle
   uint64_t address = 0;  // with an address space a virtual address, else a physical one
-  unsigned task = 0;     // without an address space: the task type (with one, the PTE says)
+  unsigned task_type = 0;  // without an address space: the task type (with one, the PTE says)
   unsigned process = 0;  // with an address space: the issuing process
   Op op = Op::kRead;
   unsigned size = 4;

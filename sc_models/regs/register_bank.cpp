@@ -53,7 +53,7 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   };
   reg(kRegVaRangeTask).on_write = [this, translator_changed](unsigned r, unsigned, uint32_t v) {
     translator_.va_range[r].enable = (v & kVaRangeEnable) != 0;
-    translator_.va_range[r].task = static_cast<uint8_t>(v & kVaRangeTaskMask);
+    translator_.va_range[r].task_type = static_cast<uint8_t>(v & kVaRangeTaskMask);
     translator_changed();
   };
   reg(kRegPtRootLo).on_write = [this](unsigned, unsigned, uint32_t v) {

@@ -23,7 +23,7 @@ nlohmann::json mmu_json(const MmuStats& s) {
 nlohmann::json faults_json(const std::vector<FaultRecord>& faults) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& f : faults)
-    a.push_back({{"id", f.id}, {"process", f.process}, {"va", f.va}, {"task", f.task},
+    a.push_back({{"id", f.id}, {"process", f.process}, {"va", f.va}, {"task_type", f.task_type},
                  {"reason", fault_reason_name(f.reason)}, {"detail", f.detail}});
   return a;
 }

@@ -46,7 +46,7 @@ void RunStatistics::on_completion(const Completion& c) {
   ch.bytes += c.request.size;
   ch.residence_cycles += c.completion_cycle - c.issue_cycle;
   ch.max_queue_depth = std::max(ch.max_queue_depth, c.how.queue_depth);
-  TaskStats& t = tasks_[c.how.task];
+  TaskStats& t = tasks_[c.how.task_type];
   ++t.requests;
   (c.request.op == Op::kWrite ? t.writes : t.reads)++;
   t.bytes += c.request.size;
@@ -72,7 +72,7 @@ nlohmann::json RunStatistics::to_json() const {
   for (size_t t = 0; t < tasks_.size(); ++t) {
     const auto& s = tasks_[t];
     if (!s.requests) continue;
-    tasks.push_back({{"task", t},
+    tasks.push_back({{"task_type", t},
                      {"requests", s.requests},
                      {"reads", s.reads},
                      {"writes", s.writes},
@@ -98,7 +98,7 @@ nlohmann::json RunStatistics::to_json() const {
       const ProcessStats& p = processes_[app.process];
       apps.push_back({{"name", app.name},
                       {"process", app.process},
-                      {"task", app.task},
+                      {"task_type", app.task_type},
                       {"requests", p.requests},
                       {"reads", p.reads},
                       {"writes", p.writes},
@@ -136,7 +136,7 @@ void RunStatistics::print(std::ostream& os) const {
   os << "\napplication       process  task  requests  hit_small  hit_large  misses  nested  walk_reads  faults\n";
   for (const auto& app : cfg_.address_space.applications) {
     const ProcessStats& p = processes_[app.process];
-    os << std::left << std::setw(18) << app.name << std::right << std::setw(7) << app.process << std::setw(6) << app.task
+    os << std::left << std::setw(18) << app.name << std::right << std::setw(7) << app.process << std::setw(6) << app.task_type
        << std::setw(10) << p.requests << std::setw(11) << p.hits_small << std::setw(11) << p.hits_large << std::setw(8)
        << p.misses << std::setw(8) << p.nested << std::setw(12) << p.walk_reads << std::setw(8) << p.faults << "\n";
   }

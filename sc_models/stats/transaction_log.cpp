@@ -21,7 +21,7 @@ TransactionLog::~TransactionLog() {
 void TransactionLog::on_completion(const Completion& c) {
   using ull = unsigned long long;
   const How& h = c.how;
-  std::fprintf(f_, "%llu,%u,%u,%c,%u,", static_cast<ull>(c.request.id), c.request.process, h.task,
+  std::fprintf(f_, "%llu,%u,%u,%c,%u,", static_cast<ull>(c.request.id), c.request.process, h.task_type,
                c.request.op == Op::kWrite ? 'W' : 'R', c.request.size);
   // Columns the MMU fills stay empty without one; a faulted request has no
   // physical address, mapping or channel.

@@ -9,7 +9,7 @@
 namespace gpumem {
 
 constexpr const char* kTransactionLogHeader =
-    "id,process,task,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle";
+    "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle";
 
 class TransactionLog : public CompletionObserver {
  public:

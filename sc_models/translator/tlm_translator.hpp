@@ -42,12 +42,12 @@ class TranslatorTlm : public sc_core::sc_module {
     const uint64_t in = trans.get_address();
     if (before_mmu_) {
       ext->how.virtual_address = in;
-      ext->info.task = regs_.task_for(ext->info.process, in, small_bits_);
+      ext->info.task_type = regs_.task_for(ext->info.process, in, small_bits_);
     } else {
       ext->how.physical_address = in;
     }
-    ext->how.task = ext->info.task;
-    const XorTranslator::Result r = model_.translate(in, ext->info.task);
+    ext->how.task_type = ext->info.task_type;
+    const XorTranslator::Result r = model_.translate(in, ext->info.task_type);
     ext->how.scheme = r.scheme;
     ext->how.mapped_address = r.mapped;
     trans.set_address(ext->how.mapped_address);

@@ -14,7 +14,7 @@ namespace gpumem {
 // The translator's view of the register bank: what firmware programs.
 struct VaRange {
   uint32_t start_page = 0, end_page = 0;  // virtual small pages [start, end)
-  uint8_t task = 0;
+  uint8_t task_type = 0;
   bool enable = false;
 };
 
@@ -31,7 +31,7 @@ struct TranslatorRegisters {
   unsigned task_for(unsigned process, uint64_t va, unsigned small_bits) const {
     const uint64_t page = va >> small_bits;
     for (const VaRange& r : va_range)
-      if (r.enable && page >= r.start_page && page < r.end_page) return r.task;
+      if (r.enable && page >= r.start_page && page < r.end_page) return r.task_type;
     return process_task[process];
   }
 };

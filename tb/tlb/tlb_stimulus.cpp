@@ -28,16 +28,16 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   for (unsigned r = 0; r < kSlots; ++r) {
     RegionConfig reg;
     reg.name = "r" + std::to_string(r);
-    reg.task = r % 16;  // every task type, twice
+    reg.task_type = r % 16;  // every task type, twice
     reg.writable = rng() % 4 != 0;
     reg.va = r * slot_bytes + (rng() % max_pages_in_slot) * L;
     if (r % 5 == 4) {  // a small region of its own
-      reg.large = false;
+      reg.large_page = false;
       reg.size = (1 + rng() % 24) * S;
       app.regions.push_back(reg);
       continue;
     }
-    reg.large = true;
+    reg.large_page = true;
     const unsigned pages = 1 + rng() % 4;
     const unsigned slack = rng() % U;  // unused small pages at the end of the last large page
     reg.size = pages * L - slack * S;
@@ -51,9 +51,9 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
     const unsigned d = 1 + rng() % room;
     RegionConfig nested;
     nested.name = reg.name + "_tail";
-    nested.task = (r + 7) % 16;
+    nested.task_type = (r + 7) % 16;
     nested.writable = rng() % 2 != 0;
-    nested.large = false;
+    nested.large_page = false;
     nested.va = reg.va + pages * L - d * S;
     nested.size = d * S;
     app.regions.push_back(nested);
@@ -93,9 +93,9 @@ class TlbStimulus::VaSource {
       const auto& pages = tables_.images[image].pages;
       const PageMapping& m = pages[(r >> 8) % pages.size()];
       const unsigned U = geo_.units_per_large();
-      uint64_t offset = rng() & (m.large ? geo_.large_bytes() - 1 : small_mask) & ~uint64_t{7};
+      uint64_t offset = rng() & (m.large_page ? geo_.large_bytes() - 1 : small_mask) & ~uint64_t{7};
       const int units = nested_units(m.nested_flag);
-      if (m.large && units > 0 && (r >> 40) % 3 == 0) {  // into the nested region on purpose
+      if (m.large_page && units > 0 && (r >> 40) % 3 == 0) {  // into the nested region on purpose
         const unsigned first = geo_.placement == NestedPlacement::kTail ? U - units : 0;
         offset = (offset & small_mask) + uint64_t{first + static_cast<unsigned>((r >> 44) % units)} * geo_.small_bytes();
       }

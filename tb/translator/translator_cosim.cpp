@@ -69,7 +69,7 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
   TranslatorPins p;
   p.req_valid = true;
   p.req_addr = address;
-  p.req_task = task;
+  p.req_task_type = task;
   for (unsigned i = 0; !cycle(p).req_accepted; ++i)
     if (i > 16) throw std::runtime_error("translator co-simulation: request never accepted");
   p.req_valid = false;

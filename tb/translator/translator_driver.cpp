@@ -38,7 +38,7 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   auto& d = impl_->dut();
   d.req_valid_i = in.req_valid;
   d.req_addr_i = in.req_addr;
-  d.req_task_i = in.req_task;
+  d.req_task_type_i = in.req_task_type;
   d.rsp_ready_i = in.rsp_ready;
   d.reg_we_i = in.reg_we;
   d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);

@@ -23,7 +23,7 @@ RtlTranslatorGeometry rtl_translator_geometry();
 struct TranslatorPins {
   bool req_valid = false;
   uint64_t req_addr = 0;
-  unsigned req_task = 0;
+  unsigned req_task_type = 0;
   bool rsp_ready = true;
   bool reg_we = false;
   uint32_t reg_addr = 0;

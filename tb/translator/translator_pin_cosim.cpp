@@ -46,7 +46,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
                         sc_core::sc_time(kPinClockPeriodNs / 2, sc_core::SC_NS), true};
   sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, reg_error{"reg_error"}, req_valid{"req_valid"}, req_ready{"req_ready"},
       rsp_valid{"rsp_valid"}, rsp_ready{"rsp_ready"};
-  sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task{"req_task"}, rsp_channel{"rsp_channel"},
+  sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task_type{"req_task_type"}, rsp_channel{"rsp_channel"},
       rsp_scheme{"rsp_scheme"};
   sc_signal<uint64_t> req_addr{"req_addr"}, rsp_mapped{"rsp_mapped"};
 
@@ -80,7 +80,7 @@ TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg
   dut->req_valid_i(req_valid);
   dut->req_ready_o(req_ready);
   dut->req_addr_i(req_addr);
-  dut->req_task_i(req_task);
+  dut->req_task_type_i(req_task_type);
   dut->rsp_valid_o(rsp_valid);
   dut->rsp_ready_i(rsp_ready);
   dut->rsp_mapped_o(rsp_mapped);
@@ -108,7 +108,7 @@ TranslatorPinCosim::Bench::~Bench() {
 void TranslatorPinCosim::Bench::drive(const TranslatorPins& p) {
   req_valid.write(p.req_valid);
   req_addr.write(p.req_addr);
-  req_task.write(p.req_task);
+  req_task_type.write(p.req_task_type);
   rsp_ready.write(p.rsp_ready);
   reg_we.write(p.reg_we);
   reg_addr.write(p.reg_addr & 0xFFFF);  // the port is 16 bits wide
@@ -150,7 +150,7 @@ void TranslatorPinCosim::Bench::monitor() {
   TranslatorPins p;
   p.req_valid = req_valid.read();
   p.req_addr = req_addr.read();
-  p.req_task = req_task.read();
+  p.req_task_type = req_task_type.read();
   p.rsp_ready = rsp_ready.read();
   p.reg_we = reg_we.read();
   p.reg_addr = reg_addr.read();

@@ -44,7 +44,7 @@ std::string TranslatorMismatch::report() const {
   }
   std::snprintf(buf, sizeof buf, "translator mismatch: transaction %llu, cycle %llu, seed %llu\n  input: address %s, task type %u\n",
                 static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
-                static_cast<unsigned long long>(seed), hex(address).c_str(), task);
+                static_cast<unsigned long long>(seed), hex(address).c_str(), task_type);
   std::string s = buf;
   std::snprintf(buf, sizeof buf, "  %-9s %-16s %s\n", "", "model", "rtl");
   s += buf;
@@ -69,12 +69,12 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   const Pending p = pending_.pop_front();
   ++compared_;
   coverage_.scheme.hit(p.expected.scheme);
-  coverage_.task_type.hit(p.task);
+  coverage_.task_type.hit(p.task_type);
   if (!p.interleave) coverage_.interleave.hit(0);
   const TranslatorResponse& e = p.expected;
   if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
   ++mismatches_;
-  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task, e, actual, std::nullopt};
+  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task_type, e, actual, std::nullopt};
   return false;
 }
 

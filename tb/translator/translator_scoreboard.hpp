@@ -25,7 +25,7 @@ struct TranslatorMismatch {
   uint64_t cycle;        // cycle whose rising edge took the response or the write
   uint64_t seed;
   uint64_t address;
-  unsigned task;
+  unsigned task_type;
   TranslatorResponse expected, actual;
   // A register write answered differently; then the fields above the
   // responses are unused.
@@ -52,7 +52,7 @@ class TranslatorScoreboard {
   // handshakes sampled at its edge, fed in the order above.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
     if (e.rsp_taken) response_taken(e.rsp, cycle);
-    if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task);
+    if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task_type);
     if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata, e.reg_refused, cycle);
   }
 
@@ -75,7 +75,7 @@ class TranslatorScoreboard {
  private:
   struct Pending {
     uint64_t transaction, address;
-    unsigned task;
+    unsigned task_type;
     TranslatorResponse expected;
     bool interleave;
   };

@@ -45,7 +45,7 @@ const TranslatorPins& TranslatorStimulus::next(bool accepted) {
   if (!p.req_valid && offered_ < run_.transactions && (r & 0xFF) < run_.req_valid_per_256) {
     p.req_valid = true;
     p.req_addr = rng_() & address_mask_;
-    p.req_task = (r >> 24) & 0xF;
+    p.req_task_type = (r >> 24) & 0xF;
     ++offered_;
   }
   p.rsp_ready = ((r >> 8) & 0xFF) < run_.rsp_ready_per_256;

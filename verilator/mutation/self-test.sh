@@ -47,8 +47,8 @@ to:    assign req_ready_o = rsp_ready_i || !rsp_valid_q;
 block: translator
 file:  rtl/gpumem_xor_translator.sv
 bug:   an undriven, unread signal: verilator -Wall refuses it
-from:  logic [M-1:0]  channel;
-to:    logic [M-1:0]  channel; logic never_read;
+from:  logic [CHANNEL_BIT_COUNT-1:0]  channel;
+to:    logic [CHANNEL_BIT_COUNT-1:0]  channel; logic never_read;
 EOF
 out=$("$check" --build "$build" --table "$tmp/weak.txt" --work "$tmp/work-weak" 2>&1)
 rc=$?
