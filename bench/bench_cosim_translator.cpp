@@ -51,6 +51,9 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
   TranslatorRandomRun run;
   run.transactions = o.transactions / o.rounds;
+  // The bare loop has no scoreboard to count the requests a reset loses, so
+  // neither run resets mid-traffic: the same pins in both.
+  run.reset_per_65536 = 0;
   const bool agreed = alternate_rounds(
       o,
       [&](uint64_t seed) {
@@ -77,6 +80,7 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
     Rate pin;
     TranslatorRandomRun pin_run;
     pin_run.transactions = o.pin_transactions;
+    pin_run.reset_per_65536 = 0;
     const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
     TranslatorPinCosim cosim(cfg, o.seed);
     if (!cosim.run_random(pin_run)) {

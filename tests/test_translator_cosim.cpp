@@ -152,6 +152,33 @@ TEST(TranslatorCosim, MismatchReportNamesEverything) {
 
 // Each write's answer, accepted or refused, is compared with the model's
 // (TearDown fails on any difference); the refusals counted are the model's.
+// A reset in the middle of traffic: the response held in the RTL is lost and
+// the scoreboard discards it, and the registers are back at their reset
+// values in both (task type 1 maps by identity again). TearDown checks that
+// nothing differed.
+TEST_F(TranslatorCosimTest, ResetInTheMiddleOfTrafficDiscardsWhatIsInFlight) {
+  for (unsigned j = 0; j < 4; ++j) ASSERT_EQ(cosim.write_register(xor_vector(1, j), 0xFF), RegStatus::kOk);
+  ASSERT_EQ(cosim.write_register(task_scheme(1), 1), RegStatus::kOk);
+  const uint64_t a = 0x12'3456'7A00;
+  EXPECT_NE(cosim.request(a, 1).mapped, a) << "xor maps it elsewhere before the reset";
+  TranslatorPins p;
+  p.req_valid = true;
+  p.req_addr = a;
+  p.req_task_type = 1;
+  p.rsp_ready = false;  // the response stays in the RTL
+  ASSERT_TRUE(cosim.cycle(p).req_accepted);
+  ASSERT_EQ(cosim.scoreboard().outstanding(), 1u);
+  TranslatorPins reset;
+  reset.reset = true;
+  reset.rsp_ready = true;
+  EXPECT_FALSE(cosim.cycle(reset).rsp_taken) << "reset clears the response stage";
+  cosim.cycle(reset);
+  EXPECT_EQ(cosim.scoreboard().outstanding(), 0u);
+  EXPECT_EQ(cosim.scoreboard().discarded(), 1u);
+  EXPECT_EQ(cosim.request(a, 1).mapped, a) << "after the reset every task type maps by identity";
+  EXPECT_EQ(cosim.scoreboard().coverage().reset[1], 1u) << "counted as a reset with a response pending";
+}
+
 TEST_F(TranslatorCosimTest, RegisterAnswersAreTheModels) {
   struct Write {
     uint32_t offset, value;
@@ -169,6 +196,9 @@ TEST_F(TranslatorCosimTest, RegisterAnswersAreTheModels) {
       {kRegPtRootLo, 0x1000, true, "another block's register"},
       {kRegId, 0, true, "read-only"},
       {0x14, 0, true, "a gap"},
+      {kRegisterSpaceBytes, 1, true, "above the map"},
+      {kRegCtrl ^ 0x8000, kCtrlInterleaveEnable, true, "CTRL's offset with port bit 15 set: a counter of another block"},
+      {kRegTaskScheme ^ 0x4000, 1, true, "TASK_SCHEME[0]'s offset with port bit 14 set"},
   };
   for (const Write& w : writes) {
     const uint64_t before = cosim.scoreboard().coverage().register_write[1];

@@ -81,7 +81,7 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
 }
 
 bool TranslatorCosim::run_random(const TranslatorRandomRun& run) {
-  TranslatorStimulus stimulus(seed_, address_bits_, run);
+  TranslatorStimulus stimulus(seed_, address_bits_, run, &scoreboard_);
   const uint64_t target = scoreboard_.compared() + run.transactions;
   bool accepted = false;
   while (scoreboard_.compared() < target) {

@@ -43,6 +43,7 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   d.reg_we_i = in.reg_we;
   d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
   d.reg_wdata_i = in.reg_wdata;
+  d.rst_ni = !in.reset;
   impl_->settle();
 
   TranslatorEdge e;

@@ -28,6 +28,7 @@ struct TranslatorPins {
   bool reg_we = false;
   uint32_t reg_addr = 0;
   uint32_t reg_wdata = 0;
+  bool reset = false;  // rst_ni low for this cycle (a reset in the middle of traffic)
 };
 
 struct TranslatorResponse {

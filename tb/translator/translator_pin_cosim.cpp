@@ -60,6 +60,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   unsigned reset_cycles = 2;
   TranslatorRandomRun run;
   bool started = false;
+  bool traffic = false;
   uint64_t cycles = 0;
 };
 
@@ -113,6 +114,7 @@ void TranslatorPinCosim::Bench::drive(const TranslatorPins& p) {
   reg_we.write(p.reg_we);
   reg_addr.write(p.reg_addr & 0xFFFF);  // the port is 16 bits wide
   reg_wdata.write(p.reg_wdata);
+  rst_n.write(!p.reset);
 }
 
 // Drives on the falling edge and learns at the rising edge whether its
@@ -125,7 +127,8 @@ void TranslatorPinCosim::Bench::stimulus() {
   for (unsigned i = 0; i < reset_cycles; ++i) wait(clk.posedge_event());
   wait(clk.negedge_event());
   rst_n.write(true);
-  TranslatorStimulus random(seed, address_bits, run);
+  traffic = true;  // from here a low rst_n is a reset in the middle of traffic, for the scoreboard
+  TranslatorStimulus random(seed, address_bits, run, &scoreboard);
   bool accepted = false;
   while (!done()) {
     const TranslatorPins& p = random.next(accepted);
@@ -146,8 +149,9 @@ void TranslatorPinCosim::Bench::monitor() {
     throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
                            ", not where cycle_time.hpp puts it");
   if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
-  if (!rst_n.read()) return;
+  if (!rst_n.read() && !traffic) return;
   TranslatorPins p;
+  p.reset = !rst_n.read();
   p.req_valid = req_valid.read();
   p.req_addr = req_addr.read();
   p.req_task_type = req_task_type.read();

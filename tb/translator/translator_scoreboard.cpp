@@ -78,7 +78,63 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   return false;
 }
 
+std::vector<std::string> TranslatorScoreboard::Coverage::register_target_bins() {
+  std::vector<std::string> bins;
+  for (const RegisterDef& r : register_map()) bins.emplace_back(r.name);
+  for (const char* other : {"beyond the configured extent", "gap", "above the map", "misaligned"}) bins.emplace_back(other);
+  return bins;
+}
+
+CoverageGroup TranslatorScoreboard::Coverage::task_scheme_value_group() {
+  std::vector<std::string> bins(kSchemeNames.begin(), kSchemeNames.end());
+  bins.emplace_back("3");
+  bins.emplace_back("above 3");
+  return CoverageGroup("TASK_SCHEME value", bins);
+}
+
+void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value) {
+  const auto& map = register_map();
+  const size_t rows = map.size();
+  const RegisterDef* def = register_at(offset);
+  if (offset % 4) {
+    coverage_.register_target.hit(rows + 3);
+  } else if (offset >= kRegisterSpaceBytes) {
+    coverage_.register_target.hit(rows + 2);
+  } else if (!def) {
+    coverage_.register_target.hit(rows + 1);
+  } else {
+    const auto row = static_cast<size_t>(def - map.data());
+    const uint32_t j = (offset - def->base) / 4 % def->dim1;
+    bool beyond = false;
+    for (const Register& r : bank_.registers())
+      if (&r.def() == def) beyond = j >= r.mapped_dim1();
+    coverage_.register_target.hit(beyond ? rows : row);
+    if (def->base == kRegTaskScheme) coverage_.task_scheme_value.hit(value < 4 ? value : 4);
+  }
+  if (offset >= 0x1000 && offset % 4 == 0)
+    if (const RegisterDef* low = register_at(offset & 0xFFF)) {
+      const uint32_t own[] = {kRegCtrl, kRegTaskScheme, kRegXorVector};
+      for (size_t k = 0; k < 3; ++k)
+        if (low->base == own[k]) coverage_.high_bit_alias.hit(k);
+    }
+  coverage_.write_value.hit(value == 0 ? 0 : value == ~0u ? 1 : (value & (value - 1)) == 0 ? 2 : 3);
+}
+
+void TranslatorScoreboard::reset_edge() {
+  if (in_reset_) return;  // the reset's later edges change nothing more
+  in_reset_ = true;
+  if (!pending_.empty()) coverage_.reset.hit(1);
+  else coverage_.reset.hit(0);
+  if (written_since_reset_) coverage_.reset.hit(2);
+  written_since_reset_ = false;
+  discarded_ += pending_.size();
+  while (!pending_.empty()) pending_.drop_front();
+  bank_.reset();
+}
+
 RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle) {
+  cover_register_write(offset, value);
+  written_since_reset_ = true;
   const RegStatus s = bank_.write(offset, 4, value);
   const bool held = rtl_translator_holds(register_at(offset));
   const bool refused = s != RegStatus::kOk || !held;

@@ -48,9 +48,16 @@ class TranslatorScoreboard {
   void request_accepted(uint64_t address, unsigned task);
   // `rtl_refused`: the RTL's answer (reg_error_o). Returns the model's status.
   RegStatus register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle);
+  // An edge with rst_ni low: the RTL's registers and response stage reset,
+  // so the model's registers do and the requests in flight are discarded.
+  void reset_edge();
+  uint64_t discarded() const { return discarded_; }  // requests lost to resets
+  void cover_register_write(uint32_t offset, uint32_t value);
   // One clock edge as both modes see it: the pins driven in the cycle and the
   // handshakes sampled at its edge, fed in the order above.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
+    if (pins.reset) return reset_edge();
+    in_reset_ = false;
     if (e.rsp_taken) response_taken(e.rsp, cycle);
     if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task_type);
     if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata, e.reg_refused, cycle);
@@ -68,7 +75,22 @@ class TranslatorScoreboard {
     CoverageGroup task_type = CoverageGroup::indexed("task type", kMaxTaskTypes);
     CoverageGroup interleave{"interleave", {"off"}};
     CoverageGroup register_write{"register write", {"accepted", "refused"}};
-    std::vector<const CoverageGroup*> groups() const { return {&scheme, &task_type, &interleave, &register_write}; }
+    // Where writes land: every row of the register map (its name), and what is
+    // not a register (register_target_bins() names them all).
+    CoverageGroup register_target{"register target", register_target_bins()};
+    // A translator register's offset with one of the port's high bits set:
+    // what an RTL that ignores those bits would take for the register.
+    CoverageGroup high_bit_alias{"high-bit alias", {"CTRL", "TASK_SCHEME", "XOR_VECTOR"}};
+    CoverageGroup write_value{"write value", {"zero", "all ones", "one bit", "other"}};
+    CoverageGroup task_scheme_value = task_scheme_value_group();
+    // Resets in the middle of traffic, by what they interrupted.
+    CoverageGroup reset{"reset", {"idle", "response pending", "after register writes"}};
+    std::vector<const CoverageGroup*> groups() const {
+      return {&scheme, &task_type, &interleave, &register_write, &register_target, &high_bit_alias, &write_value,
+              &task_scheme_value, &reset};
+    }
+    static std::vector<std::string> register_target_bins();
+    static CoverageGroup task_scheme_value_group();
   };
   const Coverage& coverage() const { return coverage_; }
 
@@ -87,6 +109,9 @@ class TranslatorScoreboard {
   // Requests in flight, oldest first (the translator holds two at most).
   RingBuffer<Pending> pending_;
   uint64_t requests_ = 0, compared_ = 0, mismatches_ = 0;
+  uint64_t discarded_ = 0;
+  bool in_reset_ = false;
+  bool written_since_reset_ = false;
   Coverage coverage_;
   std::optional<TranslatorMismatch> first_mismatch_;
 };

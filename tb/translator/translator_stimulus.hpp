@@ -14,12 +14,18 @@ struct TranslatorRandomRun {
   unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
   unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
   unsigned reg_write_per_256 = 8;    // ~3%: register rewrites mid-stream
+  unsigned reset_per_65536 = 16;     // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
   bool stop_at_first_mismatch = true;
 };
 
+class TranslatorScoreboard;
+
 class TranslatorStimulus {
  public:
-  TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run);
+  // `scoreboard` (null without one) tells how many requests resets discarded,
+  // so that as many more are offered and the run still compares its count.
+  TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run,
+                     const TranslatorScoreboard* scoreboard = nullptr);
 
   // The pins of the next cycle. `accepted`: the request driven in the cycle
   // before was taken at its edge (a held request stays on the pins until then).
@@ -29,7 +35,9 @@ class TranslatorStimulus {
   std::mt19937_64 rng_;
   uint64_t address_mask_;
   TranslatorRandomRun run_;
+  const TranslatorScoreboard* scoreboard_;
   uint64_t offered_ = 0;  // requests put on the pins (accepted or held)
+  unsigned reset_cycles_left_ = 0;
   TranslatorPins pins_;
 };
 
