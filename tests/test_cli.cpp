@@ -188,6 +188,21 @@ TEST_F(Cli, CheckConfig) {
   EXPECT_EQ(run({"check-config", path("missing.yaml").string()}).exit_code, 2);
 }
 
+// A config from before the task type had one name: one line naming file,
+// line, key and the new key; exit 2; `run` writes no output file.
+TEST_F(Cli, ConfigWithTheOldTaskKeyIsRefusedNamingTheNewOne) {
+  const auto old = write("old.yaml",
+                         "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none}\n");
+  const Result r = run({"check-config", old.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(old.string() + ":5: translator.tasks[0].task: unknown key"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'task' is now 'task_type'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  const auto json = path("old-stats.json");
+  EXPECT_EQ(run({"run", "--config", old.string(), "--stats-json", json.string()}).exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(json));
+}
+
 TEST_F(Cli, RegmapPrintsTheRtlPackage) {
   const Result sv = run({"regmap", "--format", "sv"});
   ASSERT_EQ(sv.exit_code, 0) << sv.err;

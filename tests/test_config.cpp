@@ -60,6 +60,13 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"the key a task type had before it had one name",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none}\n",
        5, "translator.tasks[0].task", "unknown key (allowed: task_type, scheme, xor_vectors); 'task' is now 'task_type'"},
+      {"task type 16 in a mapping",
+       "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 16, scheme: none}\n",
+       5, "translator.tasks[0].task_type", "value 16 outside [0, 15]"},
+      {"task type 16 in a generator", "memory: {channels: 1}\nworkload:\n  - {kind: strided, task_type: 16}\n",
+       3, "workload[0].task_type", "value 16 outside [0, 15]"},
+      {"the old key in a generator", "memory: {channels: 1}\nworkload:\n  - {kind: strided, task: 1}\n",
+       3, "workload[0].task", "'task' is now 'task_type'"},
       // Wrong types.
       {"string for a number", "memory:\n  channels: eight\n", 2, "memory.channels", "expected an unsigned integer, got 'eight'"},
       {"string in a list of numbers", "memory: {channels: 8}\ntranslator:\n  channel_bits: [8, nine, 10]\n",

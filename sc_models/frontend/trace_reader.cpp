@@ -60,12 +60,20 @@ void CsvTraceReader::fail(const std::string& column, const std::string& msg) con
   throw InputError(name_, line_no_, column, msg);
 }
 
-void CsvTraceReader::read_header() {
+// The next line that is neither blank nor a comment, trimmed; false at the end.
+bool CsvTraceReader::next_content_line(std::string& t) {
   std::string line;
   while (std::getline(in_, line)) {
     ++line_no_;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
+    t = trim(line);
+    if (!t.empty() && t[0] != '#') return true;
+  }
+  return false;
+}
+
+void CsvTraceReader::read_header() {
+  std::string t;
+  if (next_content_line(t)) {
     const auto cols = split(t);
     const size_t want = kColumnCount;
     bool ok = cols.size() == want || (cols.size() == want + 1 && cols[want] == "data");
@@ -83,11 +91,8 @@ void CsvTraceReader::read_header() {
 }
 
 bool CsvTraceReader::next(Request& r) {
-  std::string line;
-  while (std::getline(in_, line)) {
-    ++line_no_;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
+  std::string t;
+  while (next_content_line(t)) {
     const auto cols = split(t);
     const size_t want = has_data_column_ ? 6 : 5;
     if (cols.size() != want)

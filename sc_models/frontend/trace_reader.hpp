@@ -21,6 +21,7 @@ class CsvTraceReader : public RequestSource {
  private:
   CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
   void read_header();
+  bool next_content_line(std::string& trimmed);
   [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
 
   std::unique_ptr<std::ifstream> owned_;

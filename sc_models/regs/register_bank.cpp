@@ -95,17 +95,19 @@ bool RegisterBank::scheme_allowed(uint32_t value) const {
 RegStatus RegisterBank::decode(uint64_t offset, unsigned width, Decoded& d) const {
   if (width != 4) return RegStatus::kBadWidth;
   if (offset % 4) return RegStatus::kMisaligned;
-  for (size_t n = 0; n < registers_.size(); ++n) {
-    const RegisterDef& r = registers_[n].def();
-    const uint64_t span = uint64_t{r.dim0} * r.dim1 * 4;
-    if (offset < r.base || offset >= r.base + span) continue;
-    const uint64_t k = (offset - r.base) / 4;
-    d = {n, static_cast<uint32_t>(k / r.dim1), static_cast<uint32_t>(k % r.dim1)};
-    // Arrays are sized for the largest build; only the configured part exists.
-    if (d.j >= registers_[n].mapped_dim1()) return RegStatus::kUnmapped;
-    return RegStatus::kOk;
-  }
-  return RegStatus::kUnmapped;
+  const Register* reg = register_at(offset);
+  if (!reg) return RegStatus::kUnmapped;
+  const RegisterDef& r = reg->def();
+  const uint64_t k = (offset - r.base) / 4;
+  d = {static_cast<size_t>(reg - registers_.data()), static_cast<uint32_t>(k / r.dim1), static_cast<uint32_t>(k % r.dim1)};
+  // Arrays are sized for the largest build; only the configured part exists.
+  return d.j < reg->mapped_dim1() ? RegStatus::kOk : RegStatus::kUnmapped;
+}
+
+// registers_ is in map order, so the map's row is the register's index.
+const Register* RegisterBank::register_at(uint64_t offset) const {
+  const RegisterDef* def = gpumem::register_at(offset);
+  return def ? &registers_[static_cast<size_t>(def - register_map().data())] : nullptr;
 }
 
 RegStatus RegisterBank::read(uint64_t offset, unsigned width, uint32_t& value) const {

@@ -29,6 +29,9 @@ class RegisterBank {
   const MmuRegisters& mmu_registers() const { return mmu_; }
   uint32_t ctrl() const { return ctrl_->at(0, 0); }
   const std::vector<Register>& registers() const { return registers_; }
+  // The register whose span holds `offset` (any index, mapped or not); null
+  // in a gap or above the map.
+  const Register* register_at(uint64_t offset) const;
   const RegisterParams& params() const { return params_; }
 
   // Called by the channel router for every request it routes.

@@ -9,15 +9,11 @@
 namespace gpumem::tb {
 
 namespace {
-// The registers rtl/gpumem_xor_translator.sv holds; its port refuses every
-// other offset, as a bus decoder would never route them to it.
-constexpr uint32_t kRtlTranslatorRegisters[] = {kRegCtrl, kRegTaskScheme, kRegXorVector};
-
-bool rtl_translator_holds(const RegisterDef* def) {
-  if (!def) return false;
-  for (uint32_t base : kRtlTranslatorRegisters)
-    if (def->base == base) return true;
-  return false;
+// The index in kRtlTranslatorRegisters of the register `def`, or -1.
+int rtl_register_index(const RegisterDef* def) {
+  for (size_t k = 0; def && k < kRtlTranslatorRegisters.size(); ++k)
+    if (def->base == kRtlTranslatorRegisters[k]) return static_cast<int>(k);
+  return -1;
 }
 }  // namespace
 
@@ -85,6 +81,12 @@ std::vector<std::string> TranslatorScoreboard::Coverage::register_target_bins() 
   return bins;
 }
 
+std::vector<std::string> TranslatorScoreboard::Coverage::rtl_register_names() {
+  std::vector<std::string> names;
+  for (uint32_t base : kRtlTranslatorRegisters) names.emplace_back(register_def(base).name);
+  return names;
+}
+
 CoverageGroup TranslatorScoreboard::Coverage::task_scheme_value_group() {
   std::vector<std::string> bins(kSchemeNames.begin(), kSchemeNames.end());
   bins.emplace_back("3");
@@ -92,31 +94,23 @@ CoverageGroup TranslatorScoreboard::Coverage::task_scheme_value_group() {
   return CoverageGroup("TASK_SCHEME value", bins);
 }
 
-void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value) {
-  const auto& map = register_map();
-  const size_t rows = map.size();
-  const RegisterDef* def = register_at(offset);
+// `reg`: the register whose span holds the offset (null in a gap or above the map).
+void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value, const Register* reg) {
+  const size_t rows = register_map().size();
   if (offset % 4) {
     coverage_.register_target.hit(rows + 3);
   } else if (offset >= kRegisterSpaceBytes) {
     coverage_.register_target.hit(rows + 2);
-  } else if (!def) {
+  } else if (!reg) {
     coverage_.register_target.hit(rows + 1);
   } else {
-    const auto row = static_cast<size_t>(def - map.data());
-    const uint32_t j = (offset - def->base) / 4 % def->dim1;
-    bool beyond = false;
-    for (const Register& r : bank_.registers())
-      if (&r.def() == def) beyond = j >= r.mapped_dim1();
-    coverage_.register_target.hit(beyond ? rows : row);
-    if (def->base == kRegTaskScheme) coverage_.task_scheme_value.hit(value < 4 ? value : 4);
+    const RegisterDef& def = reg->def();
+    const bool beyond = (offset - def.base) / 4 % def.dim1 >= reg->mapped_dim1();
+    coverage_.register_target.hit(beyond ? rows : static_cast<size_t>(&def - register_map().data()));
+    if (def.base == kRegTaskScheme) coverage_.task_scheme_value.hit(value < 4 ? value : 4);
   }
   if (offset >= 0x1000 && offset % 4 == 0)
-    if (const RegisterDef* low = register_at(offset & 0xFFF)) {
-      const uint32_t own[] = {kRegCtrl, kRegTaskScheme, kRegXorVector};
-      for (size_t k = 0; k < 3; ++k)
-        if (low->base == own[k]) coverage_.high_bit_alias.hit(k);
-    }
+    if (const int k = rtl_register_index(register_at(offset & 0xFFF)); k >= 0) coverage_.high_bit_alias.hit(k);
   coverage_.write_value.hit(value == 0 ? 0 : value == ~0u ? 1 : (value & (value - 1)) == 0 ? 2 : 3);
 }
 
@@ -133,10 +127,11 @@ void TranslatorScoreboard::reset_edge() {
 }
 
 RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle) {
-  cover_register_write(offset, value);
+  const Register* reg = bank_.register_at(offset);
+  cover_register_write(offset, value, reg);
   written_since_reset_ = true;
   const RegStatus s = bank_.write(offset, 4, value);
-  const bool held = rtl_translator_holds(register_at(offset));
+  const bool held = reg && rtl_register_index(&reg->def()) >= 0;
   const bool refused = s != RegStatus::kOk || !held;
   coverage_.register_write.hit(refused ? 1 : 0);
   if (refused == rtl_refused) return s;

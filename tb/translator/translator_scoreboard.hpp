@@ -20,6 +20,10 @@
 
 namespace gpumem::tb {
 
+// The registers rtl/gpumem_xor_translator.sv holds; its port refuses every
+// other offset, as a bus decoder would never route them to it.
+inline constexpr std::array<uint32_t, 3> kRtlTranslatorRegisters{kRegCtrl, kRegTaskScheme, kRegXorVector};
+
 struct TranslatorMismatch {
   uint64_t transaction;  // 0-based, in request order (a register write: the next request's)
   uint64_t cycle;        // cycle whose rising edge took the response or the write
@@ -52,7 +56,7 @@ class TranslatorScoreboard {
   // so the model's registers do and the requests in flight are discarded.
   void reset_edge();
   uint64_t discarded() const { return discarded_; }  // requests lost to resets
-  void cover_register_write(uint32_t offset, uint32_t value);
+  void cover_register_write(uint32_t offset, uint32_t value, const Register* reg);
   // One clock edge as both modes see it: the pins driven in the cycle and the
   // handshakes sampled at its edge, fed in the order above.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
@@ -80,7 +84,7 @@ class TranslatorScoreboard {
     CoverageGroup register_target{"register target", register_target_bins()};
     // A translator register's offset with one of the port's high bits set:
     // what an RTL that ignores those bits would take for the register.
-    CoverageGroup high_bit_alias{"high-bit alias", {"CTRL", "TASK_SCHEME", "XOR_VECTOR"}};
+    CoverageGroup high_bit_alias{"high-bit alias", rtl_register_names()};
     CoverageGroup write_value{"write value", {"zero", "all ones", "one bit", "other"}};
     CoverageGroup task_scheme_value = task_scheme_value_group();
     // Resets in the middle of traffic, by what they interrupted.
@@ -90,6 +94,7 @@ class TranslatorScoreboard {
               &task_scheme_value, &reset};
     }
     static std::vector<std::string> register_target_bins();
+    static std::vector<std::string> rtl_register_names();
     static CoverageGroup task_scheme_value_group();
   };
   const Coverage& coverage() const { return coverage_; }

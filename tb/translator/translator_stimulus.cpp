@@ -28,12 +28,11 @@ uint32_t any_offset(uint64_t r) {
   const RegisterDef& row = map[(r >> 8) % map.size()];
   const uint32_t at = row.base + 4 * (static_cast<uint32_t>((r >> 16) % row.dim0) * row.dim1 +
                                       static_cast<uint32_t>((r >> 24) % row.dim1));
-  constexpr uint32_t kTranslatorOwn[] = {kRegCtrl, kRegTaskScheme, kRegXorVector};
   switch ((r >> 32) % 5) {
     case 0: return at;
     case 1: return static_cast<uint32_t>((r >> 40) & 0xFFFC) % kRegisterSpaceBytes;  // mostly gaps and counters
     case 2: return kRegisterSpaceBytes + static_cast<uint32_t>((r >> 40) % (0x10000 - kRegisterSpaceBytes)) / 4 * 4;
-    case 3: return kTranslatorOwn[(r >> 40) % 3] ^ (1u << (12 + (r >> 44) % 4));
+    case 3: return kRtlTranslatorRegisters[(r >> 40) % kRtlTranslatorRegisters.size()] ^ (1u << (12 + (r >> 44) % 4));
     default: return at + 1 + static_cast<uint32_t>((r >> 40) % 3);
   }
 }
