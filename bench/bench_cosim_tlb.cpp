@@ -73,6 +73,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
   TlbRandomRun run;
   run.translations = o.transactions / o.rounds;
+  run.reset_per_65536 = 0;  // the bare loop replays pins without a reset pin
   const bool agreed = alternate_rounds(
       o,
       [&](uint64_t seed) {
@@ -100,6 +101,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
     Rate pin;
     TlbRandomRun pin_run;
     pin_run.translations = o.pin_transactions;
+    pin_run.reset_per_65536 = 0;
     const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
     TlbPinCosim cosim(cfg, o.seed);
     if (!cosim.run_random(pin_run)) {

@@ -8,10 +8,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
+#include "config/block_params.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 
 namespace gpumem::tb {
@@ -253,8 +255,167 @@ TEST_F(TlbCosimTest, EvictionReportsTheVictimEntry) {
   }
 }
 
+// A reset in the middle of traffic: a lookup accepted and its response held
+// by back-pressure, entries cached. The response is lost (the scoreboard
+// discards it), every entry is invalid afterwards and the replacement state
+// is back at its reset value (the next fill goes to way 0).
+TEST_F(TlbCosimTest, ResetInTheMiddleOfTrafficForgetsEverything) {
+  const uint64_t va = large_va(3, 1);
+  cosim.fill(va, leaf(true, 0x300));
+  cosim.fill(large_va(3, 2), leaf(true, 0x310));
+  EXPECT_TRUE(op(false, va, {}, false, false).req_accepted);
+  EXPECT_TRUE(idle(false).rsp_stalled);
+  TlbPins reset;
+  reset.reset = true;
+  reset.rsp_ready = true;
+  EXPECT_FALSE(cosim.cycle(reset).rsp_taken) << "reset clears the response stage";
+  EXPECT_FALSE(cosim.cycle(reset).rsp_taken);
+  EXPECT_FALSE(idle().rsp_taken) << "nothing comes back after the reset";
+  EXPECT_EQ(cosim.scoreboard().discarded(), 1u);
+  EXPECT_EQ(cosim.lookup(va).result, TlbResult::kMiss);
+  EXPECT_EQ(cosim.fill(large_va(3, 9), leaf(true, 0x320)).way, 0u);
+  const CoverageGroup& bins = cosim.scoreboard().coverage().reset;
+  EXPECT_EQ(bins[1], 1u) << "operation in flight";
+  EXPECT_EQ(bins[2], 1u) << "response held";
+  EXPECT_EQ(bins[3], 1u) << "entries cached";
+}
+
+// Leaves a checking walker refuses, filled anyway (tlb.hpp: the TLB holds
+// what it is given): reserved bits are not part of the entry, a flag that is
+// not one-hot has no nested region, a small page's flag means nothing, and an
+// unaligned large frame adds (the FrameNumberSpliced test's formula).
+TEST_F(TlbCosimTest, MalformedLeavesBehaveAsTheContractSays) {
+  unsigned n = 1;
+  for (uint8_t flag = 0; flag < 16; ++flag) {
+    if (nested_units(flag) >= 0) continue;
+    const uint64_t base = large_va(n % 16, n);
+    const uint64_t raw = leaf(true, 0x2000 + 16 * n, flag, n % 16).encode() | kPteReservedLow.mask() |
+                         kPteReservedHigh.mask();
+    TlbPins p;
+    p.req_valid = p.req_fill = p.rsp_ready = true;
+    p.req_va = base;
+    p.req_pte = raw;
+    ASSERT_TRUE(cosim.cycle(p).req_accepted);
+    idle();
+    for (unsigned unit : {0u, 7u, 15u}) {
+      const TlbResponse r = cosim.lookup(base + unit * kSmall + 0x123);
+      EXPECT_EQ(r.result, TlbResult::kHitLarge) << "flag " << int{flag} << " unit " << unit;
+      EXPECT_EQ(r.entry.nested_flag, flag);
+      EXPECT_EQ(r.pa, ((0x2000 + 16 * n) << 12) + unit * kSmall + 0x123);
+    }
+    ++n;
+  }
+  const uint64_t small_va = 0x33'3333'3000;
+  cosim.fill(small_va, leaf(false, 0x4444, 0x8));
+  const TlbResponse r = cosim.lookup(small_va + 0xABC);
+  EXPECT_EQ(r.result, TlbResult::kHitSmall);
+  EXPECT_EQ(r.entry.nested_flag, 0x8);
+  const auto& bins = cosim.scoreboard().coverage().malformed_fill;
+  EXPECT_EQ(bins[0], 11u) << "reserved bits";
+  EXPECT_EQ(bins[1], 11u) << "flag not one-hot";
+  EXPECT_EQ(bins[2], 1u) << "small page with flag";
+}
+
+// Each permission combination reaches the response as filled, with frame
+// numbers whose top bit is set: the PA's bit 51.
+TEST_F(TlbCosimTest, EveryPermissionCombinationAndTheWholeFrameWidth) {
+  const uint64_t top = uint64_t{1} << (kPfnBits - 1);
+  for (unsigned perm = 0; perm < 4; ++perm) {
+    Pte p = leaf(perm % 2, (top | (0x123456789ull << 4)) + perm * 16, 0, perm);
+    p.readable = perm & 1;
+    p.writable = (perm >> 1) & 1;
+    const uint64_t va = large_va(perm, 7 + perm) + (p.large_page ? 0 : 5 * kSmall);
+    cosim.fill(va, p);
+    const TlbResponse r = cosim.lookup(va + 0xFFF);
+    EXPECT_EQ(r.entry.readable, p.readable) << perm;
+    EXPECT_EQ(r.entry.writable, p.writable) << perm;
+    EXPECT_EQ(r.entry.pfn, p.pfn);
+    EXPECT_EQ(r.pa, (p.pfn << 12) + 0xFFF);
+    EXPECT_EQ(r.pa >> 51, 1u);
+  }
+  for (unsigned bin = 0; bin < 4; ++bin) EXPECT_EQ(cosim.scoreboard().coverage().hit_permission[bin], 1u) << bin;
+}
+
+// A lookup that differs from a cached page in one tag bit alone misses, for
+// every tag bit of both entry sizes (tlb_tag_bits: small entries compare
+// VA[15:12] too).
+TEST_F(TlbCosimTest, EveryTagBitIsCompared) {
+  const uint64_t small_va = 0x5A'5A5A'5000, large = 0xA5'A5A5'0000;
+  cosim.fill(small_va, leaf(false, 0x111));
+  cosim.fill(large, leaf(true, 0x220));
+  const std::vector<unsigned> bits = tlb_tag_bits(tlb_params(cfg), cfg.address_space.va_bits);
+  ASSERT_EQ(bits.size(), 4u + 20u) << "VA[15:12] and VA[39:20] for 16 sets of 64 KB pages";
+  for (unsigned b : bits) {
+    const uint64_t flip = uint64_t{1} << b;
+    EXPECT_EQ(cosim.lookup((small_va ^ flip) + 0x8).result, TlbResult::kMiss) << "small, VA[" << b << "]";
+    if (b >= 16) {
+      EXPECT_EQ(cosim.lookup((large ^ flip) + 0x8).result, TlbResult::kMiss) << "large, VA[" << b << "]";
+    }
+  }
+  EXPECT_EQ(cosim.lookup(small_va + 0xFFF).result, TlbResult::kHitSmall);
+  EXPECT_EQ(cosim.lookup(large + 0xFFFF).result, TlbResult::kHitLarge);
+  EXPECT_TRUE(every_bin_hit({&cosim.scoreboard().coverage().tag_alias}));
+}
+
+// Any byte of a page: every offset bit reaches the physical address.
+TEST_F(TlbCosimTest, EveryOffsetBitReachesThePhysicalAddress) {
+  const uint64_t small_va = 0x12'0000'3000, large = 0x34'0005'0000;
+  cosim.fill(small_va, leaf(false, 0x5555));
+  cosim.fill(large, leaf(true, 0x6660));
+  for (unsigned b = 0; b < 16; ++b) {
+    const uint64_t off = uint64_t{1} << b;
+    if (b < 12) {
+      EXPECT_EQ(cosim.lookup(small_va + off).pa, (uint64_t{0x5555} << 12) + off) << b;
+    }
+    EXPECT_EQ(cosim.lookup(large + off).pa, (uint64_t{0x6660} << 12) + off) << b;
+  }
+}
+
+// The bench's page tables are rougher than the allocator's: tables at a
+// random physical base, every permission combination, frame numbers across
+// the whole PFN width, and malformed leaves the walker refuses.
+TEST(TlbStimulus, PageTablesAreRougherThanTheAllocatorWritesThem) {
+  const Config cfg = default_config();
+  const TlbPageTables t = random_page_tables(cfg, 7);
+  ASSERT_EQ(t.images.size(), 2u);
+  const PageGeometry geo = cfg.mmu.geometry();
+  const PageTableWalker walker(t.images[0].layout, geo);
+  for (size_t i = 0; i < t.images.size(); ++i) {
+    const AddressSpaceImage& image = t.images[i];
+    EXPECT_GT(image.root, uint64_t{1} << 32) << "image " << i << ": tables at a random base in 2^52 bytes";
+    std::set<unsigned> permissions;
+    uint64_t frame_bits = 0;
+    std::set<uint64_t> malformed;
+    for (const PteWrite& w : image.pte_writes) {
+      const Pte p = Pte::decode(w.value);
+      if (!p.valid || p.directory) continue;
+      permissions.insert(p.readable | p.writable << 1);
+      frame_bits |= p.pfn;
+      const bool bad = (w.value & kPteReservedMask) || nested_units(p.nested_flag) < 0 ||
+                       (!p.large_page && p.nested_flag) || (p.large_page && (p.pfn & (geo.units_per_large() - 1)));
+      if (bad) malformed.insert(w.value);
+    }
+    EXPECT_EQ(permissions.size(), 4u);
+    EXPECT_EQ(frame_bits, (uint64_t{1} << kPfnBits) - 1) << "every frame-number bit set in some leaf";
+    EXPECT_EQ(malformed.size(), 11u + 3u + 2u) << "every flag that is not one-hot, two reserved fields, an unaligned "
+                                                   "large frame, two small pages with a flag";
+    // Every mapped page walks to its leaf, or to page_table_error on a malformed one.
+    unsigned refused = 0;
+    for (const PageMapping& m : image.pages) {
+      const WalkResult w = walker.walk(image.root, m.va, [&](uint64_t pa) { return t.memory[i].read_u64(pa); });
+      EXPECT_TRUE(w.fault == FaultReason::kNone || w.fault == FaultReason::kPageTableError)
+          << std::hex << m.va << ": " << w.detail;
+      if (w.fault == FaultReason::kPageTableError) {
+        EXPECT_TRUE(malformed.count(w.last_pte)) << w.detail;
+        ++refused;
+      }
+    }
+    EXPECT_GE(refused, malformed.size());
+  }
+}
+
 TEST(TlbCosim, MismatchReportNamesEverything) {
-  TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 42);
+  TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
   TlbPins p;
   p.req_valid = true;
   p.req_va = 0x12'3456'7890;

@@ -26,7 +26,7 @@ WalkResult PageTableWalker::walk(uint64_t root, uint64_t va, const ReadPte& read
   uint64_t table = root;
   for (unsigned level = 0; level < levels; ++level) {
     const uint64_t at = table + uint64_t{layout_.index(va, level)} * kPteBytes;
-    const uint64_t raw = read(at);
+    const uint64_t raw = w.last_pte = read(at);
     ++w.reads;
     const Pte p = Pte::decode(raw);
     if (raw & kPteReservedMask) return fail(FaultReason::kPageTableError, level, "reserved PTE bits set");

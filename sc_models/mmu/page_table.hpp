@@ -44,6 +44,7 @@ struct WalkResult {
   Pte leaf;
   unsigned reads = 0;  // memory reads made, one per level reached
   uint64_t leaf_pte_address = 0;
+  uint64_t last_pte = 0;  // the raw entry read last: the leaf, or the one the walk stopped at
 };
 
 // Performs one 8-byte read of simulated memory at a physical address.

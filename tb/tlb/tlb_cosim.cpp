@@ -50,7 +50,7 @@ std::string tlb_wave_layout(const Config& cfg) {
 }
 
 TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
-    : seed_(seed), cfg_(cfg), variant_(matching_tlb_variant(cfg)), driver_(variant_, waves), scoreboard_(tlb_params(cfg), seed) {
+    : seed_(seed), cfg_(cfg), variant_(matching_tlb_variant(cfg)), driver_(variant_, waves), scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
   driver_.reset();
 }
 
@@ -109,6 +109,8 @@ bool TlbCosim::run_random(const TlbRandomRun& run) {
   faults_ += stimulus.faults();
   walks_ += stimulus.walks();
   image_switches_ += stimulus.image_switches();
+  resets_ += stimulus.resets();
+  malformed_fills_ += stimulus.malformed_fills();
   return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
 }
 

@@ -42,6 +42,8 @@ class TlbCosim {
   uint64_t faults() const { return faults_; }
   uint64_t walks() const { return walks_; }
   uint64_t image_switches() const { return image_switches_; }
+  uint64_t resets() const { return resets_; }  // in the middle of traffic
+  uint64_t malformed_fills() const { return malformed_fills_; }
   const RtlTlbGeometry& variant() const { return variant_; }
   // An RTL assertion failed; run_random stops at that cycle.
   bool assertion_failed() const { return driver_.assertion_failed(); }
@@ -52,7 +54,7 @@ class TlbCosim {
   RtlTlbGeometry variant_;
   TlbDriver driver_;
   TlbScoreboard scoreboard_;
-  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0;
+  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0, resets_ = 0, malformed_fills_ = 0;
 };
 
 // The verilated variant whose geometry equals cfg's MMU; throws

@@ -22,12 +22,14 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
   d.req_va_i = in.req_va;
   d.req_pte_i = in.req_pte;
   d.rsp_ready_i = in.rsp_ready;
+  d.rst_ni = !in.reset;
   h.settle();
 
   TlbEdge e;
-  e.req_accepted = in.req_valid && d.req_ready_o;
-  e.rsp_taken = d.rsp_valid_o && in.rsp_ready;
-  e.rsp_stalled = d.rsp_valid_o && !in.rsp_ready;
+  const bool running = !in.reset;
+  e.req_accepted = running && in.req_valid && d.req_ready_o;
+  e.rsp_taken = running && d.rsp_valid_o && in.rsp_ready;
+  e.rsp_stalled = running && d.rsp_valid_o && !in.rsp_ready;
   if (e.rsp_taken) {
     TlbResponse& r = e.rsp;
     r.fill = d.rsp_fill_o;

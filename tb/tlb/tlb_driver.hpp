@@ -29,6 +29,7 @@ RtlTlbGeometry tlb_geometry_of(const char* variant) {
 
 // Inputs driven for one clock cycle.
 struct TlbPins {
+  bool reset = false;  // rst_ni low for this cycle (a reset in the middle of traffic); nothing else counts
   bool flush = false;
   bool req_valid = false;
   bool req_fill = false;  // false: lookup

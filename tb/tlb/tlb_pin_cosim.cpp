@@ -27,7 +27,7 @@ const std::vector<RtlTlbGeometry>& rtl_tlb_pin_variants() {
 // What the variants share; the sc_module with the pins is BenchOf<Model>.
 struct TlbPinCosim::Bench {
   Bench(const Config& c, uint64_t s, const RtlTlbGeometry& v)
-      : cfg(c), seed(s), variant(v), scoreboard(tlb_params(c), s) {}
+      : cfg(c), seed(s), variant(v), scoreboard(tlb_params(c), c.address_space.va_bits, s) {}
   virtual ~Bench() = default;
   virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
   bool done() const {
@@ -41,6 +41,7 @@ struct TlbPinCosim::Bench {
   std::unique_ptr<TlbStimulus> stimulus;  // made by run_random, before the kernel starts
   TlbRandomRun run;
   unsigned reset_cycles = 2;
+  bool traffic = false;  // past the first reset: a low rst_n is a reset in the middle of traffic
   bool started = false;
   uint64_t cycles = 0;
 };
@@ -170,6 +171,7 @@ void BenchOf<Model>::drive(const TlbPins& p) {
   put(req_va, p.req_va);
   put(req_pte, p.req_pte);
   put(rsp_ready, p.rsp_ready);
+  put(rst_n, !p.reset);
 }
 
 // Drives on the falling edge; what its pins did at the rising edge reaches
@@ -184,6 +186,7 @@ void BenchOf<Model>::stimulate() {
   for (unsigned i = 0; i < reset_cycles; ++i) wait(clk.posedge_event());
   wait(clk.negedge_event());
   put(rst_n, true);
+  traffic = true;
   while (!done()) {
     drive(stimulus->next());
     wait(clk.negedge_event());
@@ -202,8 +205,9 @@ void BenchOf<Model>::monitor() {
     throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
                            ", not where cycle_time.hpp puts it");
   if (fst && !fst->isOpen() && cycles >= waves.from_cycle) fst->open(waves.path.c_str());
-  if (!rst_n.read()) return;
+  if (!rst_n.read() && !traffic) return;
   TlbPins p;
+  p.reset = !rst_n.read();
   p.flush = flush.read();
   p.req_valid = req_valid.read();
   p.req_fill = req_fill.read();
@@ -211,9 +215,10 @@ void BenchOf<Model>::monitor() {
   p.req_pte = req_pte.read();
   p.rsp_ready = rsp_ready.read();
   TlbEdge e;
-  e.req_accepted = p.req_valid && req_ready.read();
-  e.rsp_taken = rsp_valid.read() && p.rsp_ready;
-  e.rsp_stalled = rsp_valid.read() && !p.rsp_ready;
+  const bool running = !p.reset;
+  e.req_accepted = running && p.req_valid && req_ready.read();
+  e.rsp_taken = running && rsp_valid.read() && p.rsp_ready;
+  e.rsp_stalled = running && rsp_valid.read() && !p.rsp_ready;
   if (e.rsp_taken) {
     TlbResponse& r = e.rsp;
     r.fill = rsp_fill.read();
@@ -275,6 +280,8 @@ uint64_t TlbPinCosim::translations() const { return bench_->stimulus ? bench_->s
 uint64_t TlbPinCosim::faults() const { return bench_->stimulus ? bench_->stimulus->faults() : 0; }
 uint64_t TlbPinCosim::walks() const { return bench_->stimulus ? bench_->stimulus->walks() : 0; }
 uint64_t TlbPinCosim::image_switches() const { return bench_->stimulus ? bench_->stimulus->image_switches() : 0; }
+uint64_t TlbPinCosim::resets() const { return bench_->stimulus ? bench_->stimulus->resets() : 0; }
+uint64_t TlbPinCosim::malformed_fills() const { return bench_->stimulus ? bench_->stimulus->malformed_fills() : 0; }
 const RtlTlbGeometry& TlbPinCosim::variant() const { return bench_->variant; }
 
 }  // namespace gpumem::tb

@@ -49,6 +49,8 @@ class TlbPinCosim {
   uint64_t faults() const;
   uint64_t walks() const;
   uint64_t image_switches() const;
+  uint64_t resets() const;  // in the middle of traffic
+  uint64_t malformed_fills() const;
   const RtlTlbGeometry& variant() const;
 
   struct Bench;  // tlb_pin_cosim.cpp: the sc_module, one per --sc variant

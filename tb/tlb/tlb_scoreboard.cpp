@@ -72,17 +72,78 @@ std::string TlbMismatch::report() const {
   return s;
 }
 
-TlbScoreboard::TlbScoreboard(const TlbParams& cfg, uint64_t seed)
-    : seed_(seed), model_(cfg), coverage_(cfg.ways) {}
+std::vector<unsigned> tlb_tag_bits(const TlbParams& tlb, unsigned va_bits) {
+  const unsigned set_bits = static_cast<unsigned>(__builtin_ctz(tlb.entries / tlb.ways));
+  std::vector<unsigned> bits;
+  for (unsigned b = tlb.geometry.small_bits; b < va_bits; ++b)
+    if (b < tlb.geometry.large_bits || b >= tlb.geometry.large_bits + set_bits) bits.push_back(b);
+  return bits;
+}
+
+namespace {
+std::vector<std::string> va_bit_names(const std::vector<unsigned>& bits) {
+  std::vector<std::string> names;
+  for (unsigned b : bits) names.push_back("VA[" + std::to_string(b) + "]");
+  return names;
+}
+}  // namespace
+
+TlbScoreboard::Coverage::Coverage(unsigned ways, const std::vector<unsigned>& tag_bits)
+    : tag_alias("tag alias", va_bit_names(tag_bits)), evicted_way(CoverageGroup::indexed("evicted way", ways)) {}
+
+CoverageGroup TlbScoreboard::Coverage::flag_group() {
+  std::vector<std::string> bins;
+  for (unsigned f = 0; f < 16; ++f) bins.push_back(flag_bits(static_cast<uint8_t>(f)));
+  return CoverageGroup("large-entry flag", std::move(bins));
+}
+
+CoverageGroup TlbScoreboard::Coverage::frame_bit_group() {
+  std::vector<std::string> bins;
+  for (unsigned b = 0; b < kPfnBits; ++b) bins.push_back("pfn[" + std::to_string(b) + "]");
+  return CoverageGroup("hit frame bit", std::move(bins));
+}
+
+TlbScoreboard::TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed)
+    : seed_(seed), model_(cfg), geo_(cfg.geometry), coverage_(cfg.ways, tlb_tag_bits(cfg, va_bits)) {
+  tag_bin_.fill(-1);
+  const std::vector<unsigned> bits = tlb_tag_bits(cfg, va_bits);
+  for (size_t i = 0; i < bits.size(); ++i) tag_bin_[bits[i]] = static_cast<int8_t>(i);
+}
 
 void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle) {
+  if (pins.reset) return reset_edge();
+  in_reset_ = false;
   if (e.rsp_taken) response_taken(e.rsp, cycle);
   if (e.rsp_stalled) response_stalled();
+  stalled_ = e.rsp_stalled;
   if (e.req_accepted) operation_accepted(pins, context);
   // "In flight" from the bench's handshakes alone, not from the RTL's state.
   const bool in_flight = e.req_accepted || (rsp_pending_ && !e.rsp_taken);
   if (pins.flush) flushed(in_flight);
   rsp_pending_ = in_flight;
+}
+
+void TlbScoreboard::reset_edge() {
+  if (in_reset_) return;  // the reset's later edges change nothing more
+  in_reset_ = true;
+  coverage_.reset.hit(pending_.empty() ? 0 : 1);
+  if (stalled_) coverage_.reset.hit(2);
+  if (filled_) coverage_.reset.hit(3);
+  discarded_ += pending_.size();
+  while (!pending_.empty()) pending_.drop_front();
+  model_.invalidate_all();
+  rsp_pending_ = stalled_ = filled_ = false;
+}
+
+void TlbScoreboard::cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& set) {
+  for (const TlbEntry& entry : set) {
+    if (!entry.valid) continue;
+    const unsigned page_bits = entry.large_page ? geo_.large_bits : geo_.small_bits;
+    const uint64_t d = (va >> page_bits) ^ entry.vpn;
+    if (d == 0 || (d & (d - 1))) continue;
+    const int bin = tag_bin_[page_bits + static_cast<unsigned>(__builtin_ctzll(d))];
+    if (bin >= 0) coverage_.tag_alias.hit(static_cast<size_t>(bin));
+  }
 }
 
 void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& context) {
@@ -102,12 +163,14 @@ void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& 
   std::copy_n(model_.set_entries(e.set), ways, p.set_before.data());
   model_.copy_replacement(e.set, p.replacement_before.data());
   if (pins.req_fill) {
+    filled_ = true;
     const TlbFill f = model_.fill(pins.req_va, Pte::decode(pins.req_pte));
     e.fill = true;
     e.way = f.way;
     e.evicted = f.evicted;
     if (f.evicted) e.entry = f.victim;
   } else {
+    cover_tag_alias(pins.req_va, p.set_before);
     const TlbLookup lk = model_.lookup(pins.req_va);
     e.result = lk.result;
     e.way = lk.way;
@@ -118,6 +181,7 @@ void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& 
 
 void TlbScoreboard::flushed(bool operation_in_flight) {
   model_.invalidate_all();
+  filled_ = false;
   ++flushes_;
   if (operation_in_flight) coverage_.flush.hit(0);
 }
@@ -126,11 +190,13 @@ void TlbScoreboard::cover_lookup(const TlbResponse& e) {
   coverage_.lookup.hit(static_cast<unsigned>(e.result));
   if (e.result == TlbResult::kMiss) return;
   if (e.entry.large_page) {
-    const int units = nested_units(e.entry.nested_flag);  // 0, 1, 2, 4, 8; -1 for a flag that is not one-hot
-    if (units >= 0) coverage_.large_entry_flag.hit(units == 0 ? 0 : 1 + __builtin_ctz(static_cast<unsigned>(units)));
-    if (units > 0) coverage_.flagged_large_page.hit(e.result == TlbResult::kNested ? 1 : 0);
+    coverage_.large_entry_flag.hit(e.entry.nested_flag & 0xF);
+    if (nested_units(e.entry.nested_flag) > 0) coverage_.flagged_large_page.hit(e.result == TlbResult::kNested ? 1 : 0);
   }
-  if (e.result != TlbResult::kNested) coverage_.hit_task_type.hit(e.entry.task_type);
+  if (e.result == TlbResult::kNested) return;
+  coverage_.hit_task_type.hit(e.entry.task_type);
+  coverage_.hit_permission.hit((e.entry.readable ? 1 : 0) | (e.entry.writable ? 2 : 0));
+  for (uint64_t f = e.entry.pfn; f; f &= f - 1) coverage_.hit_frame_bit.hit(static_cast<size_t>(__builtin_ctzll(f)));
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
@@ -140,7 +206,13 @@ bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
   ++compared_;
   const TlbResponse& e = p.expected;
   if (e.fill) {
-    coverage_.fill.hit(Pte::decode(p.pins.req_pte).large_page ? 1 : 0);
+    const uint64_t raw = p.pins.req_pte;
+    const Pte leaf = Pte::decode(raw);
+    coverage_.fill.hit(leaf.large_page ? 1 : 0);
+    if (raw & kPteReservedMask) coverage_.malformed_fill.hit(0);
+    if (nested_units(leaf.nested_flag) < 0) coverage_.malformed_fill.hit(1);
+    if (!leaf.large_page && leaf.nested_flag) coverage_.malformed_fill.hit(2);
+    if (leaf.large_page && (leaf.pfn & (geo_.units_per_large() - 1))) coverage_.malformed_fill.hit(3);
     if (e.evicted) coverage_.evicted_way.hit(e.way);
   } else {
     cover_lookup(e);

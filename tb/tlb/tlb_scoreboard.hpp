@@ -38,16 +38,27 @@ struct TlbMismatch {
   std::string report() const;  // model and RTL side by side
 };
 
+// The VA bits a TLB entry's tag compares beyond the set index: the small
+// VPN's bits below the large page ([small_bits, large_bits)) and every VA bit
+// above the set index. A VA that differs from a cached page in one of them
+// alone must miss that entry.
+std::vector<unsigned> tlb_tag_bits(const TlbParams& tlb, unsigned va_bits);
+
 class TlbScoreboard {
  public:
-  TlbScoreboard(const TlbParams& cfg, uint64_t seed);
+  TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed);
 
   // One rising edge (`cycle`, counted from 1 with the reset) with the pins
   // driven before it and the handshakes it resolved: the calls below, in edge order.
   // Both modes call this, so they feed the model alike.
   void edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle);
-  // After a reset of the RTL: its response stage is empty.
+  // After a reset of the RTL before traffic: its response stage is empty.
   void reset_handshake() { rsp_pending_ = false; }
+  // An edge with rst_ni low in the middle of traffic: the RTL's entries,
+  // replacement state and response stage reset, so the model's do and the
+  // operations in flight are discarded.
+  void reset_edge();
+  uint64_t discarded() const { return discarded_; }  // operations lost to resets
 
   // Call in edge order: the response taken, then the operation accepted, then
   // a flush of the same edge (the operation sees the state before the flush).
@@ -69,21 +80,34 @@ class TlbScoreboard {
 
   // Functional coverage of the compared operations (model values).
   struct Coverage {
-    explicit Coverage(unsigned ways) : evicted_way(CoverageGroup::indexed("evicted way", ways)) {}
+    Coverage(unsigned ways, const std::vector<unsigned>& tag_bits);
     CoverageGroup lookup = CoverageGroup::named("lookup", kTlbResultNames);
     CoverageGroup fill{"fill", {"small", "large"}};  // by the leaf's page size
-    // Large-entry lookups by nested flag: none, then each one-hot flag.
-    CoverageGroup large_entry_flag{"large-entry flag", {"0000", "0001", "0010", "0100", "1000"}};
+    // Leaves a checking walker refuses (page_table_error), filled by the
+    // bench's MMU anyway: the TLB's contract covers them (tlb.hpp).
+    CoverageGroup malformed_fill{"malformed fill",
+                                 {"reserved bits", "flag not one-hot", "small page with flag", "large frame unaligned"}};
+    // Large-entry lookups by nested flag: every 4-bit value, one-hot or not.
+    CoverageGroup large_entry_flag = flag_group();
     // Lookups of a flagged large page: hit_large outside the nested region, nested inside it.
     CoverageGroup flagged_large_page{"flagged large page", {"outside", "inside"}};
     CoverageGroup hit_task_type = CoverageGroup::indexed("hit task type", kMaxTaskTypes);
+    CoverageGroup hit_permission{"hit permission", {"--", "r-", "-w", "rw"}};
+    CoverageGroup hit_frame_bit = frame_bit_group();  // hits whose entry's pfn has bit b set
+    // Lookups whose VA differs from a cached entry of its set in this one tag bit.
+    CoverageGroup tag_alias;
     CoverageGroup evicted_way;  // fills that replaced a valid entry
     CoverageGroup flush{"flush", {"in-flight"}};            // flushes with an operation in flight
     CoverageGroup back_pressure{"back-pressure", {"stalled"}};  // cycles a response was held
+    // Resets in the middle of traffic, by what they interrupted.
+    CoverageGroup reset{"reset", {"idle", "operation in flight", "response held", "entries cached"}};
     std::vector<const CoverageGroup*> groups() const {
-      return {&lookup, &fill, &large_entry_flag, &flagged_large_page, &hit_task_type, &evicted_way, &flush,
-              &back_pressure};
+      return {&lookup,         &fill,           &malformed_fill, &large_entry_flag, &flagged_large_page,
+              &hit_task_type,  &hit_permission, &hit_frame_bit,  &tag_alias,        &evicted_way,
+              &flush,          &back_pressure,  &reset};
     }
+    static CoverageGroup flag_group();
+    static CoverageGroup frame_bit_group();
   };
   const Coverage& coverage() const { return coverage_; }
   uint64_t flushes() const { return flushes_; }
@@ -100,14 +124,20 @@ class TlbScoreboard {
     std::vector<unsigned> replacement_before;
   };
   void cover_lookup(const TlbResponse& e);
+  void cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& set);
 
   uint64_t seed_;
   Tlb model_;
+  PageGeometry geo_;
+  std::array<int8_t, 64> tag_bin_;  // by VA bit: its tag_alias bin, -1 if not a tag bit
   // Operations in flight, oldest first (the TLB holds one; more only if the
   // RTL broke its handshake).
   RingBuffer<Pending> pending_;
   bool rsp_pending_ = false;  // the bench's view: the response stage holds a response
-  uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0, flushes_ = 0;
+  bool stalled_ = false;      // the last edge held a response (rsp_valid_o && !rsp_ready_i)
+  bool filled_ = false;       // a fill since the last flush or reset
+  bool in_reset_ = false;
+  uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0, flushes_ = 0, discarded_ = 0;
   Coverage coverage_;
   std::optional<TlbMismatch> first_mismatch_;
 };

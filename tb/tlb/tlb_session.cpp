@@ -28,7 +28,9 @@ class TlbSession final : public BenchSession<Bench> {
         << " walks, " << sb.compared() << " operations compared in " << this->cycles() << " cycles\n"
         << "flushes      " << sb.flushes() << " (" << sb.coverage().flush[0] << " with an operation in flight, "
         << bench_.image_switches() << " with a page-table switch); " << sb.coverage().back_pressure[0]
-        << " cycles of back-pressure\n";
+        << " cycles of back-pressure\n"
+        << "resets       " << bench_.resets() << " in the middle of traffic (" << sb.discarded()
+        << " operations discarded); " << bench_.malformed_fills() << " malformed leaves filled\n";
   }
   uint64_t transactions() const override { return bench_.translations(); }
   bool pin_level() const override { return std::is_same_v<Bench, TlbPinCosim>; }

@@ -3,10 +3,85 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
+#include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 
 namespace gpumem::tb {
+
+namespace {
+
+// Every leaf gets a permission combination and, mostly, a frame number drawn
+// across the whole PFN width; a handful become malformed. A large page's PTE
+// stands in each of its leaf slots, so the new value is chosen per distinct
+// leaf and written to every slot that holds it.
+void roughen_leaves(AddressSpaceImage& image, const PageGeometry& geo, std::mt19937_64& rng) {
+  const uint64_t pfn_mask = (uint64_t{1} << kPfnBits) - 1;
+  const uint64_t large_align = geo.units_per_large() - 1;
+  std::unordered_map<uint64_t, uint64_t> leaf;  // allocator's raw leaf -> the bench's
+  std::vector<uint64_t> plain_large, small;      // candidates to malform, in PA order
+  for (const PteWrite& w : image.pte_writes) {
+    const Pte p = Pte::decode(w.value);
+    if (!p.valid || p.directory || leaf.count(w.value)) continue;
+    Pte q = p;
+    const uint64_t r = rng();
+    q.readable = r & 1;
+    q.writable = (r >> 1) & 1;
+    switch ((r >> 2) % 4) {
+      case 0: case 1: q.pfn = rng() & pfn_mask; break;                 // anywhere in the PFN width
+      case 2: q.pfn = pfn_mask - ((r >> 8) & 0xFFFFF); break;          // near the top
+      default: break;                                                  // where the allocator put it
+    }
+    if (q.large_page) q.pfn &= ~large_align;
+    leaf[w.value] = q.encode();
+    if (p.large_page && p.nested_flag == 0) plain_large.push_back(w.value);
+    if (!p.large_page) small.push_back(w.value);
+  }
+  // Spread the malformed ones over the regions: shuffle (Fisher-Yates with
+  // the run's own generator, so one seed is one run on every library).
+  for (std::vector<uint64_t>* v : {&plain_large, &small})
+    for (size_t i = v->size(); i > 1; --i) std::swap((*v)[i - 1], (*v)[rng() % i]);
+  size_t next = 0;
+  auto spoil_large = [&](auto&& spoil) {
+    if (next < plain_large.size()) {
+      uint64_t& v = leaf[plain_large[next++]];
+      v = spoil(v);
+    }
+  };
+  for (uint64_t f = 3; f < 16; ++f)
+    if (nested_units(static_cast<uint8_t>(f)) < 0)
+      spoil_large([&](uint64_t v) { return (v & ~kPteNestedFlag.mask()) | kPteNestedFlag.put(f); });
+  spoil_large([&](uint64_t v) { return v | kPteReservedLow.put(uint64_t{1} << (rng() % kPteReservedLow.width)); });
+  spoil_large([&](uint64_t v) { return v | kPteReservedHigh.put(uint64_t{1} << (rng() % kPteReservedHigh.width)); });
+  spoil_large([&](uint64_t v) { return v | kPtePfn.put(1 + rng() % large_align); });
+  for (size_t i = 0; i < std::min<size_t>(2, small.size()); ++i) {
+    uint64_t& v = leaf[small[i]];
+    v |= kPteNestedFlag.put(uint64_t{1} << (rng() % kPteNestedFlag.width));
+  }
+  for (PteWrite& w : image.pte_writes)
+    if (const auto it = leaf.find(w.value); it != leaf.end()) w.value = it->second;
+}
+
+// The tables at a random physical base: every table frame and every
+// directory entry's frame number moved by the same number of pages, so the
+// walker reads PTEs across the PA width the PFN spans.
+void move_tables(AddressSpaceImage& image, const PageGeometry& geo, std::mt19937_64& rng) {
+  if (image.pte_writes.empty()) return;
+  const unsigned sb = geo.small_bits;
+  const uint64_t first = image.pte_writes.front().pa >> sb, last = image.pte_writes.back().pa >> sb;
+  const uint64_t to = rng() % ((uint64_t{1} << kPfnBits) - (last - first + 1));
+  auto moved = [&](uint64_t page) { return page - first + to; };
+  for (PteWrite& w : image.pte_writes) {
+    Pte p = Pte::decode(w.value);
+    if (p.valid && p.directory) w.value = (w.value & ~kPtePfn.mask()) | kPtePfn.put(moved(p.pfn));
+    w.pa = moved(w.pa >> sb) << sb | (w.pa & (geo.small_bytes() - 1));
+  }
+  image.root = moved(image.root >> sb) << sb;
+  image.page_table_base = to << sb;
+}
+
+}  // namespace
 
 TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   std::mt19937_64 rng(seed ^ 0x7f4a7c15u);
@@ -63,7 +138,9 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
 
   TlbPageTables t;
   for (bool nesting : {true, false}) {
-    t.images.push_back(build_address_space(cfg, nesting));
+    AddressSpaceImage& image = t.images.emplace_back(build_address_space(cfg, nesting));
+    roughen_leaves(image, geo, rng);
+    move_tables(image, geo, rng);
     SparseMemory& mem = t.memory.emplace_back();
     for (const PteWrite& w : t.images.back().pte_writes) mem.write_u64(w.pa, w.value);  // a later write to a PA wins
   }
@@ -72,28 +149,31 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
 
 // VAs the way a GPU kernel touches them: mostly pages it used recently (TLB
 // hits), new pages of the mapped regions (misses, evictions), the nested
-// regions of flagged large pages on purpose, and a few unmapped VAs (faults).
+// regions of flagged large pages on purpose, and a few unmapped VAs (faults);
+// any byte of a page. And VAs no kernel means to touch: a recent VA with one
+// tag bit flipped, the page an entry whose tag compare drops that bit would
+// wrongly hit.
 class TlbStimulus::VaSource {
  public:
-  VaSource(const TlbPageTables& tables, const PageGeometry& geo, unsigned va_bits)
-      : tables_(tables), geo_(geo), va_mask_((uint64_t{1} << va_bits) - 1) {}
+  VaSource(const TlbPageTables& tables, const PageGeometry& geo, unsigned va_bits, std::vector<unsigned> tag_bits)
+      : tables_(tables), geo_(geo), va_mask_((uint64_t{1} << va_bits) - 1), tag_bits_(std::move(tag_bits)) {}
   uint64_t next(std::mt19937_64& rng, unsigned image) {
     const uint64_t r = rng();
     const uint64_t small_mask = geo_.small_bytes() - 1;
     uint64_t va;
     if (r % 100 < 55 && !recent_.empty()) {
-      // A constant divisor once the list is full: a multiply, not a divide.
-      const size_t pick = recent_.size() == kRecent ? (r >> 8) % kRecent : (r >> 8) % recent_.size();
-      va = (recent_[pick] & ~small_mask) | ((r >> 24) & small_mask & ~uint64_t{7});
+      va = (recent(r) & ~small_mask) | ((r >> 24) & small_mask);
       return va;
     }
-    if (r % 100 < 58) {
-      va = rng() & va_mask_ & ~uint64_t{7};
+    if (r % 100 < 58 && !recent_.empty())
+      return recent(r) ^ (uint64_t{1} << tag_bits_[(r >> 32) % tag_bits_.size()]);
+    if (r % 100 < 61) {
+      va = rng() & va_mask_;
     } else {
       const auto& pages = tables_.images[image].pages;
       const PageMapping& m = pages[(r >> 8) % pages.size()];
       const unsigned U = geo_.units_per_large();
-      uint64_t offset = rng() & (m.large_page ? geo_.large_bytes() - 1 : small_mask) & ~uint64_t{7};
+      uint64_t offset = rng() & (m.large_page ? geo_.large_bytes() - 1 : small_mask);
       const int units = nested_units(m.nested_flag);
       if (m.large_page && units > 0 && (r >> 40) % 3 == 0) {  // into the nested region on purpose
         const unsigned first = geo_.placement == NestedPlacement::kTail ? U - units : 0;
@@ -107,10 +187,15 @@ class TlbStimulus::VaSource {
   }
 
  private:
+  uint64_t recent(uint64_t r) const {
+    // A constant divisor once the list is full: a multiply, not a divide.
+    return recent_[recent_.size() == kRecent ? (r >> 8) % kRecent : (r >> 8) % recent_.size()];
+  }
   static constexpr size_t kRecent = 48;
   const TlbPageTables& tables_;
   PageGeometry geo_;
   uint64_t va_mask_;
+  std::vector<unsigned> tag_bits_;
   std::vector<uint64_t> recent_;
 };
 
@@ -163,8 +248,10 @@ TlbStimulus::TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& r
       tables_(random_page_tables(cfg, seed)),
       geo_(cfg.mmu.geometry()),
       walker_(tables_.images[0].layout, geo_),
+      leaf_level_reads_(tables_.images[0].layout.levels()),
       walk_level_cycles_(cfg.mmu.walk_level_cycles),
-      source_(std::make_unique<VaSource>(tables_, geo_, cfg.address_space.va_bits)),
+      source_(std::make_unique<VaSource>(tables_, geo_, cfg.address_space.va_bits,
+                                         tlb_tag_bits(tlb_params(cfg), cfg.address_space.va_bits))),
       walked_(std::make_unique<WalkMemo>()),
       slots_(std::max(1u, run.max_in_flight)),
       in_order_(slots_.size()),
@@ -192,7 +279,7 @@ int TlbStimulus::choose_operation() {
     }
     pins_.req_fill = true;
     pins_.req_va = t.va;
-    pins_.req_pte = t.leaf.encode();
+    pins_.req_pte = t.leaf_raw;
     return static_cast<int>(i);
   }
   if (const uint64_t l = in_state_[kNeedLookup]) {
@@ -204,8 +291,34 @@ int TlbStimulus::choose_operation() {
   return -1;
 }
 
+void TlbStimulus::abandon_all() {
+  for (uint64_t busy = ~in_state_[kFree] & (slots_.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << slots_.size()) - 1);
+       busy; busy &= busy - 1) {
+    set_state(static_cast<size_t>(__builtin_ctzll(busy)), kFree);
+    --started_;  // started again under a new id, so the run still finishes its count
+  }
+  while (!in_order_.empty()) in_order_.drop_front();
+  held_ = -1;
+}
+
 const TlbPins& TlbStimulus::next() {
   const uint64_t r = r_ = rng_();
+  // A reset in the middle of traffic: two cycles of rst_ni low, nothing else
+  // driven. The operation on the pins is withdrawn; the translations in
+  // flight are lost with the RTL's state (the scoreboard discards theirs).
+  if (reset_cycles_left_ == 0 && started_ > 0 && (r >> 48) < run_.reset_per_65536) {
+    reset_cycles_left_ = 2;
+    abandon_all();
+    ++resets_;
+  }
+  if (reset_cycles_left_ > 0) {
+    --reset_cycles_left_;
+    pins_.reset = true;
+    pins_.req_valid = pins_.flush = pins_.rsp_ready = false;
+    context_ = {};
+    return pins_;
+  }
+  pins_.reset = false;
   if (held_ < 0 && started_ < run_.translations && (r & 0xFF) < run_.start_per_256) {
     if (const uint64_t free = in_state_[kFree]) {
       const size_t i = static_cast<size_t>(__builtin_ctzll(free));
@@ -229,10 +342,13 @@ const TlbStimulus::Walked& TlbStimulus::walk(uint64_t va) {
   if (const Walked* known = walked_->find(key)) return *known;
   const SparseMemory& mem = tables_.memory[image_];
   const WalkResult w = walker_.walk(tables_.images[image_].root, va, [&mem](uint64_t pa) { return mem.read_u64(pa); });
-  const Walked fresh{w.fault != FaultReason::kNone, w.leaf, w.reads};
-  if (!fresh.fault) return walked_->insert(key, fresh);
-  // Faults are not kept: most are random unmapped VAs, rarely walked twice,
-  // which would fill the memo with cache misses.
+  const Pte last = Pte::decode(w.last_pte);
+  const bool malformed = w.fault == FaultReason::kPageTableError && w.reads == leaf_level_reads_ && last.valid &&
+                         !last.directory;
+  const Walked fresh{w.fault != FaultReason::kNone, malformed ? last : w.leaf, w.last_pte, w.reads, malformed};
+  if (!fresh.fault || malformed) return walked_->insert(key, fresh);
+  // Other faults are not kept: most are random unmapped VAs, rarely walked
+  // twice, which would fill the memo with cache misses.
   last_fault_ = fresh;
   return last_fault_;
 }
@@ -255,12 +371,15 @@ void TlbStimulus::observe(const TlbEdge& e) {
       ++walks_;
       const bool leaf_owns_va = !(w.leaf.large_page && (e.rsp.result == TlbResult::kNested ||
                                                    geo_.in_nested_region(t.va, w.leaf.nested_flag)));
-      if (w.fault || !leaf_owns_va) {
+      const bool fill_malformed = w.malformed && leaf_owns_va && ((r_ >> 41) & 1);
+      malformed_fills_ += fill_malformed;
+      if ((w.fault && !fill_malformed) || !leaf_owns_va) {
         set_state(i, kFree);
         ++translations_;
         ++faults_;
       } else {
         t.leaf = w.leaf;
+        t.leaf_raw = w.raw;
         t.walk_reads = w.reads;
         t.walk_done = edges_ + std::max(1u, w.reads * walk_level_cycles_);
         set_state(i, kWalking);

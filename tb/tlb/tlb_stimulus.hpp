@@ -2,9 +2,9 @@
 // around the TLB, one cycle of pins at a time. Translations in flight, each a
 // lookup, on a miss or a nested-region hit a walk with the model's walker
 // over random page tables, a fill and the lookup again; random back-pressure;
-// flushes, half of them with a switch to the other page-table image. The
-// fast and the pin-level modes both draw their pins from it, so one seed is
-// one run in either mode, cycle for cycle.
+// flushes, half of them with a switch to the other page-table image; resets
+// in the middle of traffic. The fast and the pin-level modes both draw their
+// pins from it, so one seed is one run in either mode, cycle for cycle.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,7 +25,12 @@ namespace gpumem::tb {
 // every task type, small regions nested in large pages' VA tails with every
 // nested flag, in the config's geometry; built by the model's allocator
 // (build_address_space) with nesting on (image 0) and off (image 1), so the
-// two images map the same VAs to different frames and flags.
+// two images map the same VAs to different frames and flags. Then made
+// rougher than the allocator writes them: each image's tables moved to a
+// random physical base, every leaf given a random permission combination and
+// most a frame number across the whole PFN width, and some leaves malformed
+// (every flag that is not one-hot, reserved bits, a small page with a flag,
+// an unaligned large frame), which the walker refuses (page_table_error).
 struct TlbPageTables {
   std::vector<AddressSpaceImage> images;
   std::vector<SparseMemory> memory;  // per image: its PTEs as the walker reads them
@@ -38,6 +43,7 @@ struct TlbRandomRun {
   unsigned start_per_256 = 205;        // a new translation in ~80% of cycles with room
   unsigned rsp_ready_per_256 = 179;    // ~70%: random back-pressure
   unsigned flush_per_65536 = 40;       // ~1 cycle in 1600
+  unsigned reset_per_65536 = 16;       // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
   bool stop_at_first_mismatch = true;
 };
 
@@ -67,6 +73,9 @@ class TlbStimulus {
   uint64_t faults() const { return faults_; }
   uint64_t walks() const { return walks_; }
   uint64_t image_switches() const { return image_switches_; }
+  uint64_t resets() const { return resets_; }
+  // Malformed leaves the bench's MMU filled although the walker refused them.
+  uint64_t malformed_fills() const { return malformed_fills_; }
 
  private:
   class VaSource;  // where VAs come from (tlb_stimulus.cpp)
@@ -79,15 +88,22 @@ class TlbStimulus {
     unsigned attempt = 0;    // lookups issued
     uint64_t walk_done = 0;  // kWalking: the edge (count of observe calls) after which the leaf is there
     Pte leaf;
+    uint64_t leaf_raw = 0;  // as read: a malformed leaf keeps its reserved bits
     unsigned walk_reads = 0;
   };
   // What a walk gives the test bench's MMU.
   struct Walked {
     bool fault;
-    Pte leaf;
+    Pte leaf;  // also with a fault when `malformed`
+    uint64_t raw;  // the leaf as read
     unsigned reads;
+    // The walk reached a valid leaf and refused it (page_table_error): the
+    // bench's MMU fills it in one case in two, as an MMU that does not check
+    // would, because the TLB's contract (tlb.hpp) covers such entries.
+    bool malformed;
   };
   int choose_operation();
+  void abandon_all();  // a reset: every translation in flight is lost
   void set_state(size_t slot, State s) {
     in_state_[slots_[slot].state] &= ~(uint64_t{1} << slot);
     in_state_[s] |= uint64_t{1} << slot;
@@ -101,6 +117,7 @@ class TlbStimulus {
   TlbPageTables tables_;
   PageGeometry geo_;
   PageTableWalker walker_;
+  unsigned leaf_level_reads_;  // reads of a walk that reached the leaf level
   unsigned walk_level_cycles_;
   std::unique_ptr<VaSource> source_;
   std::unique_ptr<WalkMemo> walked_;
@@ -119,8 +136,9 @@ class TlbStimulus {
   TlbOpContext context_;
   uint64_t r_ = 0;      // this cycle's random draw
   uint64_t edges_ = 0;  // observe calls
+  unsigned reset_cycles_left_ = 0;
   uint64_t started_ = 0, next_id_;
-  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0;
+  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0, resets_ = 0, malformed_fills_ = 0;
 };
 
 }  // namespace gpumem::tb
