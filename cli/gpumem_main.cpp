@@ -165,6 +165,10 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)");
   cosim->add_flag("--count-all", cosim_args.count_all, "count every mismatch instead of stopping at the first");
+  cosim->add_option("--hang-cycles", cosim_args.hang_cycles,
+                    "watchdog: stop with a hang report after this many cycles without a handshake while the bench "
+                    "waits on the RTL (default " + std::to_string(gpumem::tb::kDefaultHangCycles) + ")")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)");
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
       ->check(CLI::IsMember({"fast", "pin"}));

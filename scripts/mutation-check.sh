@@ -6,7 +6,11 @@
 #
 #   scripts/mutation-check.sh [--build DIR] [--only NAME,...] [--transactions N]
 #                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
+#                             [--hang-cycles N] [--timeout SECONDS]
 #
+# --hang-cycles is passed to each runner (gpumem cosim's watchdog; default
+# the command's own). --timeout (default 600) stops a runner that runs that
+# long; it counts as a kill only if the runner had written a hang report.
 # Needs the main build configured and built (cmake --build build): the
 # runners link its model libraries and Verilated libraries. Work folder (--work,
 # default DIR/mutation/run): <block>/<mutant>/ with the RTL copy, build,
@@ -27,9 +31,11 @@ seed=1
 jobs=2
 only=""
 work=""
+hang_cycles=""
+runner_timeout=600
 
 die() { echo "mutation-check: $*" >&2; exit 2; }
-usage() { sed -n '7,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '7,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case $1 in -h|--help) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
@@ -41,12 +47,16 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
+    --hang-cycles) hang_cycles=$2; shift 2 ;;
+    --timeout) runner_timeout=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "mutation-check: unknown argument $1" >&2; usage ;;
   esac
 done
 [[ $transactions =~ ^[1-9][0-9]*$ && $seed =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ ]] ||
   die "--transactions, --seed and --jobs take numbers"
+[[ $runner_timeout =~ ^[1-9][0-9]*$ && ( -z $hang_cycles || $hang_cycles =~ ^[1-9][0-9]*$ ) ]] ||
+  die "--timeout and --hang-cycles take numbers"
 [ -f "$table" ] || die "no mutant table $table"
 build=$(cd "$build" 2>/dev/null && pwd) || die "no build folder (cmake -S . -B build && cmake --build build)"
 main=$build/mutation
@@ -85,7 +95,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   keys[n]+="$key "
   case $key in
     block) blocks[n]=$value ;; file) files[n]=$value ;; bug) bugs[n]=$value ;;
-    from) froms[n]=$value ;; to) tos[n]=$value ;;
+    from) froms[n]=${value//'\n'/$'\n'} ;; to) tos[n]=${value//'\n'/$'\n'} ;;
   esac
 done < "$table"
 
@@ -183,9 +193,10 @@ run_runner() {
   local dir=$1 block=$2
   local args=(--config "$(block_config "$block")" --block "$(cosim_block "$block")" --transactions "$transactions"
               --seed "$seed" --waves "$dir/waves")
+  [ -z "$hang_cycles" ] || args+=(--hang-cycles "$hang_cycles")
   printf '%q ' "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/replay.sh"
   echo >> "$dir/replay.sh"
-  "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/cosim.log" 2>&1
+  timeout -k 5 "$runner_timeout" "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/cosim.log" 2>&1
 }
 
 # A failing run must print the report and write non-empty waves and replay files.
@@ -196,7 +207,11 @@ check_report() {
     [ -n "$path" ] && [ -s "$path" ] || missing+=" $f-file"
     [ $f = waves ] || [ ! -s "$path" ] || grep -q -- "--seed $seed\b" "$path" || missing+=" seed-in-replay"
   done
-  if grep -q 'mismatch: transaction' "$log"; then
+  if grep -qE '(protocol violation|hang): (transaction|operation) ' "$log"; then
+    grep -qE "(protocol violation|hang): (transaction|operation) [0-9]+, cycle [0-9]+, seed $seed\b" "$log" ||
+      missing+=" transaction/cycle/seed"
+    grep -q '^  rule: ' "$log" || missing+=" rule"
+  elif grep -q 'mismatch: transaction' "$log"; then
     grep -qE "mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+, seed $seed\b" "$log" || missing+=" transaction/cycle/seed"
     grep -qiE '\bmodel\b.*\brtl\b' "$log" || missing+=" model-and-RTL-columns"
     grep -q 'differs' "$log" || missing+=" differing-field"
@@ -229,6 +244,18 @@ check_one() {
   run_runner "$dir" "$block"
   rc=$?
   t2=$(now_ms)
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    # Killed by the timeout: a kill only if the watchdog had reported the hang.
+    if m=$(grep -m1 -oE 'hang: (transaction|operation) [0-9]+, cycle [0-9]+' "$dir/cosim.log"); then
+      [[ $m =~ ([0-9]+),\ cycle\ ([0-9]+) ]]
+      write_result "$dir" killed $((BASH_REMATCH[1] + 1)) "${BASH_REMATCH[2]}" "hang (then timeout)" $((t1 - t0)) \
+        $((t2 - t1)) ""
+    else
+      write_result "$dir" timeout "" "" "" $((t1 - t0)) $((t2 - t1)) \
+        "runner still running after --timeout $runner_timeout s, with no hang report: the watchdog did not fire"
+    fi
+    return
+  fi
   if [ $rc -eq 0 ] && grep -q '^result *agreement' "$dir/cosim.log"; then
     status=survived
   elif [ $rc -eq 1 ]; then
@@ -246,6 +273,14 @@ check_one() {
     if m=$(grep -m1 -oE 'mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+' "$dir/cosim.log"); then
       [[ $m =~ transaction\ ([0-9]+).*,\ cycle\ ([0-9]+) ]]
       tx=$((BASH_REMATCH[1] + 1)) cycle=${BASH_REMATCH[2]} by="mismatch${by:+ + $by}"
+    fi
+    # A broken handshake or a hang stops the run before any later comparison.
+    if m=$(grep -m1 -oE '(protocol violation|hang): (transaction|operation) [0-9]+, cycle [0-9]+' "$dir/cosim.log"); then
+      [[ $m =~ ^(protocol\ violation|hang):\ [a-z]+\ ([0-9]+),\ cycle\ ([0-9]+) ]]
+      tx=$((BASH_REMATCH[2] + 1)) cycle=${BASH_REMATCH[3]}
+      if [ "${BASH_REMATCH[1]}" = hang ]; then by="hang${by:+ + $by}"; else
+        by="protocol: $(sed -n 's/^  rule: *\([^:]*\).*/\1/p' "$dir/cosim.log" | head -1)${by:+ + $by}"
+      fi
     fi
     note=$(check_report "$dir/cosim.log")
     [ -z "$note" ] || { status=incomplete; note="report lacks: $note"; }

@@ -26,9 +26,15 @@ constexpr CosimBlock kBlocks[] = {
 };
 
 // A failed run: the scoreboard's first mismatch, an RTL assertion (the run
-// stops at the cycle it fired), or both. Returns the cycle the waves must reach.
+// stops at the cycle it fired), a protocol violation or a hang (likewise), or
+// more than one. Returns the cycle the waves must reach.
 uint64_t print_failure(std::ostream& out, const char* block, const CosimSession& s, bool count_all, uint64_t seed) {
   uint64_t fail_cycle = s.cycles();
+  if (const auto& v = s.protocol_violation()) {
+    out << (v->hang ? "\nHANG (the watchdog stopped the run)\n" : "\nPROTOCOL VIOLATION (stopped there)\n") << v->report()
+        << std::flush;
+    fail_cycle = v->cycle;
+  }
   if (const auto report = s.first_mismatch_report()) {
     out << "\nMISMATCH (" << s.mismatches() << (count_all ? " in all" : ", stopped at the first") << ")\n"
         << *report << std::endl;
@@ -64,7 +70,8 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     throw InputError(a.config, 0, block->config_section, e.what());
   }
 
-  const CosimRun run{a.transactions, !a.count_all};
+  if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");
+  const CosimRun run{a.transactions, !a.count_all, a.hang_cycles};
   const bool ok = session->run_random(run);
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\n";
@@ -87,7 +94,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     out << "             (waves from a fast-mode re-run of the same pins, which "
         << (files.reproduced ? "fails at the same cycle)\n"
                              : "does NOT fail there: the difference is in the pin-level path)\n");
-  out << "waves        " << files.waves << " (the 1000 cycles before the mismatch; layout waves/" << layout << ")\n"
+  out << "waves        " << files.waves << " (the 1000 cycles before the failing edge; layout waves/" << layout << ")\n"
       << "replay       " << files.replay << "\n";
   if (!files.view.empty()) out << "open         gtkwave " << files.view << "   (the layout, opened on the failing edge)\n";
   return 1;

@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include "tb/common/protocol_checker.hpp"
+
 namespace gpumem::tb {
 
 struct CosimOptions {
@@ -14,13 +16,15 @@ struct CosimOptions {
   uint64_t transactions = 1'000'000;
   uint64_t seed = 1;
   bool count_all = false;     // count every mismatch instead of stopping at the first
+  uint64_t hang_cycles = kDefaultHangCycles;  // the watchdog: cycles without a handshake while the bench waits
   std::string waves = "waves";  // folder for the FST and replay files of a mismatch
   // fast: the --cc model clocked from C++ (regressions); pin: the --sc model
   // under an sc_clock (debugging; runs the SystemC kernel, once per process).
   std::string mode = "fast";
 };
 
-// Exit status: 0 agreement, 1 mismatch (report, waves and replay written).
+// Exit status: 0 agreement, 1 mismatch, RTL assertion, protocol violation or
+// hang (report, waves and replay written).
 // Config errors and a config the RTL was not built for throw gpumem::InputError.
 int run_cosim(const CosimOptions& options, std::ostream& out);
 

@@ -406,6 +406,27 @@ TEST_F(Cli, CosimPinModeAgreesAndMatchesFastMode) {
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
 }
 
+// The watchdog's limit: a number of cycles, at least one.
+TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
+  for (const char* bad : {"0", "-3", "many"}) {
+    const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--hang-cycles", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.out << r.err;
+    EXPECT_NE(r.err.find("--hang-cycles"), std::string::npos) << bad << ": " << r.err;
+    EXPECT_EQ(r.out.find("result"), std::string::npos) << "nothing ran";
+  }
+  // A watchdog shorter than the longest legal wait stops a healthy RTL: the
+  // option reaches the checker (the random back-pressure holds a response
+  // for a few cycles, so two is too short within 20000 transactions).
+  const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--transactions", "20000",
+                        "--hang-cycles", "2", "--waves", path("w").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("HANG (the watchdog stopped the run)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("translator hang: transaction "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rule:   hang: no handshake for 2 cycles"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replay       "), std::string::npos) << r.out;
+  EXPECT_NE(slurp(path("w/translator-seed1.replay")).find("--hang-cycles 2"), std::string::npos);
+}
+
 TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
   const Result r = run({"cosim", "--config", kIdentity});
   EXPECT_EQ(r.exit_code, 2);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tb/common/coverage.hpp"
+#include "tb/common/protocol_checker.hpp"
 #include "tb/common/wave_window.hpp"
 
 namespace gpumem::tb {
@@ -21,6 +22,7 @@ namespace gpumem::tb {
 struct CosimRun {
   uint64_t transactions = 1'000'000;  // what one is, is the block's: a request, a translation
   bool stop_at_first_mismatch = true;
+  uint64_t hang_cycles = kDefaultHangCycles;
 };
 
 // Waves and a replay file after a failure, from a fast-mode re-run of the
@@ -46,6 +48,8 @@ class CosimSession {
   virtual std::optional<std::string> first_mismatch_report() const = 0;
   virtual uint64_t first_mismatch_cycle() const = 0;  // 0 without one
   virtual bool assertion_failed() const = 0;
+  // A broken handshake rule or a hang: the run stopped there.
+  virtual const std::optional<ProtocolViolation>& protocol_violation() const = 0;
 
   virtual bool pin_level() const = 0;
   // The writer outlives the session: a fast session must be destroyed before
@@ -75,6 +79,9 @@ class BenchSession : public CosimSession {
     return m ? m->cycle : 0;
   }
   bool assertion_failed() const override { return bench_.assertion_failed(); }
+  const std::optional<ProtocolViolation>& protocol_violation() const override {
+    return bench_.scoreboard().protocol_violation();
+  }
 
  protected:
   Bench bench_;

@@ -103,15 +103,19 @@ void TlbCosim::flush() {
 
 bool TlbCosim::run_random(const TlbRandomRun& run) {
   TlbStimulus stimulus(cfg_, seed_, run, scoreboard_, translations_);
-  while (!stimulus.done() && !(run.stop_at_first_mismatch && scoreboard_.mismatches()) && !driver_.assertion_failed())
-    stimulus.observe(cycle(stimulus.next(), stimulus.context()));
+  scoreboard_.set_hang_cycles(run.hang_cycles);
+  while (!stimulus.done() && !(run.stop_at_first_mismatch && scoreboard_.mismatches()) && !driver_.assertion_failed()) {
+    const TlbEdge e = cycle(stimulus.next(), stimulus.context());
+    if (scoreboard_.protocol_violation()) break;  // the handshakes no longer say what the stimulus expects
+    stimulus.observe(e);
+  }
   translations_ += stimulus.translations();
   faults_ += stimulus.faults();
   walks_ += stimulus.walks();
   image_switches_ += stimulus.image_switches();
   resets_ += stimulus.resets();
   malformed_fills_ += stimulus.malformed_fills();
-  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
+  return scoreboard_.mismatches() == 0 && !driver_.assertion_failed() && !scoreboard_.protocol_violation();
 }
 
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
@@ -123,6 +127,7 @@ MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::str
     TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.run_random(run);
     if (again.assertion_failed()) return again.cycles();
+    if (const auto& v = again.scoreboard().protocol_violation()) return v->cycle;
     const auto& first = again.scoreboard().first_mismatch();
     return first ? first->cycle : 0;
   });

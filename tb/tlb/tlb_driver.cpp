@@ -28,9 +28,10 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
   TlbEdge e;
   const bool running = !in.reset;
   e.req_accepted = running && in.req_valid && d.req_ready_o;
-  e.rsp_taken = running && d.rsp_valid_o && in.rsp_ready;
-  e.rsp_stalled = running && d.rsp_valid_o && !in.rsp_ready;
-  if (e.rsp_taken) {
+  e.rsp_valid = running && d.rsp_valid_o;
+  e.rsp_taken = e.rsp_valid && in.rsp_ready;
+  e.rsp_stalled = e.rsp_valid && !in.rsp_ready;
+  if (e.rsp_valid) {
     TlbResponse& r = e.rsp;
     r.fill = d.rsp_fill_o;
     r.result = static_cast<TlbResult>(d.rsp_result_o);

@@ -58,12 +58,23 @@ struct TlbResponse {
 // shows a valid entry, anything else shows zeros. Both modes decode with it.
 inline bool tlb_response_has_entry(const TlbResponse& r) { return r.fill ? r.evicted : r.result != TlbResult::kMiss; }
 
+// The request payload, which must stay stable while the request is stalled.
+struct TlbRequest {
+  bool fill = false;
+  uint64_t va = 0, pte = 0;
+  bool operator==(const TlbRequest& o) const { return fill == o.fill && va == o.va && pte == o.pte; }
+};
+inline TlbRequest tlb_request(const TlbPins& p) { return {p.req_fill, p.req_va, p.req_fill ? p.req_pte : 0}; }
+std::string describe(const TlbRequest& r);
+std::string describe(const TlbResponse& r);
+
 // What happened at the rising edge that ends the cycle.
 struct TlbEdge {
   bool req_accepted = false;  // req_valid_i && req_ready_o
+  bool rsp_valid = false;     // rsp_valid_o
   bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
   bool rsp_stalled = false;   // rsp_valid_o && !rsp_ready_i
-  TlbResponse rsp;            // valid when rsp_taken
+  TlbResponse rsp;            // the response pins, decoded while rsp_valid
 };
 
 class TlbDriver {

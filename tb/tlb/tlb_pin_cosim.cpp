@@ -31,7 +31,8 @@ struct TlbPinCosim::Bench {
   virtual ~Bench() = default;
   virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
   bool done() const {
-    return stimulus->done() || (run.stop_at_first_mismatch && scoreboard.mismatches()) || assertion_failed();
+    return stimulus->done() || (run.stop_at_first_mismatch && scoreboard.mismatches()) || assertion_failed() ||
+           scoreboard.protocol_violation();
   }
 
   Config cfg;
@@ -217,9 +218,10 @@ void BenchOf<Model>::monitor() {
   TlbEdge e;
   const bool running = !p.reset;
   e.req_accepted = running && p.req_valid && req_ready.read();
-  e.rsp_taken = running && rsp_valid.read() && p.rsp_ready;
-  e.rsp_stalled = running && rsp_valid.read() && !p.rsp_ready;
-  if (e.rsp_taken) {
+  e.rsp_valid = running && rsp_valid.read();
+  e.rsp_taken = e.rsp_valid && p.rsp_ready;
+  e.rsp_stalled = e.rsp_valid && !p.rsp_ready;
+  if (e.rsp_valid) {
     TlbResponse& r = e.rsp;
     r.fill = rsp_fill.read();
     r.result = static_cast<TlbResult>(rsp_result.read());
@@ -237,7 +239,7 @@ void BenchOf<Model>::monitor() {
     r.entry.writable = rsp_entry_writable.read();
   }
   scoreboard.edge(p, e, stimulus->context(), cycles);
-  stimulus->observe(e);
+  if (!scoreboard.protocol_violation()) stimulus->observe(e);
 }
 
 }  // namespace
@@ -267,9 +269,10 @@ bool TlbPinCosim::run_random(const TlbRandomRun& run) {
     throw std::logic_error("TLB pin-level co-simulation: one run per object (SystemC elaborates once per process)");
   bench_->started = true;
   bench_->run = run;
+  bench_->scoreboard.set_hang_cycles(run.hang_cycles);
   bench_->stimulus = std::make_unique<TlbStimulus>(bench_->cfg, bench_->seed, run, bench_->scoreboard);
   sc_core::sc_start();
-  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed() && !bench_->scoreboard.protocol_violation();
 }
 
 bool TlbPinCosim::assertion_failed() const { return bench_->assertion_failed(); }

@@ -25,6 +25,19 @@ std::string entry_text(const TlbEntry& e) {
 
 }  // namespace
 
+std::string describe(const TlbRequest& r) {
+  if (!r.fill) return "lookup va " + hex(r.va);
+  return "fill va " + hex(r.va) + " pte " + hex(r.pte);
+}
+
+std::string describe(const TlbResponse& r) {
+  if (r.fill)
+    return "fill set " + std::to_string(r.set) + " way " + std::to_string(r.way) +
+           (r.evicted ? " evicted " + entry_text(r.entry) : " nothing evicted");
+  return std::string(tlb_result_name(r.result)) + " set " + std::to_string(r.set) + " way " + std::to_string(r.way) +
+         " pa " + hex(r.pa) + " entry " + entry_text(r.entry);
+}
+
 std::string TlbMismatch::report() const {
   char buf[1024];
   auto row = [&](const char* name, const std::string& model, const std::string& rtl) {
@@ -104,15 +117,24 @@ CoverageGroup TlbScoreboard::Coverage::frame_bit_group() {
 }
 
 TlbScoreboard::TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed)
-    : seed_(seed), model_(cfg), geo_(cfg.geometry), coverage_(cfg.ways, tlb_tag_bits(cfg, va_bits)) {
+    : seed_(seed),
+      model_(cfg),
+      geo_(cfg.geometry),
+      protocol_("tlb", "operation", 1, seed),
+      coverage_(cfg.ways, tlb_tag_bits(cfg, va_bits)) {
   tag_bin_.fill(-1);
   const std::vector<unsigned> bits = tlb_tag_bits(cfg, va_bits);
   for (size_t i = 0; i < bits.size(); ++i) tag_bin_[bits[i]] = static_cast<int8_t>(i);
 }
 
 void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle) {
-  if (pins.reset) return reset_edge();
+  if (pins.reset) {
+    protocol_.reset();
+    return reset_edge();
+  }
   in_reset_ = false;
+  if (!protocol_.edge({pins.req_valid, e.req_accepted, tlb_request(pins)}, {e.rsp_valid, pins.rsp_ready, e.rsp}, cycle))
+    return;
   if (e.rsp_taken) response_taken(e.rsp, cycle);
   if (e.rsp_stalled) response_stalled();
   stalled_ = e.rsp_stalled;

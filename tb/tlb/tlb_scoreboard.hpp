@@ -11,6 +11,7 @@
 
 #include "base/ring_buffer.hpp"
 #include "tb/common/coverage.hpp"
+#include "tb/common/protocol_checker.hpp"
 #include "mmu/tlb.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 
@@ -49,9 +50,12 @@ class TlbScoreboard {
   TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed);
 
   // One rising edge (`cycle`, counted from 1 with the reset) with the pins
-  // driven before it and the handshakes it resolved: the calls below, in edge order.
-  // Both modes call this, so they feed the model alike.
+  // driven before it and the handshakes it resolved: the protocol checker,
+  // then the calls below, in edge order. Both modes call this, so they feed
+  // the model alike. After a protocol violation nothing more is compared.
   void edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle);
+  const std::optional<ProtocolViolation>& protocol_violation() const { return protocol_.violation(); }
+  void set_hang_cycles(uint64_t n) { protocol_.set_hang_cycles(n); }
   // After a reset of the RTL before traffic: its response stage is empty.
   void reset_handshake() { rsp_pending_ = false; }
   // An edge with rst_ni low in the middle of traffic: the RTL's entries,
@@ -129,6 +133,7 @@ class TlbScoreboard {
   uint64_t seed_;
   Tlb model_;
   PageGeometry geo_;
+  ProtocolChecker<TlbRequest, TlbResponse> protocol_;
   std::array<int8_t, 64> tag_bin_;  // by VA bit: its tag_alias bin, -1 if not a tag bit
   // Operations in flight, oldest first (the TLB holds one; more only if the
   // RTL broke its handshake).

@@ -35,7 +35,8 @@ class TlbSession final : public BenchSession<Bench> {
   uint64_t transactions() const override { return bench_.translations(); }
   bool pin_level() const override { return std::is_same_v<Bench, TlbPinCosim>; }
   ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const override {
-    const std::string flags = pin_level() ? " --mode pin" : "";
+    std::string flags = pin_level() ? " --mode pin" : "";
+    if (run.hang_cycles != kDefaultHangCycles) flags += " --hang-cycles " + std::to_string(run.hang_cycles);
     return [cfg = cfg_, seed = seed_, config_path, r = random_run(run), flags](uint64_t fail_cycle, const std::string& dir) {
       return write_tlb_mismatch_artifacts(cfg, config_path, seed, r, fail_cycle, dir, 1000, flags);
     };
@@ -47,6 +48,7 @@ class TlbSession final : public BenchSession<Bench> {
     TlbRandomRun r;
     r.translations = run.transactions;
     r.stop_at_first_mismatch = run.stop_at_first_mismatch;
+    r.hang_cycles = run.hang_cycles;
     return r;
   }
 

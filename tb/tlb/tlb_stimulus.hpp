@@ -16,6 +16,7 @@
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "mmu/page_table.hpp"
+#include "tb/common/protocol_checker.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
 
@@ -44,6 +45,7 @@ struct TlbRandomRun {
   unsigned rsp_ready_per_256 = 179;    // ~70%: random back-pressure
   unsigned flush_per_65536 = 40;       // ~1 cycle in 1600
   unsigned reset_per_65536 = 16;       // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
+  uint64_t hang_cycles = kDefaultHangCycles;
   bool stop_at_first_mismatch = true;
 };
 

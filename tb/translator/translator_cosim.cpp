@@ -82,12 +82,13 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
 
 bool TranslatorCosim::run_random(const TranslatorRandomRun& run) {
   TranslatorStimulus stimulus(seed_, address_bits_, run, &scoreboard_);
+  scoreboard_.set_hang_cycles(run.hang_cycles);
   const uint64_t target = scoreboard_.compared() + run.transactions;
   bool accepted = false;
   while (scoreboard_.compared() < target) {
     accepted = cycle(stimulus.next(accepted)).req_accepted;
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
-    if (driver_.assertion_failed()) return false;
+    if (driver_.assertion_failed() || scoreboard_.protocol_violation()) return false;
   }
   return scoreboard_.mismatches() == 0 && !driver_.assertion_failed();
 }
@@ -102,6 +103,7 @@ MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string&
     again.reset();
     again.run_random(run);
     if (again.assertion_failed()) return again.cycles();
+    if (const auto& v = again.scoreboard().protocol_violation()) return v->cycle;
     const auto& first = again.scoreboard().first_mismatch();
     return first ? first->cycle : 0;
   });

@@ -48,8 +48,9 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
 
   TranslatorEdge e;
   e.req_accepted = in.req_valid && d.req_ready_o;
-  e.rsp_taken = d.rsp_valid_o && in.rsp_ready;
-  if (e.rsp_taken) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
+  e.rsp_valid = d.rsp_valid_o;
+  e.rsp_taken = e.rsp_valid && in.rsp_ready;
+  if (e.rsp_valid) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
   e.reg_refused = in.reg_we && d.reg_error_o;
 
   impl_->rise();

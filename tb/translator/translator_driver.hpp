@@ -35,13 +35,26 @@ struct TranslatorResponse {
   uint64_t mapped = 0;
   unsigned channel = 0;
   unsigned scheme = 0;  // 0 none, 1 xor, 2 prime
+  bool operator==(const TranslatorResponse& o) const {
+    return mapped == o.mapped && channel == o.channel && scheme == o.scheme;
+  }
 };
+
+// The request payload, which must stay stable while the request is stalled.
+struct TranslatorRequest {
+  uint64_t address = 0;
+  unsigned task_type = 0;
+  bool operator==(const TranslatorRequest& o) const { return address == o.address && task_type == o.task_type; }
+};
+std::string describe(const TranslatorRequest& r);
+std::string describe(const TranslatorResponse& r);
 
 // What happened at the rising edge that ends the cycle.
 struct TranslatorEdge {
   bool req_accepted = false;  // req_valid_i && req_ready_o
+  bool rsp_valid = false;     // rsp_valid_o
   bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
-  TranslatorResponse rsp;     // valid when rsp_taken
+  TranslatorResponse rsp;     // the response pins while rsp_valid
   bool reg_refused = false;   // reg_we_i && reg_error_o: the RTL refused the register write
 };
 

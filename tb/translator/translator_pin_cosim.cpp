@@ -37,7 +37,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   void drive(const TranslatorPins& p);
   bool done() const {
     return scoreboard.compared() >= run.transactions || (run.stop_at_first_mismatch && scoreboard.mismatches()) ||
-           context->gotError();
+           context->gotError() || scoreboard.protocol_violation();
   }
 
   // Low until the first rising edge at 5 ns: the stimulus drives while the
@@ -161,8 +161,9 @@ void TranslatorPinCosim::Bench::monitor() {
   p.reg_wdata = reg_wdata.read();
   TranslatorEdge e;
   e.req_accepted = p.req_valid && req_ready.read();
-  e.rsp_taken = rsp_valid.read() && p.rsp_ready;
-  if (e.rsp_taken) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
+  e.rsp_valid = rsp_valid.read();
+  e.rsp_taken = e.rsp_valid && p.rsp_ready;
+  if (e.rsp_valid) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
   e.reg_refused = p.reg_we && reg_error.read();
   scoreboard.edge(p, e, cycles);
 }
@@ -185,8 +186,9 @@ bool TranslatorPinCosim::run_random(const TranslatorRandomRun& run) {
     throw std::logic_error("translator pin-level co-simulation: one run per object (SystemC elaborates once per process)");
   bench_->started = true;
   bench_->run = run;
+  bench_->scoreboard.set_hang_cycles(run.hang_cycles);
   sc_core::sc_start();
-  return bench_->scoreboard.mismatches() == 0 && !assertion_failed();
+  return bench_->scoreboard.mismatches() == 0 && !assertion_failed() && !bench_->scoreboard.protocol_violation();
 }
 
 bool TranslatorPinCosim::assertion_failed() const { return bench_->context->gotError(); }

@@ -51,8 +51,16 @@ std::string TranslatorMismatch::report() const {
   return s;
 }
 
+std::string describe(const TranslatorRequest& r) {
+  return "address " + hex(r.address) + " task type " + std::to_string(r.task_type);
+}
+
+std::string describe(const TranslatorResponse& r) {
+  return "mapped " + hex(r.mapped) + " channel " + std::to_string(r.channel) + " scheme " + std::to_string(r.scheme);
+}
+
 TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
-    : seed_(seed), bank_(register_params(cfg)), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
+    : seed_(seed), protocol_("translator", "transaction", 1, seed), bank_(register_params(cfg)), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
 
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
@@ -68,7 +76,7 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   coverage_.task_type.hit(p.task_type);
   if (!p.interleave) coverage_.interleave.hit(0);
   const TranslatorResponse& e = p.expected;
-  if (e.mapped == actual.mapped && e.channel == actual.channel && e.scheme == actual.scheme) return true;
+  if (e == actual) return true;
   ++mismatches_;
   if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task_type, e, actual, std::nullopt};
   return false;

@@ -12,6 +12,7 @@
 
 #include "base/ring_buffer.hpp"
 #include "tb/common/coverage.hpp"
+#include "tb/common/protocol_checker.hpp"
 #include "config/config.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
@@ -58,16 +59,25 @@ class TranslatorScoreboard {
   uint64_t discarded() const { return discarded_; }  // requests lost to resets
   void cover_register_write(uint32_t offset, uint32_t value, const Register* reg);
   // One clock edge as both modes see it: the pins driven in the cycle and the
-  // handshakes sampled at its edge, fed in the order above.
+  // handshakes sampled at its edge, through the protocol checker and then fed
+  // in the order above. After a protocol violation nothing more is compared.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
-    if (pins.reset) return reset_edge();
+    if (pins.reset) {
+      protocol_.reset();
+      return reset_edge();
+    }
     in_reset_ = false;
+    if (!protocol_.edge({pins.req_valid, e.req_accepted, {pins.req_addr, pins.req_task_type}},
+                        {e.rsp_valid, pins.rsp_ready, e.rsp}, cycle))
+      return;
     if (e.rsp_taken) response_taken(e.rsp, cycle);
     if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task_type);
     if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata, e.reg_refused, cycle);
   }
 
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
+  const std::optional<ProtocolViolation>& protocol_violation() const { return protocol_.violation(); }
+  void set_hang_cycles(uint64_t n) { protocol_.set_hang_cycles(n); }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
   size_t outstanding() const { return pending_.size(); }
@@ -108,6 +118,7 @@ class TranslatorScoreboard {
   };
 
   uint64_t seed_;
+  ProtocolChecker<TranslatorRequest, TranslatorResponse> protocol_;
   RegisterBank bank_;
   XorTranslator model_;
   ChannelDecoder decoder_;

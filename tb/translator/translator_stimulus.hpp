@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <random>
 
+#include "tb/common/protocol_checker.hpp"
 #include "tb/translator/translator_driver.hpp"
 
 namespace gpumem::tb {
@@ -15,6 +16,7 @@ struct TranslatorRandomRun {
   unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
   unsigned reg_write_per_256 = 8;    // ~3%: register rewrites mid-stream
   unsigned reset_per_65536 = 16;     // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
+  uint64_t hang_cycles = kDefaultHangCycles;
   bool stop_at_first_mismatch = true;
 };
 

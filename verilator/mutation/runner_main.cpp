@@ -13,7 +13,7 @@
 namespace {
 int usage(const char* why) {
   std::cerr << "gpumem-mutant: " << why
-            << "\nusage: gpumem-mutant --config F [--block B] [--transactions N] [--seed S] [--count-all] [--waves DIR]\n";
+            << "\nusage: gpumem-mutant --config F [--block B] [--transactions N] [--seed S] [--count-all] [--hang-cycles N] [--waves DIR]\n";
   return 2;
 }
 
@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
       o.block = v;
     } else if (a == "--waves") {
       o.waves = v;
-    } else if (a == "--transactions" || a == "--seed") {
-      if (!to_u64(v, a == "--seed" ? o.seed : o.transactions)) return usage((a + " needs a number").c_str());
+    } else if (a == "--transactions" || a == "--seed" || a == "--hang-cycles") {
+      uint64_t& n = a == "--seed" ? o.seed : a == "--hang-cycles" ? o.hang_cycles : o.transactions;
+      if (!to_u64(v, n)) return usage((a + " needs a number").c_str());
     } else {
       return usage(("unknown option " + a).c_str());
     }

@@ -34,7 +34,9 @@ grep -q "mutant text_gone: its 'from' text occurs 0 times" <<< "$out" || fail "t
 grep -q "mutant text_twice: its 'from' text occurs 2 times" <<< "$out" || fail "text_twice not named"
 [ ! -d "$tmp/work-stale/translator" ] || fail "something was built from a stale table"
 
-# 2. An equivalent mutant survives, a lint failure is stillborn: exit 1.
+# 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
+# that hangs with the watchdog out of reach is stopped by --timeout and not
+# counted as a kill (no hang report): exit 1.
 cat > "$tmp/weak.txt" <<'EOF'
 [equivalent_ready]
 block: translator
@@ -49,14 +51,24 @@ file:  rtl/gpumem_xor_translator.sv
 bug:   an undriven, unread signal: verilator -Wall refuses it
 from:  logic [CHANNEL_BIT_COUNT-1:0]  channel;
 to:    logic [CHANNEL_BIT_COUNT-1:0]  channel; logic never_read;
+
+[dead_ready_unwatched]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   a dead ready with the watchdog set beyond the timeout: the runner never ends by itself
+from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:    assign req_ready_o = rsp_valid_q && rsp_ready_i;
 EOF
-out=$("$check" --build "$build" --table "$tmp/weak.txt" --work "$tmp/work-weak" 2>&1)
+out=$("$check" --build "$build" --table "$tmp/weak.txt" --work "$tmp/work-weak" --hang-cycles 1000000000000 \
+  --timeout 5 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 1 ] || fail "a surviving and a stillborn mutant exit with $rc, not 1"
 grep -qE '^equivalent_ready +translator +survived' <<< "$out" || fail "equivalent_ready not reported as survived"
 grep -qE '^unused_signal +translator +stillborn' <<< "$out" || fail "unused_signal not reported as stillborn"
 grep -q '%Warning-UNUSED\|%Warning-UNDRIVEN\|%Error' <<< "$out" || fail "the stillborn mutant's Verilator message is not shown"
+grep -qE '^dead_ready_unwatched +translator +timeout' <<< "$out" || fail "dead_ready_unwatched not reported as timeout"
+grep -q 'with no hang report' <<< "$out" || fail "the timeout's note does not say the watchdog did not fire"
 
 [ $failures -eq 0 ] && echo "self-test: the mutation check fails when it should"
 exit $((failures > 0))
