@@ -14,6 +14,8 @@
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
 #include "config/block_params.hpp"
+#include "Vgpumem_nested_tlb.h"
+#include "tb/common/verilated_harness.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 
 namespace gpumem::tb {
@@ -412,6 +414,26 @@ TEST(TlbStimulus, PageTablesAreRougherThanTheAllocatorWritesThem) {
     }
     EXPECT_GE(refused, malformed.size());
   }
+}
+
+// The RTL is verilated with --x-initial unique and the harness seeds the
+// flops' initial values from the run's seed: before reset the response
+// registers hold values of that seed (the same in every rerun, different for
+// another seed), not Verilator's zeros, and reset clears what it must.
+TEST(TlbCosim, FlopsStartFromTheSeedsRandomValues) {
+  auto before_reset = [](uint64_t seed) {
+    VerilatedHarness<Vgpumem_nested_tlb> h({}, "tlb", seed);
+    const uint64_t pa = h.dut().rsp_pa_o, pfn = h.dut().rsp_entry_pfn_o;
+    h.dut().flush_i = h.dut().req_valid_i = h.dut().rsp_ready_i = 0;
+    h.reset();
+    EXPECT_EQ(h.dut().rsp_valid_o, 0u);
+    EXPECT_EQ(h.dut().rsp_pa_o, 0u) << "reset clears the response stage";
+    return std::make_pair(pa, pfn);
+  };
+  const auto one = before_reset(1), again = before_reset(1), two = before_reset(2);
+  EXPECT_EQ(one, again) << "one seed, one set of initial values";
+  EXPECT_NE(one, two);
+  EXPECT_NE(one.first | one.second, 0u) << "not Verilator's default zeros";
 }
 
 TEST(TlbCosim, MismatchReportNamesEverything) {

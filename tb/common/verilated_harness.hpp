@@ -31,10 +31,24 @@ unsigned reset_cycles(Model& dut) {
   return kCycles;
 }
 
+// Verilator's seed for the random initial values of a run's flops (the RTL is
+// verilated with --x-initial unique): from the run's seed, never 0 (which
+// Verilator takes as "pick one at random").
+inline int verilator_seed(uint64_t seed) { return static_cast<int>(seed % 0x7FFFFFFEu) + 1; }
+
+// Every flop starts from a value drawn from `seed` (+verilator+rand+reset+2),
+// so a missing reset shows the same way in every rerun of that seed. Call
+// before the model exists.
+inline void randomize_initial_values(VerilatedContext& context, uint64_t seed) {
+  context.randReset(2);
+  context.randSeed(verilator_seed(seed));
+}
+
 template <typename Model>
 class VerilatedHarness {
  public:
-  VerilatedHarness(const WaveWindow& waves, const char* scope) : waves_(waves) {
+  VerilatedHarness(const WaveWindow& waves, const char* scope, uint64_t seed) : waves_(waves) {
+    randomize_initial_values(context_, seed);
     if (!waves_.path.empty()) context_.traceEverOn(true);  // before the model exists
     // A failing RTL assertion must not abort the process: the co-simulation
     // stops there and reports it with the transaction count and the waves.

@@ -50,7 +50,7 @@ std::string tlb_wave_layout(const Config& cfg) {
 }
 
 TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
-    : seed_(seed), cfg_(cfg), variant_(matching_tlb_variant(cfg)), driver_(variant_, waves), scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
+    : seed_(seed), cfg_(cfg), variant_(matching_tlb_variant(cfg)), driver_(variant_, seed, waves), scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
   driver_.reset();
 }
 

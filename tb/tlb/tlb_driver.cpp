@@ -70,7 +70,7 @@ struct TlbDriver::Impl {
 
 template <typename Model>
 struct TlbDriver::ImplOf : TlbDriver::Impl {
-  explicit ImplOf(const WaveWindow& waves) : h(waves, "tlb") {}
+  ImplOf(const WaveWindow& waves, uint64_t seed) : h(waves, "tlb", seed) {}
   void reset() override {
     auto& d = h.dut();
     d.flush_i = 0;
@@ -84,9 +84,9 @@ struct TlbDriver::ImplOf : TlbDriver::Impl {
   VerilatedHarness<Model> h;
 };
 
-TlbDriver::TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves) {
-  if (variant.variant == "plru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb>>(waves);
-  else if (variant.variant == "lru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb_lru>>(waves);
+TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves) {
+  if (variant.variant == "plru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb>>(waves, seed);
+  else if (variant.variant == "lru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb_lru>>(waves, seed);
   else throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
 }
 

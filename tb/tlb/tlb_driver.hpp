@@ -79,8 +79,9 @@ struct TlbEdge {
 
 class TlbDriver {
  public:
-  // `variant` is one of rtl_tlb_variants().
-  explicit TlbDriver(const RtlTlbGeometry& variant, const WaveWindow& waves = {});
+  // `variant` is one of rtl_tlb_variants(); the flops' initial values are
+  // drawn from `seed` (randomize_initial_values, verilated_harness.hpp).
+  TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves = {});
   ~TlbDriver();
   TlbDriver(const TlbDriver&) = delete;
   TlbDriver& operator=(const TlbDriver&) = delete;

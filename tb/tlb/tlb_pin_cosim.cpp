@@ -12,6 +12,7 @@
 #include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/verilated_harness.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 #include "verilated.h"
 #include "verilated_fst_sc.h"
@@ -116,6 +117,7 @@ BenchOf<Model>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t 
                         const WaveWindow& w)
     : sc_module(name), Bench(c, s, v), waves(w) {
   if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  randomize_initial_values(*context, seed);  // before the model exists
   context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
   // The --sc model takes the thread's context, which a destroyed --cc model
   // (a fast run before this one) leaves pointing at freed memory.

@@ -37,7 +37,7 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
     : seed_(seed),
       address_bits_(cfg.memory.address_bits),
-      driver_(waves),
+      driver_(seed, waves),
       scoreboard_(cfg, seed) {
   if (const std::string d = geometry_difference(cfg, rtl_translator_geometry()); !d.empty())
     throw std::invalid_argument("config and RTL translator differ:\n" + d);

@@ -19,7 +19,8 @@ struct TranslatorDriver::Impl : VerilatedHarness<Vgpumem_xor_translator> {
   using VerilatedHarness::VerilatedHarness;
 };
 
-TranslatorDriver::TranslatorDriver(const WaveWindow& waves) : impl_(std::make_unique<Impl>(waves, "translator")) {}
+TranslatorDriver::TranslatorDriver(uint64_t seed, const WaveWindow& waves)
+    : impl_(std::make_unique<Impl>(waves, "translator", seed)) {}
 
 TranslatorDriver::~TranslatorDriver() = default;
 

@@ -60,7 +60,9 @@ struct TranslatorEdge {
 
 class TranslatorDriver {
  public:
-  explicit TranslatorDriver(const WaveWindow& waves = {});
+  // The flops' initial values are drawn from `seed` (randomize_initial_values,
+  // verilated_harness.hpp).
+  explicit TranslatorDriver(uint64_t seed, const WaveWindow& waves = {});
   ~TranslatorDriver();
   TranslatorDriver(const TranslatorDriver&) = delete;
   TranslatorDriver& operator=(const TranslatorDriver&) = delete;

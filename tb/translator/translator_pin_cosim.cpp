@@ -7,6 +7,7 @@
 #include "Vgpumem_xor_translator_sc.h"
 #include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/verilated_harness.hpp"
 #include "tb/translator/translator_cosim.hpp"
 #include "tb/translator/translator_geometry.hpp"
 #include "verilated.h"
@@ -67,6 +68,7 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
 TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t s, const WaveWindow& w)
     : sc_module(name), waves(w), scoreboard(cfg, s), seed(s), address_bits(cfg.memory.address_bits) {
   if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
+  randomize_initial_values(*context, seed);  // before the model exists
   context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
   // The --sc model takes the thread's context, which a destroyed --cc model
   // (a fast run before this one) leaves pointing at freed memory.
