@@ -1,11 +1,13 @@
-// The valid/ready rules of tb/common/protocol_checker.hpp, one sequence of
-// samples per rule: each breaks exactly that rule and is reported with the
-// operation, the cycle and the rule; the legal sequences beside them pass.
+// What every bench runs from tb/common: the valid/ready rules of
+// protocol_checker.hpp, one sequence of samples per rule (each breaks exactly
+// that rule and is reported with the operation, the cycle and the rule; the
+// legal sequences beside them pass), and toggle_coverage.hpp.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "tb/common/protocol_checker.hpp"
+#include "tb/common/toggle_coverage.hpp"
 
 namespace gpumem::tb {
 
@@ -130,6 +132,25 @@ TEST(ProtocolChecker, ResetForgetsWhatWasOutstanding) {
   EXPECT_TRUE(c.edge(Req{true, true, {3}}, Rsp{}, 6));
   EXPECT_TRUE(c.edge(Req{}, Rsp{true, true, {103}}, 7));
   EXPECT_FALSE(c.violation());
+}
+
+// A bit counts when it was seen rising and falling; a bit stuck at 0 (a
+// frame number the stimulus never makes large) is named; fixed bits have no bin.
+TEST(ToggleCoverage, ABitCountsWhenSeenBothWays) {
+  ToggleCoverage t;
+  const size_t frame = t.port("pfn", 6, 0b100000);  // bit 5 fixed by the interface
+  const size_t flag = t.port("flag", 1);
+  for (uint64_t v : {0b00000u, 0b10111u, 0b00010u, 0b10101u, 0b00000u}) t.sample(frame, v);
+  t.sample(flag, 1);  // seen once: no toggle
+  const std::vector<const CoverageGroup*> g = t.groups();
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0]->name(), "toggle pfn");
+  EXPECT_EQ(g[0]->size(), 5u);
+  EXPECT_EQ(unhit_bins(g), (std::vector<std::string>{"toggle pfn:[3]", "toggle flag:[0]"}));
+  t.sample(flag, 0);
+  t.sample(flag, 1);
+  EXPECT_EQ(t.groups()[1], g[1]) << "the groups keep their addresses";
+  EXPECT_EQ(unhit_bins(t.groups()), (std::vector<std::string>{"toggle pfn:[3]"}));
 }
 
 }  // namespace

@@ -90,6 +90,13 @@ constexpr uint32_t kRegVaRangeTask = 0x0340;   // [r]
 constexpr uint32_t kRegReqCount = 0x1000;    // [t][c], c < 256
 constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
 constexpr uint32_t kRegisterSpaceBytes = 0x9000;
+// Bits of a register port's byte offset (REG_ADDR_BITS of gpumem_pkg): the
+// register space rounded up to a power of two, 16 bits.
+constexpr unsigned register_address_bits() {
+  unsigned b = 1;
+  while ((uint64_t{1} << b) < kRegisterSpaceBytes) ++b;
+  return b;
+}
 
 constexpr uint32_t kIdValue = 0x4750'4D4D;  // "GPMM"
 constexpr uint32_t kVersionValue = 0x0002'0001;  // 2.1: the count registers got count names

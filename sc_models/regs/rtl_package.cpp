@@ -68,7 +68,7 @@ std::string systemverilog_package() {
 
   s += "\n  // The register map (sc_models/regs/register_map.cpp): byte offsets, array\n"
        "  // extents, the constant part of reset values and masks.\n";
-  count("REG_ADDR_BITS", bits_for(kRegisterSpaceBytes));
+  count("REG_ADDR_BITS", register_address_bits());
   for (const auto& r : register_map()) {
     const std::string n = r.name;
     lp(n + "_OFFSET", r.base);

@@ -41,6 +41,8 @@ class CoverageGroup {
   std::vector<uint64_t> counts_;
 };
 
+// Groups with more bins print as "<hit> of <n> bins hit".
+inline constexpr size_t kCoverageBinsPrinted = 16;
 // "coverage     <group>: <bin> <n> ..." a line per group, then the bins
 // never hit, by name ("group:bin"), or " none".
 void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups);

@@ -60,18 +60,8 @@ class ProtocolChecker {
   bool edge(const ChannelSample<Request>& req, const ChannelSample<Response>& rsp, uint64_t cycle) {
     if (violation_) return false;
     // The bench's own requests obey the rules it checks the RTL against.
-    if (req_stalled_ && !req.valid)
-      return fail(false, "request withdrawn while stalled: valid must stay high until the request is taken",
-                  "stalled " + describe(req_last_), accepted_, cycle);
-    if (req_stalled_ && !(req.payload == req_last_))
-      return fail(false, "request changed while stalled: the payload must stay stable until taken",
-                  "was " + describe(req_last_) + ", now " + describe(req.payload), accepted_, cycle);
-    if (rsp_stalled_ && !rsp.valid)
-      return fail(false, "response withdrawn while stalled: rsp_valid must stay high until the response is taken",
-                  "held " + describe(rsp_last_), taken_, cycle);
-    if (rsp_stalled_ && !(rsp.payload == rsp_last_))
-      return fail(false, "response changed while stalled: the payload must stay stable until taken",
-                  "held " + describe(rsp_last_) + ", now " + describe(rsp.payload), taken_, cycle);
+    if (!held(req_stalled_, req, req_last_, "request", accepted_, cycle)) return false;
+    if (!held(rsp_stalled_, rsp, rsp_last_, "response", taken_, cycle)) return false;
     if (rsp.valid && waiting_.empty()) {
       const bool again = rsp_was_taken_ && rsp.payload == rsp_last_;
       return fail(false,
@@ -123,6 +113,19 @@ class ProtocolChecker {
   const std::optional<ProtocolViolation>& violation() const { return violation_; }
 
  private:
+  // Valid held and payload stable after an edge that stalled the channel.
+  template <typename Payload>
+  bool held(bool stalled, const ChannelSample<Payload>& now, const Payload& last, const std::string& side,
+            uint64_t operation, uint64_t cycle) {
+    if (!stalled) return true;
+    if (!now.valid)
+      return fail(false, side + " withdrawn while stalled: valid must stay high until the " + side + " is taken",
+                  "held " + describe(last), operation, cycle);
+    if (!(now.payload == last))
+      return fail(false, side + " changed while stalled: the payload must stay stable until taken",
+                  "held " + describe(last) + ", now " + describe(now.payload), operation, cycle);
+    return true;
+  }
   bool fail(bool hang, std::string rule, std::string detail, uint64_t operation, uint64_t cycle) {
     violation_ = ProtocolViolation{block_, unit_, hang, std::move(rule), std::move(detail), operation, cycle, seed_};
     return false;

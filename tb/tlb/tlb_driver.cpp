@@ -27,7 +27,8 @@ TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
 
   TlbEdge e;
   const bool running = !in.reset;
-  e.req_accepted = running && in.req_valid && d.req_ready_o;
+  e.req_ready = running && d.req_ready_o;
+  e.req_accepted = e.req_ready && in.req_valid;
   e.rsp_valid = running && d.rsp_valid_o;
   e.rsp_taken = e.rsp_valid && in.rsp_ready;
   e.rsp_stalled = e.rsp_valid && !in.rsp_ready;

@@ -219,7 +219,8 @@ void BenchOf<Model>::monitor() {
   p.rsp_ready = rsp_ready.read();
   TlbEdge e;
   const bool running = !p.reset;
-  e.req_accepted = running && p.req_valid && req_ready.read();
+  e.req_ready = running && req_ready.read();
+  e.req_accepted = e.req_ready && p.req_valid;
   e.rsp_valid = running && rsp_valid.read();
   e.rsp_taken = e.rsp_valid && p.rsp_ready;
   e.rsp_stalled = e.rsp_valid && !p.rsp_ready;

@@ -12,6 +12,7 @@
 #include "base/ring_buffer.hpp"
 #include "tb/common/coverage.hpp"
 #include "tb/common/protocol_checker.hpp"
+#include "tb/common/toggle_coverage.hpp"
 #include "mmu/tlb.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 
@@ -105,10 +106,14 @@ class TlbScoreboard {
     CoverageGroup back_pressure{"back-pressure", {"stalled"}};  // cycles a response was held
     // Resets in the middle of traffic, by what they interrupted.
     CoverageGroup reset{"reset", {"idle", "operation in flight", "response held", "entries cached"}};
+    ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
-      return {&lookup,         &fill,           &malformed_fill, &large_entry_flag, &flagged_large_page,
-              &hit_task_type,  &hit_permission, &hit_frame_bit,  &tag_alias,        &evicted_way,
-              &flush,          &back_pressure,  &reset};
+      std::vector<const CoverageGroup*> g{&lookup,         &fill,           &malformed_fill, &large_entry_flag,
+                                          &flagged_large_page, &hit_task_type, &hit_permission, &hit_frame_bit,
+                                          &tag_alias,      &evicted_way,    &flush,          &back_pressure,
+                                          &reset};
+      for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
+      return g;
     }
     static CoverageGroup flag_group();
     static CoverageGroup frame_bit_group();
@@ -128,6 +133,13 @@ class TlbScoreboard {
     std::vector<unsigned> replacement_before;
   };
   void cover_lookup(const TlbResponse& e);
+  void sample_toggles(const TlbPins& pins, const TlbEdge& e);
+  // The toggle-coverage ports, by index into coverage_.toggle.
+  struct TogglePorts {
+    size_t rst_n, flush, req_valid, req_ready, req_fill, va_lookup, va_fill, pte, rsp_valid, rsp_ready, rsp_fill,
+        result, set, way, pa, evicted, entry_large_page, entry_vpn, entry_pfn, entry_flag, entry_task_type,
+        entry_readable, entry_writable;
+  };
   void cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& set);
 
   uint64_t seed_;
@@ -144,6 +156,8 @@ class TlbScoreboard {
   bool in_reset_ = false;
   uint64_t operations_ = 0, compared_ = 0, mismatches_ = 0, flushes_ = 0, discarded_ = 0;
   Coverage coverage_;
+  TogglePorts port_{};
+  bool sets_ = false, ways_ = false;  // rsp_set_o / rsp_way_o carry a value (more than one set / way)
   std::optional<TlbMismatch> first_mismatch_;
 };
 

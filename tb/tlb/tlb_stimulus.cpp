@@ -52,9 +52,11 @@ void roughen_leaves(AddressSpaceImage& image, const PageGeometry& geo, std::mt19
   for (uint64_t f = 3; f < 16; ++f)
     if (nested_units(static_cast<uint8_t>(f)) < 0)
       spoil_large([&](uint64_t v) { return (v & ~kPteNestedFlag.mask()) | kPteNestedFlag.put(f); });
-  spoil_large([&](uint64_t v) { return v | kPteReservedLow.put(uint64_t{1} << (rng() % kPteReservedLow.width)); });
-  spoil_large([&](uint64_t v) { return v | kPteReservedHigh.put(uint64_t{1} << (rng() % kPteReservedHigh.width)); });
-  spoil_large([&](uint64_t v) { return v | kPtePfn.put(1 + rng() % large_align); });
+  // Every reserved bit set (each must toggle on the TLB's PTE port), and the
+  // all-ones frame: unaligned, and its PA carries into the PA port's top bit.
+  spoil_large([&](uint64_t v) { return v | kPteReservedLow.mask(); });
+  spoil_large([&](uint64_t v) { return v | kPteReservedHigh.mask(); });
+  spoil_large([&](uint64_t v) { return v | kPtePfn.mask(); });
   for (size_t i = 0; i < std::min<size_t>(2, small.size()); ++i) {
     uint64_t& v = leaf[small[i]];
     v |= kPteNestedFlag.put(uint64_t{1} << (rng() % kPteNestedFlag.width));
@@ -93,7 +95,10 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   // regions never overlap, and their sets spread over the whole TLB.
   constexpr unsigned kSlots = 32;
   const uint64_t slot_bytes = uint64_t{1} << (va_bits - 5);
-  const uint64_t max_pages_in_slot = std::max<uint64_t>(1, slot_bytes / L / 2);
+  // A region starts anywhere in its slot that leaves room for its largest
+  // size (4 large pages and a nested tail): every VA bit of the slot is set
+  // in some region (half the slot left the slot's top bit 0 in every fill).
+  const uint64_t max_pages_in_slot = slot_bytes / L > 8 ? slot_bytes / L - 8 : 1;
 
   Config cfg = base;
   AddressSpaceConfig& as = cfg.address_space;

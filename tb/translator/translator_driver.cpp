@@ -48,7 +48,8 @@ TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
   impl_->settle();
 
   TranslatorEdge e;
-  e.req_accepted = in.req_valid && d.req_ready_o;
+  e.req_ready = d.req_ready_o;
+  e.req_accepted = e.req_ready && in.req_valid;
   e.rsp_valid = d.rsp_valid_o;
   e.rsp_taken = e.rsp_valid && in.rsp_ready;
   if (e.rsp_valid) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};

@@ -51,6 +51,7 @@ std::string describe(const TranslatorResponse& r);
 
 // What happened at the rising edge that ends the cycle.
 struct TranslatorEdge {
+  bool req_ready = false;     // req_ready_o
   bool req_accepted = false;  // req_valid_i && req_ready_o
   bool rsp_valid = false;     // rsp_valid_o
   bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i

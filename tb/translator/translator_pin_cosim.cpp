@@ -162,7 +162,8 @@ void TranslatorPinCosim::Bench::monitor() {
   p.reg_addr = reg_addr.read();
   p.reg_wdata = reg_wdata.read();
   TranslatorEdge e;
-  e.req_accepted = p.req_valid && req_ready.read();
+  e.req_ready = req_ready.read();
+  e.req_accepted = e.req_ready && p.req_valid;
   e.rsp_valid = rsp_valid.read();
   e.rsp_taken = e.rsp_valid && p.rsp_ready;
   if (e.rsp_valid) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};

@@ -60,7 +60,54 @@ std::string describe(const TranslatorResponse& r) {
 }
 
 TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
-    : seed_(seed), protocol_("translator", "transaction", 1, seed), bank_(register_params(cfg)), model_(translator_params(cfg), bank_.translator_registers()), decoder_(cfg.channel_layout()) {}
+    : seed_(seed),
+      protocol_("translator", "transaction", 1, seed),
+      bank_(register_params(cfg)),
+      model_(translator_params(cfg), bank_.translator_registers()),
+      decoder_(cfg.channel_layout()) {
+  // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
+  ToggleCoverage& t = coverage_.toggle;
+  const unsigned address_bits = cfg.memory.address_bits;
+  port_.rst_n = t.port("rst_ni", 1);
+  port_.req_valid = t.port("req_valid_i", 1);
+  port_.req_ready = t.port("req_ready_o", 1);
+  port_.req_addr = t.port("req_addr_i", address_bits);
+  port_.req_task_type = t.port("req_task_type_i", kPteTaskType.width);
+  port_.rsp_valid = t.port("rsp_valid_o", 1);
+  port_.rsp_ready = t.port("rsp_ready_i", 1);
+  port_.rsp_mapped = t.port("rsp_mapped_o", address_bits);
+  port_.rsp_channel = t.port("rsp_channel_o", static_cast<unsigned>(cfg.translator.channel_bits.size()));
+  port_.rsp_scheme = t.port("rsp_scheme_o", 2);
+  port_.reg_we = t.port("reg_we_i", 1);
+  port_.reg_addr = t.port("reg_addr_i", register_address_bits());
+  port_.reg_wdata = t.port("reg_wdata_i", 32);
+  port_.reg_error = t.port("reg_error_o", 1);
+}
+
+void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e) {
+  ToggleCoverage& t = coverage_.toggle;
+  t.sample(port_.rst_n, !pins.reset);
+  if (pins.reset) return;
+  t.sample(port_.req_valid, pins.req_valid);
+  t.sample(port_.req_ready, e.req_ready);
+  t.sample(port_.rsp_valid, e.rsp_valid);
+  t.sample(port_.rsp_ready, pins.rsp_ready);
+  t.sample(port_.reg_we, pins.reg_we);
+  if (e.req_accepted) {
+    t.sample(port_.req_addr, pins.req_addr);
+    t.sample(port_.req_task_type, pins.req_task_type);
+  }
+  if (e.rsp_taken) {
+    t.sample(port_.rsp_mapped, e.rsp.mapped);
+    t.sample(port_.rsp_channel, e.rsp.channel);
+    t.sample(port_.rsp_scheme, e.rsp.scheme);
+  }
+  if (pins.reg_we) {
+    t.sample(port_.reg_addr, pins.reg_addr & ((uint64_t{1} << register_address_bits()) - 1));
+    t.sample(port_.reg_wdata, pins.reg_wdata);
+    t.sample(port_.reg_error, e.reg_refused);
+  }
+}
 
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);

@@ -13,6 +13,7 @@
 #include "base/ring_buffer.hpp"
 #include "tb/common/coverage.hpp"
 #include "tb/common/protocol_checker.hpp"
+#include "tb/common/toggle_coverage.hpp"
 #include "config/config.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
@@ -62,6 +63,7 @@ class TranslatorScoreboard {
   // handshakes sampled at its edge, through the protocol checker and then fed
   // in the order above. After a protocol violation nothing more is compared.
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
+    sample_toggles(pins, e);
     if (pins.reset) {
       protocol_.reset();
       return reset_edge();
@@ -99,9 +101,13 @@ class TranslatorScoreboard {
     CoverageGroup task_scheme_value = task_scheme_value_group();
     // Resets in the middle of traffic, by what they interrupted.
     CoverageGroup reset{"reset", {"idle", "response pending", "after register writes"}};
+    ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
-      return {&scheme, &task_type, &interleave, &register_write, &register_target, &high_bit_alias, &write_value,
-              &task_scheme_value, &reset};
+      std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
+                                          &register_target, &high_bit_alias, &write_value, &task_scheme_value,
+                                          &reset};
+      for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
+      return g;
     }
     static std::vector<std::string> register_target_bins();
     static std::vector<std::string> rtl_register_names();
@@ -128,7 +134,14 @@ class TranslatorScoreboard {
   uint64_t discarded_ = 0;
   bool in_reset_ = false;
   bool written_since_reset_ = false;
+  void sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e);
+  // The toggle-coverage ports, by index into coverage_.toggle.
+  struct TogglePorts {
+    size_t rst_n, req_valid, req_ready, req_addr, req_task_type, rsp_valid, rsp_ready, rsp_mapped, rsp_channel,
+        rsp_scheme, reg_we, reg_addr, reg_wdata, reg_error;
+  };
   Coverage coverage_;
+  TogglePorts port_{};
   std::optional<TranslatorMismatch> first_mismatch_;
 };
 
