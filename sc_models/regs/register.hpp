@@ -22,6 +22,8 @@ class Register {
   // Indices that exist in this configuration: i < dim0, j < mapped_dim1().
   unsigned mapped_dim1() const { return mapped_dim1_; }
   uint32_t reset_value() const { return reset_; }
+  // The bits a value may have (the row's field mask at this configuration: XOR_VECTOR's K bits).
+  uint32_t field_mask() const { return field_mask_; }
 
   uint32_t read(unsigned i, unsigned j) const { return def_->access == RegAccess::kWA ? 0 : at(i, j); }
   RegStatus write(unsigned i, unsigned j, uint32_t value);

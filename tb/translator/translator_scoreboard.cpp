@@ -65,6 +65,16 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
       bank_(register_params(cfg)),
       model_(translator_params(cfg), bank_.translator_registers()),
       decoder_(cfg.channel_layout()) {
+  std::vector<std::string> field_bins;
+  for (size_t k = 0; k < kRtlTranslatorRegisters.size(); ++k) {
+    const Register* reg = bank_.register_at(kRtlTranslatorRegisters[k]);
+    field_bin_[k] = reg->field_mask() == ~0u ? -1 : static_cast<int>(field_bins.size());
+    if (field_bin_[k] < 0) continue;
+    field_bins.push_back(std::string(reg->def().name) + " in field");
+    field_bins.push_back(std::string(reg->def().name) + " outside field");
+  }
+  coverage_.field_value = CoverageGroup("field value", std::move(field_bins));
+
   // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
   ToggleCoverage& t = coverage_.toggle;
   const unsigned address_bits = cfg.memory.address_bits;
@@ -163,6 +173,8 @@ void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value,
     const bool beyond = (offset - def.base) / 4 % def.dim1 >= reg->mapped_dim1();
     coverage_.register_target.hit(beyond ? rows : static_cast<size_t>(&def - register_map().data()));
     if (def.base == kRegTaskScheme) coverage_.task_scheme_value.hit(value < 4 ? value : 4);
+    if (const int k = rtl_register_index(&def); k >= 0 && field_bin_[k] >= 0)
+      coverage_.field_value.hit(static_cast<size_t>(field_bin_[k]) + ((value & ~reg->field_mask()) ? 1 : 0));
   }
   if (offset >= 0x1000 && offset % 4 == 0)
     if (const int k = rtl_register_index(register_at(offset & 0xFFF)); k >= 0) coverage_.high_bit_alias.hit(k);

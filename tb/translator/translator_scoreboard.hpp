@@ -99,13 +99,18 @@ class TranslatorScoreboard {
     CoverageGroup high_bit_alias{"high-bit alias", rtl_register_names()};
     CoverageGroup write_value{"write value", {"zero", "all ones", "one bit", "other"}};
     CoverageGroup task_scheme_value = task_scheme_value_group();
+    // Writes to the translator's registers whose field is narrower than the
+    // word (CTRL, XOR_VECTOR: its K bits at this configuration) by value
+    // class: inside the field, or with bits outside it. TASK_SCHEME's values
+    // are the group above.
+    CoverageGroup field_value{"field value", {}};  // its bins: the scoreboard's constructor
     // Resets in the middle of traffic, by what they interrupted.
     CoverageGroup reset{"reset", {"idle", "response pending", "after register writes"}};
     ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
       std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
                                           &register_target, &high_bit_alias, &write_value, &task_scheme_value,
-                                          &reset};
+                                          &field_value,     &reset};
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
     }
@@ -141,6 +146,7 @@ class TranslatorScoreboard {
         rsp_scheme, reg_we, reg_addr, reg_wdata, reg_error;
   };
   Coverage coverage_;
+  std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1
   TogglePorts port_{};
   std::optional<TranslatorMismatch> first_mismatch_;
 };
