@@ -425,6 +425,14 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(r.out.find("rule:   hang: no handshake for 2 cycles"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("replay       "), std::string::npos) << r.out;
   EXPECT_NE(slurp(path("w/translator-seed1.replay")).find("--hang-cycles 2"), std::string::npos);
+  // The pin-level mode stops at the same edge: its waves come from a fast
+  // re-run of the same pins, which hangs there too.
+  const Result pin = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--mode", "pin",
+                          "--transactions", "20000", "--hang-cycles", "2", "--waves", path("p").string()});
+  EXPECT_EQ(pin.exit_code, 1) << pin.out << pin.err;
+  EXPECT_NE(pin.out.find("tlb hang: operation 1, cycle 5, seed 1"), std::string::npos) << pin.out;
+  EXPECT_NE(pin.out.find("which fails at the same cycle"), std::string::npos) << pin.out;
+  EXPECT_NE(slurp(path("p/tlb-seed1.replay")).find("--mode pin --hang-cycles 2"), std::string::npos);
 }
 
 TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
