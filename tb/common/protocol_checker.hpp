@@ -94,8 +94,10 @@ class ProtocolChecker {
       waiting_.push_back(cycle);
       ++accepted_;
     }
+    // The payloads are kept only where a later edge compares them: a stalled
+    // one (held and stable) and the response just taken (duplicate).
     req_stalled_ = req.valid && !req.ready;
-    req_last_ = req.payload;
+    if (req_stalled_) req_last_ = req.payload;
     rsp_stalled_ = rsp.valid && !rsp.ready;
     rsp_was_taken_ = rsp.taken();
     if (rsp.valid) rsp_last_ = rsp.payload;
@@ -115,14 +117,15 @@ class ProtocolChecker {
  private:
   // Valid held and payload stable after an edge that stalled the channel.
   template <typename Payload>
-  bool held(bool stalled, const ChannelSample<Payload>& now, const Payload& last, const std::string& side,
-            uint64_t operation, uint64_t cycle) {
+  bool held(bool stalled, const ChannelSample<Payload>& now, const Payload& last, const char* side, uint64_t operation,
+            uint64_t cycle) {
     if (!stalled) return true;
     if (!now.valid)
-      return fail(false, side + " withdrawn while stalled: valid must stay high until the " + side + " is taken",
+      return fail(false,
+                  std::string(side) + " withdrawn while stalled: valid must stay high until the " + side + " is taken",
                   "held " + describe(last), operation, cycle);
     if (!(now.payload == last))
-      return fail(false, side + " changed while stalled: the payload must stay stable until taken",
+      return fail(false, std::string(side) + " changed while stalled: the payload must stay stable until taken",
                   "held " + describe(last) + ", now " + describe(now.payload), operation, cycle);
     return true;
   }

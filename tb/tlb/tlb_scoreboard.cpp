@@ -287,7 +287,7 @@ void TlbScoreboard::cover_lookup(const TlbResponse& e) {
   if (e.result == TlbResult::kNested) return;
   coverage_.hit_task_type.hit(e.entry.task_type);
   coverage_.hit_permission.hit((e.entry.readable ? 1 : 0) | (e.entry.writable ? 2 : 0));
-  for (uint64_t f = e.entry.pfn; f; f &= f - 1) coverage_.hit_frame_bit.hit(static_cast<size_t>(__builtin_ctzll(f)));
+  coverage_.frame_bits |= e.entry.pfn;
 }
 
 bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {

@@ -98,7 +98,10 @@ class TlbScoreboard {
     CoverageGroup flagged_large_page{"flagged large page", {"outside", "inside"}};
     CoverageGroup hit_task_type = CoverageGroup::indexed("hit task type", kMaxTaskTypes);
     CoverageGroup hit_permission{"hit permission", {"--", "r-", "-w", "rw"}};
-    CoverageGroup hit_frame_bit = frame_bit_group();  // hits whose entry's pfn has bit b set
+    // Hits whose entry's pfn has bit b set: the bits seen are OR-ed into
+    // frame_bits per hit and counted into the group when it is read.
+    mutable CoverageGroup hit_frame_bit = frame_bit_group();
+    uint64_t frame_bits = 0;
     // Lookups whose VA differs from a cached entry of its set in this one tag bit.
     CoverageGroup tag_alias;
     CoverageGroup evicted_way;  // fills that replaced a valid entry
@@ -108,6 +111,8 @@ class TlbScoreboard {
     CoverageGroup reset{"reset", {"idle", "operation in flight", "response held", "entries cached"}};
     ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
+      for (size_t b = 0; b < hit_frame_bit.size(); ++b)
+        if (((frame_bits >> b) & 1) && hit_frame_bit[b] == 0) hit_frame_bit.hit(b);
       std::vector<const CoverageGroup*> g{&lookup,         &fill,           &malformed_fill, &large_entry_flag,
                                           &flagged_large_page, &hit_task_type, &hit_permission, &hit_frame_bit,
                                           &tag_alias,      &evicted_way,    &flush,          &back_pressure,
