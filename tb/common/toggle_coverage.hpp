@@ -24,9 +24,13 @@ class ToggleCoverage {
     std::vector<std::string> bins;
     for (unsigned b = 0; b < width; ++b)
       if (!((fixed >> b) & 1)) bins.push_back("[" + std::to_string(b) + "]");
-    ports_.push_back({width, fixed, 0, 0, 0, false});
-    groups_.emplace_back("toggle " + name, std::move(bins));
-    return ports_.size() - 1;
+    return add(name, width, fixed, std::move(bins));
+  }
+  // One-bit ports sampled together, bit b being signals[b]: one sample a
+  // cycle instead of one per port, a bin per signal by its name.
+  size_t signals(const std::string& name, std::vector<std::string> signals) {
+    const unsigned width = static_cast<unsigned>(signals.size());
+    return add(name, width, 0, std::move(signals));
   }
   void sample(size_t port, uint64_t value) {
     Port& p = ports_[port];
@@ -63,6 +67,12 @@ class ToggleCoverage {
     uint64_t fixed, last, rise, fall;
     bool seen;
   };
+  size_t add(const std::string& name, unsigned width, uint64_t fixed, std::vector<std::string> bins) {
+    ports_.push_back({width, fixed, 0, 0, 0, false});
+    groups_.emplace_back("toggle " + name, std::move(bins));
+    return ports_.size() - 1;
+  }
+
   std::vector<Port> ports_;
   mutable std::vector<CoverageGroup> groups_;
 };

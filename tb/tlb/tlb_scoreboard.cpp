@@ -132,43 +132,31 @@ TlbScoreboard::TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t se
   sets_ = sets > 1;
   ways_ = cfg.ways > 1;
   const auto log2 = [](unsigned n) { return static_cast<unsigned>(__builtin_ctz(n)); };
-  port_.rst_n = t.port("rst_ni", 1);
-  port_.flush = t.port("flush_i", 1);
-  port_.req_valid = t.port("req_valid_i", 1);
-  port_.req_ready = t.port("req_ready_o", 1);
+  port_.handshake = t.signals("handshake", {"rst_ni", "flush_i", "req_valid_i", "req_ready_o", "rsp_valid_o", "rsp_ready_i"});
   port_.req_fill = t.port("req_fill_i", 1);
   port_.va_lookup = t.port("req_va_i (lookup)", va_bits);
   port_.va_fill = t.port("req_va_i (fill)", va_bits);
   // A fill's PTE is a valid leaf by the interface's contract (FillIsLeaf_A).
   port_.pte = t.port("req_pte_i (fill)", 64, kPteValid.mask() | kPteDirectory.mask());
-  port_.rsp_valid = t.port("rsp_valid_o", 1);
-  port_.rsp_ready = t.port("rsp_ready_i", 1);
-  port_.rsp_fill = t.port("rsp_fill_o", 1);
+  port_.response_bits = t.signals("response bits", {"rsp_fill_o", "rsp_evicted_o", "rsp_entry_large_page_o",
+                                                    "rsp_entry_readable_o", "rsp_entry_writable_o"});
   port_.result = t.port("rsp_result_o", 2);
   if (sets_) port_.set = t.port("rsp_set_o", log2(sets));
   if (ways_) port_.way = t.port("rsp_way_o", log2(cfg.ways));
   // The port is PTE_PFN_BITS + LARGE_BITS wide; the largest PA, an all-ones
   // frame plus a large page's offset, is below 2^(PTE_PFN_BITS + small_bits + 1).
   port_.pa = t.port("rsp_pa_o", kPfnBits + cfg.geometry.small_bits + 1);
-  port_.evicted = t.port("rsp_evicted_o", 1);
-  port_.entry_large_page = t.port("rsp_entry_large_page_o", 1);
   port_.entry_vpn = t.port("rsp_entry_vpn_o", va_bits - cfg.geometry.small_bits);
   port_.entry_pfn = t.port("rsp_entry_pfn_o", kPfnBits);
   port_.entry_flag = t.port("rsp_entry_nested_flag_o", kPteNestedFlag.width);
   port_.entry_task_type = t.port("rsp_entry_task_type_o", kPteTaskType.width);
-  port_.entry_readable = t.port("rsp_entry_readable_o", 1);
-  port_.entry_writable = t.port("rsp_entry_writable_o", 1);
 }
 
 void TlbScoreboard::sample_toggles(const TlbPins& pins, const TlbEdge& e) {
   ToggleCoverage& t = coverage_.toggle;
-  t.sample(port_.rst_n, !pins.reset);
+  t.sample(port_.handshake, uint64_t{!pins.reset} | uint64_t{pins.flush} << 1 | uint64_t{pins.req_valid} << 2 |
+                                uint64_t{e.req_ready} << 3 | uint64_t{e.rsp_valid} << 4 | uint64_t{pins.rsp_ready} << 5);
   if (pins.reset) return;
-  t.sample(port_.flush, pins.flush);
-  t.sample(port_.req_valid, pins.req_valid);
-  t.sample(port_.req_ready, e.req_ready);
-  t.sample(port_.rsp_valid, e.rsp_valid);
-  t.sample(port_.rsp_ready, pins.rsp_ready);
   if (e.req_accepted) {
     t.sample(port_.req_fill, pins.req_fill);
     if (pins.req_fill) {
@@ -180,19 +168,16 @@ void TlbScoreboard::sample_toggles(const TlbPins& pins, const TlbEdge& e) {
   }
   if (!e.rsp_taken) return;
   const TlbResponse& r = e.rsp;
-  t.sample(port_.rsp_fill, r.fill);
-  if (r.fill) t.sample(port_.evicted, r.evicted);
-  else t.sample(port_.result, static_cast<uint64_t>(r.result));
+  t.sample(port_.response_bits, uint64_t{r.fill} | uint64_t{r.evicted} << 1 | uint64_t{r.entry.large_page} << 2 |
+                                    uint64_t{r.entry.readable} << 3 | uint64_t{r.entry.writable} << 4);
+  if (!r.fill) t.sample(port_.result, static_cast<uint64_t>(r.result));
   if (sets_) t.sample(port_.set, r.set);
   if (ways_) t.sample(port_.way, r.way);
   if (!r.fill) t.sample(port_.pa, r.pa);
-  t.sample(port_.entry_large_page, r.entry.large_page);
   t.sample(port_.entry_vpn, r.entry.vpn);
   t.sample(port_.entry_pfn, r.entry.pfn);
   t.sample(port_.entry_flag, r.entry.nested_flag);
   t.sample(port_.entry_task_type, r.entry.task_type);
-  t.sample(port_.entry_readable, r.entry.readable);
-  t.sample(port_.entry_writable, r.entry.writable);
 }
 
 void TlbScoreboard::edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle) {

@@ -141,9 +141,8 @@ class TlbScoreboard {
   void sample_toggles(const TlbPins& pins, const TlbEdge& e);
   // The toggle-coverage ports, by index into coverage_.toggle.
   struct TogglePorts {
-    size_t rst_n, flush, req_valid, req_ready, req_fill, va_lookup, va_fill, pte, rsp_valid, rsp_ready, rsp_fill,
-        result, set, way, pa, evicted, entry_large_page, entry_vpn, entry_pfn, entry_flag, entry_task_type,
-        entry_readable, entry_writable;
+    size_t handshake, req_fill, va_lookup, va_fill, pte, response_bits, result, set, way, pa, entry_vpn, entry_pfn,
+        entry_flag, entry_task_type;
   };
   void cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& set);
 

@@ -78,17 +78,13 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
   // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
   ToggleCoverage& t = coverage_.toggle;
   const unsigned address_bits = cfg.memory.address_bits;
-  port_.rst_n = t.port("rst_ni", 1);
-  port_.req_valid = t.port("req_valid_i", 1);
-  port_.req_ready = t.port("req_ready_o", 1);
+  port_.handshake =
+      t.signals("handshake", {"rst_ni", "req_valid_i", "req_ready_o", "rsp_valid_o", "rsp_ready_i", "reg_we_i"});
   port_.req_addr = t.port("req_addr_i", address_bits);
   port_.req_task_type = t.port("req_task_type_i", kPteTaskType.width);
-  port_.rsp_valid = t.port("rsp_valid_o", 1);
-  port_.rsp_ready = t.port("rsp_ready_i", 1);
   port_.rsp_mapped = t.port("rsp_mapped_o", address_bits);
   port_.rsp_channel = t.port("rsp_channel_o", static_cast<unsigned>(cfg.translator.channel_bits.size()));
   port_.rsp_scheme = t.port("rsp_scheme_o", 2);
-  port_.reg_we = t.port("reg_we_i", 1);
   port_.reg_addr = t.port("reg_addr_i", register_address_bits());
   port_.reg_wdata = t.port("reg_wdata_i", 32);
   port_.reg_error = t.port("reg_error_o", 1);
@@ -96,13 +92,9 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
 
 void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e) {
   ToggleCoverage& t = coverage_.toggle;
-  t.sample(port_.rst_n, !pins.reset);
+  t.sample(port_.handshake, uint64_t{!pins.reset} | uint64_t{pins.req_valid} << 1 | uint64_t{e.req_ready} << 2 |
+                                uint64_t{e.rsp_valid} << 3 | uint64_t{pins.rsp_ready} << 4 | uint64_t{pins.reg_we} << 5);
   if (pins.reset) return;
-  t.sample(port_.req_valid, pins.req_valid);
-  t.sample(port_.req_ready, e.req_ready);
-  t.sample(port_.rsp_valid, e.rsp_valid);
-  t.sample(port_.rsp_ready, pins.rsp_ready);
-  t.sample(port_.reg_we, pins.reg_we);
   if (e.req_accepted) {
     t.sample(port_.req_addr, pins.req_addr);
     t.sample(port_.req_task_type, pins.req_task_type);

@@ -142,8 +142,7 @@ class TranslatorScoreboard {
   void sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e);
   // The toggle-coverage ports, by index into coverage_.toggle.
   struct TogglePorts {
-    size_t rst_n, req_valid, req_ready, req_addr, req_task_type, rsp_valid, rsp_ready, rsp_mapped, rsp_channel,
-        rsp_scheme, reg_we, reg_addr, reg_wdata, reg_error;
+    size_t handshake, req_addr, req_task_type, rsp_mapped, rsp_channel, rsp_scheme, reg_addr, reg_wdata, reg_error;
   };
   Coverage coverage_;
   std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1
