@@ -140,15 +140,18 @@ TEST(ToggleCoverage, ABitCountsWhenSeenBothWays) {
   ToggleCoverage t;
   const size_t frame = t.port("pfn", 6, 0b100000);  // bit 5 fixed by the interface
   const size_t flag = t.port("flag", 1);
+  const size_t pins = t.signals("pins", {"valid", "ready"});
   for (uint64_t v : {0b00000u, 0b10111u, 0b00010u, 0b10101u, 0b00000u}) t.sample(frame, v);
   t.sample(flag, 1);  // seen once: no toggle
+  for (uint64_t v : {0b00u, 0b11u, 0b10u}) t.sample(pins, v);  // ready rose and never fell
   const std::vector<const CoverageGroup*> g = t.groups();
-  ASSERT_EQ(g.size(), 2u);
+  ASSERT_EQ(g.size(), 3u);
   EXPECT_EQ(g[0]->name(), "toggle pfn");
   EXPECT_EQ(g[0]->size(), 5u);
-  EXPECT_EQ(unhit_bins(g), (std::vector<std::string>{"toggle pfn:[3]", "toggle flag:[0]"}));
+  EXPECT_EQ(unhit_bins(g), (std::vector<std::string>{"toggle pfn:[3]", "toggle flag:[0]", "toggle pins:ready"}));
   t.sample(flag, 0);
   t.sample(flag, 1);
+  t.sample(pins, 0b00);
   EXPECT_EQ(t.groups()[1], g[1]) << "the groups keep their addresses";
   EXPECT_EQ(unhit_bins(t.groups()), (std::vector<std::string>{"toggle pfn:[3]"}));
 }

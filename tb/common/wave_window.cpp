@@ -38,9 +38,10 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   out.reproduced = rerun(WaveWindow{out.waves, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
   std::ofstream replay(out.replay);
   replay << "# Replays a " << c.block << " co-simulation run: bash " << out.replay << "\n"
-         << "# first mismatch at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.layout << ")\n"
+         << "# first failure at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.layout << ")\n"
          << "gpumem cosim --config '" << c.config_path << "' --block " << c.block << " --transactions " << c.transactions
-         << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << c.extra_flags << "\n";
+         << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << c.extra_flags
+         << (c.hang_cycles != kDefaultHangCycles ? " --hang-cycles " + std::to_string(c.hang_cycles) : "") << "\n";
   if (!replay) throw std::runtime_error("cannot write " + out.replay);
   if (write_view(std::string(GPUMEM_WAVES_DIR) + "/" + c.layout, out.waves, fail_cycle, stem + ".gtkw"))
     out.view = stem + ".gtkw";

@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "tb/common/protocol_checker.hpp"
+
 namespace gpumem::tb {
 
 struct WaveWindow {
@@ -34,6 +36,7 @@ struct ReplayCommand {
   std::string config_path;
   uint64_t seed, transactions;
   bool count_all;
+  uint64_t hang_cycles;     // written when it is not kDefaultHangCycles
   std::string extra_flags;  // e.g. " --mode pin"
 };
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& command, uint64_t fail_cycle, const std::string& dir,

@@ -122,7 +122,7 @@ MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::str
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                                uint64_t window, const std::string& replay_flags) {
   const ReplayCommand command{"tlb",           tlb_wave_layout(cfg),         config_path, seed, run.translations,
-                              !run.stop_at_first_mismatch, replay_flags};
+                              !run.stop_at_first_mismatch, run.hang_cycles, replay_flags};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.run_random(run);

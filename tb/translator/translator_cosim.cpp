@@ -97,7 +97,7 @@ MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string&
                                            const TranslatorRandomRun& run, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window, const std::string& replay_flags) {
   const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions,
-                              !run.stop_at_first_mismatch, replay_flags};
+                              !run.stop_at_first_mismatch, run.hang_cycles, replay_flags};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
     again.reset();

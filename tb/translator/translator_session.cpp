@@ -32,8 +32,7 @@ class TranslatorSession final : public BenchSession<Bench> {
   uint64_t transactions() const override { return scoreboard().compared(); }
   bool pin_level() const override { return std::is_same_v<Bench, TranslatorPinCosim>; }
   ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const override {
-    std::string flags = pin_level() ? " --mode pin" : "";
-    if (run.hang_cycles != kDefaultHangCycles) flags += " --hang-cycles " + std::to_string(run.hang_cycles);
+    const std::string flags = pin_level() ? " --mode pin" : "";
     return [cfg = cfg_, seed = seed_, config_path, r = random_run(run), flags](uint64_t fail_cycle, const std::string& dir) {
       return write_mismatch_artifacts(cfg, config_path, seed, r, fail_cycle, dir, 1000, flags);
     };

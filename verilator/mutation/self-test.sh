@@ -34,6 +34,16 @@ grep -q "mutant text_gone: its 'from' text occurs 0 times" <<< "$out" || fail "t
 grep -q "mutant text_twice: its 'from' text occurs 2 times" <<< "$out" || fail "text_twice not named"
 [ ! -d "$tmp/work-stale/translator" ] || fail "something was built from a stale table"
 
+# Bad options: exit 2, the option named, nothing built.
+for bad in "--timeout 0" "--timeout soon" "--hang-cycles -1"; do
+  # shellcheck disable=SC2086
+  out=$("$check" --build "$build" $bad --work "$tmp/work-bad" 2>&1)
+  rc=$?
+  [ $rc -eq 2 ] || fail "$bad exits with $rc, not 2"
+  grep -q -- "--timeout and --hang-cycles take numbers" <<< "$out" || fail "$bad: the options are not named: $out"
+  [ ! -d "$tmp/work-bad" ] || fail "$bad: something was built"
+done
+
 # 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
 # that hangs with the watchdog out of reach is stopped by --timeout and not
 # counted as a kill (no hang report): exit 1.
