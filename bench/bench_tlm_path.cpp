@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 
+#include "base/sanitizer.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
@@ -206,6 +207,7 @@ int sc_main(int argc, char* argv[]) {
   }
 
   sc_core::sc_start();
+  gpumem::sanitizer_back_on_main_stack();
   double seconds[kKinds] = {};
   for (unsigned k = 0; k < kKinds; ++k)
     for (unsigned r = 0; r < rounds; ++r) {

@@ -291,7 +291,7 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
         RC_ASSERT(m <= top);
         RC_ASSERT(tr.unmap(m, task) == a);
         RC_ASSERT(dec.compose(dec.channel(m), dec.local(m)) == m);
-        if (cfg.bit_interleaved()) RC_ASSERT((m ^ a) >> page_bits == 0u);
+        if (cfg.bit_interleaved()) RC_ASSERT(((m ^ a) >> page_bits) == 0u);
         // The prime scheme's definition, for every granule of a whole row.
         const uint64_t G = a >> cfg.granule_shift(), N = cfg.memory.channels;
         const unsigned __int128 granules = ((unsigned __int128)top + 1) >> cfg.granule_shift();

@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/sanitizer.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
@@ -138,6 +139,7 @@ void how_cycle_is_now_plus_delay(const std::string& position) {
   check.initiator.bind(memory.request_target());
   player.start_after(driver.ready());
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   ASSERT_FALSE(player.failure());
   EXPECT_EQ(check.checked, 20000u);
   EXPECT_GT(check.walked, 1000u) << "walks must be in the mix: they add cycles on the walker's own payload";

@@ -228,8 +228,9 @@ TEST(RegisterBank, EveryRegisterResetsToItsResetColumn) {
 }
 
 TEST(RegisterBank, EveryRefusedAccessChangesNothing) {
-  for (const auto& [what, params] : param_cases()) {
-    RegisterBank bank(params);
+  for (const auto& param_case : param_cases()) {
+    const std::string& what = param_case.first;  // a lambda below captures it (not a structured binding: C++17)
+    RegisterBank bank(param_case.second);
     // Non-reset state to protect: a vector (where one exists), a count, a VA range, the root.
     bank.write(xor_vector_offset(1, 0), 4, 0x3);
     ASSERT_EQ(bank.write(kRegVaRangeTask + 4, 4, kVaRangeEnable | 2), RegStatus::kOk);

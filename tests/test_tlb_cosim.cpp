@@ -24,7 +24,7 @@ namespace {
 
 // configs/default.yaml: 4 KB / 64 KB pages, 64 entries in 4 ways (16 sets,
 // set = VA[19:16]), tree-PLRU, nested region at the tail.
-constexpr uint64_t kSmall = 0x1000, kLarge = 0x10000;
+constexpr uint64_t kSmall = 0x1000;
 
 Pte leaf(bool large, uint64_t pfn, uint8_t flag = 0, uint8_t task = 0, bool writable = true) {
   Pte p;

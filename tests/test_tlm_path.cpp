@@ -6,6 +6,7 @@
 #include <cstring>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "base/sanitizer.hpp"
 #include "config/block_params.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
@@ -185,6 +186,7 @@ TEST(TlmPath, RegisterBankErrorResponsesOverTlm) {
     EXPECT_EQ(v, 0x3u);
   };
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   const std::vector<std::pair<std::string, tlm::tlm_response_status>> expected = {
       {"unmapped", tlm::TLM_ADDRESS_ERROR_RESPONSE},  {"read-only", tlm::TLM_ADDRESS_ERROR_RESPONSE},
       {"misaligned", tlm::TLM_ADDRESS_ERROR_RESPONSE}, {"wrong width", tlm::TLM_BURST_ERROR_RESPONSE},
@@ -212,6 +214,7 @@ TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   const TranslatorRegisters before = mem.registers.bank().translator_registers();
   EXPECT_EQ(before.scheme[1], Scheme::kNone) << "reset state is identity";
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   ASSERT_FALSE(driver.failure());
   const TranslatorRegisters want = registers_from_config(cfg);
   const TranslatorRegisters& got = mem.registers.bank().translator_registers();

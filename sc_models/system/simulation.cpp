@@ -1,5 +1,6 @@
 #include "system/simulation.hpp"
 
+#include "base/sanitizer.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
 #include "system/memory_system.hpp"
@@ -21,6 +22,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   for (CompletionObserver* o : observers) player.add_observer(o);
 
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   if (driver.failure()) std::rethrow_exception(driver.failure());
   SimulationResult r{player.requests_done(), player.wall_seconds(), {}, std::nullopt, {}};
   for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());

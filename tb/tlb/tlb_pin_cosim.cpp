@@ -9,6 +9,7 @@
 #include "Vgpumem_nested_tlb_lru_sc_gpumem_nested_tlb.h"
 #include "Vgpumem_nested_tlb_sc.h"
 #include "Vgpumem_nested_tlb_sc_gpumem_nested_tlb.h"
+#include "base/sanitizer.hpp"
 #include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "tb/common/cycle_time.hpp"
@@ -275,6 +276,7 @@ bool TlbPinCosim::run_random(const TlbRandomRun& run) {
   bench_->scoreboard.set_hang_cycles(run.hang_cycles);
   bench_->stimulus = std::make_unique<TlbStimulus>(bench_->cfg, bench_->seed, run, bench_->scoreboard);
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   return bench_->scoreboard.mismatches() == 0 && !assertion_failed() && !bench_->scoreboard.protocol_violation();
 }
 

@@ -6,6 +6,7 @@
 
 #include "Vgpumem_xor_translator_sc.h"
 #include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
+#include "base/sanitizer.hpp"
 #include "tb/common/cycle_time.hpp"
 #include "tb/common/verilated_harness.hpp"
 #include "tb/translator/translator_cosim.hpp"
@@ -191,6 +192,7 @@ bool TranslatorPinCosim::run_random(const TranslatorRandomRun& run) {
   bench_->run = run;
   bench_->scoreboard.set_hang_cycles(run.hang_cycles);
   sc_core::sc_start();
+  sanitizer_back_on_main_stack();
   return bench_->scoreboard.mismatches() == 0 && !assertion_failed() && !bench_->scoreboard.protocol_violation();
 }
 

@@ -1,0 +1,223 @@
+// libFuzzer target: random read/write/count/reset sequences against the
+// register bank, checked access by access against a plain reference of the
+// register map (docs/register-map.md: the rows of register_map() and the
+// documented rules, written out here without the bank's Register class), and
+// against the translator's and the MMU's views after each access. The
+// elaboration parameters (channel count, channel bits, K, prime, default
+// scheme, position) are drawn from the input too.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/bits.hpp"
+#include "fuzz_target.hpp"
+#include "regs/register_bank.hpp"
+#include "regs/register_map.hpp"
+
+namespace gpumem {
+namespace {
+
+[[noreturn]] void differ(const std::string& what) { fuzz::finding("register_bank", what.c_str()); }
+
+class ReferenceMap {
+ public:
+  explicit ReferenceMap(const RegisterParams& p) : p_(p) { reset(); }
+
+  void reset() {
+    word_.clear();
+    requests_.clear();  // the counters are registers (RC), reset to zero
+    bytes_.clear();
+    for (const RegisterDef& r : register_map())
+      if (r.access == RegAccess::kRO || r.access == RegAccess::kRW)
+        for (uint32_t i = 0; i < r.dim0; ++i)
+          for (uint32_t j = 0; j < extent(r); ++j) word_[offset(r, i, j)] = value_of(r.reset, p_);
+  }
+
+  RegStatus read(uint64_t off, unsigned width, uint32_t& v) const {
+    Where w;
+    if (const RegStatus s = locate(off, width, w); s != RegStatus::kOk) return s;
+    switch (w.row->access) {
+      case RegAccess::kWA: v = 0; break;
+      case RegAccess::kRC: v = count(w); break;
+      default: v = word_.at(off);
+    }
+    return RegStatus::kOk;
+  }
+
+  RegStatus write(uint64_t off, unsigned width, uint32_t value) {
+    Where w;
+    if (const RegStatus s = locate(off, width, w); s != RegStatus::kOk) return s;
+    const RegisterDef& r = *w.row;
+    switch (r.access) {
+      case RegAccess::kRO: return RegStatus::kReadOnly;
+      case RegAccess::kWA:
+        if (r.base == kRegTlbInvalidate) ++invalidations;
+        return RegStatus::kOk;
+      case RegAccess::kRC:
+        (r.base == kRegReqCount ? requests_ : bytes_)[{w.i, w.j}] = 0;
+        return RegStatus::kOk;
+      case RegAccess::kRW: break;
+    }
+    const uint32_t stored = value & value_of(r.field_mask, p_);
+    if ((stored ^ word_.at(off)) & r.fixed_mask) return RegStatus::kBadValue;
+    if (r.base == kRegTaskScheme && !scheme_allowed(stored)) return RegStatus::kBadValue;
+    word_[off] = stored;
+    return RegStatus::kOk;
+  }
+
+  void count(unsigned task, unsigned channel, unsigned bytes) {
+    requests_[{task, channel}] += 1;
+    bytes_[{task, channel}] += bytes;
+  }
+
+  uint32_t word(uint32_t base, uint32_t i, uint32_t j = 0) const { return word_.at(offset(register_def(base), i, j)); }
+  uint64_t invalidations = 0;
+
+ private:
+  struct Where {
+    const RegisterDef* row;
+    uint32_t i, j;
+  };
+
+  static uint64_t offset(const RegisterDef& r, uint32_t i, uint32_t j) { return r.base + (uint64_t{i} * r.dim1 + j) * 4; }
+  uint32_t extent(const RegisterDef& r) const {
+    if (r.dim1_mapped == Elab::kNone) return r.dim1;
+    const uint32_t e = elab_value(r.dim1_mapped, p_);
+    return e < r.dim1 ? e : r.dim1;
+  }
+
+  // Checks in the documented order: width, alignment, offset.
+  RegStatus locate(uint64_t off, unsigned width, Where& w) const {
+    if (width != 4) return RegStatus::kBadWidth;
+    if (off % 4) return RegStatus::kMisaligned;
+    for (const RegisterDef& r : register_map()) {
+      const uint64_t span = uint64_t{r.dim0} * r.dim1 * 4;
+      if (off < r.base || off >= r.base + span) continue;
+      const uint64_t k = (off - r.base) / 4;
+      w = {&r, static_cast<uint32_t>(k / r.dim1), static_cast<uint32_t>(k % r.dim1)};
+      return w.j < extent(r) ? RegStatus::kOk : RegStatus::kUnmapped;
+    }
+    return RegStatus::kUnmapped;
+  }
+
+  uint32_t count(const Where& w) const {
+    const auto& m = w.row->base == kRegReqCount ? requests_ : bytes_;
+    const auto it = m.find({w.i, w.j});
+    return it == m.end() ? 0 : static_cast<uint32_t>(it->second);
+  }
+
+  // docs/register-map.md, TASK_SCHEME.
+  bool scheme_allowed(uint32_t v) const {
+    if (v > 2) return false;
+    const auto& bits = p_.layout.channel_bits;
+    if (!is_pow2(p_.layout.channels)) return v == static_cast<uint32_t>(p_.default_scheme);
+    if (v == 1) return !(bits.empty() && p_.layout.channels > 1);
+    if (v == 2) {
+      if (p_.prime == 0) return false;
+      for (size_t j = 1; j < bits.size(); ++j)
+        if (bits[j] != bits[0] + j) return false;
+    }
+    return true;
+  }
+
+  RegisterParams p_;
+  std::map<uint64_t, uint32_t> word_;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> requests_, bytes_;
+};
+
+RegisterParams draw_params(FuzzedDataProvider& in) {
+  RegisterParams p;
+  const unsigned log2_channels = in.ConsumeIntegralInRange<unsigned>(0, kMaxChannelBits);
+  if (in.ConsumeBool()) {
+    p.layout.channels = 1u << log2_channels;
+    // m distinct ascending-or-not positions below 32.
+    for (unsigned j = 0; j < log2_channels; ++j) p.layout.channel_bits.push_back(in.ConsumeIntegralInRange<unsigned>(6, 31));
+  } else {
+    p.layout.channels = in.ConsumeIntegralInRange<unsigned>(1, kMaxChannels);
+    if (is_pow2(p.layout.channels))
+      for (unsigned b = 0; (1u << b) < p.layout.channels; ++b) p.layout.channel_bits.push_back(8 + b);
+  }
+  p.layout.granule_shift = in.ConsumeIntegralInRange<unsigned>(6, 12);
+  p.candidate_bit_count = in.ConsumeIntegralInRange<unsigned>(0, kMaxCandidateBits);
+  p.prime = in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(1, 1021) : 0;
+  p.default_scheme = static_cast<Scheme>(in.ConsumeIntegralInRange<unsigned>(0, 2));
+  p.position = in.ConsumeBool() ? TranslatorPosition::kBeforeMmu : TranslatorPosition::kAfterMmu;
+  return p;
+}
+
+uint64_t draw_offset(FuzzedDataProvider& in) {
+  if (in.ConsumeIntegralInRange<unsigned>(0, 7) == 0) return in.ConsumeIntegral<uint64_t>();
+  const auto& rows = register_map();
+  const RegisterDef& r = rows[in.ConsumeIntegralInRange<size_t>(0, rows.size() - 1)];
+  const uint64_t i = in.ConsumeIntegralInRange<uint64_t>(0, r.dim0);  // one past the end too
+  const uint64_t j = in.ConsumeIntegralInRange<uint64_t>(0, r.dim1);
+  const int64_t skew = in.ConsumeIntegralInRange<int64_t>(-4, 4) * (in.ConsumeBool() ? 1 : 0);
+  return r.base + (i * r.dim1 + j) * 4 + static_cast<uint64_t>(skew);
+}
+
+// The views the translator and the MMU read equal the reference's registers.
+void compare_views(const RegisterBank& bank, const ReferenceMap& ref) {
+  const TranslatorRegisters& t = bank.translator_registers();
+  if (t.interleave_enable != ((ref.word(kRegCtrl, 0) & kCtrlInterleaveEnable) != 0)) differ("CTRL view");
+  for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
+    if (static_cast<uint32_t>(t.scheme[task]) != ref.word(kRegTaskScheme, task)) differ("TASK_SCHEME view");
+    for (unsigned j = 0; j < bank.params().layout.channel_bits.size() && j < kMaxChannelBits; ++j)
+      if (t.xor_vector[task][j] != ref.word(kRegXorVector, task, j)) differ("XOR_VECTOR view");
+  }
+  for (unsigned p = 0; p < kMaxProcesses; ++p)
+    if (t.process_task[p] != ref.word(kRegProcessTask, p)) differ("PROCESS_TASK view");
+  for (unsigned r = 0; r < kMaxVaRanges; ++r) {
+    const VaRange& v = t.va_range[r];
+    const uint32_t task = ref.word(kRegVaRangeTask, r);
+    if (v.start_page != ref.word(kRegVaRangeStart, r) || v.end_page != ref.word(kRegVaRangeEnd, r) ||
+        v.enable != ((task & kVaRangeEnable) != 0) || v.task_type != (task & kVaRangeTaskMask))
+      differ("VA_RANGE view");
+  }
+  const uint64_t root = uint64_t{ref.word(kRegPtRootHi, 0)} << 32 | ref.word(kRegPtRootLo, 0);
+  if (bank.mmu_registers().pt_root != root) differ("PT_ROOT view");
+  if (bank.mmu_registers().invalidations != ref.invalidations) differ("TLB_INVALIDATE count");
+}
+
+}  // namespace
+}  // namespace gpumem
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gpumem;
+  FuzzedDataProvider in(data, size);
+  const RegisterParams params = draw_params(in);
+  RegisterBank bank(params);
+  ReferenceMap ref(params);
+  while (in.remaining_bytes() > 0) {
+    const unsigned op = in.ConsumeIntegralInRange<unsigned>(0, 15);
+    if (op == 0) {
+      bank.reset();
+      ref.reset();  // the invalidation count is no register: it keeps counting
+    } else if (op == 1) {
+      const unsigned task = in.ConsumeIntegralInRange<unsigned>(0, kMaxTaskTypes - 1);
+      const unsigned channel = in.ConsumeIntegralInRange<unsigned>(0, params.layout.channels - 1);
+      const unsigned bytes = in.ConsumeIntegralInRange<unsigned>(1, kMaxRequestBytes);
+      bank.count(task, channel, bytes);
+      ref.count(task, channel, bytes);
+    } else {
+      const uint64_t off = draw_offset(in);
+      const unsigned width = in.ConsumeBool() ? 4 : in.ConsumeIntegralInRange<unsigned>(0, 16);
+      if (op < 8) {
+        uint32_t got = 0x5EED5EED, want = 0x5EED5EED;
+        const RegStatus s = bank.read(off, width, got), r = ref.read(off, width, want);
+        if (s != r) differ("read status at " + std::to_string(off) + ": bank " + reg_status_name(s) + ", reference " + reg_status_name(r));
+        if (got != want) differ("read value at " + std::to_string(off));
+      } else {
+        const uint32_t value = in.ConsumeIntegral<uint32_t>();
+        const RegStatus s = bank.write(off, width, value), r = ref.write(off, width, value);
+        if (s != r) differ("write status at " + std::to_string(off) + ": bank " + reg_status_name(s) + ", reference " + reg_status_name(r));
+      }
+    }
+    compare_views(bank, ref);
+  }
+  return 0;
+}
