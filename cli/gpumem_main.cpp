@@ -180,7 +180,13 @@ int sc_main(int argc, char* argv[]) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitInputError;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // One line, like every other input error (docs/errors.md): CLI11's own
+    // form adds a second line and no "gpumem: error:".
+    std::string command = "gpumem";
+    for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+    std::cerr << "gpumem: error: " << e.what() << " (" << command << " --help)\n";
+    return kExitInputError;
   }
 
   try {
