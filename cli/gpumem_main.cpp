@@ -1,7 +1,9 @@
 // gpumem: one CLI, subcommands per job. Input errors are caught here, once,
 // printed as "file:line: key: message", and turned into exit code 2.
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -82,7 +84,7 @@ int run_command(const RunArgs& a) {
   std::ofstream json_out;
   if (!a.stats_json.empty()) {  // open before the run: a bad path must not cost a long simulation
     json_out.open(a.stats_json);
-    if (!json_out) throw gpumem::InputError(a.stats_json, 0, "--stats-json", "cannot write");
+    if (!json_out) throw gpumem::InputError(a.stats_json, 0, "--stats-json", std::string("cannot write: ") + std::strerror(errno));
   }
 
   // A bad trace line stops the run; what completed before it is still

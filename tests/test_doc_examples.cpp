@@ -132,14 +132,6 @@ std::vector<Block> blocks(const fs::path& page) {
   return out;
 }
 
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> std::quoted(w)) out.push_back(w);
-  return out;
-}
-
 class DocExamples : public Cli {
  protected:
   // Runs one page's examples; returns how many outputs were checked.

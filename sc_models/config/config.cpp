@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/input_file.hpp"
 #include "config/config_reader.hpp"
 
 namespace gpumem {
@@ -96,10 +97,9 @@ Config parse_config(const std::string& text, const std::string& source) {
 }
 
 Config load_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open config file");
+  const auto in = open_input_file(path, "config");
   std::stringstream ss;
-  ss << in.rdbuf();
+  ss << in->rdbuf();
   return parse_config(ss.str(), path);
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/bits.hpp"
 #include "base/input_error.hpp"
+#include "base/input_file.hpp"
 
 namespace gpumem {
 
@@ -36,7 +37,7 @@ std::vector<std::string> split(const std::string& line) {
 }  // namespace
 
 CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
-    : CsvTraceReader(cfg, std::make_unique<std::ifstream>(path), path, nullptr) {}
+    : CsvTraceReader(cfg, open_input_file(path, "trace"), path, nullptr) {}
 
 CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
     : CsvTraceReader(cfg, nullptr, std::move(display_name), &in) {}
@@ -52,7 +53,6 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream>
                                                    : bit(cfg.memory.address_bits) - 1),
       max_size_(cfg.max_request_bytes()),
       page_bytes_(cfg.mmu.smallest_page()) {
-  if (owned_ && !*owned_) throw InputError(name_, 0, "", "cannot open trace file");
   read_header();
 }
 
