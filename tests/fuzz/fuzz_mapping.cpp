@@ -49,20 +49,34 @@ std::string draw_yaml(FuzzedDataProvider& in) {
   const unsigned address_bits = in.ConsumeIntegralInRange<unsigned>(10, 56);
   const unsigned channels = in.ConsumeBool() ? 1u << in.ConsumeIntegralInRange<unsigned>(0, 9)
                                              : in.ConsumeIntegralInRange<unsigned>(0, 300);
-  const uint64_t small_page = uint64_t{1} << in.ConsumeIntegralInRange<unsigned>(6, 20);
+  const unsigned page_shift = in.ConsumeIntegralInRange<unsigned>(6, 20);
+  const uint64_t small_page = uint64_t{1} << page_shift;
   std::string y = "memory: {address_bits: " + std::to_string(address_bits) + ", channels: " + std::to_string(channels) + "}\n";
   y += "mmu: {page_sizes: [" + std::to_string(small_page) + ", " + std::to_string(small_page * 16) + "]}\n";
   y += "translator:\n";
+  // Mostly the right count of channel bits, ending a little below, at or
+  // just above the smallest page (the isolation boundary); sometimes anything.
   std::vector<uint64_t> channel_bits;
+  unsigned top = page_shift;
   if (is_pow2(channels) && in.ConsumeIntegralInRange<unsigned>(0, 3) != 0) {
-    // Mostly the right count of distinct bits, somewhere below the page.
-    unsigned b = in.ConsumeIntegralInRange<unsigned>(0, 24);
-    for (unsigned j = 0; (1u << j) < channels; ++j) channel_bits.push_back(b++ + in.ConsumeIntegralInRange<unsigned>(0, 1));
+    const unsigned m = log2_exact(channels);
+    top = page_shift + 1 - in.ConsumeIntegralInRange<unsigned>(0, 3);  // the bit above the highest channel bit
+    unsigned b = top > m ? top - m : 0;
+    for (unsigned j = 0; j < m; ++j) channel_bits.push_back(b++ + (in.ConsumeIntegralInRange<unsigned>(0, 7) == 0));
   } else {
     channel_bits = positions(in, 10, 64);
   }
   if (!channel_bits.empty() || in.ConsumeBool()) y += "  channel_bits: " + list(channel_bits) + "\n";
-  const std::vector<uint64_t> candidate_bits = positions(in, 34, 60);
+  // Mostly distinct candidate bits above the channel bits (inside the granule
+  // is refused), on both sides of the page; sometimes anything.
+  std::vector<uint64_t> candidate_bits;
+  if (in.ConsumeBool()) {
+    const size_t k = in.ConsumeIntegralInRange<size_t>(1, 12);
+    for (uint64_t p = top; candidate_bits.size() < k && p < 60; p += in.ConsumeIntegralInRange<unsigned>(1, 3))
+      candidate_bits.push_back(p);
+  } else {
+    candidate_bits = positions(in, 34, 60);
+  }
   if (!candidate_bits.empty() || in.ConsumeBool()) y += "  candidate_bits: " + list(candidate_bits) + "\n";
   if (in.ConsumeBool()) y += "  prime: " + std::to_string(in.ConsumeIntegralInRange<unsigned>(0, 300)) + "\n";
   if (in.ConsumeBool()) y += "  granule_bytes: " + std::to_string(uint64_t{1} << in.ConsumeIntegralInRange<unsigned>(0, 20)) + "\n";
@@ -74,8 +88,10 @@ std::string draw_yaml(FuzzedDataProvider& in) {
     y += "    - {task_type: " + std::to_string(in.ConsumeIntegralInRange<unsigned>(0, 16)) +
          ", scheme: " + scheme_text(in.ConsumeIntegral<unsigned>());
     if (in.ConsumeBool()) {
-      std::vector<uint64_t> vectors(in.ConsumeBool() ? channel_bits.size() : in.ConsumeIntegralInRange<size_t>(0, 9));
-      for (uint64_t& v : vectors) v = in.ConsumeIntegral<uint32_t>() & ((uint64_t{1} << in.ConsumeIntegralInRange<unsigned>(0, 33)) - 1);
+      std::vector<uint64_t> vectors(in.ConsumeIntegralInRange<unsigned>(0, 3) ? channel_bits.size() : in.ConsumeIntegralInRange<size_t>(0, 9));
+      // Mostly within the K candidate bits, sometimes beyond them.
+      const unsigned width = in.ConsumeBool() ? static_cast<unsigned>(candidate_bits.size()) : in.ConsumeIntegralInRange<unsigned>(0, 33);
+      for (uint64_t& v : vectors) v = in.ConsumeIntegral<uint32_t>() & ((uint64_t{1} << width) - 1);
       y += ", xor_vectors: " + list(vectors);
     }
     y += "}\n";
