@@ -1,10 +1,10 @@
 // gpumem: one CLI, subcommands per job. Input errors are caught here, once,
 // printed as "file:line: key: message", and turned into exit code 2.
 #include <CLI/CLI.hpp>
-#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/input_error.hpp"
+#include "base/output_file.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/trace_reader.hpp"
@@ -24,6 +25,7 @@
 #include "stats/transaction_log.hpp"
 #include "system/simulation.hpp"
 #include "tb/cosim_command.hpp"
+#include "stop_on_signal.hpp"
 
 namespace {
 
@@ -37,6 +39,26 @@ struct RunArgs {
   std::string txn_log;
   bool quiet = false;
 };
+
+// Two outputs on one file, or an output on an input, would lose data.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec) ==
+         std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
+}
+
+void check_output_paths(const RunArgs& a) {
+  const std::pair<const std::string*, const char*> outputs[] = {{&a.stats_json, "--stats-json"}, {&a.txn_log, "--txn-log"}};
+  for (const auto& [path, option] : outputs) {
+    if (path->empty()) continue;
+    if (same_file(*path, a.config)) throw gpumem::InputError(*path, 0, option, "is the config file; writing it would replace the config");
+    if (!a.trace.empty() && same_file(*path, a.trace))
+      throw gpumem::InputError(*path, 0, option, "is the trace file; writing it would replace the trace");
+  }
+  if (!a.stats_json.empty() && !a.txn_log.empty() && same_file(a.stats_json, a.txn_log))
+    throw gpumem::InputError(a.txn_log, 0, "--txn-log", "is also the --stats-json file; give each output its own file");
+}
 
 int run_command(const RunArgs& a) {
   const gpumem::Config cfg = gpumem::load_config(a.config);
@@ -69,6 +91,12 @@ int run_command(const RunArgs& a) {
     return f ? gpumem::fragmentation_json(*f) : nlohmann::json{{"error", other_error}};
   };
 
+  // Outputs are opened before the run (a bad path must not cost a long
+  // simulation) and appear under their names only when written whole.
+  check_output_paths(a);
+  std::optional<gpumem::OutputFile> json_out;
+  if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
+
   gpumem::RunStatistics stats(cfg);
   std::vector<gpumem::CompletionObserver*> observers{&stats};
   std::unique_ptr<gpumem::TransactionLog> log;
@@ -81,44 +109,47 @@ int run_command(const RunArgs& a) {
     progress = std::make_unique<gpumem::ProgressReporter>(stderr, source->expected_total());
     observers.push_back(progress.get());
   }
-  std::ofstream json_out;
-  if (!a.stats_json.empty()) {  // open before the run: a bad path must not cost a long simulation
-    json_out.open(a.stats_json);
-    if (!json_out) throw gpumem::InputError(a.stats_json, 0, "--stats-json", std::string("cannot write: ") + std::strerror(errno));
-  }
 
-  // A bad trace line stops the run; what completed before it is still
-  // written (JSON marked incomplete, the log flushed) before the error exits.
+  // A run that stops early (a bad trace line, a model error, SIGINT or
+  // SIGTERM) still writes its outputs, whole for what it simulated: the
+  // transaction log up to the stop, the stats JSON with "complete": false.
   gpumem::SimulationResult r;
-  std::exception_ptr failure;
-  auto report_json = [&]() {
-    nlohmann::json j = stats.to_json();
-    j["config"] = a.config;
-    j["trace"] = a.trace;
-    if (!r.channel_accesses.empty())
-      for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
-    if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
-    if (image) {
-      j["fault_records"] = gpumem::faults_json(r.faults);
-      j["address_space"] = {{"nesting", cfg.address_space.nesting},
-                            {"with_nesting", fragmentation(with_nesting)},
-                            {"without_nesting", fragmentation(without_nesting)}};
+  auto write_outputs = [&](bool complete, const std::string& error) {
+    if (json_out) {
+      nlohmann::json j = stats.to_json();
+      j["config"] = a.config;
+      j["trace"] = a.trace;
+      if (!r.channel_accesses.empty())
+        for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
+      if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
+      if (image) {
+        j["fault_records"] = gpumem::faults_json(r.faults);
+        j["address_space"] = {{"nesting", cfg.address_space.nesting},
+                              {"with_nesting", fragmentation(with_nesting)},
+                              {"without_nesting", fragmentation(without_nesting)}};
+      }
+      j["complete"] = complete;
+      if (!complete) j["error"] = error;
+      const std::string text = j.dump(2) + "\n";
+      std::fwrite(text.data(), 1, text.size(), json_out->stream());
+      json_out->commit();
     }
-    return j;
+    if (log) log->commit();
   };
-  try {
-    r = gpumem::run_simulation(cfg, *source, observers, image ? &*image : nullptr, &r);
-  } catch (const std::exception& e) {
-    failure = std::current_exception();
-    if (json_out.is_open()) {
-      nlohmann::json j = report_json();
-      j["complete"] = false;
-      j["error"] = e.what();
-      json_out << j.dump(2) << "\n";
+  int stopped_by = 0;
+  {
+    gpumem::cli::StopOnSignal stop;
+    gpumem::cli::StoppableSource stoppable(*source);
+    try {
+      r = gpumem::run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+    } catch (const std::exception& e) {
+      progress.reset();
+      write_outputs(false, e.what());
+      throw;
     }
+    stopped_by = gpumem::cli::StopOnSignal::received();
   }
   progress.reset();
-  if (failure) std::rethrow_exception(failure);
 
   if (!a.quiet) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
@@ -132,11 +163,22 @@ int run_command(const RunArgs& a) {
     std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
               << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
   }
-  if (json_out.is_open()) {
-    nlohmann::json j = report_json();
-    j["complete"] = true;
-    json_out << j.dump(2) << "\n";
+  if (stopped_by) {
+    const std::string what = std::string("interrupted by ") + (stopped_by == SIGINT ? "SIGINT" : "SIGTERM") +
+                             " after " + std::to_string(r.requests) + " requests";
+    write_outputs(false, what);
+    std::vector<std::string> holders;
+    if (!a.quiet) holders.push_back("the report");
+    if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
+    if (log) holders.push_back(a.txn_log);
+    std::cerr << "gpumem: " << what;
+    for (size_t i = 0; i < holders.size(); ++i)
+      std::cerr << (i == 0 ? "; " : i + 1 == holders.size() ? " and " : ", ") << holders[i];
+    if (!holders.empty()) std::cerr << (holders.size() == 1 ? " holds" : " hold") << " those requests only";
+    std::cerr << "\n";
+    return 128 + stopped_by;
   }
+  write_outputs(true, "");
   return 0;
 }
 

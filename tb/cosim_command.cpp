@@ -94,8 +94,11 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     out << "             (waves from a fast-mode re-run of the same pins, which "
         << (files.reproduced ? "fails at the same cycle)\n"
                              : "does NOT fail there: the difference is in the pin-level path)\n");
-  out << "waves        " << files.waves << " (the 1000 cycles before the failing edge; layout waves/" << layout << ")\n"
-      << "replay       " << files.replay << "\n";
+  if (files.waves.empty())
+    out << "waves        none (the re-run ended before the window opened)\n";
+  else
+    out << "waves        " << files.waves << " (the 1000 cycles before the failing edge; layout waves/" << layout << ")\n";
+  out << "replay       " << files.replay << "\n";
   if (!files.view.empty()) out << "open         gtkwave " << files.view << "   (the layout, opened on the failing edge)\n";
   return 1;
 }

@@ -1,12 +1,20 @@
 // The shared pieces in sc_models/base/ that every block and bench uses.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "base/hex.hpp"
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
 #include "base/ring_buffer.hpp"
 #include "base/sparse_memory.hpp"
 
@@ -73,6 +81,83 @@ TEST(Hex, LowerCaseByDefaultUpperWhereAsked) {
   EXPECT_EQ(hex_upper(0x40u, 4), "0x0040");
   EXPECT_EQ(hex_upper(0xdeadbeefu, 8), "0xDEADBEEF");
   EXPECT_EQ(hex(~uint64_t{0}), "0xffffffffffffffff");
+}
+
+namespace fs = std::filesystem;
+
+fs::path scratch_dir() {
+  std::string tmpl = ::testing::TempDir() + "gpumem-output-XXXXXX";
+  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+  return tmpl;
+}
+
+std::string text_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// While an output is being written, the final name holds what it held
+// before (here an older run's file), and the new text appears there whole
+// at commit.
+TEST(OutputFile, AppearsUnderItsNameOnlyWhenCommitted) {
+  const fs::path dir = scratch_dir();
+  const std::string final_path = (dir / "stats.json").string();
+  std::ofstream(final_path) << "older run\n";
+  {
+    OutputFile f(final_path, "--stats-json");
+    std::fputs("new run, first half\n", f.stream());
+    std::fflush(f.stream());
+    EXPECT_EQ(text_of(final_path), "older run\n");
+    EXPECT_EQ(text_of(partial_path(final_path)), "new run, first half\n");
+    std::fputs("second half\n", f.stream());
+    f.commit();
+  }
+  EXPECT_EQ(text_of(final_path), "new run, first half\nsecond half\n");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"stats.json"});
+  fs::remove_all(dir);
+}
+
+// An output abandoned (an exception unwinds past it) leaves nothing behind,
+// and the file it would have replaced is untouched.
+TEST(OutputFile, AbandonedLeavesNoTraceAndTheOldFileIntact) {
+  const fs::path dir = scratch_dir();
+  const std::string final_path = (dir / "log.csv").string();
+  std::ofstream(final_path) << "older run\n";
+  {
+    OutputFile f(final_path, "--txn-log");
+    std::fputs("half", f.stream());
+  }
+  EXPECT_EQ(text_of(final_path), "older run\n");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"log.csv"});
+  fs::remove_all(dir);
+}
+
+TEST(OutputFile, AnUnwritablePathIsAnInputErrorNamingFileAndOption) {
+  const fs::path dir = scratch_dir();
+  try {
+    OutputFile f((dir / "missing-folder" / "s.json").string(), "--stats-json");
+    FAIL() << "opened a file in a folder that does not exist";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "missing-folder" / "s.json").string() +
+                                         ": --stats-json: cannot write: No such file or directory");
+  }
+  try {
+    OutputFile f(dir.string(), "--txn-log");
+    FAIL() << "opened a folder as a file";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": --txn-log: is a folder, not a file to write");
+  }
+  EXPECT_TRUE(names_in(dir).empty());
+  fs::remove_all(dir);
 }
 
 }  // namespace

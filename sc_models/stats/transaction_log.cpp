@@ -1,21 +1,10 @@
 #include "stats/transaction_log.hpp"
 
-#include <cerrno>
-#include <cstring>
-
-#include "base/input_error.hpp"
-
 namespace gpumem {
 
-TransactionLog::TransactionLog(const std::string& path) : f_(std::fopen(path.c_str(), "w")), path_(path) {
-  if (!f_) throw InputError(path, 0, "--txn-log", std::string("cannot write: ") + std::strerror(errno));
-  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+TransactionLog::TransactionLog(const std::string& path) : out_(path, "--txn-log"), f_(out_.stream()) {
   std::fputs(kTransactionLogHeader, f_);
   std::fputc('\n', f_);
-}
-
-TransactionLog::~TransactionLog() {
-  if (f_) std::fclose(f_);
 }
 
 void TransactionLog::on_completion(const Completion& c) {
@@ -37,6 +26,7 @@ void TransactionLog::on_completion(const Completion& c) {
   std::fprintf(f_, "%llu,%llu,%llu\n", static_cast<ull>(c.issue_cycle),
                static_cast<ull>(h.fault == FaultReason::kNone ? h.start_cycle : c.completion_cycle),
                static_cast<ull>(c.completion_cycle));
+  ++lines_;
 }
 
 }  // namespace gpumem

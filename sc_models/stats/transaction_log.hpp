@@ -1,9 +1,9 @@
 // Per-transaction CSV log (SPEC 10 columns that exist at this stage; SM and
 // warp come with the trace front end). docs/trace-format.md describes them.
 #pragma once
-#include <cstdio>
 #include <string>
 
+#include "base/output_file.hpp"
 #include "payload/completion.hpp"
 
 namespace gpumem {
@@ -13,13 +13,20 @@ constexpr const char* kTransactionLogHeader =
 
 class TransactionLog : public CompletionObserver {
  public:
+  // The file appears under `path` only at commit(): a run that dies
+  // leaves no half-written log there (base/output_file.hpp).
   explicit TransactionLog(const std::string& path);
-  ~TransactionLog() override;
   void on_completion(const Completion& c) override;
+  // Every completed transaction is in the file; called for a stopped run
+  // too, whose log is then complete up to the stop.
+  void commit() { out_.commit(); }
+  uint64_t transactions() const { return lines_; }
+  const std::string& path() const { return out_.path(); }
 
  private:
+  OutputFile out_;
   std::FILE* f_;
-  std::string path_;
+  uint64_t lines_ = 0;
 };
 
 }  // namespace gpumem

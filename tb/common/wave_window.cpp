@@ -1,9 +1,11 @@
 #include "tb/common/wave_window.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
+#include <sstream>
 
+#include "base/output_file.hpp"
 #include "tb/common/cycle_time.hpp"
 
 namespace gpumem::tb {
@@ -16,7 +18,7 @@ namespace {
 bool write_view(const std::string& layout_path, const std::string& fst, uint64_t fail_cycle, const std::string& out) {
   std::ifstream in(layout_path);
   if (!in) return false;
-  std::ofstream view(out);
+  std::ostringstream view;
   view << "[*] " << out << ": " << layout_path << " opened on the first mismatch (cycle " << fail_cycle << ")\n"
        << "[dumpfile] \"" << std::filesystem::absolute(fst).string() << "\"\n"
        << "[timestart] " << fast_cycle_start(fail_cycle > 60 ? fail_cycle - 60 : 0) << "\n"
@@ -25,7 +27,32 @@ bool write_view(const std::string& layout_path, const std::string& fst, uint64_t
   view << "\n";
   for (std::string line; std::getline(in, line);)
     if (line.rfind("[timestart]", 0) != 0 && line.rfind("[dumpfile]", 0) != 0) view << line << "\n";
-  return static_cast<bool>(view);
+  write_output_file(out, "--waves", view.str());
+  return true;
+}
+
+// The FST header's date field (fstapi.c: 119 bytes at offset 202, the
+// wall-clock time in asctime() form) is the only part of the waves that
+// differs between two runs of one seed. It gets the run's identity
+// instead, so waves are byte-identical across runs (docs/reliability.md).
+// A header that does not look like that layout is left as it is.
+void stamp_fst_date(const std::string& path, const std::string& identity) {
+  constexpr long kDateOffset = 202;
+  constexpr size_t kDateSize = 119;
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  if (!f) return;
+  char block_type = 1;
+  char date[kDateSize];
+  const bool looks_right = std::fread(&block_type, 1, 1, f) == 1 && block_type == 0 &&
+                           std::fseek(f, kDateOffset, SEEK_SET) == 0 && std::fread(date, 1, kDateSize, f) == kDateSize &&
+                           date[3] == ' ' && date[7] == ' ' && date[24] == '\n';
+  if (looks_right) {
+    char stamp[kDateSize] = {};
+    std::strncpy(stamp, identity.c_str(), kDateSize - 1);
+    std::fseek(f, kDateOffset, SEEK_SET);
+    std::fwrite(stamp, 1, kDateSize, f);
+  }
+  std::fclose(f);
 }
 
 }  // namespace
@@ -35,15 +62,26 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   std::filesystem::create_directories(dir);
   const std::string stem = dir + "/" + c.block + "-seed" + std::to_string(c.seed);
   MismatchArtifacts out{stem + ".fst", stem + ".replay", "", false};
-  out.reproduced = rerun(WaveWindow{out.waves, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
-  std::ofstream replay(out.replay);
+  // Written under a temporary name, stamped, then renamed: no half-written
+  // waves under the final name (base/output_file.hpp).
+  const std::string partial = partial_path(out.waves);
+  std::filesystem::remove(partial);
+  out.reproduced = rerun(WaveWindow{partial, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
+  if (std::filesystem::exists(partial)) {
+    stamp_fst_date(partial, "gpumem cosim " + c.block + " seed " + std::to_string(c.seed) + ", first failure at cycle " +
+                                std::to_string(fail_cycle));
+    commit_partial_file(out.waves);
+  } else {
+    out.waves.clear();  // the re-run ended before the window opened
+  }
+  std::ostringstream replay;
   replay << "# Replays a " << c.block << " co-simulation run: bash " << out.replay << "\n"
          << "# first failure at cycle " << fail_cycle << "; waves: " << out.waves << " (layout: waves/" << c.layout << ")\n"
          << "gpumem cosim --config '" << c.config_path << "' --block " << c.block << " --transactions " << c.transactions
          << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << c.extra_flags
          << (c.hang_cycles != kDefaultHangCycles ? " --hang-cycles " + std::to_string(c.hang_cycles) : "") << "\n";
-  if (!replay) throw std::runtime_error("cannot write " + out.replay);
-  if (write_view(std::string(GPUMEM_WAVES_DIR) + "/" + c.layout, out.waves, fail_cycle, stem + ".gtkw"))
+  write_output_file(out.replay, "--waves", replay.str());
+  if (!out.waves.empty() && write_view(std::string(GPUMEM_WAVES_DIR) + "/" + c.layout, out.waves, fail_cycle, stem + ".gtkw"))
     out.view = stem + ".gtkw";
   return out;
 }

@@ -1,0 +1,46 @@
+// A file the user asked for (stats JSON, transaction log, waves, replay
+// files), written under a temporary name beside its final one and renamed
+// over it only when complete: a crash or a kill never leaves a half-written
+// file under the name a user or a script looks for (docs/reliability.md,
+// "Output files"). The temporary name is <final>.partial-<pid>, in the same
+// folder, so the rename is atomic.
+#pragma once
+#include <cstdio>
+#include <string>
+
+namespace gpumem {
+
+std::string partial_path(const std::string& final_path);
+
+class OutputFile {
+ public:
+  // Opens the temporary file at once, so an unwritable path is an
+  // InputError(path, 0, option, "cannot write: <reason>") before any work is
+  // spent; `option` is the flag that named the file ("--stats-json").
+  OutputFile(std::string final_path, std::string option);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  // Not committed: the temporary file is removed, and nothing appears
+  // under the final name.
+  ~OutputFile();
+
+  std::FILE* stream() { return f_; }
+  const std::string& path() const { return final_; }
+  // Flush, close and rename onto the final name (replacing any file there).
+  // A write error found now (disk full) throws, naming the file.
+  void commit();
+
+ private:
+  std::string final_, partial_, option_;
+  std::FILE* f_ = nullptr;
+  bool failed_ = false;
+};
+
+// The whole of `text` into `path`, by way of an OutputFile.
+void write_output_file(const std::string& path, const std::string& option, const std::string& text);
+
+// Rename a finished file (one a library wrote to partial_path(path)) onto
+// `path`; throws naming it when that fails.
+void commit_partial_file(const std::string& path);
+
+}  // namespace gpumem
