@@ -12,11 +12,16 @@
 #include <unistd.h>
 
 #include "base/input_error.hpp"
+#include "base/input_file.hpp"
 #include "base/output_file.hpp"
+#include "config/block_params.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
+#include "driver/firmware.hpp"
+#include "regs/register_access.hpp"
+#include "regs/register_bank.hpp"
 #include "regs/register_map.hpp"
 #include "regs/rtl_package.hpp"
 #include "stats/progress.hpp"
@@ -182,6 +187,42 @@ int run_command(const RunArgs& a) {
   return 0;
 }
 
+struct RegsArgs {
+  std::string config;
+  std::string script;
+  std::vector<std::string> accesses;
+  bool reset_state = false;
+};
+
+// Register accesses on the bank of a config, as the driver's firmware left
+// it (or at reset): the script's lines first, then the command line's.
+int regs_command(const RegsArgs& a) {
+  const gpumem::Config cfg = gpumem::load_config(a.config);
+  std::vector<gpumem::RegisterAccess> accesses;
+  if (!a.script.empty()) {
+    auto in = gpumem::open_input_file(a.script, "register script");
+    int n = 0;
+    for (std::string line; std::getline(*in, line);) {
+      ++n;
+      const std::string content = line.substr(0, line.find('#'));
+      if (content.find_first_not_of(" \t\r") == std::string::npos) continue;
+      accesses.push_back(gpumem::parse_register_access(content, a.script, n));
+    }
+  }
+  for (const std::string& text : a.accesses) accesses.push_back(gpumem::parse_register_access(text));
+
+  gpumem::RegisterBank bank(gpumem::register_params(cfg));
+  if (!a.reset_state) {
+    std::optional<gpumem::AddressSpaceImage> image;
+    if (cfg.has_mmu()) image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
+    gpumem::program_registers(cfg, image ? &*image : nullptr, [&](uint32_t offset, uint32_t value) {
+      return bank.write(offset, 4, value) == gpumem::RegStatus::kOk;
+    });
+  }
+  for (const gpumem::RegisterAccess& access : accesses) gpumem::perform_register_access(bank, access, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -217,6 +258,13 @@ int sc_main(int argc, char* argv[]) {
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
       ->check(CLI::IsMember({"fast", "pin"}));
 
+  RegsArgs regs_args;
+  CLI::App* regs = app.add_subcommand("regs", "Read and write the register bank of a config (docs/register-map.md)");
+  regs->add_option("--config", regs_args.config, "YAML config file")->required();
+  regs->add_option("--script", regs_args.script, "file of register accesses, one per line ('#' comments), run first");
+  regs->add_option("access", regs_args.accesses, "NAME to read, NAME=VALUE to write; NAME: CTRL, TASK_SCHEME[3], XOR_VECTOR[1][0] or an offset (0x0044)");
+  regs->add_flag("--reset-state", regs_args.reset_state, "start from the reset values, not from the config's firmware writes");
+
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
   check->add_option("config", check_config, "YAML config file")->required();
@@ -236,6 +284,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*run) return run_command(run_args);
     if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);
+    if (*regs) return regs_command(regs_args);
     if (*regmap) {
       std::cout << (regmap_format == "sv" ? gpumem::systemverilog_package() : gpumem::register_map_markdown());
       return 0;

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "config/block_params.hpp"
+#include "base/hex.hpp"
+#include "base/input_error.hpp"
+#include "regs/register_access.hpp"
 #include "regs/register_bank.hpp"
 #include "test_helpers.hpp"
 
@@ -315,6 +318,53 @@ TEST(RegisterMap, DocsTableIsTheGeneratedOne) {
   ASSERT_NE(e, std::string::npos);
   EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), register_map_markdown())
       << "regenerate with: gpumem regmap --format markdown";
+}
+
+// Every element of the map, named as `gpumem regs` prints it, parses back
+// to its own offset; so does the offset itself.
+TEST(RegisterAccess, EveryElementNameParsesBackToItsOffset) {
+  size_t named = 0;
+  for (uint32_t off = 0; off < kRegisterSpaceBytes + 8; off += 4) {
+    const std::string name = register_element_name(off);
+    if (name.empty()) {
+      EXPECT_EQ(register_at(off), nullptr) << off;
+      continue;
+    }
+    ++named;
+    EXPECT_EQ(parse_register_access(name).offset, off) << name;
+    EXPECT_EQ(parse_register_access(hex(off)).offset, off) << name;
+    const RegisterAccess w = parse_register_access(" " + name + " = 0x1f ");
+    EXPECT_TRUE(w.write);
+    EXPECT_EQ(w.offset, off);
+    EXPECT_EQ(w.value, 0x1fu);
+  }
+  size_t elements = 0;
+  for (const RegisterDef& r : register_map()) elements += size_t{r.dim0} * r.dim1;
+  EXPECT_EQ(named, elements);
+}
+
+// A refused access throws with its place and changes nothing; an accepted
+// write prints what reads back when the register drops bits.
+TEST(RegisterAccess, RefusedAccessesChangeNothingAndNameTheirPlace) {
+  RegisterBank bank(register_params(bank_config()));
+  const auto before = snapshot(bank);
+  for (const char* text : {"TASK_SCHEME[1]=9", "ID=1", "0x0042", "0x9000", "XOR_VECTOR[0][3]=1"}) {
+    std::ostringstream out;
+    try {
+      perform_register_access(bank, parse_register_access(text, "fw.txt", 7), out);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(std::string("fw.txt:7: ") + text + ": refused: ", 0), 0u) << e.what();
+    }
+    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(snapshot(bank), before) << text;
+  }
+  std::ostringstream out;
+  perform_register_access(bank, parse_register_access("XOR_VECTOR[2][1]=0xffffffff"), out);
+  EXPECT_EQ(out.str(), "write  XOR_VECTOR[2][1]       0x0144  0xFFFFFFFF  (reads back 0x0000001F)\n");
+  uint32_t v = 0;
+  ASSERT_EQ(bank.read(xor_vector_offset(2, 1), 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 0x1fu);
 }
 
 }  // namespace

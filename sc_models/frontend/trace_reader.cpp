@@ -1,12 +1,11 @@
 #include "frontend/trace_reader.hpp"
 
-#include <cerrno>
-#include <cstdlib>
 #include <vector>
 
 #include "base/bits.hpp"
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
+#include "base/number.hpp"
 
 namespace gpumem {
 
@@ -98,14 +97,10 @@ bool CsvTraceReader::next(Request& r) {
     if (cols.size() != want)
       fail("", "expected " + std::to_string(want) + " columns, found " + std::to_string(cols.size()));
     auto number = [&](size_t i, const char* column) -> uint64_t {
-      const std::string& s = cols[i];
-      const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-      const std::string digits = hex ? s.substr(2) : s;
-      if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
-        fail(column, "bad number '" + s + "'");
-      errno = 0;
-      const uint64_t v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
-      if (errno == ERANGE) fail(column, "number out of range '" + s + "'");
+      uint64_t v = 0;
+      const NumberParse p = parse_unsigned(cols[i], v);
+      if (p == NumberParse::kNotANumber) fail(column, "bad number '" + cols[i] + "'");
+      if (p == NumberParse::kOutOfRange) fail(column, "number out of range '" + cols[i] + "'");
       return v;
     };
     r.id = next_id_;
