@@ -13,6 +13,7 @@
 
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
+#include "base/number.hpp"
 #include "base/output_file.hpp"
 #include "config/block_params.hpp"
 #include "config/config.hpp"
@@ -225,16 +226,28 @@ int regs_command(const RegsArgs& a) {
 
 }  // namespace
 
+// A path option given as "" (an unset shell variable) must not quietly mean
+// "no file".
+// CLI11 takes "-1" for an unsigned option and wraps it.
+const CLI::Validator kUnsigned(
+    [](std::string& s) {
+      uint64_t v = 0;
+      return gpumem::parse_unsigned(s, v) == gpumem::NumberParse::kOk ? std::string()
+                                                                       : "'" + s + "' is not an integer from 0 to 18446744073709551615";
+    },
+    "UINT");
+const CLI::Validator kPath([](std::string& s) { return s.empty() ? std::string("empty path") : std::string(); }, "PATH");
+
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"gpumem: SystemC/TLM-2.0 golden model of a GPU memory front end"};
   app.require_subcommand(1);
 
   RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
-  run->add_option("--config", run_args.config, "YAML config file")->required();
-  run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)");
-  run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file");
-  run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file");
+  run->add_option("--config", run_args.config, "YAML config file")->required()->check(kPath);
+  run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file")->check(kPath);
+  run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
   run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
 
   std::string regmap_format = "markdown";
@@ -243,31 +256,31 @@ int sc_main(int argc, char* argv[]) {
 
   gpumem::tb::CosimOptions cosim_args;
   CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
-  cosim->add_option("--config", cosim_args.config, "YAML config file")->required();
+  cosim->add_option("--config", cosim_args.config, "YAML config file")->required()->check(kPath);
   cosim->add_option("--block", cosim_args.block, "translator or tlb")
       ->check(CLI::IsMember({"translator", "tlb"}));
   cosim->add_option("--transactions", cosim_args.transactions, "random transactions: requests (translator) or translations (tlb); default 1000000")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
-  cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)");
+  cosim->add_option("--seed", cosim_args.seed, "random seed (default 1)")->check(kUnsigned);
   cosim->add_flag("--count-all", cosim_args.count_all, "count every mismatch instead of stopping at the first");
   cosim->add_option("--hang-cycles", cosim_args.hang_cycles,
                     "watchdog: stop with a hang report after this many cycles without a handshake while the bench "
                     "waits on the RTL (default " + std::to_string(gpumem::tb::kDefaultHangCycles) + ")")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
-  cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)");
+  cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)")->check(kPath);
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
       ->check(CLI::IsMember({"fast", "pin"}));
 
   RegsArgs regs_args;
   CLI::App* regs = app.add_subcommand("regs", "Read and write the register bank of a config (docs/register-map.md)");
-  regs->add_option("--config", regs_args.config, "YAML config file")->required();
-  regs->add_option("--script", regs_args.script, "file of register accesses, one per line ('#' comments), run first");
+  regs->add_option("--config", regs_args.config, "YAML config file")->required()->check(kPath);
+  regs->add_option("--script", regs_args.script, "file of register accesses, one per line ('#' comments), run first")->check(kPath);
   regs->add_option("access", regs_args.accesses, "NAME to read, NAME=VALUE to write; NAME: CTRL, TASK_SCHEME[3], XOR_VECTOR[1][0] or an offset (0x0044)");
   regs->add_flag("--reset-state", regs_args.reset_state, "start from the reset values, not from the config's firmware writes");
 
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
-  check->add_option("config", check_config, "YAML config file")->required();
+  check->add_option("config", check_config, "YAML config file")->required()->check(kPath);
 
   try {
     app.parse(argc, argv);

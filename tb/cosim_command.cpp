@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/input_error.hpp"
+#include "base/output_file.hpp"
 #include "config/config.hpp"
 #include "tb/common/cosim_session.hpp"
 #include "tb/common/cycle_time.hpp"
@@ -62,6 +63,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
   if (!block) throw InputError("", 0, "--block", "unknown block '" + a.block + "' (" + names + ")");
   const Config cfg = load_config(a.config);
+  check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
   const bool pin = a.mode == "pin";
   std::unique_ptr<CosimSession> session;
   try {

@@ -50,6 +50,25 @@ void write_output_file(const std::string& path, const std::string& option, const
   f.commit();
 }
 
+void check_output_folder(const std::string& path, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty()) throw InputError("", 0, option, "empty path");
+  fs::path p = path;
+  while (!p.empty() && !fs::exists(p, ec)) p = p.parent_path();
+  if (p.empty()) p = ".";
+  if (!fs::is_directory(p, ec))
+    throw InputError(path, 0, option, p == fs::path(path) ? "is a file, not a folder" : p.string() + " is a file, not a folder");
+  if (::access(p.c_str(), W_OK | X_OK) != 0) throw InputError(path, 0, option, std::string("cannot write: ") + std::strerror(errno));
+}
+
+void create_output_folder(const std::string& path, const std::string& option) {
+  check_output_folder(path, option);
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw InputError(path, 0, option, "cannot create folder: " + ec.message());
+}
+
 void commit_partial_file(const std::string& path) {
   if (std::rename(partial_path(path).c_str(), path.c_str()) != 0)
     throw InputError(path, 0, "", std::string("cannot write: ") + std::strerror(errno));

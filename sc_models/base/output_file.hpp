@@ -39,6 +39,14 @@ class OutputFile {
 // The whole of `text` into `path`, by way of an OutputFile.
 void write_output_file(const std::string& path, const std::string& option, const std::string& text);
 
+// A folder outputs will be written into (`gpumem cosim --waves`), checked
+// before the run without creating it: an existing folder must be writable,
+// a missing one must be creatable under its nearest existing parent.
+// InputError(path, 0, option, why) otherwise.
+void check_output_folder(const std::string& path, const std::string& option);
+// Creates it (and its parents), InputError as above when that fails.
+void create_output_folder(const std::string& path, const std::string& option);
+
 // Rename a finished file (one a library wrote to partial_path(path)) onto
 // `path`; throws naming it when that fails.
 void commit_partial_file(const std::string& path);

@@ -59,7 +59,7 @@ void stamp_fst_date(const std::string& path, const std::string& identity) {
 
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window, const std::function<uint64_t(const WaveWindow&)>& rerun) {
-  std::filesystem::create_directories(dir);
+  create_output_folder(dir, "--waves");
   const std::string stem = dir + "/" + c.block + "-seed" + std::to_string(c.seed);
   MismatchArtifacts out{stem + ".fst", stem + ".replay", "", false};
   // Written under a temporary name, stamped, then renamed: no half-written
