@@ -200,16 +200,7 @@ struct RegsArgs {
 int regs_command(const RegsArgs& a) {
   const gpumem::Config cfg = gpumem::load_config(a.config);
   std::vector<gpumem::RegisterAccess> accesses;
-  if (!a.script.empty()) {
-    auto in = gpumem::open_input_file(a.script, "register script");
-    int n = 0;
-    for (std::string line; std::getline(*in, line);) {
-      ++n;
-      const std::string content = line.substr(0, line.find('#'));
-      if (content.find_first_not_of(" \t\r") == std::string::npos) continue;
-      accesses.push_back(gpumem::parse_register_access(content, a.script, n));
-    }
-  }
+  if (!a.script.empty()) accesses = gpumem::read_register_script(*gpumem::open_input_file(a.script, "register script"), a.script);
   for (const std::string& text : a.accesses) accesses.push_back(gpumem::parse_register_access(text));
 
   gpumem::RegisterBank bank(gpumem::register_params(cfg));

@@ -1,6 +1,7 @@
 #include "regs/register_access.hpp"
 
 #include <cstdio>
+#include <istream>
 #include <ostream>
 #include <vector>
 
@@ -71,6 +72,17 @@ RegisterAccess parse_register_access(const std::string& text, const std::string&
   if (j >= def->dim1) fail("index " + std::to_string(j) + " out of range (0 to " + std::to_string(def->dim1 - 1) + ")");
   a.offset = def->base + (i * def->dim1 + j) * 4;
   return a;
+}
+
+std::vector<RegisterAccess> read_register_script(std::istream& in, const std::string& file) {
+  std::vector<RegisterAccess> out;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    const std::string content = trim(line.substr(0, line.find('#')));
+    if (!content.empty()) out.push_back(parse_register_access(content, file, n));
+  }
+  return out;
 }
 
 std::string register_element_name(uint64_t offset) {

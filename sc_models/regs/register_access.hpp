@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "regs/register_bank.hpp"
 
@@ -24,6 +25,10 @@ struct RegisterAccess {
 // Throws InputError(file, line, text, why) for a name, index or value that
 // does not parse.
 RegisterAccess parse_register_access(const std::string& text, const std::string& file = "", int line = 0);
+
+// A register script: one access per line, '#' starts a comment, blank
+// lines are skipped; an InputError names `file` and the line.
+std::vector<RegisterAccess> read_register_script(std::istream& in, const std::string& file);
 
 // The register element at `offset` as the map names it ("XOR_VECTOR[1][0]"),
 // or "" in a gap.
