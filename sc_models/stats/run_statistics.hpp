@@ -9,7 +9,7 @@
 
 #include "config/config.hpp"
 #include "payload/completion.hpp"
-#include "stats/channel_entropy.hpp"
+#include "explorer/window_entropy.hpp"
 
 namespace gpumem {
 
