@@ -104,14 +104,14 @@ void ChannelBitSearch::add_group(unsigned n) {
   // The term is g(z(a)), z_i = parity(a & basis[i]); its spectrum at
   // u = sum_i c_i basis[i] is 2^(K-d) * G^(c), zero off the span.
   walsh_hadamard(g_.data(), size);
-  const unsigned shift = k_ - d;
+  const __int128 scale = __int128{1} << (k_ - d);  // a multiplication: G^ may be negative
   uint32_t u = 0;
-  spectrum_[0] += static_cast<__int128>(g_[0]) << shift;
+  spectrum_[0] += g_[0] * scale;
   for (uint32_t c = 1, gray = 0; c < size; ++c) {
     const unsigned i = static_cast<unsigned>(__builtin_ctz(c));
     gray ^= 1u << i;
     u ^= basis[i];
-    spectrum_[u] += static_cast<__int128>(g_[gray]) << shift;
+    spectrum_[u] += g_[gray] * scale;
   }
 }
 
@@ -133,7 +133,7 @@ std::vector<double> ChannelBitSearch::scores() {
         total[j + len] = a - b;
       }
   std::vector<double> out(total.size());
-  for (size_t a = 0; a < out.size(); ++a) out[a] = mean_window_entropy(total[a] >> k_, windows, n);
+  for (size_t a = 0; a < out.size(); ++a) out[a] = mean_window_entropy(total[a] / (__int128{1} << k_), windows, n);
   return out;
 }
 
