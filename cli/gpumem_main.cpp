@@ -13,14 +13,14 @@
 
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
-#include "base/number.hpp"
+#include "base/text.hpp"
 #include "base/output_file.hpp"
 #include "config/block_params.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
+#include "driver/firmware.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
-#include "driver/firmware.hpp"
 #include "regs/register_access.hpp"
 #include "regs/register_bank.hpp"
 #include "regs/register_map.hpp"
@@ -217,8 +217,6 @@ int regs_command(const RegsArgs& a) {
 
 }  // namespace
 
-// A path option given as "" (an unset shell variable) must not quietly mean
-// "no file".
 // CLI11 takes "-1" for an unsigned option and wraps it.
 const CLI::Validator kUnsigned(
     [](std::string& s) {
@@ -227,6 +225,8 @@ const CLI::Validator kUnsigned(
                                                                        : "'" + s + "' is not an integer from 0 to 18446744073709551615";
     },
     "UINT");
+// A path option given as "" (an unset shell variable) must not quietly mean
+// "no file".
 const CLI::Validator kPath([](std::string& s) { return s.empty() ? std::string("empty path") : std::string(); }, "PATH");
 
 int sc_main(int argc, char* argv[]) {

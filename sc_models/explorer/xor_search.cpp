@@ -50,29 +50,23 @@ void ChannelBitSearch::close_window(unsigned n) {
   // matter to the sums; a stable sort keeps issue order anyway).
   std::stable_sort(open_.begin(), open_.begin() + n, [](const Request& a, const Request& b) { return a.group < b.group; });
   for (unsigned start = 0; start < n;) {
-    unsigned end = start;
-    patterns_.clear();
-    bits_.clear();
-    while (end < n && open_[end].group == open_[start].group) {
-      patterns_.push_back(open_[end].pattern);
-      bits_.push_back(open_[end].bit);
-      ++end;
-    }
-    add_group(end - start);
+    unsigned end = start + 1;
+    while (end < n && open_[end].group == open_[start].group) ++end;
+    add_group(&open_[start], end - start);
     start = end;
   }
 }
 
 // One group of n requests: their term of the window's sum, as a function of
 // the vector a, added to the spectrum.
-void ChannelBitSearch::add_group(unsigned n) {
-  const uint32_t* patterns = patterns_.data();
+void ChannelBitSearch::add_group(const Request* group, unsigned n) {
   // The span of the patterns relative to the first, in reduced row echelon
   // form (each pivot bit in one basis vector only): a relative pattern's
   // coordinate i is its bit at basis[i]'s pivot.
-  std::vector<uint32_t> basis;
+  std::vector<uint32_t>& basis = basis_;
+  basis.clear();
   for (unsigned r = 1; r < n; ++r) {
-    uint32_t u = patterns[r] ^ patterns[0];
+    uint32_t u = group[r].pattern ^ group[0].pattern;
     for (uint32_t v : basis)
       if ((u >> highest_bit(v)) & 1) u ^= v;
     if (!u) continue;
@@ -89,10 +83,10 @@ void ChannelBitSearch::add_group(unsigned n) {
   // group's term is T(n1) + T(n - n1) (T: nlog2n_fixed).
   h_.assign(size, 0);
   for (unsigned r = 0; r < n; ++r) {
-    const uint32_t u = patterns[r] ^ patterns[0];
+    const uint32_t u = group[r].pattern ^ group[0].pattern;
     uint32_t y = 0;
     for (unsigned i = 0; i < d; ++i) y |= ((u >> highest_bit(basis[i])) & 1u) << i;
-    h_[y] += bits_[r] ? -1 : 1;
+    h_[y] += group[r].bit ? -1 : 1;
   }
   walsh_hadamard(h_.data(), size);
   g_.resize(size);

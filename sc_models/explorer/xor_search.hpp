@@ -43,7 +43,7 @@ class ChannelBitSearch {
     bool bit;
   };
   void close_window(unsigned n);
-  void add_group(unsigned n);  // the group in patterns_ and bits_
+  void add_group(const Request* group, unsigned n);
 
   unsigned channels_, bit_, k_, window_;
   std::vector<Request> open_;
@@ -52,8 +52,7 @@ class ChannelBitSearch {
   // sum_c n_c log2 n_c (fixed point) as a function of the vector.
   std::vector<__int128> spectrum_;
   // Scratch, sized once.
-  std::vector<uint32_t> patterns_;
-  std::vector<bool> bits_;
+  std::vector<uint32_t> basis_;
   std::vector<int64_t> h_, g_;
 };
 

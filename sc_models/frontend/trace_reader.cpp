@@ -5,7 +5,7 @@
 #include "base/bits.hpp"
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
-#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace gpumem {
 
@@ -15,12 +15,6 @@ namespace {
 const char* const kPhysicalColumns[] = {"cycle", "task_type", "op", "address", "size"};
 const char* const kVirtualColumns[] = {"cycle", "process", "op", "va", "size"};
 constexpr size_t kColumnCount = 5;
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> out;

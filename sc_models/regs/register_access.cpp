@@ -7,19 +7,9 @@
 
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
-#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace gpumem {
-
-namespace {
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
-
-}  // namespace
 
 RegisterAccess parse_register_access(const std::string& text, const std::string& file, int line) {
   RegisterAccess a;

@@ -26,7 +26,6 @@ void TransactionLog::on_completion(const Completion& c) {
   std::fprintf(f_, "%llu,%llu,%llu\n", static_cast<ull>(c.issue_cycle),
                static_cast<ull>(h.fault == FaultReason::kNone ? h.start_cycle : c.completion_cycle),
                static_cast<ull>(c.completion_cycle));
-  ++lines_;
 }
 
 }  // namespace gpumem

@@ -20,13 +20,10 @@ class TransactionLog : public CompletionObserver {
   // Every completed transaction is in the file; called for a stopped run
   // too, whose log is then complete up to the stop.
   void commit() { out_.commit(); }
-  uint64_t transactions() const { return lines_; }
-  const std::string& path() const { return out_.path(); }
 
  private:
   OutputFile out_;
   std::FILE* f_;
-  uint64_t lines_ = 0;
 };
 
 }  // namespace gpumem

@@ -9,26 +9,15 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "example_configs.hpp"
 #include "frontend/trace_reader.hpp"
 #include "fuzz_target.hpp"
 
-namespace {
-
-const std::vector<gpumem::Config>& configs() {
-  static const std::vector<gpumem::Config> all = [] {
-    std::vector<gpumem::Config> c;
-    for (const char* f : {"configs/default.yaml", "configs/examples/nested-pages.yaml", "configs/examples/table1-xor.yaml"})
-      c.push_back(gpumem::load_config(std::string(GPUMEM_SOURCE_DIR) + "/" + f));
-    return c;
-  }();
-  return all;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::vector<gpumem::Config> configs = gpumem::fuzz::load_examples(
+      {"configs/default.yaml", "configs/examples/nested-pages.yaml", "configs/examples/table1-xor.yaml"});
   const std::string text(reinterpret_cast<const char*>(data), size);
-  for (const gpumem::Config& cfg : configs()) {
+  for (const gpumem::Config& cfg : configs) {
     gpumem::fuzz::expect_input_errors_only("trace", [&] {
       std::istringstream in(text);
       gpumem::CsvTraceReader reader(cfg, in, "fuzz.csv");

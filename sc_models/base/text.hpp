@@ -1,6 +1,6 @@
-// Unsigned numbers as traces and register accesses write them: decimal, or
-// hexadecimal after 0x, 64 bits, nothing around them. (YAML configs take
-// more forms: config_reader.hpp.)
+// Text as traces and register scripts write it: fields trimmed of blanks,
+// unsigned numbers in decimal or hexadecimal after 0x, 64 bits, nothing
+// around them. (YAML configs take more forms: config_reader.hpp.)
 #pragma once
 #include <cerrno>
 #include <cstdint>
@@ -8,6 +8,12 @@
 #include <string>
 
 namespace gpumem {
+
+inline std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
 
 enum class NumberParse { kOk, kNotANumber, kOutOfRange };
 
