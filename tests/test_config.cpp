@@ -49,6 +49,30 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"bit beyond the address width",
        "memory: {address_bits: 32, channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11, 32]\n",
        4, "translator.candidate_bits[1]", "must be below 32"},
+      // The matrix scheme.
+      {"singular matrix",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - task_type: 1\n      scheme: matrix\n"
+       "      matrix: [[8, 12], [8, 13, 12]]\n",
+       7, "translator.tasks[0].matrix", "not invertible: restricted to the channel bits the rows have GF(2) rank 1 of 2"},
+      {"matrix row inside the granule",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - task_type: 1\n      scheme: matrix\n"
+       "      matrix:\n        - [8, 12]\n        - [9, 7]\n",
+       9, "translator.tasks[0].matrix[1]", "row 1 reads bit 7, inside the 256-byte interleave granule"},
+      {"matrix row beyond the VA before the MMU",
+       "memory: {channels: 4}\ntranslator:\n  position: before_mmu\n  channel_bits: [8, 9]\n  tasks:\n"
+       "    - {task_type: 0, scheme: matrix, matrix: [[8, 33], [9]]}\n"
+       "address_space:\n  va_bits: 32\n  applications:\n    - {name: a, process: 0, task_type: 0, regions: [{name: r, va: 0, size: 0x1000, page: small}]}\n",
+       6, "translator.tasks[0].matrix[0]", "row 0 reads bit 33, beyond the 32-bit address space"},
+      {"matrix on an xor task",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  candidate_bits: [12]\n  tasks:\n"
+       "    - {task_type: 1, scheme: xor, xor_vectors: [1, 0], matrix: [[8], [9]]}\n",
+       6, "translator.tasks[0].matrix", "only a task with scheme matrix takes a matrix"},
+      {"matrix scheme without a matrix",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - {task_type: 1, scheme: matrix}\n",
+       5, "translator.tasks[0].matrix", "scheme matrix needs one row of address bits per channel bit"},
+      {"matrix with too few rows",
+       "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - {task_type: 1, scheme: matrix, matrix: [[8]]}\n",
+       5, "translator.tasks[0].matrix", "1 rows for 2 channel bits"},
       // Unknown keys list what is allowed.
       {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
        2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, workload)"},
@@ -56,10 +80,10 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
       {"unknown key in a task",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 1, scheme: none, vectors: [1]}\n",
-       5, "translator.tasks[0].vectors", "allowed: task_type, scheme, xor_vectors"},
+       5, "translator.tasks[0].vectors", "allowed: task_type, scheme, xor_vectors, matrix"},
       {"the key a task type had before it had one name",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task: 1, scheme: none}\n",
-       5, "translator.tasks[0].task", "unknown key (allowed: task_type, scheme, xor_vectors); 'task' is now 'task_type'"},
+       5, "translator.tasks[0].task", "unknown key (allowed: task_type, scheme, xor_vectors, matrix); 'task' is now 'task_type'"},
       {"task type 16 in a mapping",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 16, scheme: none}\n",
        5, "translator.tasks[0].task_type", "value 16 outside [0, 15]"},

@@ -15,6 +15,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -160,12 +161,38 @@ Drawn draw_config() {
       std::vector<std::string> schemes{"none"};
       if (N > 1) schemes.push_back("xor");
       if (prime_ok) schemes.push_back("prime");
+      if (N > 1) schemes.push_back("matrix");
       const std::string s = pick(schemes);
       t += "    - {task_type: " + std::to_string(task) + ", scheme: " + s;
       if (s == "xor") {
         std::vector<unsigned> vectors;
         for (size_t j = 0; j < channel_bits.size(); ++j) vectors.push_back(uniform<unsigned>(0, 1u << candidates.size()));
         t += ", xor_vectors: " + list(vectors);
+      }
+      if (s == "matrix") {
+        // A = L U, unit triangular factors: invertible; plus any bits from
+        // the granule up (above the page too: they only select).
+        const size_t m = channel_bits.size();
+        std::vector<uint32_t> l(m), u(m);
+        for (size_t j = 0; j < m; ++j) {
+          l[j] = (1u << j) | (uniform<uint32_t>(0, ~0u) & ((1u << j) - 1));
+          u[j] = (1u << j) | (uniform<uint32_t>(0, ~0u) & ~((2u << j) - 1) & ((1u << m) - 1));
+        }
+        std::vector<std::string> rows;
+        for (size_t j = 0; j < m; ++j) {
+          uint32_t a = 0;
+          for (size_t k = 0; k < m; ++k)
+            if ((l[j] >> k) & 1u) a ^= u[k];
+          std::vector<unsigned> bits;
+          for (size_t k = 0; k < m; ++k)
+            if ((a >> k) & 1u) bits.push_back(channel_bits[k]);
+          for (unsigned b : distinct(pool, uniform<size_t>(0, 4)))
+            if (b >= granule_shift) bits.push_back(b);
+          rows.push_back(list(bits));
+        }
+        t += ", matrix: [";
+        for (size_t j = 0; j < m; ++j) t += (j ? ", " : "") + rows[j];
+        t += "]";
       }
       t += "}\n";
     }
@@ -223,10 +250,13 @@ bool load(const Drawn& d, Config& cfg) {
     RC_LOG() << "refused: " << e.what() << "\n";
     return false;
   }
-  bool prime = false;
-  for (unsigned task = 0; task < kMaxTaskTypes; ++task) prime |= cfg.scheme_of(task) == Scheme::kPrime;
+  bool prime = false, matrix = false;
+  for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
+    prime |= cfg.scheme_of(task) == Scheme::kPrime;
+    matrix |= cfg.scheme_of(task) == Scheme::kMatrix;
+  }
   RC_TAG(!cfg.has_mmu() ? "no MMU" : cfg.translator.position == TranslatorPosition::kBeforeMmu ? "before MMU" : "after MMU",
-         is_pow2(cfg.memory.channels) ? "N = 2^m" : "N not 2^m", prime ? "prime" : "no prime");
+         is_pow2(cfg.memory.channels) ? "N = 2^m" : "N not 2^m", prime ? "prime" : "no prime", matrix ? "matrix" : "no matrix");
   return true;
 }
 
@@ -281,9 +311,9 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
     regs.interleave_enable = enable;
     ++regs.generation;
     XorTranslator tr(translator_params(cfg), regs);
-    std::set<std::pair<Scheme, std::array<uint32_t, kMaxChannelBits>>> done;
+    std::set<std::tuple<Scheme, std::array<uint32_t, kMaxChannelBits>, std::array<uint64_t, kMaxChannelBits>>> done;
     for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
-      if (!done.insert({tr.scheme(task), regs.xor_vector[task]}).second) continue;
+      if (!done.insert({tr.scheme(task), regs.xor_vector[task], regs.matrix_row[task]}).second) continue;
       std::unordered_set<uint64_t> seen;
       seen.reserve(samples.size());
       for (const uint64_t a : samples) {

@@ -55,8 +55,8 @@ TEST(RegisterBank, ResetValues) {
 TEST(RegisterBank, ReadableRegisterCountMatchesTheMap) {
   RegisterBank bank(register_params(bank_config()));
   // 8 scalars + 16 schemes + 16 process task types + 16*3 vectors + 3*8 VA
-  // range registers + 2 * 16*8 counters
-  EXPECT_EQ(snapshot(bank).size(), 8u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 8u);
+  // range registers + 2 * 16*3 matrix rows + 2 * 16*8 counters
+  EXPECT_EQ(snapshot(bank).size(), 8u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 3u + 2u * 16u * 8u);
 }
 
 TEST(RegisterBank, WritesReachTheTranslatorView) {
@@ -101,7 +101,8 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
       {"16-bit write", kRegCtrl, 2, true, 0, RegStatus::kBadWidth},
       {"64-bit read", kRegCtrl, 8, false, 0, RegStatus::kBadWidth},
       {"byte write to a vector", xor_vector_offset(1, 0), 1, true, 0xFF, RegStatus::kBadWidth},
-      {"scheme value 3", kRegTaskScheme + 4, 4, true, 3, RegStatus::kBadValue},
+      {"scheme 3 (matrix) with its rows still singular", kRegTaskScheme + 4, 4, true, 3, RegStatus::kBadValue},
+      {"scheme value 4", kRegTaskScheme + 4, 4, true, 4, RegStatus::kBadValue},
   };
   for (const auto& c : cases) {
     RegisterBank bank(register_params(bank_config()));
@@ -136,6 +137,54 @@ TEST(RegisterBank, SchemeTheConfigCannotServeIsRefused) {
   EXPECT_EQ(mixed.write(kRegTaskScheme + 4, 4, static_cast<uint32_t>(Scheme::kNone)), RegStatus::kOk);
   RegisterBank all_prime(register_params(config_from(base_yaml("translator: {granule_bytes: 256, prime: 5, default_scheme: prime}", 6))));
   EXPECT_EQ(all_prime.translator_registers().scheme[9], Scheme::kPrime) << "resets to the configured scheme";
+}
+
+uint32_t matrix_row_offset(uint32_t base, unsigned t, unsigned j) { return base + 4 * (t * kMaxChannelBits + j); }
+
+// Rows are staged one register at a time and committed, checked, by writing
+// 3 (matrix) to TASK_SCHEME: a refused commit changes nothing, and a later
+// staging does not move the committed matrix until the next commit.
+TEST(RegisterBank, MatrixRowsTakeEffectOnlyWhenACheckedCommitAccepts) {
+  // Channel bits 8, 9, 10 of a 40-bit space, so a row reaches MATRIX_ROW_HI.
+  RegisterBank bank(register_params(config_from(
+      base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [11, 12, 13, 14, 15], prime: 3}", 8, 40))));
+  auto stage = [&](unsigned t, const std::vector<uint64_t>& rows) {
+    for (unsigned j = 0; j < rows.size(); ++j) {
+      ASSERT_EQ(bank.write(matrix_row_offset(kRegMatrixRowLo, t, j), 4, static_cast<uint32_t>(rows[j])), RegStatus::kOk);
+      ASSERT_EQ(bank.write(matrix_row_offset(kRegMatrixRowHi, t, j), 4, static_cast<uint32_t>(rows[j] >> 32)), RegStatus::kOk);
+    }
+  };
+  const std::vector<uint64_t> good{0x100 | (uint64_t{1} << 35), 0x200 | 0x100, 0x400 | 0x1000};
+  stage(2, good);
+  EXPECT_EQ(bank.translator_registers().matrix_row[2][0], 0u) << "staged, not committed";
+  ASSERT_EQ(bank.write(kRegTaskScheme + 4 * 2, 4, 3), RegStatus::kOk);
+  EXPECT_EQ(bank.translator_registers().scheme[2], Scheme::kMatrix);
+  for (unsigned j = 0; j < 3; ++j) EXPECT_EQ(bank.translator_registers().matrix_row[2][j], good[j]) << j;
+
+  const std::vector<std::pair<std::string, std::vector<uint64_t>>> bad{
+      {"singular", {0x100, 0x100 | 0x1000, 0x400}},
+      {"inside the granule", {0x100 | 0x80, 0x200, 0x400}},
+      {"beyond the address space", {0x100, 0x200, 0x400 | (uint64_t{1} << 40)}},
+      {"an empty row", {0x100, 0x0, 0x400}}};
+  for (const auto& [what, rows] : bad) {
+    stage(2, rows);
+    const auto before = bank.translator_registers();
+    EXPECT_EQ(bank.write(kRegTaskScheme + 4 * 2, 4, 3), RegStatus::kBadValue) << what;
+    EXPECT_EQ(bank.translator_registers().matrix_row, before.matrix_row) << what;
+    EXPECT_EQ(bank.translator_registers().generation, before.generation) << what;
+  }
+  EXPECT_EQ(bank.translator_registers().scheme[2], Scheme::kMatrix) << "the committed matrix stays in force";
+  EXPECT_EQ(bank.translator_registers().matrix_row[2][1], good[1]);
+  uint32_t v = 0;
+  ASSERT_EQ(bank.read(matrix_row_offset(kRegMatrixRowLo, 2, 1), 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 0u) << "the staged row reads back as written";
+  EXPECT_EQ(bank.read(matrix_row_offset(kRegMatrixRowLo, 2, 3), 4, v), RegStatus::kUnmapped) << "row j >= m";
+
+  RegisterParams rtl = register_params(bank_config());
+  rtl.matrix_scheme = false;  // as the RTL translator is built
+  RegisterBank without(rtl);
+  EXPECT_EQ(without.write(matrix_row_offset(kRegMatrixRowLo, 0, 0), 4, 0x100), RegStatus::kUnmapped);
+  EXPECT_EQ(without.write(kRegTaskScheme, 4, 3), RegStatus::kBadValue);
 }
 
 TEST(RegisterBank, CountersCountAndClearOnWrite) {

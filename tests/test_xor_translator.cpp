@@ -12,6 +12,7 @@
 #include "config/block_params.hpp"
 #include "router/channel_decoder.hpp"
 #include "test_helpers.hpp"
+#include "translator/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem::test {
@@ -229,6 +230,108 @@ TEST(PrimeScheme, IncompleteLastRowMapsToItselfInsideTheSpace) {
     }
     EXPECT_NE(tr.map(top, 0), tr.map(0, 0)) << "the top granule must not share storage with address 0";
   }
+}
+
+// A random matrix with an invertible channel part: A = L * U with unit
+// triangular L and U (always invertible), plus random other bits in
+// [granule, width).
+MatrixRows random_invertible_rows(std::mt19937_64& rng, const std::vector<unsigned>& c, unsigned width) {
+  const size_t m = c.size();
+  std::vector<uint32_t> l(m), u(m);
+  for (size_t j = 0; j < m; ++j) {
+    l[j] = (1u << j) | (static_cast<uint32_t>(rng()) & ((1u << j) - 1));
+    u[j] = (1u << j) | (static_cast<uint32_t>(rng()) & ~((2u << j) - 1) & ((1u << m) - 1));
+  }
+  const unsigned low = *std::min_element(c.begin(), c.end());
+  uint64_t channel_mask = 0;
+  for (unsigned b : c) channel_mask |= uint64_t{1} << b;
+  MatrixRows rows(m, 0);
+  for (size_t j = 0; j < m; ++j) {
+    uint32_t a = 0;  // row j of L * U
+    for (size_t k = 0; k < m; ++k)
+      if ((l[j] >> k) & 1u) a ^= u[k];
+    for (size_t k = 0; k < m; ++k)
+      if ((a >> k) & 1u) rows[j] |= uint64_t{1} << c[k];
+    rows[j] |= (rng() << low) & ((uint64_t{1} << width) - 1) & ~channel_mask;
+  }
+  return rows;
+}
+
+// Channel bits below the 4 KB page, rows reading any bit from the granule up
+// (bits above the page too: they select, they are never moved).
+TEST(MatrixScheme, ExhaustiveBijectionExactInverseAndIsolation) {
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 16; ++round) {
+    const unsigned m = 1 + round % 4;
+    std::vector<unsigned> low(12 - 4);
+    std::iota(low.begin(), low.end(), 4);
+    std::shuffle(low.begin(), low.end(), rng);
+    Config cfg;
+    cfg.memory.address_bits = kWidth;
+    cfg.memory.channels = 1u << m;
+    cfg.translator.channel_bits.assign(low.begin(), low.begin() + m);
+    const MatrixRows rows = random_invertible_rows(rng, cfg.translator.channel_bits, kWidth);
+    ASSERT_EQ(channel_matrix_problem(rows, cfg.channel_layout(), kWidth), "") << round;
+    cfg.translator.tasks.push_back({3, Scheme::kMatrix, {}, rows});
+    const TranslatorRegisters regs = registers_from_config(cfg);
+    XorTranslator tr(translator_params(cfg), regs);
+    std::vector<bool> seen(size_t{1} << kWidth);
+    for (uint64_t a = 0; a < (uint64_t{1} << kWidth); ++a) {
+      const uint64_t b = tr.map(a, 3);
+      ASSERT_EQ(b, apply_channel_matrix(rows, cfg.translator.channel_bits, a)) << "the definition, round " << round;
+      ASSERT_FALSE(seen[b]) << "two addresses share 0x" << std::hex << b;
+      seen[b] = true;
+      ASSERT_EQ(b >> 12, a >> 12) << "moved across a 4 KB page";
+      ASSERT_EQ(tr.unmap(b, 3), a) << "round " << round;
+    }
+  }
+}
+
+TEST(MatrixScheme, XorIsTheSpecialCaseWithTheChannelBitOnItsOwnRow) {
+  std::mt19937_64 rng(5);
+  Config cfg = random_xor_config(rng, 3, 6);
+  const TranslatorRegisters xor_regs = registers_from_config(cfg);
+  const TaskMapping& t5 = cfg.translator.tasks[5];
+  Config as_matrix = cfg;
+  as_matrix.translator.tasks[5] = {5, Scheme::kMatrix, {},
+                                   xor_vectors_as_matrix(t5.xor_vectors, cfg.translator.channel_bits, cfg.translator.candidate_bits)};
+  const TranslatorRegisters matrix_regs = registers_from_config(as_matrix);
+  XorTranslator x(translator_params(cfg), xor_regs), mx(translator_params(as_matrix), matrix_regs);
+  for (uint64_t a = 0; a < (uint64_t{1} << kWidth); a += 7) {
+    ASSERT_EQ(mx.map(a, 5), x.map(a, 5));
+    ASSERT_EQ(mx.unmap(a, 5), x.unmap(a, 5));
+  }
+}
+
+TEST(MatrixScheme, ProblemsNameTheRowAndTheReason) {
+  const ChannelLayout layout{{8, 9}, 4, 8};
+  int row = 9;
+  EXPECT_EQ(channel_matrix_problem({0x100 | 0x1000, 0x200}, layout, 40, &row), "");
+  EXPECT_EQ(row, -1);
+  EXPECT_EQ(channel_matrix_problem({0x100}, layout, 40, &row), "1 rows for 2 channel bits");
+  EXPECT_EQ(channel_matrix_problem({0x100, 0x0}, layout, 40, &row), "row 1 is empty: channel bit 9 would always be 0");
+  EXPECT_EQ(row, 1);
+  EXPECT_EQ(channel_matrix_problem({0x100 | 0x40, 0x200}, layout, 40, &row),
+            "row 0 reads bit 6, inside the 256-byte interleave granule: bytes of one request would map to different channels");
+  EXPECT_EQ(row, 0);
+  EXPECT_EQ(channel_matrix_problem({0x100, 0x200 | (uint64_t{1} << 40)}, layout, 40, &row),
+            "row 1 reads bit 40, beyond the 40-bit address space");
+  // Rows 8^12 and 9^8^12 restricted to {8, 9} are 01 and 11: invertible; 8 and 8^12: rank 1.
+  EXPECT_EQ(channel_matrix_problem({0x1100, 0x1300}, layout, 40), "");
+  EXPECT_EQ(channel_matrix_problem({0x100, 0x1100}, layout, 40, &row),
+            "not invertible: restricted to the channel bits the rows have GF(2) rank 1 of 2, so two addresses of one page "
+            "would share a location");
+  EXPECT_EQ(row, -1);
+  EXPECT_EQ(channel_matrix_rank({0x100, 0x1100}, {8, 9}), 1u);
+  EXPECT_EQ(matrix_row_text(0x1300), "[8, 9, 12]");
+}
+
+// A singular matrix maps two addresses of a page to one location: what the
+// load-time check prevents (SPEC 4: a mapping must be a bijection in each page).
+TEST(MatrixScheme, ASingularMatrixWouldCollide) {
+  const std::vector<unsigned> c{8, 9};
+  const MatrixRows singular{0x100, 0x1100};
+  EXPECT_EQ(apply_channel_matrix(singular, c, 0x000), apply_channel_matrix(singular, c, 0x200));
 }
 
 // The router's guard: an access that straddles a granule would be stored in

@@ -16,9 +16,11 @@ constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a smal
 constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
 constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
 
-enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2 };
+// kMatrix: every channel bit the XOR of any address bits (a GF(2) matrix);
+// xor is its special case that keeps c_j in row j and adds candidate bits.
+enum class Scheme : uint8_t { kNone = 0, kXor = 1, kPrime = 2, kMatrix = 3 };
 // By value: the YAML config, the reports and the RTL's scheme_e use these names.
-inline constexpr std::array<const char*, 3> kSchemeNames{"none", "xor", "prime"};
+inline constexpr std::array<const char*, 4> kSchemeNames{"none", "xor", "prime", "matrix"};
 inline const char* scheme_name(Scheme s) {
   const auto v = static_cast<std::size_t>(s);
   return v < kSchemeNames.size() ? kSchemeNames[v] : "?";

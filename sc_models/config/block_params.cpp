@@ -34,6 +34,7 @@ RegisterParams register_params(const Config& cfg) {
   r.prime = cfg.translator.prime;
   r.default_scheme = cfg.translator.default_scheme;
   r.position = cfg.translator.position;
+  r.address_bits = cfg.translator_address_bits();
   return r;
 }
 
@@ -43,6 +44,7 @@ TranslatorRegisters registers_from_config(const Config& cfg) {
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.scheme[t] = cfg.scheme_of(t);
   for (const auto& tm : cfg.translator.tasks) {
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task_type][j] = tm.xor_vectors[j];
+    for (size_t j = 0; j < tm.matrix_rows.size(); ++j) r.matrix_row[tm.task_type][j] = tm.matrix_rows[j];
   }
   r.generation = 1;
   return r;

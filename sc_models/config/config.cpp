@@ -92,6 +92,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
     r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
   if (cfg.has_mmu()) check_translator_with_mmu(r, tn ? tn : root, cfg);
+  check_translator_matrices(r, tn ? tn : root, cfg);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

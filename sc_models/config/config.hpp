@@ -71,6 +71,8 @@ struct TaskMapping {
   unsigned task_type = 0;
   Scheme scheme = Scheme::kNone;
   std::vector<uint32_t> xor_vectors;  // one XOR control vector per channel bit
+  std::vector<uint64_t> matrix_rows;  // scheme matrix: row j, the address bits whose XOR is channel bit c_j
+  int line = 0;
 };
 
 struct TranslatorConfig {

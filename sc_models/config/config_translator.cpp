@@ -1,5 +1,6 @@
 // The translator section and its checks against memory and the MMU.
 #include "config/config_reader.hpp"
+#include "translator/channel_matrix.hpp"
 
 namespace gpumem::config_yaml {
 
@@ -33,6 +34,8 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
     t.default_scheme = read_scheme(r, d, "translator.default_scheme");
     if (t.default_scheme == Scheme::kXor)
       r.fail(d, "translator.default_scheme", "xor needs XOR control vectors per task type: list the task under tasks");
+    if (t.default_scheme == Scheme::kMatrix)
+      r.fail(d, "translator.default_scheme", "matrix needs a matrix per task type: list the task under tasks");
     if (t.default_scheme == Scheme::kPrime && t.prime == 0)
       r.fail(d, "translator.default_scheme", "scheme prime needs translator.prime");
   }
@@ -42,8 +45,9 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
     for (size_t i = 0; i < tasks.size(); ++i) {
       const auto e = tasks[i];
       const std::string key = "translator.tasks[" + std::to_string(i) + "]";
-      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors"});
+      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix"});
       TaskMapping tm;
+      tm.line = e.Mark().line + 1;
       if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
       r.opt_uint(e, key, "task_type", tm.task_type, 0, kMaxTaskTypes - 1);
       for (const auto& other : t.tasks)
@@ -65,6 +69,18 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
         }
       } else if (tm.scheme == Scheme::kXor) {
         r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
+      }
+      if (const auto m = e["matrix"]) {
+        const std::string mk = key + ".matrix";
+        if (tm.scheme != Scheme::kMatrix) r.fail(m, mk, "only a task with scheme matrix takes a matrix");
+        if (!m.IsSequence()) r.fail(m, mk, "expected one row per channel bit, each a list of address bits");
+        for (size_t j = 0; j < m.size(); ++j) {
+          uint64_t row = 0;
+          for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
+          tm.matrix_rows.push_back(row);
+        }
+      } else if (tm.scheme == Scheme::kMatrix) {
+        r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
       }
       if (tm.scheme == Scheme::kPrime && t.prime == 0)
         r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
@@ -145,13 +161,31 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
     std::set<Scheme> schemes;
     for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
       const Scheme s = cfg.scheme_of(task);
-      if (s == Scheme::kXor) r.fail(n["tasks"], "translator.tasks", "scheme xor needs a power-of-two channel count");
+      if (s == Scheme::kXor || s == Scheme::kMatrix)
+        r.fail(n["tasks"], "translator.tasks", std::string("scheme ") + scheme_name(s) + " needs a power-of-two channel count");
       schemes.insert(s);
     }
     if (schemes.size() > 1)
       r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
              " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"
              " set translator.default_scheme for the task types not listed");
+  }
+}
+
+// Once the translator's input width is known (the VA's, with an address space
+// and the translator before the MMU).
+void check_translator_matrices(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  for (size_t i = 0; i < t.tasks.size(); ++i) {
+    const TaskMapping& tm = t.tasks[i];
+    if (tm.scheme != Scheme::kMatrix || !is_pow2(cfg.memory.channels)) continue;
+    int row = -1;
+    const std::string why = channel_matrix_problem(tm.matrix_rows, cfg.channel_layout(), cfg.translator_address_bits(), &row);
+    if (why.empty()) continue;
+    const std::string key = "translator.tasks[" + std::to_string(i) + "].matrix";
+    const YAML::Node m = n["tasks"][i]["matrix"];
+    if (row >= 0) r.fail(m[row], key + "[" + std::to_string(row) + "]", why);
+    r.fail(m, key, why);
   }
 }
 

@@ -12,11 +12,19 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
   auto must = [&](uint32_t offset, uint32_t value, const std::string& what) {
     if (!write(offset, value)) throw std::runtime_error("register bank refused a write to " + what);
   };
-  // Vectors before the scheme, so a task type never runs xor with stale vectors.
-  for (const auto& tm : cfg.translator.tasks)
+  // Vectors and rows before the scheme, so a task type never runs xor with
+  // stale vectors, and the write of the matrix scheme commits the rows.
+  for (const auto& tm : cfg.translator.tasks) {
+    const std::string tj = "[" + std::to_string(tm.task_type) + "][";
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j)
       must(kRegXorVector + 4 * (tm.task_type * kMaxChannelBits + static_cast<uint32_t>(j)), tm.xor_vectors[j],
-           "XOR_VECTOR[" + std::to_string(tm.task_type) + "][" + std::to_string(j) + "]");
+           "XOR_VECTOR" + tj + std::to_string(j) + "]");
+    for (size_t j = 0; j < tm.matrix_rows.size(); ++j) {
+      const uint32_t at = 4 * (tm.task_type * kMaxChannelBits + static_cast<uint32_t>(j));
+      must(kRegMatrixRowLo + at, static_cast<uint32_t>(tm.matrix_rows[j]), "MATRIX_ROW_LO" + tj + std::to_string(j) + "]");
+      must(kRegMatrixRowHi + at, static_cast<uint32_t>(tm.matrix_rows[j] >> 32), "MATRIX_ROW_HI" + tj + std::to_string(j) + "]");
+    }
+  }
   for (unsigned t = 0; t < kMaxTaskTypes; ++t)
     must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(cfg.scheme_of(t)), "TASK_SCHEME[" + std::to_string(t) + "]");
 

@@ -32,7 +32,7 @@ RegStatus Register::write(unsigned i, unsigned j, uint32_t value) {
     case RegAccess::kRW: {
       const uint32_t stored = value & field_mask_;
       if ((stored ^ v) & def_->fixed_mask) return RegStatus::kBadValue;
-      if (value_allowed && !value_allowed(stored)) return RegStatus::kBadValue;
+      if (value_allowed && !value_allowed(i, j, stored)) return RegStatus::kBadValue;
       v = stored;
       break;
     }

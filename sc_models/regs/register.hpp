@@ -34,7 +34,7 @@ class Register {
   uint32_t at(unsigned i, unsigned j) const { return values_[i * def_->dim1 + j]; }
 
   // Extra check of a WriteCheck other than kNone: true if the value may be stored.
-  std::function<bool(uint32_t value)> value_allowed;
+  std::function<bool(unsigned i, unsigned j, uint32_t value)> value_allowed;
   // After an accepted write (and at reset for RW registers), with the stored value.
   std::function<void(unsigned i, unsigned j, uint32_t stored)> on_write;
 

@@ -95,6 +95,11 @@ void perform_register_access(RegisterBank& bank, const RegisterAccess& a, std::o
       why += element.empty() ? " (" + hex_upper(a.offset, 4) + " is in no register)"
                              : " (" + element + " does not exist in this configuration)";
     }
+    const RegisterDef* def = register_at(a.offset);
+    if (s == RegStatus::kBadValue && def && def->base == kRegTaskScheme && a.value == static_cast<uint32_t>(Scheme::kMatrix)) {
+      const std::string problem = bank.staged_matrix_problem(static_cast<unsigned>((a.offset - def->base) / 4));
+      if (!problem.empty()) why += " (the staged MATRIX_ROW rows: " + problem + ")";
+    }
     throw InputError(a.file, a.line, a.text, why + "; docs/register-map.md, \"Access rules\"");
   }
   char line[160];

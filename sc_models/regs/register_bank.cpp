@@ -1,5 +1,6 @@
 #include "regs/register_bank.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,10 +19,12 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   registers_.reserve(register_map().size());
   for (const auto& def : register_map()) registers_.emplace_back(def, params_);
   for (auto& r : registers_)
-    if (r.def().check == WriteCheck::kScheme) r.value_allowed = [this](uint32_t v) { return scheme_allowed(v); };
+    if (r.def().check == WriteCheck::kScheme) r.value_allowed = [this](unsigned t, unsigned, uint32_t v) { return scheme_allowed(t, v); };
   ctrl_ = &reg(kRegCtrl);
   req_count_ = &reg(kRegReqCount);
   byte_count_ = &reg(kRegByteCount);
+  matrix_row_lo_ = &reg(kRegMatrixRowLo);
+  matrix_row_hi_ = &reg(kRegMatrixRowHi);
 
   // Where each accepted value goes. The translator caches masks per write
   // generation, so every register it reads bumps it; the MMU reads its
@@ -32,6 +35,12 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     translator_changed();
   };
   reg(kRegTaskScheme).on_write = [this, translator_changed](unsigned t, unsigned, uint32_t v) {
+    // The rows take effect together, checked, when the matrix scheme is
+    // written: staged one register at a time they pass through singular states.
+    if (static_cast<Scheme>(v) == Scheme::kMatrix) {
+      const MatrixRows rows = staged_matrix(t);
+      std::copy(rows.begin(), rows.end(), translator_.matrix_row[t].begin());
+    }
     translator_.scheme[t] = static_cast<Scheme>(v);
     translator_changed();
   };
@@ -82,14 +91,27 @@ void RegisterBank::reset() {
 // With a non-power-of-two channel count a row of granules straddles pages, so
 // only one scheme for all task types keeps isolation: the configured one,
 // which TASK_SCHEME resets to.
-bool RegisterBank::scheme_allowed(uint32_t value) const {
-  if (value > static_cast<uint32_t>(Scheme::kPrime)) return false;
+bool RegisterBank::scheme_allowed(unsigned task, uint32_t value) const {
+  if (value > static_cast<uint32_t>(Scheme::kMatrix)) return false;
   const auto s = static_cast<Scheme>(value);
   const unsigned channels = params_.layout.channels;
   if (!is_pow2(channels)) return s == params_.default_scheme;
   if (s == Scheme::kXor && params_.layout.channel_bits.empty() && channels > 1) return false;
   if (s == Scheme::kPrime && !prime_allowed_) return false;
+  if (s == Scheme::kMatrix) return matrix_row_lo_->mapped_dim1() > 0 && staged_matrix_problem(task).empty();
   return true;
+}
+
+std::string RegisterBank::staged_matrix_problem(unsigned task) const {
+  if (matrix_row_lo_->mapped_dim1() == 0) return "the matrix scheme is not built in this configuration";
+  return channel_matrix_problem(staged_matrix(task), params_.layout, params_.address_bits);
+}
+
+MatrixRows RegisterBank::staged_matrix(unsigned task) const {
+  MatrixRows rows(matrix_row_lo_->mapped_dim1());
+  for (unsigned j = 0; j < rows.size(); ++j)
+    rows[j] = uint64_t{matrix_row_hi_->at(task, j)} << 32 | matrix_row_lo_->at(task, j);
+  return rows;
 }
 
 RegStatus RegisterBank::decode(uint64_t offset, unsigned width, Decoded& d) const {

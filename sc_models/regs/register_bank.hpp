@@ -4,11 +4,13 @@
 // views current. Plain C++; tlm_register_bank.hpp binds it to a socket.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "mmu/mmu.hpp"
 #include "regs/register.hpp"
 #include "regs/register_map.hpp"
+#include "translator/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {
@@ -33,6 +35,9 @@ class RegisterBank {
   // in a gap or above the map.
   const Register* register_at(uint64_t offset) const;
   const RegisterParams& params() const { return params_; }
+  // Why writing 3 (matrix) to TASK_SCHEME[task] would be refused for its
+  // staged rows, or "" if it would not be for them.
+  std::string staged_matrix_problem(unsigned task) const;
 
   // Called by the channel router for every request it routes.
   void count(unsigned task, unsigned channel, unsigned bytes) {
@@ -47,7 +52,8 @@ class RegisterBank {
   };
   RegStatus decode(uint64_t offset, unsigned width_bytes, Decoded& d) const;
   Register& reg(uint32_t base);
-  bool scheme_allowed(uint32_t value) const;
+  bool scheme_allowed(unsigned task, uint32_t value) const;
+  MatrixRows staged_matrix(unsigned task) const;
 
   RegisterParams params_;
   bool prime_allowed_;  // prime configured, and the channel bits form one contiguous field
@@ -55,6 +61,8 @@ class RegisterBank {
   Register* ctrl_;
   Register* req_count_;
   Register* byte_count_;
+  Register* matrix_row_lo_;
+  Register* matrix_row_hi_;
   TranslatorRegisters translator_;
   MmuRegisters mmu_;
 };

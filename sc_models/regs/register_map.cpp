@@ -17,6 +17,7 @@ uint32_t elab_value(Elab e, const RegisterParams& p) {
     case Elab::kCandidateMask: return p.candidate_bit_count >= 32 ? ~0u : (1u << p.candidate_bit_count) - 1;
     case Elab::kPositionBit: return p.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0;
     case Elab::kFixedScheme: return is_pow2(p.layout.channels) ? 0 : static_cast<uint32_t>(p.default_scheme);
+    case Elab::kMatrixRowCount: return p.matrix_scheme ? static_cast<uint32_t>(p.layout.channel_bits.size()) : 0;
   }
   return 0;
 }
@@ -30,6 +31,7 @@ const char* elab_name(Elab e) {
     case Elab::kCandidateMask: return "2^K - 1";
     case Elab::kPositionBit: return "0x4 if before the MMU";
     case Elab::kFixedScheme: return "0, or the configured scheme if N is not a power of two";
+    case Elab::kMatrixRowCount: return "m (0 where the matrix scheme is not built)";
   }
   return "?";
 }
@@ -70,7 +72,9 @@ const std::vector<RegisterDef>& register_map() {
        "Any write invalidates every TLB entry before the next lookup. Reads as zero."},
       {"TASK_SCHEME", kRegTaskScheme, kMaxTaskTypes, 1, Elab::kNone, RegAccess::kRW, {0, Elab::kFixedScheme}, kAll, 0,
        WriteCheck::kScheme, "t",
-       "Scheme of task type t: 0 none, 1 xor, 2 prime. Another value, or a scheme the config cannot serve, is an error."},
+       "Scheme of task type t: 0 none, 1 xor, 2 prime, 3 matrix. Another value, or a scheme the config cannot serve, "
+       "is an error. Writing 3 commits the rows staged in MATRIX_ROW_LO/HI[t][*]; it is an error, and changes nothing, "
+       "when they are singular or read a bit inside the interleave granule or beyond the address space."},
       {"PROCESS_TASK", kRegProcessTask, kMaxProcesses, 1, Elab::kNone, RegAccess::kRW, kZero, {kVaRangeTaskMask}, 0,
        WriteCheck::kNone, "p",
        "Task type of process p (bits 3:0) when the translator sits before the MMU and no VA range matches."},
@@ -86,6 +90,12 @@ const std::vector<RegisterDef>& register_map() {
        {kVaRangeEnable | kVaRangeTaskMask}, 0, WriteCheck::kNone, "r",
        "bit 31 enable, bits 3:0 task type of VA range r. Before the MMU the lowest enabled range holding the VA gives "
        "the task type; other bits read as zero."},
+      {"MATRIX_ROW_LO", kRegMatrixRowLo, kMaxTaskTypes, kMaxChannelBits, Elab::kMatrixRowCount, RegAccess::kRW, kZero, kAll,
+       0, WriteCheck::kNone, "t, j",
+       "Staged row j of task type t's matrix, address bits 31:0: channel bit c_j is the XOR of the address bits set "
+       "in the row. Takes effect when 3 (matrix) is next written to TASK_SCHEME[t]."},
+      {"MATRIX_ROW_HI", kRegMatrixRowHi, kMaxTaskTypes, kMaxChannelBits, Elab::kMatrixRowCount, RegAccess::kRW, kZero, kAll,
+       0, WriteCheck::kNone, "t, j", "Staged row j of task type t's matrix, address bits 63:32."},
       {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
        WriteCheck::kNone, "t, c", "Requests of task type t served by channel c (mod 2^32). Any write clears it."},
       {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,

@@ -28,6 +28,10 @@ struct RegisterParams {
   uint64_t prime = 0;               // 0: the prime scheme is not configured
   Scheme default_scheme = Scheme::kNone;
   TranslatorPosition position = TranslatorPosition::kAfterMmu;
+  unsigned address_bits = 40;  // the translator's input width: matrix rows read no bit at or above it
+  // The matrix scheme and its rows exist. The project's RTL translator has
+  // no matrix scheme, so the co-simulation elaborates the bank without it.
+  bool matrix_scheme = true;
 };
 
 // A quantity of the elaborated configuration that a row may depend on.
@@ -39,6 +43,7 @@ enum class Elab : uint8_t {
   kCandidateMask,      // 2^K - 1: the bits of an XOR control vector that exist
   kPositionBit,        // CTRL.TRANSLATOR_POSITION when the translator sits before the MMU
   kFixedScheme,        // the configured scheme when N is not a power of two (then fixed), else none
+  kMatrixRowCount,     // m when the matrix scheme exists, else 0
 };
 uint32_t elab_value(Elab e, const RegisterParams& p);
 const char* elab_name(Elab e);  // as the docs write it
@@ -87,6 +92,8 @@ constexpr uint32_t kRegXorVector = 0x0100;   // [t][j], j < 8
 constexpr uint32_t kRegVaRangeStart = 0x0300;  // [r]
 constexpr uint32_t kRegVaRangeEnd = 0x0320;    // [r]
 constexpr uint32_t kRegVaRangeTask = 0x0340;   // [r]
+constexpr uint32_t kRegMatrixRowLo = 0x0400;   // [t][j], j < 8
+constexpr uint32_t kRegMatrixRowHi = 0x0600;   // [t][j], j < 8
 constexpr uint32_t kRegReqCount = 0x1000;    // [t][c], c < 256
 constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
 constexpr uint32_t kRegisterSpaceBytes = 0x9000;
@@ -99,7 +106,7 @@ constexpr unsigned register_address_bits() {
 }
 
 constexpr uint32_t kIdValue = 0x4750'4D4D;  // "GPMM"
-constexpr uint32_t kVersionValue = 0x0002'0001;  // 2.1: the count registers got count names
+constexpr uint32_t kVersionValue = 0x0002'0002;  // 2.2: the matrix scheme and its MATRIX_ROW registers
 
 // CTRL fields.
 constexpr uint32_t kCtrlInterleaveEnable = 1u << 0;

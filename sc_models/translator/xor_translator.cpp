@@ -1,8 +1,11 @@
 #include "translator/xor_translator.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "base/bits.hpp"
+#include "translator/channel_matrix.hpp"
 
 namespace gpumem {
 
@@ -23,6 +26,7 @@ XorTranslator::XorTranslator(const TranslatorParams& params, const TranslatorReg
   const unsigned __int128 granules = (unsigned __int128)1 << (bits > granule_shift_ ? bits - granule_shift_ : 0);
   has_partial_row_ = channels_ > 1 && granules % channels_ != 0;
   if (has_partial_row_) partial_row_ = static_cast<uint64_t>(granules - granules % channels_);
+  for (unsigned c : channel_bits_) channel_mask_ |= bit(c);
   rebuild();
 }
 
@@ -41,6 +45,19 @@ void XorTranslator::rebuild() {
       mask_[t][j] = mask;
       mask_vector_[t][j] = vector;
     }
+    if (regs_.matrix_row[t] != matrix_[t]) {
+      matrix_[t] = regs_.matrix_row[t];
+      const MatrixRows rows(matrix_[t].begin(), matrix_[t].begin() + m_);
+      matrix_invertible_[t] = channel_matrix_rank(rows, channel_bits_) == m_;
+      if (matrix_invertible_[t]) {
+        const MatrixRows inverse = channel_matrix_inverse(rows, channel_bits_);
+        std::copy(inverse.begin(), inverse.end(), matrix_inverse_[t].begin());
+      }
+    }
+    // Rows are checked before they reach the registers; a singular matrix
+    // can only be the reset value of a task type that does not use it.
+    if (effective_[t] == Scheme::kMatrix && !matrix_invertible_[t])
+      throw std::logic_error("translator: task type " + std::to_string(t) + " uses a singular matrix");
   }
   cached_generation_ = regs_.generation;
 }
@@ -55,7 +72,9 @@ uint64_t XorTranslator::map_prime(uint64_t address) const {
 }
 
 uint64_t XorTranslator::unmap(uint64_t mapped, unsigned task) {
-  if (scheme(task) != Scheme::kPrime) return map(mapped, task);  // none and xor are involutions
+  const Scheme s = scheme(task);
+  if (s == Scheme::kMatrix) return apply_rows(matrix_inverse_[task], mapped);
+  if (s != Scheme::kPrime) return map(mapped, task);  // none and xor are involutions
   const uint64_t G = mapped >> granule_shift_;
   if (has_partial_row_ && G >= partial_row_) return mapped;
   const uint64_t g = ((G % channels_) * prime_inverse_) % channels_;

@@ -22,6 +22,10 @@ struct TranslatorRegisters {
   bool interleave_enable = true;
   std::array<Scheme, kMaxTaskTypes> scheme{};
   std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> xor_vector{};
+  // Scheme matrix: channel bit c_j = parity(address & matrix_row[t][j]). Only
+  // rows that passed channel_matrix_problem() get here (the config's check,
+  // the register bank's commit).
+  std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> matrix_row{};
   // Before the MMU (seed 000 claim 4, para 0133): the task type of a request
   // comes from the first enabled VA range that holds its VA, else from its process.
   std::array<uint8_t, kMaxProcesses> process_task{};
@@ -67,7 +71,8 @@ class XorTranslator {
     const Scheme s = effective_[task];
     return {s, map_with(s, address, task)};
   }
-  // The inverse mapping (xor: itself; prime: the inverse row permutation).
+  // The inverse mapping (xor: itself; prime: the inverse row permutation;
+  // matrix: the inverse matrix).
   uint64_t unmap(uint64_t mapped, unsigned task);
   Scheme scheme(unsigned task) {
     if (regs_.generation != cached_generation_) rebuild();
@@ -84,8 +89,14 @@ class XorTranslator {
         return address ^ flip;
       }
       case Scheme::kPrime: return map_prime(address);
+      case Scheme::kMatrix: return apply_rows(matrix_[task], address);
     }
     return address;
+  }
+  uint64_t apply_rows(const std::array<uint64_t, kMaxChannelBits>& rows, uint64_t address) const {
+    uint64_t out = address & ~channel_mask_;
+    for (unsigned j = 0; j < m_; ++j) out |= uint64_t{parity(address & rows[j])} << channel_bits_[j];
+    return out;
   }
   uint64_t map_prime(uint64_t address) const;
   void rebuild();
@@ -106,6 +117,9 @@ class XorTranslator {
   std::array<Scheme, kMaxTaskTypes> effective_{};
   std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> mask_{};
   std::array<std::array<uint32_t, kMaxChannelBits>, kMaxTaskTypes> mask_vector_{};  // what mask_ was built from (0 -> 0)
+  uint64_t channel_mask_ = 0;
+  std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> matrix_{}, matrix_inverse_{};
+  std::array<bool, kMaxTaskTypes> matrix_invertible_{};
 };
 
 }  // namespace gpumem

@@ -1,5 +1,6 @@
 #include "tb/translator/translator_scoreboard.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -59,10 +60,18 @@ std::string describe(const TranslatorResponse& r) {
   return "mapped " + hex(r.mapped) + " channel " + std::to_string(r.channel) + " scheme " + std::to_string(r.scheme);
 }
 
+// The bank as the RTL translator is built: without the matrix scheme, so its
+// MATRIX_ROW registers are unmapped and TASK_SCHEME refuses 3, as the RTL does.
+static RegisterParams rtl_register_params(const Config& cfg) {
+  RegisterParams p = register_params(cfg);
+  p.matrix_scheme = false;
+  return p;
+}
+
 TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
     : seed_(seed),
       protocol_("translator", "transaction", 1, seed),
-      bank_(register_params(cfg)),
+      bank_(rtl_register_params(cfg)),
       model_(translator_params(cfg), bank_.translator_registers()),
       decoder_(cfg.channel_layout()) {
   std::vector<std::string> field_bins;
@@ -146,8 +155,7 @@ std::vector<std::string> TranslatorScoreboard::Coverage::rtl_register_names() {
 
 CoverageGroup TranslatorScoreboard::Coverage::task_scheme_value_group() {
   std::vector<std::string> bins(kSchemeNames.begin(), kSchemeNames.end());
-  bins.emplace_back("3");
-  bins.emplace_back("above 3");
+  bins.emplace_back("above " + std::to_string(kSchemeNames.size() - 1));
   return CoverageGroup("TASK_SCHEME value", bins);
 }
 
@@ -162,9 +170,11 @@ void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value,
     coverage_.register_target.hit(rows + 1);
   } else {
     const RegisterDef& def = reg->def();
-    const bool beyond = (offset - def.base) / 4 % def.dim1 >= reg->mapped_dim1();
+    // A register with no element at this configuration (MATRIX_ROW, which
+    // the RTL does not have) counts as itself: every write to it is refused.
+    const bool beyond = reg->mapped_dim1() > 0 && (offset - def.base) / 4 % def.dim1 >= reg->mapped_dim1();
     coverage_.register_target.hit(beyond ? rows : static_cast<size_t>(&def - register_map().data()));
-    if (def.base == kRegTaskScheme) coverage_.task_scheme_value.hit(value < 4 ? value : 4);
+    if (def.base == kRegTaskScheme) coverage_.task_scheme_value.hit(std::min<size_t>(value, kSchemeNames.size()));
     if (const int k = rtl_register_index(&def); k >= 0 && field_bin_[k] >= 0)
       coverage_.field_value.hit(static_cast<size_t>(field_bin_[k]) + ((value & ~reg->field_mask()) ? 1 : 0));
   }

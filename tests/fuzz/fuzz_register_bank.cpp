@@ -30,6 +30,7 @@ class ReferenceMap {
 
   void reset() {
     word_.clear();
+    committed_.clear();
     requests_.clear();  // the counters are registers (RC), reset to zero
     bytes_.clear();
     for (const RegisterDef& r : register_map())
@@ -65,8 +66,9 @@ class ReferenceMap {
     }
     const uint32_t stored = value & value_of(r.field_mask, p_);
     if ((stored ^ word_.at(off)) & r.fixed_mask) return RegStatus::kBadValue;
-    if (r.base == kRegTaskScheme && !scheme_allowed(stored)) return RegStatus::kBadValue;
+    if (r.base == kRegTaskScheme && !scheme_allowed(w.i, stored)) return RegStatus::kBadValue;
     word_[off] = stored;
+    if (r.base == kRegTaskScheme && stored == 3) committed_[w.i] = staged(w.i);
     return RegStatus::kOk;
   }
 
@@ -76,6 +78,10 @@ class ReferenceMap {
   }
 
   uint32_t word(uint32_t base, uint32_t i, uint32_t j = 0) const { return word_.at(offset(register_def(base), i, j)); }
+  uint64_t committed_row(unsigned task, unsigned j) const {
+    const auto it = committed_.find(task);
+    return it == committed_.end() || j >= it->second.size() ? 0 : it->second[j];
+  }
   uint64_t invalidations = 0;
 
  private:
@@ -111,9 +117,39 @@ class ReferenceMap {
     return it == m.end() ? 0 : static_cast<uint32_t>(it->second);
   }
 
+  std::vector<uint64_t> staged(unsigned task) const {
+    std::vector<uint64_t> rows(extent(register_def(kRegMatrixRowLo)));
+    for (uint32_t j = 0; j < rows.size(); ++j)
+      rows[j] = uint64_t{word(kRegMatrixRowHi, task, j)} << 32 | word(kRegMatrixRowLo, task, j);
+    return rows;
+  }
+
+  // docs/register-map.md, TASK_SCHEME and MATRIX_ROW; docs/config-reference.md, matrix.
+  bool matrix_allowed(unsigned task) const {
+    const std::vector<uint64_t> rows = staged(task);
+    const auto& bits = p_.layout.channel_bits;
+    if (rows.empty()) return false;
+    for (uint64_t row : rows) {
+      if (row == 0 || (row & (bit(p_.layout.granule_shift) - 1))) return false;
+      if (p_.address_bits < 64 && (row >> p_.address_bits)) return false;
+    }
+    // Invertible: no two channel-bit values of one page map alike (all 2^m).
+    std::vector<bool> seen(size_t{1} << bits.size());
+    for (uint64_t c = 0; c < seen.size(); ++c) {
+      uint64_t address = 0;
+      for (size_t k = 0; k < bits.size(); ++k) address |= ((c >> k) & 1u) << bits[k];
+      uint64_t out = 0;
+      for (size_t j = 0; j < rows.size(); ++j) out |= uint64_t{parity(address & rows[j])} << j;
+      if (seen[out]) return false;
+      seen[out] = true;
+    }
+    return true;
+  }
+
   // docs/register-map.md, TASK_SCHEME.
-  bool scheme_allowed(uint32_t v) const {
-    if (v > 2) return false;
+  bool scheme_allowed(unsigned task, uint32_t v) const {
+    if (v > 3) return false;
+    if (v == 3 && (!is_pow2(p_.layout.channels) || !matrix_allowed(task))) return false;
     const auto& bits = p_.layout.channel_bits;
     if (!is_pow2(p_.layout.channels)) return v == static_cast<uint32_t>(p_.default_scheme);
     if (v == 1) return !(bits.empty() && p_.layout.channels > 1);
@@ -127,6 +163,7 @@ class ReferenceMap {
 
   RegisterParams p_;
   std::map<uint64_t, uint32_t> word_;
+  std::map<unsigned, std::vector<uint64_t>> committed_;  // rows of accepted matrix commits
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> requests_, bytes_;
 };
 
@@ -147,6 +184,8 @@ RegisterParams draw_params(FuzzedDataProvider& in) {
   p.prime = in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(1, 1021) : 0;
   p.default_scheme = static_cast<Scheme>(in.ConsumeIntegralInRange<unsigned>(0, 2));
   p.position = in.ConsumeBool() ? TranslatorPosition::kBeforeMmu : TranslatorPosition::kAfterMmu;
+  p.address_bits = in.ConsumeIntegralInRange<unsigned>(13, 64);
+  p.matrix_scheme = in.ConsumeBool();
   return p;
 }
 
@@ -168,6 +207,8 @@ void compare_views(const RegisterBank& bank, const ReferenceMap& ref) {
     if (static_cast<uint32_t>(t.scheme[task]) != ref.word(kRegTaskScheme, task)) differ("TASK_SCHEME view");
     for (unsigned j = 0; j < bank.params().layout.channel_bits.size() && j < kMaxChannelBits; ++j)
       if (t.xor_vector[task][j] != ref.word(kRegXorVector, task, j)) differ("XOR_VECTOR view");
+    for (unsigned j = 0; j < kMaxChannelBits; ++j)
+      if (t.matrix_row[task][j] != ref.committed_row(task, j)) differ("committed matrix view");
   }
   for (unsigned p = 0; p < kMaxProcesses; ++p)
     if (t.process_task[p] != ref.word(kRegProcessTask, p)) differ("PROCESS_TASK view");
