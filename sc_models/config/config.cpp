@@ -42,9 +42,9 @@ const ApplicationConfig* AddressSpaceConfig::application(unsigned process) const
 }
 
 unsigned Config::granule_shift() const {
+  if (translator.granule_bytes) return log2_exact(translator.granule_bytes);
   if (!translator.channel_bits.empty())
     return *std::min_element(translator.channel_bits.begin(), translator.channel_bits.end());
-  if (translator.granule_bytes) return log2_exact(translator.granule_bytes);
   return log2_exact(mmu.smallest_page());  // one channel: the granule is irrelevant
 }
 

@@ -137,7 +137,7 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
 void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg);
 void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, Config& cfg);
 void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Config& cfg);
-void check_translator_matrices(const Reader& r, const YAML::Node& n, const Config& cfg);
+void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg);
 void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std::vector<GeneratorConfig>& out);
 
 }  // namespace gpumem::config_yaml

@@ -1,5 +1,6 @@
 // The translator section and its checks against memory and the MMU.
 #include "config/config_reader.hpp"
+#include "translator/baselines.hpp"
 #include "translator/channel_matrix.hpp"
 
 namespace gpumem::config_yaml {
@@ -45,15 +46,25 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
     for (size_t i = 0; i < tasks.size(); ++i) {
       const auto e = tasks[i];
       const std::string key = "translator.tasks[" + std::to_string(i) + "]";
-      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix"});
+      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix", "seed"});
       TaskMapping tm;
       tm.line = e.Mark().line + 1;
       if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
       r.opt_uint(e, key, "task_type", tm.task_type, 0, kMaxTaskTypes - 1);
       for (const auto& other : t.tasks)
         if (other.task_type == tm.task_type) r.fail(e["task_type"], key + ".task_type", "task type " + std::to_string(tm.task_type) + " mapped twice");
-      if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor or prime)");
-      tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
+      if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor, prime, matrix or a baseline)");
+      if (const std::string name = e["scheme"].IsScalar() ? e["scheme"].Scalar() : ""; is_baseline(name)) {
+        tm.scheme = Scheme::kMatrix;  // its rows once the channel layout is known
+        tm.baseline = name;
+        if (e["matrix"]) r.fail(e["matrix"], key + ".matrix", "scheme " + name + " makes its own matrix");
+      } else {
+        tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
+      }
+      if (const auto sd = e["seed"]) {
+        if (tm.baseline != "random") r.fail(sd, key + ".seed", "only scheme random takes a seed");
+        tm.seed = r.to_u64(sd, key + ".seed");
+      }
       if (const auto v = e["xor_vectors"]) {
         const std::string vk = key + ".xor_vectors";
         if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
@@ -79,7 +90,7 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
           for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
           tm.matrix_rows.push_back(row);
         }
-      } else if (tm.scheme == Scheme::kMatrix) {
+      } else if (tm.scheme == Scheme::kMatrix && tm.baseline.empty()) {
         r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
       }
       if (tm.scheme == Scheme::kPrime && t.prime == 0)
@@ -112,8 +123,14 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
   if (t.granule_bytes && t.granule_bytes >= (unsigned __int128)1 << cfg.memory.address_bits)
     r.fail(n["granule_bytes"], "translator.granule_bytes", "must be smaller than the " +
            std::to_string(cfg.memory.address_bits) + "-bit physical address space");
-  if (t.granule_bytes && is_pow2(N))
-    r.fail(n["granule_bytes"], "translator.granule_bytes", "only for a non-power-of-two channel count; the granule is 2^channel_bits[0]");
+  // With channel bits the granule is 2^c_min unless set smaller: a matrix
+  // (mop4clxor) may read bits below the channel field.
+  if (t.granule_bytes && !t.channel_bits.empty()) {
+    const unsigned c_min = *std::min_element(t.channel_bits.begin(), t.channel_bits.end());
+    if (t.granule_bytes > (uint64_t{1} << c_min))
+      r.fail(n["granule_bytes"], "translator.granule_bytes", "with channel bits the granule is at most 2^" + std::to_string(c_min) +
+             " bytes (the lowest channel bit); a smaller one lets a matrix read bits below the channel field");
+  }
   if (t.candidate_bits.size() > kMaxCandidateBits)
     r.fail(n["candidate_bits"], "translator.candidate_bits", "at most " + std::to_string(kMaxCandidateBits) + " candidate bits");
   for (size_t i = 0; i < t.candidate_bits.size(); ++i) {
@@ -174,11 +191,17 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
 
 // Once the translator's input width is known (the VA's, with an address space
 // and the translator before the MMU).
-void check_translator_matrices(const Reader& r, const YAML::Node& n, const Config& cfg) {
-  const auto& t = cfg.translator;
+void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg) {
+  auto& t = cfg.translator;
   for (size_t i = 0; i < t.tasks.size(); ++i) {
-    const TaskMapping& tm = t.tasks[i];
+    TaskMapping& tm = t.tasks[i];
     if (tm.scheme != Scheme::kMatrix || !is_pow2(cfg.memory.channels)) continue;
+    if (!tm.baseline.empty()) {
+      BaselineMatrix b = baseline_matrix(tm.baseline, cfg.channel_layout(), cfg.translator_address_bits(), tm.seed);
+      if (!b.why_not.empty())
+        r.fail(n["tasks"][i]["scheme"], "translator.tasks[" + std::to_string(i) + "].scheme", b.why_not);
+      tm.matrix_rows = b.rows;
+    }
     int row = -1;
     const std::string why = channel_matrix_problem(tm.matrix_rows, cfg.channel_layout(), cfg.translator_address_bits(), &row);
     if (why.empty()) continue;
@@ -196,7 +219,7 @@ void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Confi
   // The walker reads a page table entry in one access to one channel, so an
   // entry must not straddle two granules (two channels).
   if (N > 1 && cfg.granule_bytes() < kPteBytes) {
-    if (!t.channel_bits.empty()) {
+    if (!t.channel_bits.empty() && !t.granule_bytes) {
       const auto lowest = std::min_element(t.channel_bits.begin(), t.channel_bits.end()) - t.channel_bits.begin();
       const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
       r.fail(cb ? cb[lowest] : n, "translator.channel_bits[" + std::to_string(lowest) + "]",
