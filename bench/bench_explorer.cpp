@@ -51,17 +51,21 @@ int main(int argc, char** argv) {
   uint64_t requests = 10'000'000, slice = 4000;
   unsigned k = 16, window = 64;
   std::vector<std::string> kinds{"strided", "random"};
+  gpumem::ChannelBitSearchOptions options;
   app.add_option("--requests", requests, "stream length (default 10 M)");
   app.add_option("--k", k, "candidate bits (default 16)")->check(CLI::Range(1u, 24u));
   app.add_option("--window", window, "window W (default 64)")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--slice", slice, "requests the naive loop scores (default 4000)");
+  app.add_option("--threads", options.threads, "worker threads of the search (default 1)")->check(CLI::Range(1u, 256u));
+  app.add_option("--held-requests", options.held_requests,
+                 "requests the distinct groups held per thread may add up to (default 2 M; 0: no deduplication)");
   app.add_option("--kind", kinds, "strided, random (default both)")->check(CLI::IsMember({"strided", "random"}));
   CLI11_PARSE(app, argc, argv);
 
   for (const std::string& kind : kinds) {
     Stream s{kind, k};
     const auto t0 = std::chrono::steady_clock::now();
-    gpumem::ChannelBitSearch search(16, 0, k, window);
+    gpumem::ChannelBitSearch search(16, 0, k, window, options);
     uint32_t c = 0, p = 0;
     for (uint64_t r = 0; r < requests; ++r) {
       s.next(c, p);
@@ -81,8 +85,9 @@ int main(int argc, char** argv) {
     const double naive_slice = seconds_since(t1);
     const double projected = naive_slice * static_cast<double>(requests) / static_cast<double>(slice);
 
-    std::printf("%-8s K %u, W %u, %llu requests: fast %.2f s (best vector 0x%zx scores %.6f bits)\n", kind.c_str(), k,
-                window, static_cast<unsigned long long>(requests), fast, best, scores[best]);
+    std::printf("%-8s K %u, W %u, %llu requests, %u thread%s: fast %.2f s (best vector 0x%zx scores %.6f bits)\n",
+                kind.c_str(), k, window, static_cast<unsigned long long>(requests), options.threads,
+                options.threads == 1 ? "" : "s", fast, best, scores[best]);
     std::printf("%-8s naive loop: %.2f s on %llu requests, projected %.0f s on the stream; ratio naive/fast %.0f\n",
                 kind.c_str(), naive_slice, static_cast<unsigned long long>(slice), projected, projected / fast);
   }

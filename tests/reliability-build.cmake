@@ -3,17 +3,26 @@
 # whole project with AddressSanitizer, UndefinedBehaviorSanitizer and the
 # libFuzzer targets (docs/reliability.md). Incremental like any build.
 #   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2
+# tests/tsan-build.cmake includes it for another build, setting BUILD_NAME,
+# BUILD_ARGS (the configure options) and BUILD_TARGET (what to build) first.
+if(NOT DEFINED BUILD_ARGS)
+  set(BUILD_NAME "reliability build")
+  set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF)
+endif()
 if(NOT EXISTS ${BINARY_DIR}/CMakeCache.txt)
   execute_process(
-    COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCMAKE_CXX_COMPILER=${CXX}
-            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF
+    COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCMAKE_CXX_COMPILER=${CXX} ${BUILD_ARGS}
     RESULT_VARIABLE rc)
   if(rc)
     file(REMOVE ${BINARY_DIR}/CMakeCache.txt)  # configure again next time
-    message(FATAL_ERROR "configuring the reliability build in ${BINARY_DIR} failed")
+    message(FATAL_ERROR "configuring the ${BUILD_NAME} in ${BINARY_DIR} failed")
   endif()
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j${JOBS} RESULT_VARIABLE rc)
+set(_target "")
+if(BUILD_TARGET)
+  set(_target --target ${BUILD_TARGET})
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j${JOBS} ${_target} RESULT_VARIABLE rc)
 if(rc)
-  message(FATAL_ERROR "building the reliability build in ${BINARY_DIR} failed")
+  message(FATAL_ERROR "building the ${BUILD_NAME} in ${BINARY_DIR} failed")
 endif()

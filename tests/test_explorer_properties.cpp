@@ -1,7 +1,8 @@
 // The explorer's fast search against the naive loop (RapidCheck, shrunk to
 // a minimal stream on failure): for every XOR control vector of one channel
 // bit, the same score to the last bit, on strided, clustered and random
-// streams, windows longer and shorter than the stream.
+// streams, windows longer and shorter than the stream, with and without
+// deduplication of groups, in one thread or several.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -12,6 +13,29 @@
 
 namespace gpumem::test {
 namespace {
+
+// Threads, held groups and batches of any size: none may change a score.
+ChannelBitSearchOptions any_options(unsigned window) {
+  ChannelBitSearchOptions o;
+  o.threads = *rc::gen::inRange(1u, 4u);
+  o.held_requests = *rc::gen::element<size_t>(0, 1, 5, 40, size_t{1} << 21);
+  o.batch_requests = *rc::gen::inRange<size_t>(1, 4 * size_t{window} + 1);
+  RC_LOG() << o.threads << " threads, " << o.held_requests << " held requests, batches of " << o.batch_requests << "\n";
+  return o;
+}
+
+void expect_naive_scores(const std::vector<uint32_t>& chans, const std::vector<uint32_t>& patterns, unsigned channels,
+                         unsigned bit, unsigned k, unsigned window, const ChannelBitSearchOptions& options) {
+  ChannelBitSearch search(channels, bit, k, window, options);
+  for (size_t r = 0; r < chans.size(); ++r) search.add(chans[r], patterns[r]);
+  const std::vector<double> fast = search.scores();
+  const std::vector<double> naive = channel_bit_scores_naive(chans, patterns, channels, bit, k, window);
+  RC_ASSERT(fast.size() == naive.size());
+  for (size_t a = 0; a < fast.size(); ++a) {
+    if (fast[a] != naive[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " naive " << naive[a] << "\n";
+    RC_ASSERT(fast[a] == naive[a]);
+  }
+}
 
 RC_GTEST_PROP(ExplorerProperties, FastSearchEqualsTheNaiveLoopForEveryVector, ()) {
   const unsigned m = *rc::gen::inRange(1u, 5u);  // 2 to 16 channels
@@ -33,16 +57,48 @@ RC_GTEST_PROP(ExplorerProperties, FastSearchEqualsTheNaiveLoopForEveryVector, ()
                               : *rc::gen::inRange(0u, kmask + 1);
   }
   RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << length << " requests\n";
+  expect_naive_scores(chans, patterns, channels, bit, k, window, any_options(window));
+}
 
-  ChannelBitSearch search(channels, bit, k, window);
-  for (size_t r = 0; r < length; ++r) search.add(chans[r], patterns[r]);
-  const std::vector<double> fast = search.scores();
-  const std::vector<double> naive = channel_bit_scores_naive(chans, patterns, channels, bit, k, window);
-  RC_ASSERT(fast.size() == naive.size());
-  for (size_t a = 0; a < fast.size(); ++a) {
-    if (fast[a] != naive[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " naive " << naive[a] << "\n";
-    RC_ASSERT(fast[a] == naive[a]);
+// Windows that repeat, each time with every pattern XOR one constant, with
+// channel bit j flipped on every request or not, and rotated: their groups
+// have the same canonical form, so the deduplication merges them; a few
+// distinct groups held at a time, so it flushes mid-stream too.
+RC_GTEST_PROP(ExplorerProperties, RepeatedWindowsScoreAsTheNaiveLoop, ()) {
+  const unsigned m = *rc::gen::inRange(1u, 5u);
+  const unsigned channels = 1u << m;
+  const unsigned bit = *rc::gen::inRange(0u, m);
+  const unsigned k = *rc::gen::inRange(1u, 9u);
+  const unsigned window = *rc::gen::element(2u, 3u, 8u, 16u, 33u, 64u);
+  const uint32_t kmask = (1u << k) - 1;
+  const unsigned templates = *rc::gen::inRange(1u, 4u);
+  std::vector<std::vector<uint32_t>> tchans(templates), tpatterns(templates);
+  for (unsigned t = 0; t < templates; ++t)
+    for (unsigned r = 0; r < window; ++r) {
+      tchans[t].push_back(*rc::gen::inRange(0u, channels));
+      tpatterns[t].push_back(*rc::gen::inRange(0u, kmask + 1));
+    }
+  const unsigned repeats = *rc::gen::inRange(0u, 24u);
+  std::vector<uint32_t> chans, patterns;
+  for (unsigned w = 0; w < repeats; ++w) {
+    const unsigned t = *rc::gen::inRange(0u, templates);
+    const uint32_t flip = *rc::gen::inRange(0u, kmask + 1);
+    const uint32_t channel_flip = *rc::gen::arbitrary<bool>() ? 1u << bit : 0u;
+    const unsigned rotate = *rc::gen::inRange(0u, window);
+    for (unsigned r = 0; r < window; ++r) {
+      const unsigned i = (r + rotate) % window;
+      chans.push_back(tchans[t][i] ^ channel_flip);
+      patterns.push_back(tpatterns[t][i] ^ flip);
+    }
   }
+  const unsigned tail = *rc::gen::inRange(0u, window);  // the dropped partial window, or the whole of a short stream
+  for (unsigned r = 0; r < tail; ++r) {
+    chans.push_back(*rc::gen::inRange(0u, channels));
+    patterns.push_back(*rc::gen::inRange(0u, kmask + 1));
+  }
+  RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << repeats
+           << " windows of " << templates << " kinds\n";
+  expect_naive_scores(chans, patterns, channels, bit, k, window, any_options(window));
 }
 
 }  // namespace

@@ -14,19 +14,43 @@
 // transform of size 2^K at the end gives every vector's score. The cost per
 // window is about W * 2^d, not 2^K; integer arithmetic throughout, so the
 // scores are exact.
+//
+// Streams repeat groups (strided ones window after window), so each group
+// is first reduced to a canonical form that has the same term, and each
+// distinct form is transformed once, weighted by how often it came. Worker
+// threads each take whole windows and keep a spectrum of their own; the
+// spectra are summed at the end, so the scores are the same bits whatever
+// the thread count.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gpumem {
 
+struct ChannelBitSearchOptions {
+  // Worker threads. 1: everything in the caller's thread, no thread started;
+  // the caller chooses, since it knows what else shares the cores.
+  unsigned threads = 1;
+  // Requests the distinct groups held for deduplication may add up to before
+  // they are transformed and forgotten (per thread; 4 bytes each plus the
+  // table). 0: no deduplication, each group transformed as it comes.
+  size_t held_requests = size_t{1} << 21;
+  // Requests handed to a worker at once (rounded down to whole windows, at
+  // least one); with threads > 1 only.
+  size_t batch_requests = size_t{1} << 16;
+};
+
 class ChannelBitSearch {
  public:
   // `channels` a power of two, `bit` the channel-index bit searched, k <= 24
-  // candidate bits, windows of `window` requests. Memory: the 2^K spectrum
-  // and one window.
-  ChannelBitSearch(unsigned channels, unsigned bit, unsigned k, unsigned window);
+  // candidate bits, windows of `window` requests. Memory: a 2^K spectrum of
+  // 16-byte integers per thread, the held groups, and a few batches.
+  ChannelBitSearch(unsigned channels, unsigned bit, unsigned k, unsigned window, ChannelBitSearchOptions options = {});
+  ~ChannelBitSearch();
+  ChannelBitSearch(const ChannelBitSearch&) = delete;
+  ChannelBitSearch& operator=(const ChannelBitSearch&) = delete;
 
   // A request on `channel` (bit `bit` as it is without the vector) whose
   // candidate bits read `pattern` (bit i: candidate bit p_i).
@@ -38,22 +62,24 @@ class ChannelBitSearch {
   uint64_t windows() const { return windows_; }
 
  private:
+  // A request as the search keeps it: the other channel bits name its
+  // group; `entry` is pattern << 1 | channel bit j.
   struct Request {
-    uint32_t group, pattern;
-    bool bit;
+    uint32_t group, entry;
   };
-  void close_window(unsigned n);
-  void add_group(const Request* group, unsigned n);
+  class Accumulator;
+  class Pool;
+  void hand_over(size_t requests);
 
-  unsigned channels_, bit_, k_, window_;
-  std::vector<Request> open_;
+  unsigned bit_, k_, window_;
+  uint32_t pattern_mask_;
+  size_t batch_;  // requests taken at once: whole windows
+  std::vector<Request> pending_;  // whole windows not yet taken, then the open window
+  unsigned open_ = 0;  // requests in the open window
   uint64_t windows_ = 0;
-  // [u]: 2^K times the Walsh spectrum of the sum over windows of
-  // sum_c n_c log2 n_c (fixed point) as a function of the vector.
-  std::vector<__int128> spectrum_;
-  // Scratch, sized once.
-  std::vector<uint32_t> basis_;
-  std::vector<int64_t> h_, g_;
+  std::vector<int64_t> nlog2n_;  // nlog2n_fixed(0 .. window), read by every thread
+  std::vector<std::unique_ptr<Accumulator>> accumulators_;  // one per thread
+  std::unique_ptr<Pool> pool_;  // with threads > 1
 };
 
 // The same scores by brute force: the stream mapped with each vector in turn

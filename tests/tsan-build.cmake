@@ -1,0 +1,23 @@
+# cmake -P script of the CTest test sanitize.threads (tests/CMakeLists.txt):
+# configures, once, a clang build of the project with ThreadSanitizer (it
+# cannot share a build with AddressSanitizer), builds only the property
+# tests, and runs those of the code with worker threads, the explorer's
+# search (docs/reliability.md). Any report fails the test.
+#   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2
+set(BUILD_NAME "ThreadSanitizer build")
+set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=thread
+               -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DGPUMEM_RELIABILITY=OFF)
+set(BUILD_TARGET gpumem_property_tests)
+include(${CMAKE_CURRENT_LIST_DIR}/reliability-build.cmake)
+
+# A binary that lost its flags would pass without checking anything.
+set(_tests ${BINARY_DIR}/tests/gpumem_property_tests)
+file(STRINGS ${_tests} _runtime REGEX "ThreadSanitizer" LIMIT_COUNT 1)
+if(NOT _runtime)
+  message(FATAL_ERROR "${_tests} has no ThreadSanitizer runtime")
+endif()
+set(ENV{TSAN_OPTIONS} "halt_on_error=1:second_deadlock_stack=1")
+execute_process(COMMAND ${_tests} --gtest_filter=ExplorerProperties.* RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the explorer's property tests under ThreadSanitizer failed (exit ${rc})")
+endif()
