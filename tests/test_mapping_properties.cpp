@@ -121,6 +121,12 @@ Drawn draw_config() {
     if (granule_shift >= 3 || !mmu) d.flaws &= ~kGranuleBelowPte;
     if (*std::max_element(channel_bits.begin(), channel_bits.end()) < 12) d.flaws &= ~kChannelBitAbovePage;
     t += "  channel_bits: " + list(channel_bits) + "\n";
+    // Sometimes a granule below the lowest channel bit (for matrices that read there).
+    const unsigned c_min = *std::min_element(channel_bits.begin(), channel_bits.end());
+    if (c_min > 3 && uniform(0, 3) == 0) {
+      granule_shift = uniform<unsigned>(3, c_min - 1);
+      t += "  granule_bytes: " + hex(uint64_t{1} << granule_shift) + "\n";
+    }
   } else if (!pow2) {
     granule_shift = uniform<unsigned>(lowest, std::min(17u, abits));
     if (granule_shift >= 3 || !mmu) d.flaws &= ~kGranuleBelowPte;
@@ -323,8 +329,11 @@ RC_GTEST_PROP(MappingProperties, EveryMappingIsABijectionOntoTheAddressSpace, ()
         RC_ASSERT(dec.compose(dec.channel(m), dec.local(m)) == m);
         if (cfg.bit_interleaved()) RC_ASSERT(((m ^ a) >> page_bits) == 0u);
         // The prime scheme's definition, for every granule of a whole row.
-        const uint64_t G = a >> cfg.granule_shift(), N = cfg.memory.channels;
-        const unsigned __int128 granules = ((unsigned __int128)top + 1) >> cfg.granule_shift();
+        // Granules of the channel field: from c_0 up (the interleave granule may be smaller).
+        const auto& cb = cfg.translator.channel_bits;
+        const unsigned field = cb.empty() ? cfg.granule_shift() : *std::min_element(cb.begin(), cb.end());
+        const uint64_t G = a >> field, N = cfg.memory.channels;
+        const unsigned __int128 granules = ((unsigned __int128)top + 1) >> field;
         if (tr.scheme(task) == Scheme::kPrime && G / N < granules / N)
           RC_ASSERT(dec.channel(m) == (G % N) * (cfg.translator.prime % N) % N);
         seen.insert(m);

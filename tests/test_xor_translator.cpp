@@ -149,6 +149,19 @@ TEST(ChannelDecoder, ComposeInvertsChannelAndLocalForBitAndRowLayouts) {
   for (uint64_t a = 0; a < 6 * 256 * 40; ++a) ASSERT_EQ(d.compose(d.channel(a), d.local(a)), a);
 }
 
+// A granule below the channel field (translator.granule_bytes, for
+// mop4clxor) must not move the field the decoder reads.
+TEST(ChannelDecoder, AGranuleBelowTheChannelFieldKeepsTheField) {
+  const Config cfg = config_from(base_yaml("translator: {channel_bits: [8, 9], granule_bytes: 64}", 4, 32));
+  const ChannelDecoder d(cfg.channel_layout());
+  EXPECT_EQ(d.channel(0x100), 1u);
+  EXPECT_EQ(d.channel(0x240), 2u);
+  EXPECT_EQ(d.local(0x3C0), 0xC0u);
+  EXPECT_EQ(d.compose(d.channel(0x12345), d.local(0x12345)), 0x12345u);
+  EXPECT_TRUE(d.in_one_granule(0x80, 64));
+  EXPECT_FALSE(d.in_one_granule(0x80, 128)) << "crosses a 64-byte granule";
+}
+
 TEST(ChannelDecoder, ChannelBitJIsChannelIndexBitJ) {
   const Config cfg = config_from(base_yaml("translator: {channel_bits: [11, 6, 9], candidate_bits: [12]}", 8, 16));
   ChannelDecoder d(cfg.channel_layout());

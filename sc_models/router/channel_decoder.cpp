@@ -13,9 +13,12 @@ ChannelDecoder::ChannelDecoder(const ChannelLayout& layout)
       granule_shift_(layout.granule_shift) {
   std::sort(channel_bits_.begin(), channel_bits_.end());
   const bool pow2 = is_pow2(channels_);
+  // The fast decode shifts by the granule: only when the field starts there
+  // (translator.granule_bytes may set a granule below the lowest channel bit).
   contiguous_ = pow2 && (channel_bits_ordered_.empty() ||
                          (channel_bits_ordered_.back() == channel_bits_ordered_.front() + channel_bits_ordered_.size() - 1 &&
-                          std::is_sorted(channel_bits_ordered_.begin(), channel_bits_ordered_.end())));
+                          std::is_sorted(channel_bits_ordered_.begin(), channel_bits_ordered_.end()) &&
+                          channel_bits_ordered_.front() == granule_shift_));
   if (channels_ == 1) granule_shift_ = 0;  // the decode is then the identity: local = mapped
   high_shift_ = granule_shift_ + log2_exact(channels_);
   low_mask_ = bit(granule_shift_) - 1;

@@ -15,7 +15,11 @@ XorTranslator::XorTranslator(const TranslatorParams& params, const TranslatorReg
       candidate_bits_(params.candidate_bits),
       m_(static_cast<unsigned>(params.layout.channel_bits.size())),
       channels_(params.layout.channels),
-      granule_shift_(params.layout.granule_shift),
+      // The prime scheme permutes the granules of the channel field, which
+      // starts at c_0 even when translator.granule_bytes sets a smaller granule.
+      granule_shift_(params.layout.channel_bits.empty()
+                         ? params.layout.granule_shift
+                         : *std::min_element(params.layout.channel_bits.begin(), params.layout.channel_bits.end())),
       prime_(params.prime ? params.prime : 1) {
   const uint64_t p = prime_ % channels_;
   for (uint64_t x = 1; x < channels_; ++x)
