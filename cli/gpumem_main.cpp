@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/input_error.hpp"
+#include "explore_command.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
 #include "base/output_file.hpp"
@@ -269,6 +270,17 @@ int sc_main(int argc, char* argv[]) {
   regs->add_option("access", regs_args.accesses, "NAME to read, NAME=VALUE to write; NAME: CTRL, TASK_SCHEME[3], XOR_VECTOR[1][0] or an offset (0x0044)");
   regs->add_flag("--reset-state", regs_args.reset_state, "start from the reset values, not from the config's firmware writes");
 
+  gpumem::cli::ExploreArgs explore_args;
+  CLI::App* explore = app.add_subcommand("explore", "Score mappings on a trace and search for the best (docs/explorer.md)");
+  explore->add_option("--config", explore_args.config, "YAML config file")->required()->check(kPath);
+  explore->add_option("--trace", explore_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  explore->add_option("--window", explore_args.window, "requests per window (default: stats.entropy_window, else memory.max_outstanding)")
+      ->check(CLI::Range(1u, 1u << 20));
+  explore->add_option("--beam", explore_args.beam, "beam width of the joint XOR search (default 4)")->check(CLI::Range(1u, 64u));
+  explore->add_option("--threads", explore_args.threads, "worker threads of the search (default 1)")->check(CLI::Range(1u, 64u));
+  explore->add_option("--json", explore_args.json, "write the scores and the recommendation as JSON to this file")->check(kPath);
+  explore->add_option("--emit-yaml", explore_args.emit_yaml, "write the recommended translator.tasks list to this file")->check(kPath);
+
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
   check->add_option("config", check_config, "YAML config file")->required()->check(kPath);
@@ -289,6 +301,7 @@ int sc_main(int argc, char* argv[]) {
     if (*run) return run_command(run_args);
     if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);
     if (*regs) return regs_command(regs_args);
+    if (*explore) return gpumem::cli::explore_command(explore_args);
     if (*regmap) {
       std::cout << (regmap_format == "sv" ? gpumem::systemverilog_package() : gpumem::register_map_markdown());
       return 0;

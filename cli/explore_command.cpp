@@ -1,0 +1,81 @@
+#include "explore_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
+#include "config/config.hpp"
+#include "explorer/explore.hpp"
+#include "frontend/trace_reader.hpp"
+#include "frontend/workload.hpp"
+
+namespace gpumem::cli {
+
+namespace {
+
+nlohmann::json candidate_json(const Candidate& c) {
+  return {{"name", c.name}, {"mean_window_entropy", c.entropy}, {"makespan_bound", c.makespan}};
+}
+
+}  // namespace
+
+int explore_command(const ExploreArgs& a) {
+  const Config cfg = load_config(a.config);
+  std::unique_ptr<RequestSource> source;
+  if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(cfg, a.trace);
+  else if (!cfg.workload.empty()) source = make_workload(cfg);
+  else throw InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
+  std::optional<OutputFile> json_out, yaml_out;  // opened first: a bad path must not cost a search
+  if (!a.json.empty()) json_out.emplace(a.json, "--json");
+  if (!a.emit_yaml.empty()) yaml_out.emplace(a.emit_yaml, "--emit-yaml");
+
+  const std::vector<TranslatorInput> stream = translator_inputs(cfg, *source);
+  const Exploration x = explore(cfg, stream, {a.window, a.beam, a.threads});
+
+  std::printf("%zu requests at the translator, windows of %u\n", stream.size(), x.window);
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const TaskExploration& t : x.tasks) {
+    std::printf("\ntask type %u (%llu requests)\n  %-12s %22s %14s\n", t.task_type, static_cast<unsigned long long>(t.requests),
+                "mapping", "mean window entropy", "makespan bound");
+    nlohmann::json ranked = nlohmann::json::array();
+    for (const Candidate& c : t.ranked) {
+      std::printf("  %-12s %22.6f %14llu\n", c.name.c_str(), c.entropy, static_cast<unsigned long long>(c.makespan));
+      ranked.push_back(candidate_json(c));
+    }
+    tasks.push_back({{"task_type", t.task_type}, {"requests", t.requests}, {"ranked", ranked}});
+  }
+  const std::string yaml = tasks_yaml(x.recommended);
+  std::printf("\nconfigured   mean window entropy %.6f, makespan bound %llu\n", x.configured.entropy,
+              static_cast<unsigned long long>(x.configured.makespan));
+  std::printf("recommended  mean window entropy %.6f, makespan bound %llu\n\n%s", x.predicted.entropy,
+              static_cast<unsigned long long>(x.predicted.makespan), yaml.c_str());
+
+  if (json_out) {
+    const nlohmann::json j = {{"config", a.config},
+                              {"trace", a.trace},
+                              {"window", x.window},
+                              {"requests", stream.size()},
+                              {"tasks", tasks},
+                              {"configured", candidate_json(x.configured)},
+                              {"recommended", candidate_json(x.predicted)},
+                              {"recommended_yaml", yaml}};
+    const std::string text = j.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), json_out->stream());
+    json_out->commit();
+  }
+  if (yaml_out) {
+    char head[200];
+    std::snprintf(head, sizeof head, "# gpumem explore: predicted mean window entropy %.17g (windows of %u)\n# paste under translator:\n",
+                  x.predicted.entropy, x.window);
+    const std::string text = head + yaml;
+    std::fwrite(text.data(), 1, text.size(), yaml_out->stream());
+    yaml_out->commit();
+  }
+  return 0;
+}
+
+}  // namespace gpumem::cli

@@ -1,0 +1,294 @@
+#include "explorer/explore.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "base/bits.hpp"
+#include "base/hex.hpp"
+#include "base/input_error.hpp"
+#include "config/block_params.hpp"
+#include "driver/address_space.hpp"
+#include "driver/firmware.hpp"
+#include "explorer/window_entropy.hpp"
+#include "explorer/xor_search.hpp"
+#include "mmu/mmu.hpp"
+#include "regs/register_bank.hpp"
+#include "router/channel_decoder.hpp"
+#include "translator/baselines.hpp"
+#include "translator/channel_matrix.hpp"
+#include "translator/xor_translator.hpp"
+
+namespace gpumem {
+
+std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource& source) {
+  RegisterBank bank(register_params(cfg));
+  std::optional<AddressSpaceImage> image;
+  if (cfg.has_mmu()) image = build_address_space(cfg, cfg.address_space.nesting);
+  program_registers(cfg, image ? &*image : nullptr,
+                    [&](uint32_t offset, uint32_t value) { return bank.write(offset, 4, value) == RegStatus::kOk; });
+  std::vector<TranslatorInput> out;
+  Request r;
+  if (!image) {
+    while (source.next(r)) out.push_back({r.task_type, r.address});
+    return out;
+  }
+  // The walker reads what the driver wrote; a slot never written reads as an invalid entry.
+  const auto& ptes = image->pte_writes;
+  const ReadPte read = [&ptes](uint64_t pa) -> uint64_t {
+    const auto it = std::lower_bound(ptes.begin(), ptes.end(), pa, [](const PteWrite& w, uint64_t a) { return w.pa < a; });
+    return it != ptes.end() && it->pa == pa ? it->value : 0;
+  };
+  Mmu mmu(mmu_params(cfg), bank.mmu_registers());
+  XorTranslator translator(translator_params(cfg), bank.translator_registers());
+  const bool before = cfg.translator.position == TranslatorPosition::kBeforeMmu;
+  const unsigned small_bits = cfg.mmu.geometry().small_bits;
+  while (source.next(r)) {
+    const bool write = r.op == Op::kWrite;
+    if (before) {
+      const unsigned task = bank.translator_registers().task_for(r.process, r.address, small_bits);
+      if (mmu.translate(translator.map(r.address, task), write, read).fault == FaultReason::kNone)
+        out.push_back({task, r.address});
+    } else {
+      const MmuOutcome o = mmu.translate(r.address, write, read);
+      if (o.fault == FaultReason::kNone) out.push_back({o.task_type, o.pa});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Scores complete sets of mappings on the stream, exactly as gpumem run does.
+class Scorer {
+ public:
+  Scorer(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned window)
+      : cfg_(cfg), stream_(stream), window_(window), decoder_(cfg.channel_layout()) {}
+
+  Candidate score(const std::string& name, const TaskMapping& mapping, const std::vector<TaskMapping>& all) const {
+    Config c = cfg_;
+    c.translator.tasks = all;
+    const TranslatorRegisters regs = registers_from_config(c);
+    XorTranslator tr(translator_params(c), regs);
+    WindowedEntropy entropy(cfg_.memory.channels, window_);
+    std::vector<uint64_t> load(cfg_.memory.channels, 0);
+    uint64_t makespan = 0, in_window = 0;
+    auto close = [&] {
+      makespan += *std::max_element(load.begin(), load.end()) * cfg_.memory.service_cycles;
+      std::fill(load.begin(), load.end(), 0);
+      in_window = 0;
+    };
+    for (const TranslatorInput& in : stream_) {
+      const unsigned ch = decoder_.channel(tr.map(in.address, in.task_type));
+      entropy.add(ch);
+      ++load[ch];
+      if (++in_window == window_) close();
+    }
+    if (in_window) close();
+    return {name, mapping, entropy.mean(), makespan};
+  }
+
+ private:
+  const Config& cfg_;
+  const std::vector<TranslatorInput>& stream_;
+  unsigned window_;
+  ChannelDecoder decoder_;
+};
+
+std::vector<TaskMapping>::iterator find_task(std::vector<TaskMapping>& all, unsigned task) {
+  return std::find_if(all.begin(), all.end(), [task](const TaskMapping& t) { return t.task_type == task; });
+}
+
+std::vector<TaskMapping> with(std::vector<TaskMapping> all, const TaskMapping& m) {
+  *find_task(all, m.task_type) = m;
+  return all;
+}
+
+// The joint search over task type T's XOR control vectors (docs/explorer.md):
+// a beam over the channel bits in order, each step exact over all 2^K vectors
+// of one bit given the others, then coordinate passes until nothing improves.
+struct XorState {
+  std::vector<uint32_t> vectors;
+  double score;
+};
+
+class XorSearch {
+ public:
+  XorSearch(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned task, const std::vector<TaskMapping>& others,
+            const ExploreOptions& o, unsigned window)
+      : cfg_(cfg), task_(task), window_(window), options_(o) {
+    const auto& cb = cfg.translator.channel_bits;
+    const auto& pb = cfg.translator.candidate_bits;
+    for (unsigned i = 0; i < pb.size(); ++i) masks_.push_back(bit(pb[i]));
+    Config c = cfg;
+    std::vector<TaskMapping> all = others;
+    *find_task(all, task) = {task, Scheme::kNone};
+    c.translator.tasks = all;
+    const TranslatorRegisters regs = registers_from_config(c);
+    XorTranslator tr(translator_params(c), regs);
+    const ChannelDecoder dec(cfg.channel_layout());
+    channel_.reserve(stream.size());
+    pattern_.reserve(stream.size());
+    for (const TranslatorInput& in : stream) {
+      channel_.push_back(static_cast<uint16_t>(dec.channel(tr.map(in.address, in.task_type))));
+      pattern_.push_back(in.task_type == task ? static_cast<uint32_t>(gather_bits(in.address, pb)) : 0u);
+    }
+    m_ = static_cast<unsigned>(cb.size());
+  }
+
+  // Scores of every vector for channel bit j with the other bits' vectors as in `v`.
+  std::vector<double> scores(unsigned j, const std::vector<uint32_t>& v) const {
+    ChannelBitSearchOptions opt;
+    opt.threads = options_.threads;
+    ChannelBitSearch search(cfg_.memory.channels, j, static_cast<unsigned>(masks_.size()), window_, opt);
+    for (size_t i = 0; i < channel_.size(); ++i) {
+      uint32_t c = channel_[i];
+      const uint32_t p = pattern_[i];
+      if (p)
+        for (unsigned k = 0; k < m_; ++k)
+          if (k != j) c ^= static_cast<uint32_t>(parity(p & v[k])) << k;
+      search.add(c, p);
+    }
+    return search.scores();
+  }
+
+  XorState run(double identity_score) const {
+    std::vector<XorState> beam{{std::vector<uint32_t>(m_, 0), identity_score}};
+    const unsigned width = std::max(1u, options_.beam);
+    auto better = [](const XorState& a, const XorState& b) { return a.score != b.score ? a.score > b.score : a.vectors < b.vectors; };
+    for (unsigned j = 0; j < m_; ++j) {
+      std::vector<XorState> next;
+      for (const XorState& st : beam) {
+        const std::vector<double> s = scores(j, st.vectors);
+        std::vector<uint32_t> order(s.size());
+        for (uint32_t a = 0; a < order.size(); ++a) order[a] = a;
+        const size_t keep = std::min<size_t>(width, order.size());
+        std::partial_sort(order.begin(), order.begin() + static_cast<long>(keep), order.end(),
+                          [&](uint32_t a, uint32_t b) { return s[a] != s[b] ? s[a] > s[b] : a < b; });
+        for (size_t i = 0; i < keep; ++i) {
+          XorState n = st;
+          n.vectors[j] = order[i];
+          n.score = s[order[i]];
+          next.push_back(n);
+        }
+      }
+      std::sort(next.begin(), next.end(), better);
+      next.erase(std::unique(next.begin(), next.end(), [](const XorState& a, const XorState& b) { return a.vectors == b.vectors; }),
+                 next.end());
+      if (next.size() > width) next.resize(width);
+      beam = next;
+    }
+    XorState best = beam.front();
+    for (int pass = 0; pass < 3; ++pass) {
+      bool moved = false;
+      for (unsigned j = 0; j < m_; ++j) {
+        const std::vector<double> s = scores(j, best.vectors);
+        const uint32_t a = static_cast<uint32_t>(std::max_element(s.begin(), s.end()) - s.begin());
+        if (s[a] > best.score) best.vectors[j] = a, best.score = s[a], moved = true;
+      }
+      if (!moved) break;
+    }
+    return best;
+  }
+
+ private:
+  const Config& cfg_;
+  unsigned task_, window_, m_ = 0;
+  ExploreOptions options_;
+  std::vector<uint64_t> masks_;
+  std::vector<uint16_t> channel_;
+  std::vector<uint32_t> pattern_;
+};
+
+}  // namespace
+
+Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& stream, const ExploreOptions& options) {
+  if (!is_pow2(cfg.memory.channels))
+    throw InputError(cfg.source, 0, "memory.channels",
+                     "the explorer maps per task type, which needs a power-of-two channel count (" +
+                         std::to_string(cfg.memory.channels) + " channels share one scheme for all task types)");
+  Exploration x;
+  x.window = options.window ? options.window : cfg.entropy_window();
+  const Scorer scorer(cfg, stream, x.window);
+
+  // Every task type listed or seen gets an explicit entry, so that the
+  // recommendation says what each one uses.
+  std::vector<uint64_t> count(kMaxTaskTypes, 0);
+  for (const TranslatorInput& in : stream) ++count[in.task_type];
+  std::vector<TaskMapping> working;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    const TaskMapping* listed = cfg.task_mapping(t);
+    if (listed) working.push_back(*listed);
+    else if (count[t]) working.push_back({t, cfg.translator.default_scheme});
+  }
+  x.configured = scorer.score("configured", {}, working);
+
+  std::vector<unsigned> order;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+    if (count[t]) order.push_back(t);
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return count[a] > count[b]; });
+
+  const auto& cb = cfg.translator.channel_bits;
+  const bool contiguous = !cb.empty() && std::is_sorted(cb.begin(), cb.end()) && cb.back() == cb.front() + cb.size() - 1;
+  for (unsigned t : order) {
+    TaskExploration te;
+    te.task_type = t;
+    te.requests = count[t];
+    const TaskMapping current = *find_task(working, t);
+    auto add = [&](const std::string& name, const TaskMapping& m) { te.ranked.push_back(scorer.score(name, m, with(working, m))); };
+    add("configured", current);
+    if (cfg.memory.channels > 1) {
+      add("identity", {t, Scheme::kNone});
+      if (cfg.translator.prime && contiguous) add("prime", {t, Scheme::kPrime});
+      for (const std::string& name : baseline_names()) {
+        const BaselineMatrix b = baseline_matrix(name, cfg.channel_layout(), cfg.translator_address_bits());
+        if (b.why_not.empty()) add(name, {t, Scheme::kMatrix, {}, b.rows, name});
+      }
+      const size_t k = cfg.translator.candidate_bits.size();
+      if (k >= 1 && k <= 24) {
+        const XorSearch search(cfg, stream, t, working, options, x.window);
+        const XorState best = search.run(scorer.score("", {}, with(working, {t, Scheme::kNone})).entropy);
+        add("xor search", {t, Scheme::kXor, best.vectors});
+        if (te.ranked.back().entropy != best.score)
+          throw std::logic_error("explorer: the search predicted " + std::to_string(best.score) + " but the mapping scores " +
+                                 std::to_string(te.ranked.back().entropy));
+      }
+    }
+    std::stable_sort(te.ranked.begin(), te.ranked.end(), [](const Candidate& a, const Candidate& b) {
+      return a.entropy != b.entropy ? a.entropy > b.entropy : a.makespan < b.makespan;
+    });
+    *find_task(working, t) = te.ranked.front().mapping;
+    x.tasks.push_back(std::move(te));
+  }
+  x.recommended = working;
+  x.predicted = scorer.score("recommended", {}, working);
+  return x;
+}
+
+std::string tasks_yaml(const std::vector<TaskMapping>& mappings) {
+  std::string s = "tasks:\n";
+  for (const TaskMapping& m : mappings) {
+    s += "  - {task_type: " + std::to_string(m.task_type) + ", scheme: ";
+    if (m.scheme == Scheme::kMatrix && !m.baseline.empty()) {
+      s += m.baseline;
+      if (m.baseline == "random" && m.seed != 1) s += ", seed: " + std::to_string(m.seed);
+    } else {
+      s += scheme_name(m.scheme);
+    }
+    if (m.scheme == Scheme::kXor) {
+      s += ", xor_vectors: [";
+      for (size_t j = 0; j < m.xor_vectors.size(); ++j) s += (j ? ", " : "") + hex(m.xor_vectors[j]);
+      s += "]";
+    }
+    if (m.scheme == Scheme::kMatrix && m.baseline.empty()) {
+      s += ", matrix: [";
+      for (size_t j = 0; j < m.matrix_rows.size(); ++j) s += (j ? ", " : "") + matrix_row_text(m.matrix_rows[j]);
+      s += "]";
+    }
+    s += "}\n";
+  }
+  return s;
+}
+
+}  // namespace gpumem
