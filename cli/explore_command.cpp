@@ -12,6 +12,7 @@
 #include "explorer/explore.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
+#include "output_paths.hpp"
 
 namespace gpumem::cli {
 
@@ -29,6 +30,7 @@ int explore_command(const ExploreArgs& a) {
   if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(cfg, a.trace);
   else if (!cfg.workload.empty()) source = make_workload(cfg);
   else throw InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
+  check_output_paths(a.config, a.trace, {{a.json, "--json"}, {a.emit_yaml, "--emit-yaml"}});
   std::optional<OutputFile> json_out, yaml_out;  // opened first: a bad path must not cost a search
   if (!a.json.empty()) json_out.emplace(a.json, "--json");
   if (!a.emit_yaml.empty()) yaml_out.emplace(a.emit_yaml, "--emit-yaml");

@@ -13,6 +13,7 @@
 
 #include "base/input_error.hpp"
 #include "explore_command.hpp"
+#include "output_paths.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
 #include "base/output_file.hpp"
@@ -47,26 +48,6 @@ struct RunArgs {
   bool quiet = false;
 };
 
-// Two outputs on one file, or an output on an input, would lose data.
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
-  return std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec) ==
-         std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
-}
-
-void check_output_paths(const RunArgs& a) {
-  const std::pair<const std::string*, const char*> outputs[] = {{&a.stats_json, "--stats-json"}, {&a.txn_log, "--txn-log"}};
-  for (const auto& [path, option] : outputs) {
-    if (path->empty()) continue;
-    if (same_file(*path, a.config)) throw gpumem::InputError(*path, 0, option, "is the config file; writing it would replace the config");
-    if (!a.trace.empty() && same_file(*path, a.trace))
-      throw gpumem::InputError(*path, 0, option, "is the trace file; writing it would replace the trace");
-  }
-  if (!a.stats_json.empty() && !a.txn_log.empty() && same_file(a.stats_json, a.txn_log))
-    throw gpumem::InputError(a.txn_log, 0, "--txn-log", "is also the --stats-json file; give each output its own file");
-}
-
 int run_command(const RunArgs& a) {
   const gpumem::Config cfg = gpumem::load_config(a.config);
   std::unique_ptr<gpumem::RequestSource> source;
@@ -100,7 +81,7 @@ int run_command(const RunArgs& a) {
 
   // Outputs are opened before the run (a bad path must not cost a long
   // simulation) and appear under their names only when written whole.
-  check_output_paths(a);
+  gpumem::cli::check_output_paths(a.config, a.trace, {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}});
   std::optional<gpumem::OutputFile> json_out;
   if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
 

@@ -89,7 +89,9 @@ TEST(Baselines, InvertibleWhereverDefinedAndRefusedWithAReasonElsewhere) {
         const BaselineMatrix b = baseline_matrix(name, l, 48, seed);
         const bool defined = name == "ipoly" ? m >= 4 && m <= 6 : name == "pae" ? m == 5 : true;
         EXPECT_EQ(b.why_not.empty(), defined) << name << " m " << m << ": " << b.why_not;
-        if (defined) EXPECT_EQ(channel_matrix_problem(b.rows, l, 48), "") << name << " m " << m;
+        if (defined) {
+          EXPECT_EQ(channel_matrix_problem(b.rows, l, 48), "") << name << " m " << m;
+        }
       }
   EXPECT_EQ(baseline_matrix("ipoly", field(8, 3), 40).why_not,
             "ipoly is defined on 16, 32 and 64 channels (GPGPU-Sim hashing.cc); this layout has 8");

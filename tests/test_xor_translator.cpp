@@ -36,7 +36,7 @@ Config random_xor_config(std::mt19937_64& rng, unsigned m, unsigned k) {
         std::find(cfg.translator.channel_bits.begin(), cfg.translator.channel_bits.end(), b) == cfg.translator.channel_bits.end())
       cfg.translator.candidate_bits.push_back(b);
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
-    TaskMapping tm{t, Scheme::kXor, {}};
+    TaskMapping tm{t, Scheme::kXor, {}, {}, "", 1};
     for (unsigned j = 0; j < m; ++j) tm.xor_vectors.push_back(static_cast<uint32_t>(rng() & ((1u << k) - 1)));
     cfg.translator.tasks.push_back(tm);
   }
@@ -285,7 +285,7 @@ TEST(MatrixScheme, ExhaustiveBijectionExactInverseAndIsolation) {
     cfg.translator.channel_bits.assign(low.begin(), low.begin() + m);
     const MatrixRows rows = random_invertible_rows(rng, cfg.translator.channel_bits, kWidth);
     ASSERT_EQ(channel_matrix_problem(rows, cfg.channel_layout(), kWidth), "") << round;
-    cfg.translator.tasks.push_back({3, Scheme::kMatrix, {}, rows});
+    cfg.translator.tasks.push_back({3, Scheme::kMatrix, {}, rows, "", 1});
     const TranslatorRegisters regs = registers_from_config(cfg);
     XorTranslator tr(translator_params(cfg), regs);
     std::vector<bool> seen(size_t{1} << kWidth);
@@ -307,7 +307,7 @@ TEST(MatrixScheme, XorIsTheSpecialCaseWithTheChannelBitOnItsOwnRow) {
   const TaskMapping& t5 = cfg.translator.tasks[5];
   Config as_matrix = cfg;
   as_matrix.translator.tasks[5] = {5, Scheme::kMatrix, {},
-                                   xor_vectors_as_matrix(t5.xor_vectors, cfg.translator.channel_bits, cfg.translator.candidate_bits)};
+                                   xor_vectors_as_matrix(t5.xor_vectors, cfg.translator.channel_bits, cfg.translator.candidate_bits), "", 1};
   const TranslatorRegisters matrix_regs = registers_from_config(as_matrix);
   XorTranslator x(translator_params(cfg), xor_regs), mx(translator_params(as_matrix), matrix_regs);
   for (uint64_t a = 0; a < (uint64_t{1} << kWidth); a += 7) {

@@ -74,7 +74,6 @@ struct TaskMapping {
   std::vector<uint64_t> matrix_rows;  // scheme matrix: row j, the address bits whose XOR is channel bit c_j
   std::string baseline;  // a published mapping named in the config (its rows fill matrix_rows), else ""
   uint64_t seed = 1;     // the random baseline's
-  int line = 0;
 };
 
 struct TranslatorConfig {

@@ -48,7 +48,6 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
       const std::string key = "translator.tasks[" + std::to_string(i) + "]";
       r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix", "seed"});
       TaskMapping tm;
-      tm.line = e.Mark().line + 1;
       if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
       r.opt_uint(e, key, "task_type", tm.task_type, 0, kMaxTaskTypes - 1);
       for (const auto& other : t.tasks)

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "base/bits.hpp"
 #include "base/hex.hpp"
@@ -96,6 +97,12 @@ class Scorer {
   ChannelDecoder decoder_;
 };
 
+// Every member named: TaskMapping is an aggregate that grows.
+TaskMapping mapping(unsigned task, Scheme scheme, std::vector<uint32_t> vectors = {}, MatrixRows rows = {},
+                    std::string baseline = "") {
+  return {task, scheme, std::move(vectors), std::move(rows), std::move(baseline), 1};
+}
+
 std::vector<TaskMapping>::iterator find_task(std::vector<TaskMapping>& all, unsigned task) {
   return std::find_if(all.begin(), all.end(), [task](const TaskMapping& t) { return t.task_type == task; });
 }
@@ -117,13 +124,13 @@ class XorSearch {
  public:
   XorSearch(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned task, const std::vector<TaskMapping>& others,
             const ExploreOptions& o, unsigned window)
-      : cfg_(cfg), task_(task), window_(window), options_(o) {
+      : cfg_(cfg), window_(window), options_(o) {
     const auto& cb = cfg.translator.channel_bits;
     const auto& pb = cfg.translator.candidate_bits;
     for (unsigned i = 0; i < pb.size(); ++i) masks_.push_back(bit(pb[i]));
     Config c = cfg;
     std::vector<TaskMapping> all = others;
-    *find_task(all, task) = {task, Scheme::kNone};
+    *find_task(all, task) = mapping(task, Scheme::kNone);
     c.translator.tasks = all;
     const TranslatorRegisters regs = registers_from_config(c);
     XorTranslator tr(translator_params(c), regs);
@@ -194,7 +201,7 @@ class XorSearch {
 
  private:
   const Config& cfg_;
-  unsigned task_, window_, m_ = 0;
+  unsigned window_, m_ = 0;
   ExploreOptions options_;
   std::vector<uint64_t> masks_;
   std::vector<uint16_t> channel_;
@@ -220,7 +227,7 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
     const TaskMapping* listed = cfg.task_mapping(t);
     if (listed) working.push_back(*listed);
-    else if (count[t]) working.push_back({t, cfg.translator.default_scheme});
+    else if (count[t]) working.push_back(mapping(t, cfg.translator.default_scheme));
   }
   x.configured = scorer.score("configured", {}, working);
 
@@ -239,17 +246,18 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
     auto add = [&](const std::string& name, const TaskMapping& m) { te.ranked.push_back(scorer.score(name, m, with(working, m))); };
     add("configured", current);
     if (cfg.memory.channels > 1) {
-      add("identity", {t, Scheme::kNone});
-      if (cfg.translator.prime && contiguous) add("prime", {t, Scheme::kPrime});
+      add("identity", mapping(t, Scheme::kNone));
+      const double identity = te.ranked.back().entropy;
+      if (cfg.translator.prime && contiguous) add("prime", mapping(t, Scheme::kPrime));
       for (const std::string& name : baseline_names()) {
         const BaselineMatrix b = baseline_matrix(name, cfg.channel_layout(), cfg.translator_address_bits());
-        if (b.why_not.empty()) add(name, {t, Scheme::kMatrix, {}, b.rows, name});
+        if (b.why_not.empty()) add(name, mapping(t, Scheme::kMatrix, {}, b.rows, name));
       }
       const size_t k = cfg.translator.candidate_bits.size();
       if (k >= 1 && k <= 24) {
         const XorSearch search(cfg, stream, t, working, options, x.window);
-        const XorState best = search.run(scorer.score("", {}, with(working, {t, Scheme::kNone})).entropy);
-        add("xor search", {t, Scheme::kXor, best.vectors});
+        const XorState best = search.run(identity);
+        add("xor search", mapping(t, Scheme::kXor, best.vectors));
         if (te.ranked.back().entropy != best.score)
           throw std::logic_error("explorer: the search predicted " + std::to_string(best.score) + " but the mapping scores " +
                                  std::to_string(te.ranked.back().entropy));
