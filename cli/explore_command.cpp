@@ -13,6 +13,7 @@
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
+#include "validators.hpp"
 
 namespace gpumem::cli {
 
@@ -23,6 +24,19 @@ nlohmann::json candidate_json(const Candidate& c) {
 }
 
 }  // namespace
+
+CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
+  CLI::App* explore = app.add_subcommand("explore", "Score mappings on a trace and search for the best (docs/explorer.md)");
+  explore->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
+  explore->add_option("--trace", args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  explore->add_option("--window", args.window, "requests per window (default: stats.entropy_window, else memory.max_outstanding)")
+      ->check(CLI::Range(1u, 1u << 20));
+  explore->add_option("--beam", args.beam, "beam width of the joint XOR search (default 4)")->check(CLI::Range(1u, 64u));
+  explore->add_option("--threads", args.threads, "worker threads of the search (default 1)")->check(CLI::Range(1u, 64u));
+  explore->add_option("--json", args.json, "write the scores and the recommendation as JSON to this file")->check(kPath);
+  explore->add_option("--emit-yaml", args.emit_yaml, "write the recommended translator.tasks list to this file")->check(kPath);
+  return explore;
+}
 
 int explore_command(const ExploreArgs& a) {
   const Config cfg = load_config(a.config);

@@ -1,5 +1,6 @@
 // gpumem explore (docs/explorer.md, "gpumem explore").
 #pragma once
+#include <CLI/CLI.hpp>
 #include <string>
 
 namespace gpumem::cli {
@@ -10,6 +11,9 @@ struct ExploreArgs {
   unsigned beam = 4;
   unsigned threads = 1;
 };
+
+// Declares `explore` and its options on `app`, filling `args` when parsed.
+CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args);
 
 int explore_command(const ExploreArgs& a);
 

@@ -34,6 +34,7 @@
 #include "system/simulation.hpp"
 #include "tb/cosim_command.hpp"
 #include "stop_on_signal.hpp"
+#include "validators.hpp"
 
 namespace {
 
@@ -199,19 +200,9 @@ int regs_command(const RegsArgs& a) {
 
 }  // namespace
 
-// CLI11 takes "-1" for an unsigned option and wraps it.
-const CLI::Validator kUnsigned(
-    [](std::string& s) {
-      uint64_t v = 0;
-      return gpumem::parse_unsigned(s, v) == gpumem::NumberParse::kOk ? std::string()
-                                                                       : "'" + s + "' is not an integer from 0 to 18446744073709551615";
-    },
-    "UINT");
-// A path option given as "" (an unset shell variable) must not quietly mean
-// "no file".
-const CLI::Validator kPath([](std::string& s) { return s.empty() ? std::string("empty path") : std::string(); }, "PATH");
-
 int sc_main(int argc, char* argv[]) {
+  using gpumem::cli::kPath;
+  using gpumem::cli::kUnsigned;
   CLI::App app{"gpumem: SystemC/TLM-2.0 golden model of a GPU memory front end"};
   app.require_subcommand(1);
 
@@ -252,15 +243,7 @@ int sc_main(int argc, char* argv[]) {
   regs->add_flag("--reset-state", regs_args.reset_state, "start from the reset values, not from the config's firmware writes");
 
   gpumem::cli::ExploreArgs explore_args;
-  CLI::App* explore = app.add_subcommand("explore", "Score mappings on a trace and search for the best (docs/explorer.md)");
-  explore->add_option("--config", explore_args.config, "YAML config file")->required()->check(kPath);
-  explore->add_option("--trace", explore_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
-  explore->add_option("--window", explore_args.window, "requests per window (default: stats.entropy_window, else memory.max_outstanding)")
-      ->check(CLI::Range(1u, 1u << 20));
-  explore->add_option("--beam", explore_args.beam, "beam width of the joint XOR search (default 4)")->check(CLI::Range(1u, 64u));
-  explore->add_option("--threads", explore_args.threads, "worker threads of the search (default 1)")->check(CLI::Range(1u, 64u));
-  explore->add_option("--json", explore_args.json, "write the scores and the recommendation as JSON to this file")->check(kPath);
-  explore->add_option("--emit-yaml", explore_args.emit_yaml, "write the recommended translator.tasks list to this file")->check(kPath);
+  CLI::App* explore = gpumem::cli::add_explore_command(app, explore_args);
 
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");

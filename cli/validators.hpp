@@ -1,0 +1,22 @@
+// Option checks every subcommand shares.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "base/text.hpp"
+
+namespace gpumem::cli {
+
+// CLI11 takes "-1" for an unsigned option and wraps it.
+inline const CLI::Validator kUnsigned(
+    [](std::string& s) {
+      uint64_t v = 0;
+      return gpumem::parse_unsigned(s, v) == gpumem::NumberParse::kOk ? std::string()
+                                                                       : "'" + s + "' is not an integer from 0 to 18446744073709551615";
+    },
+    "UINT");
+// A path option given as "" (an unset shell variable) must not quietly mean
+// "no file".
+inline const CLI::Validator kPath([](std::string& s) { return s.empty() ? std::string("empty path") : std::string(); }, "PATH");
+
+}  // namespace gpumem::cli
