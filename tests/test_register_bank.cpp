@@ -2,6 +2,7 @@
 // nothing" checked by snapshotting every readable register around it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -54,9 +55,10 @@ TEST(RegisterBank, ResetValues) {
 
 TEST(RegisterBank, ReadableRegisterCountMatchesTheMap) {
   RegisterBank bank(register_params(bank_config()));
-  // 8 scalars + 16 schemes + 16 process task types + 16*3 vectors + 3*8 VA
-  // range registers + 2 * 16*3 matrix rows + 2 * 16*8 counters
-  EXPECT_EQ(snapshot(bank).size(), 8u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 3u + 2u * 16u * 8u);
+  // 9 scalars + 16 schemes + 16 process task types + 16 selections + 16*3
+  // vectors + 3*8 VA range registers + 2 * 16*3 matrix rows + 2 * 16*8
+  // performance counter rows + 3 * 16*8 channel counters
+  EXPECT_EQ(snapshot(bank).size(), 9u + 16u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 3u + 2u * 16u * 8u + 3u * 16u * 8u);
 }
 
 TEST(RegisterBank, WritesReachTheTranslatorView) {
@@ -107,7 +109,7 @@ TEST(RegisterBank, RejectedAccessesReportTheirReasonAndChangeNothing) {
   for (const auto& c : cases) {
     RegisterBank bank(register_params(bank_config()));
     ASSERT_EQ(bank.write(xor_vector_offset(1, 0), 4, 0x3), RegStatus::kOk);
-    bank.count(2, 5, 64);
+    bank.count(2, 0, 5, 64, 0);
     const auto before = snapshot(bank);
     const uint64_t gen = bank.translator_registers().generation;
     uint32_t v = 0xDEADBEEF;
@@ -189,8 +191,8 @@ TEST(RegisterBank, MatrixRowsTakeEffectOnlyWhenACheckedCommitAccepts) {
 
 TEST(RegisterBank, CountersCountAndClearOnWrite) {
   RegisterBank bank(register_params(bank_config()));
-  bank.count(3, 7, 64);
-  bank.count(3, 7, 32);
+  bank.count(3, 1, 7, 64, 10);
+  bank.count(3, 1, 7, 32, 11);
   uint32_t v = 0;
   ASSERT_EQ(bank.read(req_count_offset(3, 7), 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 2u);
@@ -201,6 +203,101 @@ TEST(RegisterBank, CountersCountAndClearOnWrite) {
   EXPECT_EQ(v, 0u);
   ASSERT_EQ(bank.read(kRegByteCount + 4 * (3 * kMaxChannels + 7), 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 96u) << "clearing one counter leaves the others";
+}
+
+uint32_t perf_word(const RegisterBank& bank, uint32_t base, unsigned row, PerfField f) {
+  uint32_t v = 0xDEAD;
+  EXPECT_EQ(bank.read(base + 4 * (row * kPerfFieldCount + f), 4, v), RegStatus::kOk);
+  return v;
+}
+
+// Windows of 4 over 8 channels, hand-worked: task type 2 (process 5) sends
+// [0 0 0 0] then [0 1 0 1] (entropies 0 and 1, mean 0.5); process 6 sends
+// task type 2's ninth request and then three of task type 3 to channels
+// 0-3 (one window, entropy 2).
+TEST(PerformanceCounters, SnapshotReadsHandWorkedCountsAndResetRestarts) {
+  RegisterParams params = register_params(bank_config());
+  params.entropy_window = 4;
+  RegisterBank bank(params);
+  const unsigned channels[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+  for (unsigned k = 0; k < 8; ++k) bank.count(2, 5, channels[k], 64, 100 + 2 * k);
+  bank.count(2, 6, 7, 32, 200);
+  for (unsigned c = 0; c < 3; ++c) bank.count(3, 6, c + 1, 16, 201 + c);
+
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfRequestsLo), 0u) << "nothing is readable before a snapshot";
+  ASSERT_EQ(bank.write(kRegPerfCtrl, 4, kPerfSnapshot), RegStatus::kOk);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfRequestsLo), 9u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfRequestsHi), 0u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfBytesLo), 8u * 64u + 32u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfActiveCyclesLo), 200u - 100u + 1u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfWindows), 2u) << "the ninth request's window is not closed";
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfEntropy), 0x8000u) << "mean of 0 and 1 bit, 16.16";
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 3, kPerfWindows), 0u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 3, kPerfEntropy), static_cast<uint32_t>(std::llround(std::log2(3.0) * 65536)))
+      << "fewer than W requests: the partial window's entropy";
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 5, kPerfRequestsLo), 8u);
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 5, kPerfEntropy), 0x8000u);
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 6, kPerfRequestsLo), 4u);
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 6, kPerfEntropy), 0x20000u) << "channels 7, 1, 2, 3: 2 bits";
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 6, kPerfActiveCyclesLo), 4u);
+  uint32_t v = 0;
+  ASSERT_EQ(bank.read(kRegAppReqCount + 4 * (5 * kMaxChannels + 1), 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 2u) << "APP_REQ_COUNT[5][1]";
+  EXPECT_EQ(bank.write(kRegPerfTask, 4, 0), RegStatus::kReadOnly);
+
+  // Reset: live counters restart, the snapshot stays until the next one.
+  ASSERT_EQ(bank.write(kRegPerfCtrl, 4, kPerfReset), RegStatus::kOk);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfRequestsLo), 9u);
+  ASSERT_EQ(bank.read(req_count_offset(2, 0), 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 0u) << "reset clears REQ_COUNT too";
+  EXPECT_EQ(bank.performance().task(2).requests, 0u);
+  bank.count(2, 5, 3, 64, 500);
+  ASSERT_EQ(bank.write(kRegPerfCtrl, 4, kPerfSnapshot | kPerfReset), RegStatus::kOk);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfRequestsLo), 1u) << "snapshot before reset";
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 2, kPerfActiveCyclesLo), 1u);
+  EXPECT_EQ(bank.performance().task(2).requests, 0u);
+  ASSERT_EQ(bank.read(kRegPerfCtrl, 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 0u);
+}
+
+TEST(PerformanceCounters, SixtyFourBitCountsSplitIntoTwoWords) {
+  PerfReading r;
+  r.requests = 0x1'2345'6789;
+  r.bytes = 0xAB'0000'0001;
+  r.active_cycles = 0x2'0000'0000;
+  r.mean_window_entropy = 3.5;
+  const std::vector<uint32_t> w = perf_words(r);
+  EXPECT_EQ(w[kPerfRequestsLo], 0x2345'6789u);
+  EXPECT_EQ(w[kPerfRequestsHi], 1u);
+  EXPECT_EQ(w[kPerfBytesHi], 0xABu);
+  EXPECT_EQ(w[kPerfActiveCyclesLo], 0u);
+  EXPECT_EQ(w[kPerfActiveCyclesHi], 2u);
+  EXPECT_EQ(w[kPerfEntropy], 0x38000u);
+  EXPECT_DOUBLE_EQ(r.bandwidth(), double(r.bytes) / double(r.active_cycles));
+}
+
+// CTRL bit 1 switches the selections of APP_TASK_SELECT on and off.
+TEST(DynamicSelection, ValidSelectionReplacesTheTaskTypeOnlyWhileEnabled) {
+  RegisterBank bank(register_params(bank_config()));
+  const TranslatorRegisters& t = bank.translator_registers();
+  ASSERT_EQ(bank.write(kRegAppTaskSelect + 4 * 3, 4, kAppTaskSelectValid | 9 | 0x70), RegStatus::kOk);
+  uint32_t v = 0;
+  ASSERT_EQ(bank.read(kRegAppTaskSelect + 4 * 3, 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, kAppTaskSelectValid | 9) << "bits other than 31 and 3:0 are dropped";
+  EXPECT_EQ(t.effective_task(3, 1), 1u) << "CTRL bit 1 still clear";
+  const uint64_t gen = t.generation;
+  ASSERT_EQ(bank.write(kRegCtrl, 4, kCtrlInterleaveEnable | kCtrlDynamicSelectionEnable), RegStatus::kOk);
+  EXPECT_GT(t.generation, gen);
+  EXPECT_EQ(t.effective_task(3, 1), 9u);
+  EXPECT_EQ(t.effective_task(4, 1), 1u) << "process 4 has no valid selection";
+  ASSERT_EQ(bank.write(kRegAppTaskSelect + 4 * 3, 4, 9), RegStatus::kOk);
+  EXPECT_EQ(t.effective_task(3, 1), 1u) << "valid bit cleared";
+  ASSERT_EQ(bank.write(kRegAppTaskSelect + 4 * 3, 4, kAppTaskSelectValid | 9), RegStatus::kOk);
+  ASSERT_EQ(bank.write(kRegCtrl, 4, kCtrlInterleaveEnable), RegStatus::kOk);
+  EXPECT_EQ(t.effective_task(3, 1), 1u) << "switched off";
+  bank.reset();
+  EXPECT_EQ(t.selected_valid, 0u);
+  EXPECT_FALSE(t.dynamic_selection);
 }
 
 // Configurations that give every elaborated quantity of the map a
@@ -272,7 +369,7 @@ TEST(RegisterBank, EveryRegisterResetsToItsResetColumn) {
     for (const Register& r : bank.registers())
       for (unsigned i = 0; i < r.def().dim0; ++i)
         for (unsigned j = 0; j < r.mapped_dim1(); ++j) bank.write(offset_of(r.def(), i, j), 4, 0x8000'0001 ^ (i << 4));
-    for (unsigned t = 0; t < kMaxTaskTypes; ++t) bank.count(t, 0, 64);
+    for (unsigned t = 0; t < kMaxTaskTypes; ++t) bank.count(t, t, 0, 64, t);
     ASSERT_FALSE(state_of(bank) == state_of(RegisterBank(params))) << what << ": the writes moved nothing";
     bank.reset();
     expect_reset_column(bank, what + ", after reset()");
@@ -287,7 +384,7 @@ TEST(RegisterBank, EveryRefusedAccessChangesNothing) {
     bank.write(xor_vector_offset(1, 0), 4, 0x3);
     ASSERT_EQ(bank.write(kRegVaRangeTask + 4, 4, kVaRangeEnable | 2), RegStatus::kOk);
     ASSERT_EQ(bank.write(kRegPtRootHi, 4, 0x12), RegStatus::kOk);
-    bank.count(2, 1, 64);
+    bank.count(2, 3, 1, 64, 5);
     BankState before = state_of(bank);
     unsigned refused = 0;
     auto refuse = [&](const std::string& access, uint64_t offset, unsigned width, bool write, uint32_t value) {
@@ -397,7 +494,7 @@ TEST(RegisterAccess, EveryElementNameParsesBackToItsOffset) {
 TEST(RegisterAccess, RefusedAccessesChangeNothingAndNameTheirPlace) {
   RegisterBank bank(register_params(bank_config()));
   const auto before = snapshot(bank);
-  for (const char* text : {"TASK_SCHEME[1]=9", "ID=1", "0x0042", "0x9000", "XOR_VECTOR[0][3]=1"}) {
+  for (const char* text : {"TASK_SCHEME[1]=9", "ID=1", "0x0042", "0xD000", "XOR_VECTOR[0][3]=1"}) {
     std::ostringstream out;
     try {
       perform_register_access(bank, parse_register_access(text, "fw.txt", 7), out);

@@ -35,6 +35,7 @@ RegisterParams register_params(const Config& cfg) {
   r.default_scheme = cfg.translator.default_scheme;
   r.position = cfg.translator.position;
   r.address_bits = cfg.translator_address_bits();
+  r.entropy_window = cfg.entropy_window();
   return r;
 }
 

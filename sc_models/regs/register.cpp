@@ -28,7 +28,9 @@ RegStatus Register::write(unsigned i, unsigned j, uint32_t value) {
   switch (def_->access) {
     case RegAccess::kRO: return RegStatus::kReadOnly;
     case RegAccess::kRC: v = 0; break;
-    case RegAccess::kWA: break;
+    case RegAccess::kWA:  // acts on the written fields; stores nothing
+      if (on_write) on_write(i, j, value & field_mask_);
+      return RegStatus::kOk;
     case RegAccess::kRW: {
       const uint32_t stored = value & field_mask_;
       if ((stored ^ v) & def_->fixed_mask) return RegStatus::kBadValue;

@@ -35,7 +35,8 @@ class Register {
 
   // Extra check of a WriteCheck other than kNone: true if the value may be stored.
   std::function<bool(unsigned i, unsigned j, uint32_t value)> value_allowed;
-  // After an accepted write (and at reset for RW registers), with the stored value.
+  // After an accepted write (and at reset for RW registers), with the stored
+  // value; for an action (WA) register, with the written value's fields.
   std::function<void(unsigned i, unsigned j, uint32_t stored)> on_write;
 
  private:

@@ -9,7 +9,7 @@
 namespace gpumem {
 
 RegisterBank::RegisterBank(const RegisterParams& params)
-    : params_(params), prime_allowed_(params.prime != 0) {
+    : params_(params), prime_allowed_(params.prime != 0), perf_(params.layout.channels, params.entropy_window) {
   // The load-time checks of the prime scheme, repeated here so that a register
   // write cannot reach a mapping the config would have refused.
   const auto& cb = params.layout.channel_bits;
@@ -23,6 +23,7 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   ctrl_ = &reg(kRegCtrl);
   req_count_ = &reg(kRegReqCount);
   byte_count_ = &reg(kRegByteCount);
+  app_req_count_ = &reg(kRegAppReqCount);
   matrix_row_lo_ = &reg(kRegMatrixRowLo);
   matrix_row_hi_ = &reg(kRegMatrixRowHi);
 
@@ -32,7 +33,18 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   auto translator_changed = [this] { ++translator_.generation; };
   ctrl_->on_write = [this, translator_changed](unsigned, unsigned, uint32_t v) {
     translator_.interleave_enable = (v & kCtrlInterleaveEnable) != 0;
+    translator_.dynamic_selection = (v & kCtrlDynamicSelectionEnable) != 0;
     translator_changed();
+  };
+  reg(kRegAppTaskSelect).on_write = [this, translator_changed](unsigned p, unsigned, uint32_t v) {
+    const uint32_t bit = 1u << p;
+    translator_.selected_valid = (v & kAppTaskSelectValid) ? translator_.selected_valid | bit : translator_.selected_valid & ~bit;
+    translator_.selected_task[p] = static_cast<uint8_t>(v & kVaRangeTaskMask);
+    translator_changed();
+  };
+  reg(kRegPerfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
+    if (v & kPerfSnapshot) snapshot_performance();
+    if (v & kPerfReset) reset_counters();
   };
   reg(kRegTaskScheme).on_write = [this, translator_changed](unsigned t, unsigned, uint32_t v) {
     // The rows take effect together, checked, when the matrix scheme is
@@ -85,7 +97,26 @@ void RegisterBank::reset() {
   translator_ = TranslatorRegisters{};
   mmu_.pt_root = 0;
   for (auto& r : registers_) r.reset();
+  perf_.reset();
   ++translator_.generation;
+}
+
+void RegisterBank::snapshot_performance() {
+  Register& task = reg(kRegPerfTask);
+  Register& app = reg(kRegPerfApp);
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    const std::vector<uint32_t> w = perf_words(perf_.task(t));
+    for (unsigned f = 0; f < kPerfFieldCount; ++f) task.at(t, f) = w[f];
+  }
+  for (unsigned p = 0; p < kMaxProcesses; ++p) {
+    const std::vector<uint32_t> w = perf_words(perf_.application(p));
+    for (unsigned f = 0; f < kPerfFieldCount; ++f) app.at(p, f) = w[f];
+  }
+}
+
+void RegisterBank::reset_counters() {
+  for (Register* r : {req_count_, byte_count_, app_req_count_}) r->reset();
+  perf_.reset();
 }
 
 // With a non-power-of-two channel count a row of granules straddles pages, so

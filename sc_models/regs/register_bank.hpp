@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mmu/mmu.hpp"
+#include "regs/performance_monitor.hpp"
 #include "regs/register.hpp"
 #include "regs/register_map.hpp"
 #include "translator/channel_matrix.hpp"
@@ -23,8 +24,9 @@ class RegisterBank {
 
   RegStatus read(uint64_t offset, unsigned width_bytes, uint32_t& value) const;
   RegStatus write(uint64_t offset, unsigned width_bytes, uint32_t value);
-  // Every register to its reset value (the map's reset column). The TLB
-  // invalidation count is not a register and keeps counting.
+  // Every register to its reset value (the map's reset column), the
+  // performance counters to zero. The TLB invalidation count is not a
+  // register and keeps counting.
   void reset();
 
   const TranslatorRegisters& translator_registers() const { return translator_; }
@@ -39,11 +41,15 @@ class RegisterBank {
   // staged rows, or "" if it would not be for them.
   std::string staged_matrix_problem(unsigned task) const;
 
-  // Called by the channel router for every request it routes.
-  void count(unsigned task, unsigned channel, unsigned bytes) {
+  // Called by the channel router for every data request it routes.
+  void count(unsigned task, unsigned process, unsigned channel, unsigned bytes, uint64_t cycle) {
     ++req_count_->at(task, channel);
     byte_count_->at(task, channel) += bytes;
+    ++app_req_count_->at(process, channel);
+    perf_.count(task, process, channel, bytes, cycle);
   }
+  // The live performance counters (PERF_TASK and PERF_APP hold a snapshot of them).
+  const PerformanceMonitor& performance() const { return perf_; }
 
  private:
   struct Decoded {
@@ -54,6 +60,8 @@ class RegisterBank {
   Register& reg(uint32_t base);
   bool scheme_allowed(unsigned task, uint32_t value) const;
   MatrixRows staged_matrix(unsigned task) const;
+  void snapshot_performance();  // PERF_CTRL bit 0
+  void reset_counters();        // PERF_CTRL bit 1
 
   RegisterParams params_;
   bool prime_allowed_;  // prime configured, and the channel bits form one contiguous field
@@ -61,10 +69,12 @@ class RegisterBank {
   Register* ctrl_;
   Register* req_count_;
   Register* byte_count_;
+  Register* app_req_count_;
   Register* matrix_row_lo_;
   Register* matrix_row_hi_;
   TranslatorRegisters translator_;
   MmuRegisters mmu_;
+  PerformanceMonitor perf_;
 };
 
 }  // namespace gpumem

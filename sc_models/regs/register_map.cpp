@@ -70,6 +70,11 @@ const std::vector<RegisterDef>& register_map() {
        "Physical address of the root page table, bits 63:32."},
       {"TLB_INVALIDATE", kRegTlbInvalidate, 1, 1, Elab::kNone, RegAccess::kWA, kZero, kZero, 0, WriteCheck::kNone, "",
        "Any write invalidates every TLB entry before the next lookup. Reads as zero."},
+      {"PERF_CTRL", kRegPerfCtrl, 1, 1, Elab::kNone, RegAccess::kWA, kZero, {kPerfSnapshot | kPerfReset}, 0,
+       WriteCheck::kNone, "",
+       "bit 0 snapshot: PERF_TASK and PERF_APP take the performance counters' current values; bit 1 reset: the "
+       "performance counters and REQ_COUNT, BYTE_COUNT and APP_REQ_COUNT restart from zero (with both, the snapshot "
+       "is taken first). Reads as zero."},
       {"TASK_SCHEME", kRegTaskScheme, kMaxTaskTypes, 1, Elab::kNone, RegAccess::kRW, {0, Elab::kFixedScheme}, kAll, 0,
        WriteCheck::kScheme, "t",
        "Scheme of task type t: 0 none, 1 xor, 2 prime, 3 matrix. Another value, or a scheme the config cannot serve, "
@@ -78,6 +83,11 @@ const std::vector<RegisterDef>& register_map() {
       {"PROCESS_TASK", kRegProcessTask, kMaxProcesses, 1, Elab::kNone, RegAccess::kRW, kZero, {kVaRangeTaskMask}, 0,
        WriteCheck::kNone, "p",
        "Task type of process p (bits 3:0) when the translator sits before the MMU and no VA range matches."},
+      {"APP_TASK_SELECT", kRegAppTaskSelect, kMaxProcesses, 1, Elab::kNone, RegAccess::kRW, kZero,
+       {kAppTaskSelectValid | kVaRangeTaskMask}, 0, WriteCheck::kNone, "p",
+       "bit 31 valid, bits 3:0 the task type selected for process p (written by the driver from the profile store). "
+       "While CTRL bit 1 (dynamic selection) is set, a valid entry replaces the task type of every request of process "
+       "p at the translator. Other bits read as zero."},
       {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, Elab::kChannelBitCount, RegAccess::kRW, kZero,
        {0, Elab::kCandidateMask}, 0, WriteCheck::kNone, "t, j",
        "XOR control vector a[t][j]: bit i selects candidate bit p_i into channel bit c_j. "
@@ -96,10 +106,18 @@ const std::vector<RegisterDef>& register_map() {
        "in the row. Takes effect when 3 (matrix) is next written to TASK_SCHEME[t]."},
       {"MATRIX_ROW_HI", kRegMatrixRowHi, kMaxTaskTypes, kMaxChannelBits, Elab::kMatrixRowCount, RegAccess::kRW, kZero, kAll,
        0, WriteCheck::kNone, "t, j", "Staged row j of task type t's matrix, address bits 63:32."},
+      {"PERF_TASK", kRegPerfTask, kMaxTaskTypes, kPerfFieldCount, Elab::kNone, RegAccess::kRO, kZero, kAll, 0,
+       WriteCheck::kNone, "t, f",
+       "Performance counters of task type t as of the last snapshot (PERF_CTRL bit 0), field f: 0/1 requests, "
+       "2/3 bytes, 4/5 active cycles (low/high words), 6 windows, 7 mean window entropy (16.16 bits)."},
+      {"PERF_APP", kRegPerfApp, kMaxProcesses, kPerfFieldCount, Elab::kNone, RegAccess::kRO, kZero, kAll, 0,
+       WriteCheck::kNone, "p, f", "Performance counters of process p as of the last snapshot, fields as PERF_TASK."},
       {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
        WriteCheck::kNone, "t, c", "Requests of task type t served by channel c (mod 2^32). Any write clears it."},
       {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
        WriteCheck::kNone, "t, c", "Bytes of task type t moved by channel c (mod 2^32). Any write clears it."},
+      {"APP_REQ_COUNT", kRegAppReqCount, kMaxProcesses, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
+       WriteCheck::kNone, "p, c", "Requests of process p served by channel c (mod 2^32). Any write clears it."},
   };
   return map;
 }

@@ -32,6 +32,7 @@ struct RegisterParams {
   // The matrix scheme and its rows exist. The project's RTL translator has
   // no matrix scheme, so the co-simulation elaborates the bank without it.
   bool matrix_scheme = true;
+  unsigned entropy_window = 64;  // W of the performance counters' window entropy
 };
 
 // A quantity of the elaborated configuration that a row may depend on.
@@ -86,17 +87,22 @@ constexpr uint32_t kRegCtrl = 0x0010;
 constexpr uint32_t kRegPtRootLo = 0x0020;
 constexpr uint32_t kRegPtRootHi = 0x0024;
 constexpr uint32_t kRegTlbInvalidate = 0x0028;
+constexpr uint32_t kRegPerfCtrl = 0x0030;
 constexpr uint32_t kRegTaskScheme = 0x0040;  // [t]
 constexpr uint32_t kRegProcessTask = 0x0080;  // [p]
+constexpr uint32_t kRegAppTaskSelect = 0x00C0;  // [p]
 constexpr uint32_t kRegXorVector = 0x0100;   // [t][j], j < 8
 constexpr uint32_t kRegVaRangeStart = 0x0300;  // [r]
 constexpr uint32_t kRegVaRangeEnd = 0x0320;    // [r]
 constexpr uint32_t kRegVaRangeTask = 0x0340;   // [r]
 constexpr uint32_t kRegMatrixRowLo = 0x0400;   // [t][j], j < 8
 constexpr uint32_t kRegMatrixRowHi = 0x0600;   // [t][j], j < 8
+constexpr uint32_t kRegPerfTask = 0x0800;      // [t][f], f < 8
+constexpr uint32_t kRegPerfApp = 0x0A00;       // [p][f], f < 8
 constexpr uint32_t kRegReqCount = 0x1000;    // [t][c], c < 256
 constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
-constexpr uint32_t kRegisterSpaceBytes = 0x9000;
+constexpr uint32_t kRegAppReqCount = 0x9000;  // [p][c]
+constexpr uint32_t kRegisterSpaceBytes = 0xD000;
 // Bits of a register port's byte offset (REG_ADDR_BITS of gpumem_pkg): the
 // register space rounded up to a power of two, 16 bits.
 constexpr unsigned register_address_bits() {
@@ -106,12 +112,30 @@ constexpr unsigned register_address_bits() {
 }
 
 constexpr uint32_t kIdValue = 0x4750'4D4D;  // "GPMM"
-constexpr uint32_t kVersionValue = 0x0002'0002;  // 2.2: the matrix scheme and its MATRIX_ROW registers
+constexpr uint32_t kVersionValue = 0x0002'0003;  // 2.3: performance counters, PERF_CTRL, APP_TASK_SELECT
 
 // CTRL fields.
 constexpr uint32_t kCtrlInterleaveEnable = 1u << 0;
 constexpr uint32_t kCtrlDynamicSelectionEnable = 1u << 1;
 constexpr uint32_t kCtrlTranslatorPosition = 1u << 2;  // 0: after the MMU (PA), 1: before (VA)
+// PERF_CTRL fields: a write with both takes the snapshot first.
+constexpr uint32_t kPerfSnapshot = 1u << 0;
+constexpr uint32_t kPerfReset = 1u << 1;
+// APP_TASK_SELECT fields.
+constexpr uint32_t kAppTaskSelectValid = 1u << 31;
+// The counters of one group (a task type in PERF_TASK, an application in
+// PERF_APP), as of the last snapshot: f in PERF_TASK[t][f], PERF_APP[p][f].
+enum PerfField : uint32_t {
+  kPerfRequestsLo,
+  kPerfRequestsHi,
+  kPerfBytesLo,
+  kPerfBytesHi,
+  kPerfActiveCyclesLo,
+  kPerfActiveCyclesHi,
+  kPerfWindows,
+  kPerfEntropy,  // mean window entropy, bits in 16.16 fixed point
+  kPerfFieldCount
+};
 // VA_RANGE_TASK fields.
 constexpr uint32_t kVaRangeEnable = 1u << 31;
 constexpr uint32_t kVaRangeTaskMask = 0xF;

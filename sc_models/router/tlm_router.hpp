@@ -48,7 +48,8 @@ class ChannelRouterTlm : public sc_core::sc_module {
     How& how = ext->how;
     how.channel = decoder_.channel(mapped);
     how.local_address = decoder_.local(mapped);
-    if (ext->info.origin == Origin::kData) counters_.count(ext->info.task_type, how.channel, trans.get_data_length());
+    if (ext->info.origin == Origin::kData)
+      counters_.count(ext->info.task_type, ext->info.process, how.channel, trans.get_data_length(), how.cycle);
     trans.set_address(how.local_address);
     to_channel[how.channel]->b_transport(trans, delay);
   }

@@ -1,7 +1,8 @@
 // TLM shell of the XOR translator: replaces the address by the mapped address
 // of the request's task type and passes the transaction on. After the MMU (or
 // without one) the task type travels in RequestInfo; before the MMU it comes
-// from the register bank's VA-range and process tables.
+// from the register bank's VA-range and process tables. With dynamic
+// selection on, the process's selected task type replaces either.
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -46,6 +47,7 @@ class TranslatorTlm : public sc_core::sc_module {
     } else {
       ext->how.physical_address = in;
     }
+    ext->info.task_type = regs_.effective_task(ext->info.process, ext->info.task_type);
     ext->how.task_type = ext->info.task_type;
     const XorTranslator::Result r = model_.translate(in, ext->info.task_type);
     ext->how.scheme = r.scheme;

@@ -30,7 +30,18 @@ struct TranslatorRegisters {
   // comes from the first enabled VA range that holds its VA, else from its process.
   std::array<uint8_t, kMaxProcesses> process_task{};
   std::array<VaRange, kMaxVaRanges> va_range{};
+  // Dynamic selection (seed 000, paragraphs 0098-0100): the task type the
+  // driver selected per process from the profile store, used instead of the
+  // page's (or VA range's) while dynamic_selection is set.
+  bool dynamic_selection = false;
+  uint32_t selected_valid = 0;  // bit p: process p has a selection
+  std::array<uint8_t, kMaxProcesses> selected_task{};
   uint64_t generation = 0;  // bumped on every write, so users can cache derived state
+
+  unsigned effective_task(unsigned process, unsigned task) const {
+    if (dynamic_selection && process < kMaxProcesses && ((selected_valid >> process) & 1u)) return selected_task[process];
+    return task;
+  }
 
   unsigned task_for(unsigned process, uint64_t va, unsigned small_bits) const {
     const uint64_t page = va >> small_bits;

@@ -8,6 +8,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -31,8 +32,8 @@ class ReferenceMap {
   void reset() {
     word_.clear();
     committed_.clear();
-    requests_.clear();  // the counters are registers (RC), reset to zero
-    bytes_.clear();
+    clear_counters();  // the counters are registers (RC), reset to zero
+    snapshot_.clear();  // PERF_TASK and PERF_APP are read-only zeros until a snapshot
     for (const RegisterDef& r : register_map())
       if (r.access == RegAccess::kRO || r.access == RegAccess::kRW)
         for (uint32_t i = 0; i < r.dim0; ++i)
@@ -45,6 +46,14 @@ class ReferenceMap {
     switch (w.row->access) {
       case RegAccess::kWA: v = 0; break;
       case RegAccess::kRC: v = count(w); break;
+      case RegAccess::kRO:
+        if (r_is_perf(*w.row)) {
+          const auto it = snapshot_.find(off);
+          v = it == snapshot_.end() ? 0 : it->second;
+          break;
+        }
+        v = word_.at(off);
+        break;
       default: v = word_.at(off);
     }
     return RegStatus::kOk;
@@ -58,9 +67,11 @@ class ReferenceMap {
       case RegAccess::kRO: return RegStatus::kReadOnly;
       case RegAccess::kWA:
         if (r.base == kRegTlbInvalidate) ++invalidations;
+        if (r.base == kRegPerfCtrl && (value & kPerfSnapshot)) take_snapshot();
+        if (r.base == kRegPerfCtrl && (value & kPerfReset)) clear_counters();
         return RegStatus::kOk;
       case RegAccess::kRC:
-        (r.base == kRegReqCount ? requests_ : bytes_)[{w.i, w.j}] = 0;
+        counter(r.base)[{w.i, w.j}] = 0;
         return RegStatus::kOk;
       case RegAccess::kRW: break;
     }
@@ -72,9 +83,12 @@ class ReferenceMap {
     return RegStatus::kOk;
   }
 
-  void count(unsigned task, unsigned channel, unsigned bytes) {
+  void count(unsigned task, unsigned process, unsigned channel, unsigned bytes, uint64_t cycle) {
     requests_[{task, channel}] += 1;
     bytes_[{task, channel}] += bytes;
+    app_requests_[{process, channel}] += 1;
+    history_[task].push_back({channel, bytes, cycle});
+    history_[kMaxTaskTypes + process].push_back({channel, bytes, cycle});
   }
 
   uint32_t word(uint32_t base, uint32_t i, uint32_t j = 0) const { return word_.at(offset(register_def(base), i, j)); }
@@ -111,10 +125,55 @@ class ReferenceMap {
     return RegStatus::kUnmapped;
   }
 
+  using Counts = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
+  Counts& counter(uint32_t base) { return base == kRegReqCount ? requests_ : base == kRegByteCount ? bytes_ : app_requests_; }
   uint32_t count(const Where& w) const {
-    const auto& m = w.row->base == kRegReqCount ? requests_ : bytes_;
+    const Counts& m = const_cast<ReferenceMap*>(this)->counter(w.row->base);
     const auto it = m.find({w.i, w.j});
     return it == m.end() ? 0 : static_cast<uint32_t>(it->second);
+  }
+  static bool r_is_perf(const RegisterDef& r) { return r.base == kRegPerfTask || r.base == kRegPerfApp; }
+
+  void clear_counters() {
+    requests_.clear();
+    bytes_.clear();
+    app_requests_.clear();
+    history_.clear();
+  }
+
+  // docs/register-map.md, "Performance counters", from each group's requests
+  // since the last reset: entropy per window as -sum p log2 p in doubles.
+  void take_snapshot() {
+    const unsigned window = p_.entropy_window;
+    for (unsigned g = 0; g < kMaxTaskTypes + kMaxProcesses; ++g) {
+      const uint32_t base = g < kMaxTaskTypes ? kRegPerfTask : kRegPerfApp;
+      const uint32_t row = g < kMaxTaskTypes ? g : g - kMaxTaskTypes;
+      const auto it = history_.find(g);
+      const std::vector<Counted> none;
+      const std::vector<Counted>& h = it == history_.end() ? none : it->second;
+      uint64_t bytes = 0;
+      for (const Counted& c : h) bytes += c.bytes;
+      const uint64_t span = h.empty() ? 0 : h.back().cycle - h.front().cycle + 1;
+      const uint64_t windows = h.size() / window;
+      auto entropy_of = [&](size_t first, size_t n) {
+        std::map<unsigned, unsigned> hist;
+        for (size_t k = first; k < first + n; ++k) ++hist[h[k].channel];
+        double e = 0;
+        for (const auto& [ch, k] : hist) e -= double(k) / double(n) * std::log2(double(k) / double(n));
+        return e;
+      };
+      double mean = 0;
+      if (windows) {
+        for (uint64_t k = 0; k < windows; ++k) mean += entropy_of(k * window, window);
+        mean /= double(windows);
+      } else if (!h.empty()) {
+        mean = entropy_of(0, h.size());
+      }
+      const uint32_t words[kPerfFieldCount] = {uint32_t(h.size()), uint32_t(uint64_t(h.size()) >> 32), uint32_t(bytes),
+                                               uint32_t(bytes >> 32), uint32_t(span), uint32_t(span >> 32), uint32_t(windows),
+                                               uint32_t(std::llround(mean * 65536.0))};
+      for (uint32_t f = 0; f < kPerfFieldCount; ++f) snapshot_[offset(register_def(base), row, f)] = words[f];
+    }
   }
 
   std::vector<uint64_t> staged(unsigned task) const {
@@ -164,7 +223,13 @@ class ReferenceMap {
   RegisterParams p_;
   std::map<uint64_t, uint32_t> word_;
   std::map<unsigned, std::vector<uint64_t>> committed_;  // rows of accepted matrix commits
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> requests_, bytes_;
+  Counts requests_, bytes_, app_requests_;
+  struct Counted {
+    unsigned channel, bytes;
+    uint64_t cycle;
+  };
+  std::map<unsigned, std::vector<Counted>> history_;  // group: task types, then processes
+  std::map<uint64_t, uint32_t> snapshot_;            // PERF_TASK and PERF_APP words
 };
 
 RegisterParams draw_params(FuzzedDataProvider& in) {
@@ -186,6 +251,7 @@ RegisterParams draw_params(FuzzedDataProvider& in) {
   p.position = in.ConsumeBool() ? TranslatorPosition::kBeforeMmu : TranslatorPosition::kAfterMmu;
   p.address_bits = in.ConsumeIntegralInRange<unsigned>(13, 64);
   p.matrix_scheme = in.ConsumeBool();
+  p.entropy_window = in.ConsumeIntegralInRange<unsigned>(1, 8);
   return p;
 }
 
@@ -203,6 +269,13 @@ uint64_t draw_offset(FuzzedDataProvider& in) {
 void compare_views(const RegisterBank& bank, const ReferenceMap& ref) {
   const TranslatorRegisters& t = bank.translator_registers();
   if (t.interleave_enable != ((ref.word(kRegCtrl, 0) & kCtrlInterleaveEnable) != 0)) differ("CTRL view");
+  if (t.dynamic_selection != ((ref.word(kRegCtrl, 0) & kCtrlDynamicSelectionEnable) != 0)) differ("CTRL dynamic-selection view");
+  for (unsigned p = 0; p < kMaxProcesses; ++p) {
+    const uint32_t sel = ref.word(kRegAppTaskSelect, p);
+    if (((t.selected_valid >> p) & 1u) != ((sel & kAppTaskSelectValid) ? 1u : 0u) ||
+        t.selected_task[p] != (sel & kVaRangeTaskMask))
+      differ("APP_TASK_SELECT view");
+  }
   for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
     if (static_cast<uint32_t>(t.scheme[task]) != ref.word(kRegTaskScheme, task)) differ("TASK_SCHEME view");
     for (unsigned j = 0; j < bank.params().layout.channel_bits.size() && j < kMaxChannelBits; ++j)
@@ -233,6 +306,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const RegisterParams params = draw_params(in);
   RegisterBank bank(params);
   ReferenceMap ref(params);
+  uint64_t cycle = 0;
   while (in.remaining_bytes() > 0) {
     const unsigned op = in.ConsumeIntegralInRange<unsigned>(0, 15);
     if (op == 0) {
@@ -241,9 +315,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else if (op == 1) {
       const unsigned task = in.ConsumeIntegralInRange<unsigned>(0, kMaxTaskTypes - 1);
       const unsigned channel = in.ConsumeIntegralInRange<unsigned>(0, params.layout.channels - 1);
+      const unsigned process = in.ConsumeIntegralInRange<unsigned>(0, kMaxProcesses - 1);
       const unsigned bytes = in.ConsumeIntegralInRange<unsigned>(1, kMaxRequestBytes);
-      bank.count(task, channel, bytes);
-      ref.count(task, channel, bytes);
+      cycle += in.ConsumeIntegralInRange<unsigned>(0, 3);  // the router sees cycles in order
+      bank.count(task, process, channel, bytes, cycle);
+      ref.count(task, process, channel, bytes, cycle);
     } else {
       const uint64_t off = draw_offset(in);
       const unsigned width = in.ConsumeBool() ? 4 : in.ConsumeIntegralInRange<unsigned>(0, 16);
@@ -251,7 +327,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         uint32_t got = 0x5EED5EED, want = 0x5EED5EED;
         const RegStatus s = bank.read(off, width, got), r = ref.read(off, width, want);
         if (s != r) differ("read status at " + std::to_string(off) + ": bank " + reg_status_name(s) + ", reference " + reg_status_name(r));
-        if (got != want) differ("read value at " + std::to_string(off));
+        // The bank's entropy is exact to 2^-24 bit before its rounding to
+        // 16.16, the reference's is a double: they may round apart by one.
+        const RegisterDef* row = register_at(off);
+        const bool entropy = s == RegStatus::kOk && row && (row->base == kRegPerfTask || row->base == kRegPerfApp) &&
+                             (off - row->base) / 4 % row->dim1 == kPerfEntropy;
+        if (entropy ? (got > want ? got - want : want - got) > 1 : got != want) differ("read value at " + std::to_string(off));
       } else {
         const uint32_t value = in.ConsumeIntegral<uint32_t>();
         const RegStatus s = bank.write(off, width, value), r = ref.write(off, width, value);
