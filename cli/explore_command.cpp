@@ -1,5 +1,7 @@
 #include "explore_command.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,6 +15,8 @@
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
+#include "stats/progress.hpp"
+#include "stats/run_statistics.hpp"
 #include "validators.hpp"
 
 namespace gpumem::cli {
@@ -22,6 +26,23 @@ namespace {
 nlohmann::json candidate_json(const Candidate& c) {
   return {{"name", c.name}, {"mean_window_entropy", c.entropy}, {"makespan_bound", c.makespan}};
 }
+
+// The trace read with a count on the progress line.
+class CountingSource : public RequestSource {
+ public:
+  CountingSource(RequestSource& inner, StageProgress* progress) : inner_(inner), progress_(progress) {}
+  bool next(Request& r) override {
+    if (!inner_.next(r)) return false;
+    if (progress_ && (++read_ & 0xFFFF) == 0) progress_->update("reading the trace", read_, inner_.expected_total());
+    return true;
+  }
+  uint64_t expected_total() const override { return inner_.expected_total(); }
+
+ private:
+  RequestSource& inner_;
+  StageProgress* progress_;
+  uint64_t read_ = 0;
+};
 
 }  // namespace
 
@@ -49,8 +70,15 @@ int explore_command(const ExploreArgs& a) {
   if (!a.json.empty()) json_out.emplace(a.json, "--json");
   if (!a.emit_yaml.empty()) yaml_out.emplace(a.emit_yaml, "--emit-yaml");
 
-  const std::vector<TranslatorInput> stream = translator_inputs(cfg, *source);
-  const Exploration x = explore(cfg, stream, {a.window, a.beam, a.threads});
+  std::optional<StageProgress> progress;  // on a terminal only
+  if (isatty(STDERR_FILENO)) progress.emplace(stderr);
+  CountingSource counted(*source, progress ? &*progress : nullptr);
+  const std::vector<TranslatorInput> stream = translator_inputs(cfg, counted);
+  ExploreOptions options{a.window, a.beam, a.threads, {}};
+  if (progress)
+    options.progress = [&](const std::string& stage, uint64_t done, uint64_t total) { progress->update(stage, done, total); };
+  const Exploration x = explore(cfg, stream, options);
+  if (progress) progress->clear();
 
   std::printf("%zu requests at the translator, windows of %u\n", stream.size(), x.window);
   nlohmann::json tasks = nlohmann::json::array();
@@ -71,14 +99,19 @@ int explore_command(const ExploreArgs& a) {
               static_cast<unsigned long long>(x.predicted.makespan), yaml.c_str());
 
   if (json_out) {
+    nlohmann::json series;
+    for (const Candidate* c : {&x.identity, &x.configured, &x.predicted})
+      series[c == &x.predicted ? "recommended" : c->name] = series_json(c->series, x.window);
     const nlohmann::json j = {{"config", a.config},
                               {"trace", a.trace},
                               {"window", x.window},
                               {"requests", stream.size()},
                               {"tasks", tasks},
+                              {"identity", candidate_json(x.identity)},
                               {"configured", candidate_json(x.configured)},
                               {"recommended", candidate_json(x.predicted)},
-                              {"recommended_yaml", yaml}};
+                              {"recommended_yaml", yaml},
+                              {"series", series}};
     const std::string text = j.dump(2) + "\n";
     std::fwrite(text.data(), 1, text.size(), json_out->stream());
     json_out->commit();

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include "cli_helpers.hpp"
 
@@ -24,6 +27,54 @@ std::string with_tasks(const std::string& config, const std::string& snippet) {
     p = nl + 1;
   }
   return config.substr(0, a) + indented + config.substr(end);
+}
+
+// The mean of a "series" object's points weighted by their window counts,
+// and its requests per channel summed (docs/explorer.md, "Series").
+struct SeriesSums {
+  double mean = 0;
+  uint64_t windows = 0;
+  std::vector<uint64_t> per_channel;
+};
+
+SeriesSums sums(const nlohmann::json& series) {
+  SeriesSums s;
+  double weighted = 0;
+  for (const auto& p : series.at("points")) {
+    const uint64_t w = p.at("windows");
+    EXPECT_EQ(p.at("first_window").get<uint64_t>(), s.windows) << "consecutive runs of windows";
+    weighted += p.at("entropy").get<double>() * static_cast<double>(w);
+    s.windows += w;
+    const auto& pc = p.at("per_channel");
+    s.per_channel.resize(pc.size(), 0);
+    for (size_t c = 0; c < pc.size(); ++c) s.per_channel[c] += pc[c].get<uint64_t>();
+  }
+  EXPECT_LE(series.at("points").size(), series.at("max_points").get<size_t>());
+  s.mean = s.windows ? weighted / static_cast<double>(s.windows) : 0;
+  return s;
+}
+
+// gpumem run's series: every full window once, the mean its mean window
+// entropy, the requests per channel the channel table's less the trailing
+// partial window's.
+TEST_F(Cli, RunSeriesSumsToTheRun) {
+  const Result r = run({"run", "--config", kSource + "/configs/default.yaml", "--quiet", "--stats-json", path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("s.json");
+  const SeriesSums s = sums(j.at("series"));
+  EXPECT_EQ(s.windows, j.at("entropy_windows").get<uint64_t>());
+  EXPECT_NEAR(s.mean, j.at("mean_window_entropy").get<double>(), 1e-12);
+  const uint64_t window = j.at("series").at("window");
+  uint64_t served = 0, in_series = 0;
+  for (size_t c = 0; c < s.per_channel.size(); ++c) {
+    const uint64_t requests = j.at("channels")[c].at("requests");
+    EXPECT_LE(s.per_channel[c], requests);
+    served += requests;
+    in_series += s.per_channel[c];
+  }
+  EXPECT_EQ(in_series, s.windows * window);
+  EXPECT_EQ(served - in_series, served % window) << "only the trailing partial window is left out";
+  EXPECT_GT(j.at("series").at("points").size(), 100u);
 }
 
 TEST_F(Cli, ExploreFindsTable1sMappingFromIdentity) {
@@ -47,6 +98,7 @@ TEST_F(Cli, RunReproducesTheExplorersPredictionExactly) {
   const std::string config = kSource + "/configs/default.yaml";
   const Result x = run({"explore", "--config", config, "--json", path("x.json").string(), "--emit-yaml", path("tasks.yaml").string()});
   ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_TRUE(x.err.empty()) << "no progress line without a terminal: " << x.err;
   const auto xj = json("x.json");
   EXPECT_GT(xj.at("recommended").at("mean_window_entropy").get<double>(), xj.at("configured").at("mean_window_entropy").get<double>());
   const std::string recommended = with_tasks(slurp(config), slurp(path("tasks.yaml")));
@@ -56,6 +108,12 @@ TEST_F(Cli, RunReproducesTheExplorersPredictionExactly) {
   EXPECT_EQ(json("s.json").at("mean_window_entropy").get<double>(), xj.at("recommended").at("mean_window_entropy").get<double>());
   const Result c = run({"run", "--config", config, "--stats-json", path("c.json").string(), "--quiet"});
   EXPECT_EQ(json("c.json").at("mean_window_entropy").get<double>(), xj.at("configured").at("mean_window_entropy").get<double>());
+  // The explorer's series are the runs' own, point for point.
+  EXPECT_EQ(xj.at("series").at("recommended"), json("s.json").at("series"));
+  EXPECT_EQ(xj.at("series").at("configured"), json("c.json").at("series"));
+  const SeriesSums identity = sums(xj.at("series").at("identity"));
+  EXPECT_NEAR(identity.mean, xj.at("identity").at("mean_window_entropy").get<double>(), 1e-12);
+  EXPECT_EQ(identity.per_channel.size(), 16u);
 }
 
 TEST_F(Cli, ExploreRefusesBadInputBeforeSearching) {
@@ -70,6 +128,25 @@ TEST_F(Cli, ExploreRefusesBadInputBeforeSearching) {
   r = run({"explore", "--config", kSource + "/configs/default.yaml", "--json", path("no/such/dir/x.json").string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--json"), std::string::npos) << r.err;
+}
+
+// On a terminal (script(1) gives one), a long explore says where it is on
+// stderr and clears the line before the report.
+TEST_F(Cli, ExploreShowsItsStageOnATerminal) {
+  if (std::system("script --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  // The demo four times over (2.4 M requests, a few seconds): the line is
+  // rewritten at most twice a second.
+  std::string config = slurp(kSource + "/configs/default.yaml");
+  config = std::regex_replace(config, std::regex("count: 200000"), "count: 800000");
+  config = std::regex_replace(config, std::regex("count: 180000"), "count: 720000");
+  write("long.yaml", config);
+  const std::string cmd = "script -qec \"'" + std::string(GPUMEM_BINARY) + "' explore --config '" + path("long.yaml").string() +
+                          "'\" /dev/null >'" + path("tty").string() + "' </dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string tty = slurp(path("tty"));
+  EXPECT_NE(tty.find("\r\033[Ktask type "), std::string::npos) << tty.substr(0, 2000);
+  EXPECT_NE(tty.find("requests"), std::string::npos);
+  EXPECT_NE(tty.find("recommended  mean window entropy"), std::string::npos) << "the report follows";
 }
 
 }  // namespace

@@ -61,18 +61,40 @@ std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource&
 
 namespace {
 
+// The stage the search is in, passed on to ExploreOptions::progress.
+class Stage {
+ public:
+  explicit Stage(const ExploreProgress& f) : f_(f) {}
+  void set(std::string stage) {
+    stage_ = std::move(stage);
+    if (f_) f_(stage_, 0, 0);
+  }
+  // Request i of a pass over `total`: reports every 2^20.
+  void pass(size_t i, size_t total) const {
+    if ((i & 0xFFFFF) == 0 && i && f_) f_(stage_, i, total);
+  }
+  const std::string& text() const { return stage_; }
+
+ private:
+  const ExploreProgress& f_;
+  std::string stage_;
+};
+
 // Scores complete sets of mappings on the stream, exactly as gpumem run does.
 class Scorer {
  public:
-  Scorer(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned window)
-      : cfg_(cfg), stream_(stream), window_(window), decoder_(cfg.channel_layout()) {}
+  Scorer(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned window, const Stage& stage)
+      : cfg_(cfg), stream_(stream), window_(window), decoder_(cfg.channel_layout()), stage_(stage) {}
 
-  Candidate score(const std::string& name, const TaskMapping& mapping, const std::vector<TaskMapping>& all) const {
+  // With `series`, the candidate carries the windows over time too.
+  Candidate score(const std::string& name, const TaskMapping& mapping, const std::vector<TaskMapping>& all,
+                  bool series = false) const {
     Config c = cfg_;
     c.translator.tasks = all;
     const TranslatorRegisters regs = registers_from_config(c);
     XorTranslator tr(translator_params(c), regs);
     WindowedEntropy entropy(cfg_.memory.channels, window_);
+    if (series) entropy.keep_series();
     std::vector<uint64_t> load(cfg_.memory.channels, 0);
     uint64_t makespan = 0, in_window = 0;
     auto close = [&] {
@@ -80,14 +102,16 @@ class Scorer {
       std::fill(load.begin(), load.end(), 0);
       in_window = 0;
     };
-    for (const TranslatorInput& in : stream_) {
+    for (size_t i = 0; i < stream_.size(); ++i) {
+      stage_.pass(i, stream_.size());
+      const TranslatorInput& in = stream_[i];
       const unsigned ch = decoder_.channel(tr.map(in.address, in.task_type));
       entropy.add(ch);
       ++load[ch];
       if (++in_window == window_) close();
     }
     if (in_window) close();
-    return {name, mapping, entropy.mean(), makespan};
+    return {name, mapping, entropy.mean(), makespan, entropy.series()};
   }
 
  private:
@@ -95,6 +119,7 @@ class Scorer {
   const std::vector<TranslatorInput>& stream_;
   unsigned window_;
   ChannelDecoder decoder_;
+  const Stage& stage_;
 };
 
 // Every member named: TaskMapping is an aggregate that grows.
@@ -123,8 +148,8 @@ struct XorState {
 class XorSearch {
  public:
   XorSearch(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned task, const std::vector<TaskMapping>& others,
-            const ExploreOptions& o, unsigned window)
-      : cfg_(cfg), window_(window), options_(o) {
+            const ExploreOptions& o, unsigned window, Stage& stage)
+      : cfg_(cfg), window_(window), options_(o), stage_(stage) {
     const auto& cb = cfg.translator.channel_bits;
     const auto& pb = cfg.translator.candidate_bits;
     for (unsigned i = 0; i < pb.size(); ++i) masks_.push_back(bit(pb[i]));
@@ -137,7 +162,9 @@ class XorSearch {
     const ChannelDecoder dec(cfg.channel_layout());
     channel_.reserve(stream.size());
     pattern_.reserve(stream.size());
-    for (const TranslatorInput& in : stream) {
+    for (size_t i = 0; i < stream.size(); ++i) {
+      stage.pass(i, stream.size());
+      const TranslatorInput& in = stream[i];
       channel_.push_back(static_cast<uint16_t>(dec.channel(tr.map(in.address, in.task_type))));
       pattern_.push_back(in.task_type == task ? static_cast<uint32_t>(gather_bits(in.address, pb)) : 0u);
     }
@@ -150,6 +177,7 @@ class XorSearch {
     opt.threads = options_.threads;
     ChannelBitSearch search(cfg_.memory.channels, j, static_cast<unsigned>(masks_.size()), window_, opt);
     for (size_t i = 0; i < channel_.size(); ++i) {
+      stage_.pass(i, channel_.size());
       uint32_t c = channel_[i];
       const uint32_t p = pattern_[i];
       if (p)
@@ -161,12 +189,16 @@ class XorSearch {
   }
 
   XorState run(double identity_score) const {
+    const std::string task = stage_.text();
     std::vector<XorState> beam{{std::vector<uint32_t>(m_, 0), identity_score}};
     const unsigned width = std::max(1u, options_.beam);
     auto better = [](const XorState& a, const XorState& b) { return a.score != b.score ? a.score > b.score : a.vectors < b.vectors; };
     for (unsigned j = 0; j < m_; ++j) {
       std::vector<XorState> next;
-      for (const XorState& st : beam) {
+      for (size_t b = 0; b < beam.size(); ++b) {
+        const XorState& st = beam[b];
+        stage_.set(task + ", channel bit " + std::to_string(j) + " of " + std::to_string(m_) + ", beam state " +
+                   std::to_string(b + 1) + " of " + std::to_string(beam.size()));
         const std::vector<double> s = scores(j, st.vectors);
         std::vector<uint32_t> order(s.size());
         for (uint32_t a = 0; a < order.size(); ++a) order[a] = a;
@@ -190,6 +222,8 @@ class XorSearch {
     for (int pass = 0; pass < 3; ++pass) {
       bool moved = false;
       for (unsigned j = 0; j < m_; ++j) {
+        stage_.set(task + ", coordinate pass " + std::to_string(pass + 1) + ", channel bit " + std::to_string(j) + " of " +
+                   std::to_string(m_));
         const std::vector<double> s = scores(j, best.vectors);
         const uint32_t a = static_cast<uint32_t>(std::max_element(s.begin(), s.end()) - s.begin());
         if (s[a] > best.score) best.vectors[j] = a, best.score = s[a], moved = true;
@@ -203,6 +237,7 @@ class XorSearch {
   const Config& cfg_;
   unsigned window_, m_ = 0;
   ExploreOptions options_;
+  Stage& stage_;
   std::vector<uint64_t> masks_;
   std::vector<uint16_t> channel_;
   std::vector<uint32_t> pattern_;
@@ -217,7 +252,8 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
                          std::to_string(cfg.memory.channels) + " channels share one scheme for all task types)");
   Exploration x;
   x.window = options.window ? options.window : cfg.entropy_window();
-  const Scorer scorer(cfg, stream, x.window);
+  Stage stage(options.progress);
+  const Scorer scorer(cfg, stream, x.window, stage);
 
   // Every task type listed or seen gets an explicit entry, so that the
   // recommendation says what each one uses.
@@ -229,7 +265,12 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
     if (listed) working.push_back(*listed);
     else if (count[t]) working.push_back(mapping(t, cfg.translator.default_scheme));
   }
-  x.configured = scorer.score("configured", {}, working);
+  stage.set("scoring the configured mapping");
+  x.configured = scorer.score("configured", {}, working, true);
+  std::vector<TaskMapping> identity = working;
+  for (TaskMapping& m : identity) m = mapping(m.task_type, Scheme::kNone);
+  stage.set("scoring identity");
+  x.identity = scorer.score("identity", {}, identity, true);
 
   std::vector<unsigned> order;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t)
@@ -238,12 +279,18 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
 
   const auto& cb = cfg.translator.channel_bits;
   const bool contiguous = !cb.empty() && std::is_sorted(cb.begin(), cb.end()) && cb.back() == cb.front() + cb.size() - 1;
-  for (unsigned t : order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    const unsigned t = order[i];
+    const std::string task =
+        "task type " + std::to_string(t) + " (" + std::to_string(i + 1) + " of " + std::to_string(order.size()) + ")";
     TaskExploration te;
     te.task_type = t;
     te.requests = count[t];
     const TaskMapping current = *find_task(working, t);
-    auto add = [&](const std::string& name, const TaskMapping& m) { te.ranked.push_back(scorer.score(name, m, with(working, m))); };
+    auto add = [&](const std::string& name, const TaskMapping& m) {
+      stage.set(task + ": " + name);
+      te.ranked.push_back(scorer.score(name, m, with(working, m)));
+    };
     add("configured", current);
     if (cfg.memory.channels > 1) {
       add("identity", mapping(t, Scheme::kNone));
@@ -255,7 +302,8 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
       }
       const size_t k = cfg.translator.candidate_bits.size();
       if (k >= 1 && k <= 24) {
-        const XorSearch search(cfg, stream, t, working, options, x.window);
+        stage.set(task + ": xor search");
+        const XorSearch search(cfg, stream, t, working, options, x.window, stage);
         const XorState best = search.run(identity);
         add("xor search", mapping(t, Scheme::kXor, best.vectors));
         if (te.ranked.back().entropy != best.score)
@@ -270,7 +318,8 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
     x.tasks.push_back(std::move(te));
   }
   x.recommended = working;
-  x.predicted = scorer.score("recommended", {}, working);
+  stage.set("scoring the recommendation");
+  x.predicted = scorer.score("recommended", {}, working, true);
   return x;
 }
 

@@ -48,7 +48,9 @@ int64_t WindowedEntropy::window_sum() const {
 }
 
 void WindowedEntropy::close_window() {
-  sum_ += window_sum();
+  const int64_t s = window_sum();
+  sum_ += s;
+  if (series_) series_->add(s, hist_);
   ++windows_;
   std::fill(hist_.begin(), hist_.end(), 0);
   filled_ = 0;
@@ -57,6 +59,11 @@ void WindowedEntropy::close_window() {
 double WindowedEntropy::mean() const {
   if (windows_) return mean_entropy(sum_, windows_, window_);
   return filled_ ? mean_entropy(window_sum(), 1, filled_) : 0.0;  // stream shorter than one window
+}
+
+std::vector<SeriesPoint> WindowedEntropy::series() const {
+  if (!series_) return {};
+  return windows_ ? series_->points() : series_->points(window_sum(), &hist_, filled_);
 }
 
 void AddressBitEntropy::close_window() {

@@ -16,7 +16,10 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
+
+#include "explorer/window_series.hpp"
 
 namespace gpumem {
 
@@ -40,7 +43,15 @@ class WindowedEntropy {
 
   double mean() const;
   uint64_t windows() const { return windows_; }
+  unsigned window() const { return window_; }
   double maximum() const { return std::log2(static_cast<double>(hist_.size())); }
+
+  // Keep the windows over time too, in at most `max_points` points
+  // (window_series.hpp); call before the first add.
+  void keep_series(size_t max_points = kSeriesPoints) { series_.emplace(static_cast<unsigned>(hist_.size()), window_, max_points); }
+  // The points kept (none without keep_series). Their mean entropies
+  // weighted by their window counts average to mean().
+  std::vector<SeriesPoint> series() const;
 
  private:
   int64_t window_sum() const;
@@ -51,6 +62,7 @@ class WindowedEntropy {
   unsigned filled_ = 0;
   uint64_t windows_ = 0;
   __int128 sum_ = 0;
+  std::optional<WindowSeries> series_;
 };
 
 // Per-address-bit entropy (seed 000, paragraph 0075): in each window, bit b

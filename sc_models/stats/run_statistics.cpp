@@ -12,6 +12,7 @@ RunStatistics::RunStatistics(const Config& cfg)
       channels_(cfg.memory.channels),
       tasks_(kMaxTaskTypes),
       entropy_(cfg.memory.channels, cfg.entropy_window()) {
+  entropy_.keep_series();
   for (auto& t : tasks_) t.per_channel.assign(cfg.memory.channels, 0);
   if (cfg.has_mmu()) {
     processes_.resize(kMaxProcesses);
@@ -91,7 +92,8 @@ nlohmann::json RunStatistics::to_json() const {
           {"entropy_windows", entropy_.windows()},
           {"channel_imbalance", served ? double(max_requests) * double(channels_.size()) / double(served) : 0.0},
           {"channels", channels},
-          {"tasks", tasks}};
+          {"tasks", tasks},
+          {"series", series_json(entropy_.series(), entropy_.window())}};
   if (cfg_.has_mmu()) {
     json apps = json::array();
     for (const auto& app : cfg_.address_space.applications) {
@@ -110,6 +112,13 @@ nlohmann::json RunStatistics::to_json() const {
     j["applications"] = apps;
   }
   return j;
+}
+
+nlohmann::json series_json(const std::vector<SeriesPoint>& points, unsigned window) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SeriesPoint& p : points)
+    out.push_back({{"first_window", p.first_window}, {"windows", p.windows}, {"entropy", p.entropy}, {"per_channel", p.per_channel}});
+  return {{"window", window}, {"max_points", kSeriesPoints}, {"points", out}};
 }
 
 void RunStatistics::print(std::ostream& os) const {

@@ -54,4 +54,9 @@ class RunStatistics : public CompletionObserver {
   uint64_t last_completion_ = 0;
 };
 
+// The "series" object of `gpumem run --stats-json` and `gpumem explore
+// --json` (docs/explorer.md, "Series"): the windows of `window` requests
+// over time, in at most kSeriesPoints points.
+nlohmann::json series_json(const std::vector<SeriesPoint>& points, unsigned window);
+
 }  // namespace gpumem
