@@ -6,7 +6,7 @@
 namespace gpumem::cli {
 
 struct ExploreArgs {
-  std::string config, trace, json, emit_yaml;
+  std::string config, trace, json, emit_yaml, plot;
   unsigned window = 0;
   unsigned beam = 4;
   unsigned threads = 1;

@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev      # stats JSON
   libcli11-dev            # command line
   graphviz                # dot: the library dependency picture in docs/architecture.md
+  python3-matplotlib      # scripts/plot_channels.py and gpumem explore --plot (docs/explorer.md, "Plots")
   clang libclang-rt-14-dev llvm  # the reliability build: sanitizers, libFuzzer, symbolized reports
 )
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Channel load over time and entropy per window, from gpumem's JSON.
+
+  plot_channels.py RUN.json [RUN2.json] --output OUT.png
+      one run (`gpumem run --stats-json`), or two to compare (the config's
+      run and the run with the explorer's emitted YAML, for instance)
+  plot_channels.py EXPLORE.json --output OUT.png
+      `gpumem explore --json`: identity against the recommended mapping
+      on the whole stream (and the configured one when it differs)
+
+Each input carries a "series" (docs/explorer.md, "Series"): the windows of
+the run in at most 1000 points, each the mean entropy of a run of
+consecutive windows and their requests per channel. The figure has one
+heat map per mapping (a channel's share of the point's requests, over
+time) and one panel of entropy per window for all of them. Headless (Agg).
+Exit 2 with one line naming the file and the key when an input lacks what
+is needed; `gpumem explore --plot` runs this script.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+
+class InputProblem(Exception):
+    pass
+
+
+def fail(message):
+    print("plot_channels.py: error: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def need(obj, key, path, where):
+    """obj[key], or an InputProblem naming the file and the key."""
+    if not isinstance(obj, dict) or key not in obj:
+        raise InputProblem(
+            "%s: %s: missing (written by gpumem run --stats-json and gpumem explore --json since the series "
+            "were added; rerun gpumem to get it)" % (path, where + key))
+    return obj[key]
+
+
+def read_series(series, path, where):
+    """The points of one series, checked: (x edges, entropies, per-channel counts, window)."""
+    window = need(series, "window", path, where)
+    points = need(series, "points", path, where)
+    if not isinstance(points, list) or not points:
+        raise InputProblem("%s: %spoints: empty (a run with no request has nothing to plot)" % (path, where))
+    edges, entropy, load = [], [], []
+    for i, p in enumerate(points):
+        at = "%spoints[%d]." % (where, i)
+        first = need(p, "first_window", path, at)
+        count = need(p, "windows", path, at)
+        per_channel = need(p, "per_channel", path, at)
+        if not edges:
+            edges.append(first)
+        edges.append(first + count)
+        entropy.append(need(p, "entropy", path, at))
+        load.append(per_channel)
+    return edges, entropy, load, window
+
+
+def mappings_of(path):
+    """[(label, series, mean entropy)] of one JSON file, run or explore."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise InputProblem("%s: cannot read: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise InputProblem("%s: not JSON: %s" % (path, e))
+    series = need(data, "series", path, "")
+    if "points" in series or "window" in series:  # gpumem run
+        label = os.path.basename(data.get("config", path))
+        return [(label, read_series(series, path, "series."), data.get("mean_window_entropy"))]
+    names = ("identity", "configured", "recommended")  # gpumem explore
+    for name in names:
+        need(series, name, path, "series.")
+    out = []  # identity, configured (when it differs from identity), recommended
+    for name in names:
+        s = series[name]
+        mean = data.get(name, {}).get("mean_window_entropy")
+        if name == "configured" and mean == data.get("identity", {}).get("mean_window_entropy"):
+            continue
+        out.append((name, read_series(s, path, "series.%s." % name), mean))
+    return out
+
+
+def plot(mappings, output, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = len(mappings) + 1
+    fig, grid = plt.subplots(rows, 2, figsize=(10, 2.2 * rows + 1), sharex="col", squeeze=False,
+                             gridspec_kw={"width_ratios": [40, 1]})
+    axes = [a[0] for a in grid]
+    channels = max(len(s[2][0]) for _, s, _ in mappings)
+    shares = []  # per mapping: [channel][point], the channel's share of the point's requests
+    for _, (_, _, load, _), _ in mappings:
+        totals = [sum(counts) for counts in load]
+        shares.append([[counts[c] / t if t and c < len(counts) else 0.0 for counts, t in zip(load, totals)]
+                       for c in range(channels)])
+    top = max([2.0 / channels] + [max(max(row) for row in share) for share in shares])  # one scale for all
+    for ax, bar, share, (label, (edges, _, _, window), mean) in zip(axes, [a[1] for a in grid], shares, mappings):
+        mesh = ax.pcolormesh(edges, list(range(channels + 1)), share, cmap="viridis", vmin=0, vmax=top, shading="flat")
+        ax.set_ylabel("channel")
+        ax.set_title("%s: share of requests per channel (windows of %d)" % (label, window), fontsize=10)
+        fig.colorbar(mesh, cax=bar, label="share")
+    ax = axes[-1]
+    for label, (edges, entropy, _, _), mean in mappings:
+        xs, ys = [], []
+        for i, h in enumerate(entropy):  # steps: each point holds over its windows
+            xs += [edges[i], edges[i + 1]]
+            ys += [h, h]
+        text = label if mean is None else "%s (mean %.4f)" % (label, mean)
+        ax.plot(xs, ys, label=text, linewidth=1)
+    ax.axhline(math.log2(channels), color="grey", linestyle="--", linewidth=0.8, label="log2 %d channels" % channels)
+    ax.set_ylabel("entropy (bits)")
+    ax.set_xlabel("window")
+    ax.set_ylim(top=math.log2(channels) * 1.02 if channels > 1 else 1)
+    ax.legend(fontsize=8, loc="best")
+    grid[-1][1].axis("off")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    # Written beside the output and renamed: never a half-written PNG under its name.
+    partial = output + ".partial-%d" % os.getpid()
+    try:
+        fig.savefig(partial, format="png", dpi=100)
+        os.replace(partial, output)
+    except OSError as e:
+        if os.path.exists(partial):
+            os.remove(partial)
+        fail("%s: cannot write: %s" % (output, e.strerror))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("inputs", nargs="+", help="gpumem run --stats-json or gpumem explore --json files (at most two)")
+    parser.add_argument("--output", "-o", required=True, help="PNG to write")
+    parser.add_argument("--title", help="title of the figure")
+    args = parser.parse_args()
+    if len(args.inputs) > 2:
+        fail("at most two inputs (two runs to compare, or one explore JSON)")
+    try:
+        mappings = []
+        for path in args.inputs:
+            mappings += mappings_of(path)
+    except InputProblem as e:
+        fail(str(e))
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        fail("matplotlib is missing; install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)")
+    plot(mappings, args.output, args.title)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+// The plots (docs/explorer.md, "Plots"): scripts/plot_channels.py on the
+// JSON that gpumem run and gpumem explore write, gpumem explore --plot, and
+// the errors of docs/errors.md's "Plots" table. A test that draws skips when
+// no python3 here can import matplotlib (CTest reports it as skipped).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+const std::string kScript = kSource + "/scripts/plot_channels.py";
+
+// gpumem's own rule (cli/explore_command.cpp): python3 on PATH, else
+// /usr/bin/python3, the first that imports matplotlib; "" for none.
+std::string python_with_matplotlib() {
+  for (const char* python : {"python3", "/usr/bin/python3"})
+    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) return python;
+  return "";
+}
+
+#define REQUIRE_MATPLOTLIB(python)                                                                      \
+  const std::string python = python_with_matplotlib();                                                \
+  if (python.empty()) GTEST_SKIP() << "no python3 here imports matplotlib (install python3-matplotlib)"
+
+// A PNG file: its signature and something after it.
+bool is_png(const fs::path& p) {
+  const std::string s = slurp(p);
+  return s.size() > 1000 && s.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+// Nothing left beside the outputs: no .partial-<pid> file.
+bool no_partial_files(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().find(".partial-") != std::string::npos) return false;
+  return true;
+}
+
+class Plot : public Cli {
+ protected:
+  void TearDown() override {
+    unsetenv("GPUMEM_PYTHON");
+    unsetenv("GPUMEM_PLOT_SCRIPT");
+    Cli::TearDown();
+  }
+
+  // `python script ARGS` in the scratch folder.
+  Result script(const std::string& python, const std::string& args) const {
+    const std::string cmd = "cd '" + dir_.string() + "' && " + python + " '" + kScript + "' " + args + " >stdout 2>stderr </dev/null";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
+  }
+};
+
+TEST_F(Plot, OneRunAndTwoRunsCompared) {
+  REQUIRE_MATPLOTLIB(python);
+  for (const char* config : {"table1-identity", "table1-xor"}) {
+    const Result r = run({"run", "--config", kSource + "/configs/examples/" + config + ".yaml", "--quiet", "--stats-json",
+                          path(std::string(config) + ".json").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  Result r = script(python, "table1-xor.json --output one.png");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("one.png")));
+  r = script(python, "table1-identity.json table1-xor.json -o two.png --title 'table 1'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("two.png")));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_TRUE(no_partial_files(dir_));
+}
+
+// The default demo: 600 000 requests, three task types; the script on the
+// explorer's JSON, and --plot with and without --json.
+TEST_F(Plot, ExploreJsonAndExplorePlot) {
+  REQUIRE_MATPLOTLIB(python);
+  const std::string config = kSource + "/configs/default.yaml";
+  Result r = run({"explore", "--config", config, "--json", path("x.json").string(), "--plot", path("with.png").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("with.png")));
+  EXPECT_TRUE(r.err.empty()) << "nothing on stderr without a terminal: " << r.err;
+  r = script(python, "x.json --output script.png");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("script.png")));
+  // Without --json the script reads a temporary JSON; the same figure.
+  r = run({"explore", "--config", kSource + "/configs/examples/table1-identity.yaml", "--plot", path("alone.png").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("alone.png")));
+  EXPECT_TRUE(no_partial_files(dir_));
+}
+
+// docs/errors.md, "Plots": each row run as it says, its line exactly.
+struct Row {
+  std::string id, setting, command, message;
+  int exit_code;
+};
+
+std::vector<Row> plot_rows() {
+  std::vector<Row> rows;
+  std::istringstream in(slurp(kSource + "/docs/errors.md"));
+  std::string line;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line == "<!-- plot-errors -->") in_table = true;
+    else if (in_table && line.rfind("| plot_", 0) == 0) {
+      std::vector<std::string> c;
+      std::string cell;
+      for (size_t i = 1; i < line.size(); ++i) {
+        if (line[i] == '|') c.push_back(std::regex_replace(cell, std::regex("^\\s*`?|`?\\s*$"), "")), cell.clear();
+        else cell += line[i];
+      }
+      if (c.size() == 5) rows.push_back({c[0], c[1], c[2], c[3], std::stoi(c[4])});
+    } else if (in_table && line.empty() && !rows.empty()) {
+      break;
+    }
+  }
+  return rows;
+}
+
+TEST_F(Plot, ErrorsAsDocumented) {
+  const std::vector<Row> rows = plot_rows();
+  ASSERT_GE(rows.size(), 5u) << "docs/errors.md lost its Plots table";
+  std::error_code ec;
+  fs::create_directory_symlink(kSource + "/configs", path("configs"), ec);
+  fs::create_directory_symlink(kSource + "/scripts", path("scripts"), ec);
+  for (const Row& row : rows) {
+    SCOPED_TRACE("docs/errors.md row " + row.id);
+    std::smatch m;
+    unsetenv("GPUMEM_PYTHON");
+    unsetenv("GPUMEM_PLOT_SCRIPT");
+    if (std::regex_match(row.setting, m, std::regex(R"((\w+)=(\S+))"))) {
+      setenv(m[1].str().c_str(), m[2].str().c_str(), 1);
+    } else if (std::regex_match(row.setting, m, std::regex(R"(([\w.]+)`: `(.*))"))) {
+      write(m[1], m[2]);
+    } else {
+      ASSERT_EQ(row.setting, "-");
+    }
+    std::vector<std::string> args = words(row.command);
+    Result r;
+    if (args[0] == "gpumem") {
+      args.erase(args.begin());
+      r = run_in(dir_.string(), args);
+    } else {
+      const std::string cmd = "cd '" + dir_.string() + "' && " + row.command + " >stdout 2>stderr </dev/null";
+      const int status = std::system(cmd.c_str());
+      r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
+    }
+    EXPECT_EQ(r.exit_code, row.exit_code) << r.out << r.err;
+    EXPECT_EQ(r.err, row.message + "\n");
+    EXPECT_FALSE(fs::exists(path("p.png"))) << "no plot on an error";
+  }
+}
+
+}  // namespace
+}  // namespace gpumem::test
