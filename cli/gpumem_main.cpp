@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -19,6 +20,8 @@
 #include "base/output_file.hpp"
 #include "config/block_params.hpp"
 #include "config/config.hpp"
+#include "config/profile_store.hpp"
+#include "explorer/profile.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
 #include "frontend/trace_reader.hpp"
@@ -46,11 +49,37 @@ struct RunArgs {
   std::string trace;
   std::string stats_json;
   std::string txn_log;
+  std::string profile_store;
   bool quiet = false;
 };
 
+// One line per application the profile store now records.
+void print_profiles(std::ostream& os, const std::string& path, const std::vector<gpumem::ApplicationProfile>& profiles) {
+  os << "\nprofile store       " << path << "  (docs/explorer.md, \"Profile store\")\n"
+     << "application       task  requests  density  entropy  configured  predicted  verdict   next run\n";
+  for (const gpumem::ApplicationProfile& p : profiles) {
+    os << std::left << std::setw(18) << p.name << std::right << std::setw(4) << p.task_type << std::setw(10)
+       << p.measured.requests << std::fixed << std::setprecision(3) << std::setw(9) << p.measured.density() << std::setw(9)
+       << p.measured.mean_window_entropy << std::setw(12) << p.configured_entropy << std::setw(11) << p.predicted_entropy
+       << "  " << std::left << std::setw(10) << gpumem::verdict_name(p.verdict) << std::right
+       << (p.mapping ? "{" + gpumem::task_mapping_yaml(*p.mapping) + "}" : "its configured mapping") << "\n";
+  }
+}
+
 int run_command(const RunArgs& a) {
-  const gpumem::Config cfg = gpumem::load_config(a.config);
+  const gpumem::Config configured = gpumem::load_config(a.config);
+  // The profile store: read and checked before anything runs, and applied
+  // (each application's recommended task type) to the config the run uses.
+  std::optional<gpumem::ProfileStore> store;
+  std::vector<std::string> store_notes;
+  if (!a.profile_store.empty()) {
+    if (!configured.has_mmu())
+      throw gpumem::InputError(a.config, 0, "address_space",
+                               "--profile-store keeps applications by name: the config needs address_space.applications");
+    store = std::filesystem::exists(a.profile_store) ? gpumem::read_profile_store(a.profile_store, configured)
+                                                     : gpumem::empty_profile_store(configured);
+  }
+  const gpumem::Config cfg = store ? gpumem::apply_profile_store(configured, *store, store_notes) : configured;
   std::unique_ptr<gpumem::RequestSource> source;
   if (!a.trace.empty()) source = std::make_unique<gpumem::CsvTraceReader>(cfg, a.trace);
   else if (!cfg.workload.empty()) source = gpumem::make_workload(cfg);
@@ -82,9 +111,12 @@ int run_command(const RunArgs& a) {
 
   // Outputs are opened before the run (a bad path must not cost a long
   // simulation) and appear under their names only when written whole.
-  gpumem::cli::check_output_paths(a.config, a.trace, {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}});
-  std::optional<gpumem::OutputFile> json_out;
+  gpumem::cli::check_output_paths(a.config, a.trace,
+                                  {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}, {a.profile_store, "--profile-store"}});
+  std::optional<gpumem::OutputFile> json_out, store_out;
   if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
+  // Rewritten only after a whole run: an interrupted or failed one leaves it as it was.
+  if (store) store_out.emplace(a.profile_store, "--profile-store");
 
   gpumem::RunStatistics stats(cfg);
   std::vector<gpumem::CompletionObserver*> observers{&stats};
@@ -93,6 +125,8 @@ int run_command(const RunArgs& a) {
     log = std::make_unique<gpumem::TransactionLog>(a.txn_log);
     observers.push_back(log.get());
   }
+  std::optional<gpumem::ApplicationStreams> streams;
+  if (store) observers.push_back(&streams.emplace(cfg));
   std::unique_ptr<gpumem::ProgressReporter> progress;
   if (!a.quiet && isatty(STDERR_FILENO)) {
     progress = std::make_unique<gpumem::ProgressReporter>(stderr, source->expected_total());
@@ -103,9 +137,27 @@ int run_command(const RunArgs& a) {
   // SIGTERM) still writes its outputs, whole for what it simulated: the
   // transaction log up to the stop, the stats JSON with "complete": false.
   gpumem::SimulationResult r;
+  std::vector<gpumem::ApplicationProfile> profiles;  // recorded by this run
   auto write_outputs = [&](bool complete, const std::string& error) {
     if (json_out) {
       nlohmann::json j = stats.to_json();
+      if (j.contains("applications") && !r.application_performance.empty())
+        for (size_t i = 0; i < cfg.address_space.applications.size(); ++i) {
+          const auto& app = cfg.address_space.applications[i];
+          const gpumem::PerfReading& m = r.application_performance[app.process];
+          nlohmann::json& out = j["applications"][i];
+          out["performance"] = {{"requests", m.requests},       {"bytes", m.bytes},
+                                {"active_cycles", m.active_cycles}, {"windows", m.windows},
+                                {"mean_window_entropy", m.mean_window_entropy}, {"bandwidth", m.bandwidth()},
+                                {"density", m.density()}};
+          if (app.selected_task_type) out["selected_task_type"] = *app.selected_task_type;
+          for (const gpumem::ApplicationProfile& p : profiles)
+            if (p.name == app.name)
+              out["profile"] = {{"verdict", gpumem::verdict_name(p.verdict)},
+                                {"configured_entropy", p.configured_entropy},
+                                {"predicted_entropy", p.predicted_entropy},
+                                {"mapping", p.mapping ? gpumem::task_mapping_yaml(*p.mapping) : std::string()}};
+        }
       j["config"] = a.config;
       j["trace"] = a.trace;
       if (!r.channel_accesses.empty())
@@ -140,13 +192,26 @@ int run_command(const RunArgs& a) {
   }
   progress.reset();
 
+  if (store && !stopped_by) {
+    for (const auto& app : configured.address_space.applications) {
+      const gpumem::PerfReading& m = r.application_performance[app.process];
+      if (m.requests == 0) continue;  // nothing measured: the record stays as it was
+      const gpumem::ApplicationConfig* ran = cfg.address_space.application(app.process);
+      const unsigned ran_with = ran->selected_task_type && cfg.translator.dynamic_selection ? *ran->selected_task_type : app.task_type;
+      profiles.push_back(gpumem::recommend(configured, app, m, ran_with, streams->addresses(app.process), store->find(app.name)));
+      store->record(profiles.back());
+    }
+  }
+
   if (!a.quiet) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
               << "workload            " << (a.trace.empty() ? "built-in" : a.trace) << "\n";
+    for (const std::string& note : store_notes) std::cout << note << "\n";
     stats.print(std::cout);
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
     if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);
+    if (store && !stopped_by) print_profiles(std::cout, a.profile_store, profiles);
     if (!other_error.empty()) std::cout << "(the allocation " << (cfg.address_space.nesting ? "without" : "with")
                                         << " nesting does not fit: " << other_error << ")\n";
     std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
@@ -168,6 +233,11 @@ int run_command(const RunArgs& a) {
     return 128 + stopped_by;
   }
   write_outputs(true, "");
+  if (store_out) {
+    const std::string text = gpumem::profile_store_yaml(*store);
+    std::fwrite(text.data(), 1, text.size(), store_out->stream());
+    store_out->commit();
+  }
   return 0;
 }
 
@@ -212,6 +282,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
   run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file")->check(kPath);
   run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
+  run->add_option("--profile-store", run_args.profile_store,
+                  "YAML profile store: each application takes its recommended task type from it, and the run records its "
+                  "own (docs/explorer.md, \"Profile store\")")->check(kPath);
   run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
 
   std::string regmap_format = "markdown";

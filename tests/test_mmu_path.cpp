@@ -158,8 +158,8 @@ TEST(MmuPath, WithoutPageIsolationNestedPagesCorruptData) {
   Config cfg = config_from(mmu_yaml("after_mmu"));
   cfg.translator.channel_bits = {12, 13, 14};  // past the check on purpose: load_config refuses this
   cfg.translator.candidate_bits = {15, 16, 17, 18, 19, 20};
-  cfg.translator.tasks = {{0, Scheme::kNone, {}}, {1, Scheme::kXor, {0x1, 0x2, 0x4}}, {2, Scheme::kNone, {}},
-                          {3, Scheme::kXor, {0x3, 0x6, 0x5}}};
+  cfg.translator.tasks = {{0, Scheme::kNone, {}, {}, "", 1}, {1, Scheme::kXor, {0x1, 0x2, 0x4}, {}, "", 1}, {2, Scheme::kNone, {}, {}, "", 1},
+                          {3, Scheme::kXor, {0x3, 0x6, 0x5}, {}, "", 1}};
   const AddressSpaceImage image = build_address_space(cfg, true);
   RandomMix mix(22, mapped_pages(cfg), 4096, 64, 100000);
   ShadowScoreboard sb;

@@ -58,7 +58,7 @@ TEST(ReadAfterWrite, WithoutPageIsolationDataIsCorrupted) {
   cfg.memory.channels = 8;
   cfg.translator.channel_bits = {12, 13, 14};  // at the 4 KB page boundary and above
   cfg.translator.candidate_bits = {15, 16, 17};
-  cfg.translator.tasks = {{0, Scheme::kNone, {}}, {1, Scheme::kXor, {1, 2, 4}}};
+  cfg.translator.tasks = {{0, Scheme::kNone, {}, {}, "", 1}, {1, Scheme::kXor, {1, 2, 4}, {}, "", 1}};
   std::vector<TaggedPage> pages;
   for (uint64_t p = 0; p < 64; ++p) pages.push_back({p * 4096, static_cast<unsigned>(p % 2)});
   RandomMix mix(3, pages, 4096, 64, 20000);

@@ -47,6 +47,12 @@ TranslatorRegisters registers_from_config(const Config& cfg) {
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j) r.xor_vector[tm.task_type][j] = tm.xor_vectors[j];
     for (size_t j = 0; j < tm.matrix_rows.size(); ++j) r.matrix_row[tm.task_type][j] = tm.matrix_rows[j];
   }
+  for (const auto& app : cfg.address_space.applications)
+    if (app.selected_task_type) {
+      r.selected_valid |= 1u << app.process;
+      r.selected_task[app.process] = static_cast<uint8_t>(*app.selected_task_type);
+      r.dynamic_selection = cfg.translator.dynamic_selection;
+    }
   r.generation = 1;
   return r;
 }

@@ -2,6 +2,7 @@
 // from here; the defaults below are the only defaults (docs/config-reference.md).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ struct ApplicationConfig {
   unsigned task_type = 0;
   std::vector<RegionConfig> regions;
   int line = 0;
+  // Not a YAML key: the task type the profile store selected for this
+  // application (config/profile_store.hpp), which the driver writes to
+  // APP_TASK_SELECT[process].
+  std::optional<unsigned> selected_task_type;
 };
 
 // The software view (SPEC 1): one GPU virtual address space shared by all
@@ -84,6 +89,9 @@ struct TranslatorConfig {
   uint64_t granule_bytes = 0;            // interleave granule, only for a non-power-of-two channel count
   Scheme default_scheme = Scheme::kNone;  // scheme of every task type not listed in tasks
   TranslatorPosition position = TranslatorPosition::kAfterMmu;
+  // CTRL bit 1 when the profile store selects task types: false keeps every
+  // application on its configured task type (the store is still written).
+  bool dynamic_selection = true;
   std::vector<TaskMapping> tasks;
 };
 
@@ -150,6 +158,10 @@ struct Config {
     return t ? t->scheme : translator.default_scheme;
   }
 };
+
+// A mapping as translator.tasks[i] writes it inside its braces, task type
+// aside: "scheme: xor, xor_vectors: [0x11, 0x22]".
+std::string task_mapping_yaml(const TaskMapping& m);
 
 // Loads and validates; throws InputError naming file, line and key.
 Config load_config(const std::string& path);

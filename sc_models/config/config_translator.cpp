@@ -1,4 +1,5 @@
 // The translator section and its checks against memory and the MMU.
+#include "base/hex.hpp"
 #include "config/config_reader.hpp"
 #include "translator/baselines.hpp"
 #include "translator/channel_matrix.hpp"
@@ -16,9 +17,59 @@ bool is_prime(uint64_t p) {
 
 }  // namespace
 
+// A mapping's scheme and its parameters, as translator.tasks[i] and the
+// profile store write them (not its task type); the channel layout's checks
+// come later (check_task_matrix).
+TaskMapping read_task_mapping(const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t) {
+  TaskMapping tm;
+  if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor, prime, matrix or a baseline)");
+  if (const std::string name = e["scheme"].IsScalar() ? e["scheme"].Scalar() : ""; is_baseline(name)) {
+    tm.scheme = Scheme::kMatrix;  // its rows once the channel layout is known
+    tm.baseline = name;
+    if (e["matrix"]) r.fail(e["matrix"], key + ".matrix", "scheme " + name + " makes its own matrix");
+  } else {
+    tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
+  }
+  if (const auto sd = e["seed"]) {
+    if (tm.baseline != "random") r.fail(sd, key + ".seed", "only scheme random takes a seed");
+    tm.seed = r.to_u64(sd, key + ".seed");
+  }
+  if (const auto v = e["xor_vectors"]) {
+    const std::string vk = key + ".xor_vectors";
+    if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
+    if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
+    if (v.size() != t.channel_bits.size())
+      r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
+    for (size_t j = 0; j < v.size(); ++j) {
+      const std::string ek = vk + "[" + std::to_string(j) + "]";
+      const uint64_t a = r.to_u64(v[j], ek);
+      if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
+        r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
+      tm.xor_vectors.push_back(static_cast<uint32_t>(a));
+    }
+  } else if (tm.scheme == Scheme::kXor) {
+    r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
+  }
+  if (const auto m = e["matrix"]) {
+    const std::string mk = key + ".matrix";
+    if (tm.scheme != Scheme::kMatrix) r.fail(m, mk, "only a task with scheme matrix takes a matrix");
+    if (!m.IsSequence()) r.fail(m, mk, "expected one row per channel bit, each a list of address bits");
+    for (size_t j = 0; j < m.size(); ++j) {
+      uint64_t row = 0;
+      for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
+      tm.matrix_rows.push_back(row);
+    }
+  } else if (tm.scheme == Scheme::kMatrix && tm.baseline.empty()) {
+    r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
+  }
+  if (tm.scheme == Scheme::kPrime && t.prime == 0)
+    r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
+  return tm;
+}
+
 void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
   r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes",
-                                 "default_scheme", "tasks", "position"});
+                                 "default_scheme", "tasks", "position", "dynamic_selection"});
   if (const auto p = n["position"]) {
     const std::string v = r.to_string(p, "translator.position");
     if (v == "after_mmu") t.position = TranslatorPosition::kAfterMmu;
@@ -29,6 +80,7 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
   if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
   if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
   if (n["interleave_enable"]) t.interleave_enable = r.to_bool(n["interleave_enable"], "translator.interleave_enable");
+  if (n["dynamic_selection"]) t.dynamic_selection = r.to_bool(n["dynamic_selection"], "translator.dynamic_selection");
   r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
   r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
   if (const auto d = n["default_scheme"]) {
@@ -47,53 +99,13 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
       const auto e = tasks[i];
       const std::string key = "translator.tasks[" + std::to_string(i) + "]";
       r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix", "seed"});
-      TaskMapping tm;
       if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
-      r.opt_uint(e, key, "task_type", tm.task_type, 0, kMaxTaskTypes - 1);
+      unsigned task_type = 0;
+      r.opt_uint(e, key, "task_type", task_type, 0, kMaxTaskTypes - 1);
+      TaskMapping tm = read_task_mapping(r, e, key, t);
+      tm.task_type = task_type;
       for (const auto& other : t.tasks)
         if (other.task_type == tm.task_type) r.fail(e["task_type"], key + ".task_type", "task type " + std::to_string(tm.task_type) + " mapped twice");
-      if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor, prime, matrix or a baseline)");
-      if (const std::string name = e["scheme"].IsScalar() ? e["scheme"].Scalar() : ""; is_baseline(name)) {
-        tm.scheme = Scheme::kMatrix;  // its rows once the channel layout is known
-        tm.baseline = name;
-        if (e["matrix"]) r.fail(e["matrix"], key + ".matrix", "scheme " + name + " makes its own matrix");
-      } else {
-        tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
-      }
-      if (const auto sd = e["seed"]) {
-        if (tm.baseline != "random") r.fail(sd, key + ".seed", "only scheme random takes a seed");
-        tm.seed = r.to_u64(sd, key + ".seed");
-      }
-      if (const auto v = e["xor_vectors"]) {
-        const std::string vk = key + ".xor_vectors";
-        if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
-        if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
-        if (v.size() != t.channel_bits.size())
-          r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
-        for (size_t j = 0; j < v.size(); ++j) {
-          const std::string ek = vk + "[" + std::to_string(j) + "]";
-          const uint64_t a = r.to_u64(v[j], ek);
-          if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
-            r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
-          tm.xor_vectors.push_back(static_cast<uint32_t>(a));
-        }
-      } else if (tm.scheme == Scheme::kXor) {
-        r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
-      }
-      if (const auto m = e["matrix"]) {
-        const std::string mk = key + ".matrix";
-        if (tm.scheme != Scheme::kMatrix) r.fail(m, mk, "only a task with scheme matrix takes a matrix");
-        if (!m.IsSequence()) r.fail(m, mk, "expected one row per channel bit, each a list of address bits");
-        for (size_t j = 0; j < m.size(); ++j) {
-          uint64_t row = 0;
-          for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
-          tm.matrix_rows.push_back(row);
-        }
-      } else if (tm.scheme == Scheme::kMatrix && tm.baseline.empty()) {
-        r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
-      }
-      if (tm.scheme == Scheme::kPrime && t.prime == 0)
-        r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
       t.tasks.push_back(tm);
     }
   }
@@ -190,25 +202,24 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
 
 // Once the translator's input width is known (the VA's, with an address space
 // and the translator before the MMU).
-void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg) {
-  auto& t = cfg.translator;
-  for (size_t i = 0; i < t.tasks.size(); ++i) {
-    TaskMapping& tm = t.tasks[i];
-    if (tm.scheme != Scheme::kMatrix || !is_pow2(cfg.memory.channels)) continue;
-    if (!tm.baseline.empty()) {
-      BaselineMatrix b = baseline_matrix(tm.baseline, cfg.channel_layout(), cfg.translator_address_bits(), tm.seed);
-      if (!b.why_not.empty())
-        r.fail(n["tasks"][i]["scheme"], "translator.tasks[" + std::to_string(i) + "].scheme", b.why_not);
-      tm.matrix_rows = b.rows;
-    }
-    int row = -1;
-    const std::string why = channel_matrix_problem(tm.matrix_rows, cfg.channel_layout(), cfg.translator_address_bits(), &row);
-    if (why.empty()) continue;
-    const std::string key = "translator.tasks[" + std::to_string(i) + "].matrix";
-    const YAML::Node m = n["tasks"][i]["matrix"];
-    if (row >= 0) r.fail(m[row], key + "[" + std::to_string(row) + "]", why);
-    r.fail(m, key, why);
+void check_task_matrix(const Reader& r, const YAML::Node& e, const std::string& key, TaskMapping& tm, const Config& cfg) {
+  if (tm.scheme != Scheme::kMatrix || !is_pow2(cfg.memory.channels)) return;
+  if (!tm.baseline.empty()) {
+    BaselineMatrix b = baseline_matrix(tm.baseline, cfg.channel_layout(), cfg.translator_address_bits(), tm.seed);
+    if (!b.why_not.empty()) r.fail(e["scheme"], key + ".scheme", b.why_not);
+    tm.matrix_rows = b.rows;
   }
+  int row = -1;
+  const std::string why = channel_matrix_problem(tm.matrix_rows, cfg.channel_layout(), cfg.translator_address_bits(), &row);
+  if (why.empty()) return;
+  const YAML::Node m = e["matrix"];
+  if (row >= 0) r.fail(m[row], key + ".matrix[" + std::to_string(row) + "]", why);
+  r.fail(m, key + ".matrix", why);
+}
+
+void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg) {
+  for (size_t i = 0; i < cfg.translator.tasks.size(); ++i)
+    check_task_matrix(r, n["tasks"][i], "translator.tasks[" + std::to_string(i) + "]", cfg.translator.tasks[i], cfg);
 }
 
 // What the MMU adds to the translator's checks, once the address space is read.
@@ -244,3 +255,28 @@ void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Confi
 }
 
 }  // namespace gpumem::config_yaml
+
+namespace gpumem {
+
+std::string task_mapping_yaml(const TaskMapping& m) {
+  std::string s = "scheme: ";
+  if (m.scheme == Scheme::kMatrix && !m.baseline.empty()) {
+    s += m.baseline;
+    if (m.baseline == "random" && m.seed != 1) s += ", seed: " + std::to_string(m.seed);
+  } else {
+    s += scheme_name(m.scheme);
+  }
+  if (m.scheme == Scheme::kXor) {
+    s += ", xor_vectors: [";
+    for (size_t j = 0; j < m.xor_vectors.size(); ++j) s += (j ? ", " : "") + hex(m.xor_vectors[j]);
+    s += "]";
+  }
+  if (m.scheme == Scheme::kMatrix && m.baseline.empty()) {
+    s += ", matrix: [";
+    for (size_t j = 0; j < m.matrix_rows.size(); ++j) s += (j ? ", " : "") + matrix_row_text(m.matrix_rows[j]);
+    s += "]";
+  }
+  return s;
+}
+
+}  // namespace gpumem

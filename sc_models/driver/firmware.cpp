@@ -12,6 +12,7 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
   auto must = [&](uint32_t offset, uint32_t value, const std::string& what) {
     if (!write(offset, value)) throw std::runtime_error("register bank refused a write to " + what);
   };
+  bool dynamic = false;  // CTRL bit 1: on when the profile store selected a task type, unless the config says no
   // Vectors and rows before the scheme, so a task type never runs xor with
   // stale vectors, and the write of the matrix scheme commits the rows.
   for (const auto& tm : cfg.translator.tasks) {
@@ -33,6 +34,12 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     must(kRegPtRootHi, static_cast<uint32_t>(image->root >> 32), "PT_ROOT_HI");
     for (const auto& app : cfg.address_space.applications)
       must(kRegProcessTask + 4 * app.process, app.task_type, "PROCESS_TASK[" + std::to_string(app.process) + "]");
+    for (const auto& app : cfg.address_space.applications)
+      if (app.selected_task_type) {
+        must(kRegAppTaskSelect + 4 * app.process, kAppTaskSelectValid | *app.selected_task_type,
+             "APP_TASK_SELECT[" + std::to_string(app.process) + "]");
+        dynamic = cfg.translator.dynamic_selection;
+      }
     if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
       const unsigned small_bits = cfg.mmu.geometry().small_bits;
       const uint64_t small = uint64_t{1} << small_bits;
@@ -53,7 +60,7 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     }
     must(kRegTlbInvalidate, 1, "TLB_INVALIDATE");
   }
-  must(kRegCtrl, (cfg.translator.interleave_enable ? kCtrlInterleaveEnable : 0) |
+  must(kRegCtrl, (cfg.translator.interleave_enable ? kCtrlInterleaveEnable : 0) | (dynamic ? kCtrlDynamicSelectionEnable : 0) |
                      (cfg.translator.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0),
        "CTRL");
 }

@@ -13,9 +13,10 @@ namespace gpumem {
 using RegisterWrite = std::function<bool(uint32_t offset, uint32_t value)>;
 
 // Writes every configured task type's XOR control vectors and scheme, CTRL,
-// and with an address space the page-table root, the process task types and
-// (before the MMU) a VA range per region whose task type differs from its
-// application's. Throws std::runtime_error naming the register if the bank
+// and with an address space the page-table root, the process task types,
+// the profile store's task type selections (APP_TASK_SELECT, and CTRL bit 1
+// with them) and (before the MMU) a VA range per region whose task type
+// differs from its application's. Throws std::runtime_error naming the register if the bank
 // refuses a write, InputError if the regions need more VA ranges than exist.
 void program_registers(const Config& cfg, const AddressSpaceImage* image, const RegisterWrite& write);
 

@@ -325,26 +325,7 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
 
 std::string tasks_yaml(const std::vector<TaskMapping>& mappings) {
   std::string s = "tasks:\n";
-  for (const TaskMapping& m : mappings) {
-    s += "  - {task_type: " + std::to_string(m.task_type) + ", scheme: ";
-    if (m.scheme == Scheme::kMatrix && !m.baseline.empty()) {
-      s += m.baseline;
-      if (m.baseline == "random" && m.seed != 1) s += ", seed: " + std::to_string(m.seed);
-    } else {
-      s += scheme_name(m.scheme);
-    }
-    if (m.scheme == Scheme::kXor) {
-      s += ", xor_vectors: [";
-      for (size_t j = 0; j < m.xor_vectors.size(); ++j) s += (j ? ", " : "") + hex(m.xor_vectors[j]);
-      s += "]";
-    }
-    if (m.scheme == Scheme::kMatrix && m.baseline.empty()) {
-      s += ", matrix: [";
-      for (size_t j = 0; j < m.matrix_rows.size(); ++j) s += (j ? ", " : "") + matrix_row_text(m.matrix_rows[j]);
-      s += "]";
-    }
-    s += "}\n";
-  }
+  for (const TaskMapping& m : mappings) s += "  - {task_type: " + std::to_string(m.task_type) + ", " + task_mapping_yaml(m) + "}\n";
   return s;
 }
 

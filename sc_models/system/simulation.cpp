@@ -24,8 +24,13 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   sc_core::sc_start();
   sanitizer_back_on_main_stack();
   if (driver.failure()) std::rethrow_exception(driver.failure());
-  SimulationResult r{player.requests_done(), player.wall_seconds(), {}, std::nullopt, {}};
+  SimulationResult r;
+  r.requests = player.requests_done();
+  r.wall_seconds = player.wall_seconds();
   for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  const PerformanceMonitor& perf = memory.registers.bank().performance();
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.task_performance.push_back(perf.task(t));
+  for (unsigned p = 0; p < kMaxProcesses; ++p) r.application_performance.push_back(perf.application(p));
   if (memory.mmu) {
     r.mmu = memory.mmu->stats();
     r.faults = memory.mmu->faults();

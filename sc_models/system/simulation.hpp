@@ -9,6 +9,7 @@
 #include "mmu/mmu.hpp"
 #include "payload/completion.hpp"
 #include "payload/request.hpp"
+#include "regs/performance_monitor.hpp"
 
 namespace gpumem {
 
@@ -18,6 +19,9 @@ struct SimulationResult {
   std::vector<uint64_t> channel_accesses;  // per channel: data and page-table accesses
   std::optional<MmuStats> mmu;             // with an address space
   std::vector<FaultRecord> faults;         // the first Mmu::kMaxFaultRecords (all are counted in mmu)
+  // The register bank's performance counters at the end (PERF_TASK, PERF_APP, live).
+  std::vector<PerfReading> task_performance;         // by task type
+  std::vector<PerfReading> application_performance;  // by process
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or

@@ -1,0 +1,231 @@
+#include "config/profile_store.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "base/input_file.hpp"
+#include "config/config_reader.hpp"
+
+namespace gpumem {
+
+namespace {
+
+constexpr const char* kVerdictNames[] = {"sparse", "balanced", "improved", "no_gain"};
+
+std::string bits_text(const std::vector<unsigned>& bits) {
+  std::string s = "[";
+  for (size_t i = 0; i < bits.size(); ++i) s += (i ? ", " : "") + std::to_string(bits[i]);
+  return s + "]";
+}
+
+// A YAML double-quoted scalar.
+std::string quoted(const std::string& text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') s += '\\';
+    s += c;
+  }
+  return s + "\"";
+}
+
+std::string number(double v) {
+  std::ostringstream os;
+  os << std::setprecision(17) << v;  // round-trips a double
+  return os.str();
+}
+
+}  // namespace
+
+const char* verdict_name(ProfileVerdict v) { return kVerdictNames[static_cast<size_t>(v)]; }
+
+ProfileGeometry profile_geometry(const Config& cfg) {
+  return {cfg.memory.channels, cfg.translator.channel_bits, cfg.translator.candidate_bits, cfg.translator_address_bits()};
+}
+
+const ApplicationProfile* ProfileStore::find(const std::string& name) const {
+  for (const auto& a : applications)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+void ProfileStore::record(const ApplicationProfile& p) {
+  for (auto& a : applications)
+    if (a.name == p.name) {
+      a = p;
+      return;
+    }
+  applications.push_back(p);
+}
+
+ProfileStore empty_profile_store(const Config& cfg) { return {profile_geometry(cfg), {}}; }
+
+ProfileStore read_profile_store(const std::string& path, const Config& cfg) {
+  using config_yaml::Reader;
+  const auto in = open_input_file(path, "profile store");
+  std::stringstream ss;
+  ss << in->rdbuf();
+  Reader r(path);
+  YAML::Node loaded;
+  try {
+    loaded = YAML::Load(ss.str());
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+  }
+  const YAML::Node& root = loaded;
+  if (!root || root.IsNull()) throw InputError(path, 0, "", "empty profile store (delete it to start a new one)");
+  r.expect_map(root, "", {"version", "geometry", "applications"});
+  if (!root["version"]) r.fail(root, "version", "missing value");
+  if (r.to_u64(root["version"], "version") != 1) r.fail(root["version"], "version", "unknown profile store version (this gpumem writes 1)");
+
+  ProfileStore store = empty_profile_store(cfg);
+  const YAML::Node g = root["geometry"];
+  if (!g) r.fail(root, "geometry", "missing value");
+  r.expect_map(g, "geometry", {"channels", "channel_bits", "candidate_bits", "address_bits"});
+  for (const char* k : {"channels", "channel_bits", "candidate_bits", "address_bits"})
+    if (!g[k]) r.fail(g, std::string("geometry.") + k, "missing value");
+  ProfileGeometry geo;
+  r.opt_uint(g, "geometry", "channels", geo.channels, 1, kMaxChannels);
+  geo.channel_bits = r.uint_list(g["channel_bits"], "geometry.channel_bits", 64);
+  geo.candidate_bits = r.uint_list(g["candidate_bits"], "geometry.candidate_bits", 64);
+  r.opt_uint(g, "geometry", "address_bits", geo.address_bits, 1, 64);
+  if (!(geo == store.geometry))
+    r.fail(g, "geometry", "the store was written for another translator (channels, channel bits, candidate bits or "
+                          "address width differ from " + cfg.source + "), so its mappings do not apply; use another store file");
+
+  const YAML::Node apps = root["applications"];
+  if (!apps) r.fail(root, "applications", "missing value");
+  if (!apps.IsSequence()) r.fail(apps, "applications", "expected a list of applications");
+  for (size_t i = 0; i < apps.size(); ++i) {
+    const YAML::Node a = apps[i];
+    const std::string key = "applications[" + std::to_string(i) + "]";
+    r.expect_map(a, key, {"name", "runs", "task_type", "window", "measured", "verdict", "configured_entropy",
+                          "predicted_entropy", "mapping"});
+    for (const char* k : {"name", "runs", "task_type", "window", "measured", "verdict", "configured_entropy", "predicted_entropy"})
+      if (!a[k]) r.fail(a, key + "." + k, "missing value");
+    ApplicationProfile p;
+    p.name = r.to_string(a["name"], key + ".name");
+    if (store.find(p.name)) r.fail(a["name"], key + ".name", "application '" + p.name + "' recorded twice");
+    r.opt_uint(a, key, "runs", p.runs, 1, ~uint64_t{0});
+    r.opt_uint(a, key, "task_type", p.task_type, 0, kMaxTaskTypes - 1);
+    r.opt_uint(a, key, "window", p.window, 1, 1u << 24);
+    const YAML::Node m = a["measured"];
+    const std::string mk = key + ".measured";
+    r.expect_map(m, mk, {"requests", "bytes", "active_cycles", "windows", "mean_window_entropy", "bandwidth", "density"});
+    for (const char* k : {"requests", "bytes", "active_cycles", "windows", "mean_window_entropy"})
+      if (!m[k]) r.fail(m, mk + "." + k, "missing value");
+    r.opt_uint(m, mk, "requests", p.measured.requests, 0, ~uint64_t{0});
+    r.opt_uint(m, mk, "bytes", p.measured.bytes, 0, ~uint64_t{0});
+    r.opt_uint(m, mk, "active_cycles", p.measured.active_cycles, 0, ~uint64_t{0});
+    r.opt_uint(m, mk, "windows", p.measured.windows, 0, ~uint64_t{0});
+    p.measured.mean_window_entropy = r.to_double(m["mean_window_entropy"], mk + ".mean_window_entropy");
+    const std::string verdict = r.to_string(a["verdict"], key + ".verdict");
+    bool known = false;
+    for (size_t v = 0; v < std::size(kVerdictNames); ++v)
+      if (verdict == kVerdictNames[v]) p.verdict = static_cast<ProfileVerdict>(v), known = true;
+    if (!known) r.fail(a["verdict"], key + ".verdict", "unknown verdict '" + verdict + "' (sparse, balanced, improved or no_gain)");
+    p.configured_entropy = r.to_double(a["configured_entropy"], key + ".configured_entropy");
+    p.predicted_entropy = r.to_double(a["predicted_entropy"], key + ".predicted_entropy");
+    if (const YAML::Node mapping = a["mapping"]) {
+      const std::string mk2 = key + ".mapping";
+      if (p.verdict == ProfileVerdict::kNoGain) r.fail(mapping, mk2, "a no_gain record keeps the configured mapping and has none");
+      r.expect_map(mapping, mk2, {"scheme", "xor_vectors", "matrix", "seed"});
+      TaskMapping tm = config_yaml::read_task_mapping(r, mapping, mk2, cfg.translator);
+      // The same checks as a mapping of the config: the channel layout's.
+      if (tm.scheme == Scheme::kPrime && (!is_pow2(cfg.memory.channels) || cfg.translator.prime == 0))
+        r.fail(mapping["scheme"], mk2 + ".scheme", "the prime scheme is not configured in " + cfg.source);
+      if (!is_pow2(cfg.memory.channels) && tm.scheme != cfg.translator.default_scheme)
+        r.fail(mapping["scheme"], mk2 + ".scheme", "with a non-power-of-two channel count every task type keeps the configured scheme");
+      config_yaml::check_task_matrix(r, mapping, mk2, tm, cfg);
+      p.mapping = tm;
+    } else if (p.verdict != ProfileVerdict::kNoGain) {
+      r.fail(a, key + ".mapping", std::string("missing value: a ") + verdict + " record names its mapping");
+    }
+    store.applications.push_back(p);
+  }
+  return store;
+}
+
+std::string profile_store_yaml(const ProfileStore& store) {
+  const ProfileGeometry& g = store.geometry;
+  std::string s =
+      "# gpumem profile store (docs/explorer.md, \"Profile store\"): per application, what its last\n"
+      "# run measured and the mapping recommended for its next run. Written by gpumem run --profile-store.\n"
+      "version: 1\n"
+      "geometry: {channels: " + std::to_string(g.channels) + ", channel_bits: " + bits_text(g.channel_bits) +
+      ", candidate_bits: " + bits_text(g.candidate_bits) + ", address_bits: " + std::to_string(g.address_bits) + "}\n"
+      "applications:\n";
+  if (store.applications.empty()) s.replace(s.size() - 1, 1, " []\n");
+  for (const ApplicationProfile& p : store.applications) {
+    const PerfReading& m = p.measured;
+    s += "  - name: " + quoted(p.name) + "\n"
+         "    runs: " + std::to_string(p.runs) + "\n"
+         "    task_type: " + std::to_string(p.task_type) + "\n"
+         "    window: " + std::to_string(p.window) + "\n"
+         "    measured: {requests: " + std::to_string(m.requests) + ", bytes: " + std::to_string(m.bytes) +
+         ", active_cycles: " + std::to_string(m.active_cycles) + ", windows: " + std::to_string(m.windows) +
+         ", mean_window_entropy: " + number(m.mean_window_entropy) + ", bandwidth: " + number(m.bandwidth()) +
+         ", density: " + number(m.density()) + "}\n"
+         "    verdict: " + verdict_name(p.verdict) + "\n"
+         "    configured_entropy: " + number(p.configured_entropy) + "\n"
+         "    predicted_entropy: " + number(p.predicted_entropy) + "\n";
+    if (p.mapping) s += "    mapping: {" + task_mapping_yaml(*p.mapping) + "}\n";
+  }
+  return s;
+}
+
+TaskMapping mapping_of(const Config& cfg, unsigned task) {
+  if (const TaskMapping* t = cfg.task_mapping(task)) return *t;
+  TaskMapping m;
+  m.task_type = task;
+  m.scheme = cfg.translator.default_scheme;
+  return m;
+}
+
+bool same_mapping(const TaskMapping& a, const TaskMapping& b) {
+  if (a.scheme != b.scheme) return false;
+  switch (a.scheme) {
+    case Scheme::kXor: return a.xor_vectors == b.xor_vectors;
+    case Scheme::kMatrix: return a.matrix_rows == b.matrix_rows;  // a baseline's rows are filled at load
+    default: return true;
+  }
+}
+
+Config apply_profile_store(const Config& cfg, const ProfileStore& store, std::vector<std::string>& notes) {
+  Config out = cfg;
+  // Task types in use: every application's and region's, every listed one.
+  uint32_t used = 0;
+  for (const auto& app : cfg.address_space.applications) {
+    used |= 1u << app.task_type;
+    for (const auto& reg : app.regions) used |= 1u << reg.task_type;
+  }
+  for (const auto& tm : cfg.translator.tasks) used |= 1u << tm.task_type;
+
+  for (auto& app : out.address_space.applications) {
+    const ApplicationProfile* p = store.find(app.name);
+    if (!p || !p->mapping) continue;
+    TaskMapping want = *p->mapping;
+    if (same_mapping(mapping_of(out, app.task_type), want)) continue;
+    std::optional<unsigned> chosen;
+    for (unsigned t = 0; t < kMaxTaskTypes && !chosen; ++t)
+      if (((used >> t) & 1u) && same_mapping(mapping_of(out, t), want)) chosen = t;
+    if (!chosen) {
+      for (unsigned t = 0; t < kMaxTaskTypes && !chosen; ++t)
+        if (!((used >> t) & 1u)) chosen = t;
+      if (!chosen) {
+        notes.push_back("profile store: " + app.name + " keeps task type " + std::to_string(app.task_type) +
+                        ": all " + std::to_string(kMaxTaskTypes) + " task types are in use, none is free for its recommended mapping");
+        continue;
+      }
+      want.task_type = *chosen;
+      out.translator.tasks.push_back(want);
+      used |= 1u << *chosen;
+    }
+    app.selected_task_type = *chosen;
+    notes.push_back("profile store: " + app.name + " runs with task type " + std::to_string(*chosen) + " (" +
+                    task_mapping_yaml(want) + "), recommended after " + std::to_string(p->runs) + " run" +
+                    (p->runs == 1 ? "" : "s") + (cfg.translator.dynamic_selection ? "" : "; translator.dynamic_selection is false, so not applied"));
+  }
+  return out;
+}
+
+}  // namespace gpumem
