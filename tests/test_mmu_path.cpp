@@ -14,6 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "base/sanitizer.hpp"
+#include "config/profile_store.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
@@ -151,6 +152,41 @@ TEST(MmuPath, HowCycleIsKernelTimePlusDelayBeforeTheMmu) { how_cycle_is_now_plus
 
 TEST(MmuPath, ReadAfterWriteAfterTheMmu) { read_after_write("after_mmu"); }
 TEST(MmuPath, ReadAfterWriteBeforeTheMmu) { read_after_write("before_mmu"); }
+
+// The profile store moves applications to other task types at the
+// translator (APP_TASK_SELECT): a's to an existing one (3's vectors), c's,
+// whose small pages nest in b's large frame, to a new mapping. Every read
+// still returns what was written.
+void read_after_write_with_selection(const std::string& position) {
+  const Config configured = config_from(mmu_yaml(position));
+  ProfileStore store = empty_profile_store(configured);
+  ApplicationProfile a, c;
+  a.name = "a";
+  a.verdict = c.verdict = ProfileVerdict::kImproved;
+  a.mapping = mapping_of(configured, 3);
+  c.name = "c";
+  TaskMapping fresh;
+  fresh.scheme = Scheme::kXor;
+  fresh.xor_vectors = {0x155, 0x2AA, 0x0F0};
+  c.mapping = fresh;
+  store.record(a);
+  store.record(c);
+  std::vector<std::string> notes;
+  const Config cfg = apply_profile_store(configured, store, notes);
+  ASSERT_EQ(cfg.address_space.applications[0].selected_task_type, std::optional<unsigned>(3u));
+  ASSERT_EQ(cfg.address_space.applications[2].selected_task_type, std::optional<unsigned>(4u));
+  const AddressSpaceImage image = build_address_space(cfg, true);
+  RandomMix mix(23, mapped_pages(cfg), 4096, 64, 100000);
+  ShadowScoreboard sb;
+  MmuCoverage cov;
+  run_simulation(cfg, mix, {&sb, &cov}, &image);
+  EXPECT_EQ(sb.mismatches(), 0u);
+  EXPECT_GT(sb.bytes_checked_written(), 50000u);
+  EXPECT_EQ(cov.tasks, (std::set<unsigned>{2, 3, 4})) << "a runs as 3, b as 2 and 3 (b_tail), c as 4";
+}
+
+TEST(MmuPath, ReadAfterWriteWithDynamicSelectionAfterTheMmu) { read_after_write_with_selection("after_mmu"); }
+TEST(MmuPath, ReadAfterWriteWithDynamicSelectionBeforeTheMmu) { read_after_write_with_selection("before_mmu"); }
 
 // Channel bits at 12-14 move data across 4 KB pages; with a small page of
 // another task type nested in a large frame the two mappings collide.
