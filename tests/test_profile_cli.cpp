@@ -77,5 +77,23 @@ TEST_F(Cli, BadStoreStopsTheRunAndStaysAsItWas) {
   EXPECT_FALSE(fs::exists(path("s.json"))) << "nothing ran";
 }
 
+// A run that stops on a bad trace line records nothing: the store from the
+// run before is left byte for byte.
+TEST_F(Cli, RunStoppedByABadTraceLeavesTheStoreAsItWas) {
+  const std::string store = path("store.yaml").string();
+  ASSERT_EQ(run({"run", "--config", kTranspose, "--profile-store", store, "--quiet"}).exit_code, 0);
+  const std::string before = slurp(store);
+  std::string trace = "cycle,process,op,va,size\n";
+  for (int i = 0; i < 300; ++i) trace += std::to_string(i) + ",0,R," + std::to_string(i * 4096) + ",64\n";
+  trace += "300,0,R,0xZZ,64\n";
+  const fs::path t = write("bad.csv", trace);
+  const Result r = run({"run", "--config", kTranspose, "--trace", t.string(), "--profile-store", store, "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(t.string() + ":302: va:"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(store), before);
+  for (const auto& e : fs::directory_iterator(path("")))
+    EXPECT_EQ(e.path().filename().string().find("store.yaml."), std::string::npos) << "a temporary left: " << e.path();
+}
+
 }  // namespace
 }  // namespace gpumem::test
