@@ -196,8 +196,7 @@ int run_command(const RunArgs& a) {
     for (const auto& app : configured.address_space.applications) {
       const gpumem::PerfReading& m = r.application_performance[app.process];
       if (m.requests == 0) continue;  // nothing measured: the record stays as it was
-      const gpumem::ApplicationConfig* ran = cfg.address_space.application(app.process);
-      const unsigned ran_with = ran->selected_task_type && cfg.translator.dynamic_selection ? *ran->selected_task_type : app.task_type;
+      const unsigned ran_with = gpumem::registers_from_config(cfg).effective_task(app.process, app.task_type);
       profiles.push_back(gpumem::recommend(configured, app, m, ran_with, streams->addresses(app.process), store->find(app.name)));
       store->record(profiles.back());
     }

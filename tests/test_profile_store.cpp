@@ -142,6 +142,21 @@ TEST(ProfileStore, BadStoresNameFileLineAndKey) {
   }
 }
 
+// A scheme the register bank cannot serve here: prime with channel bits
+// that are not one ascending field.
+TEST(ProfileStore, ASchemeTheBankRefusesIsABadStore) {
+  std::string yaml = kConfig;
+  yaml.replace(yaml.find("channel_bits: [8, 9, 10, 11]"), 28, "channel_bits: [8, 9, 11, 10]\n  prime: 3");
+  const Config cfg = config_from(yaml);
+  TaskMapping prime;
+  prime.scheme = Scheme::kPrime;
+  ProfileStore store = empty_profile_store(cfg);
+  store.record(profile("transpose", ProfileVerdict::kImproved, prime));
+  const std::string path = write_file("store-prime.yaml", profile_store_yaml(store));
+  EXPECT_TRUE(input_error_at([&] { read_profile_store(path, cfg); }, path, 14, "applications[0].mapping.scheme",
+                             "refuses scheme prime"));
+}
+
 TEST(ProfileStore, RecommendationTakesATaskTypeWithThatMappingOrAFreeOne) {
   const Config cfg = config_from(kConfig);
   ProfileStore store = empty_profile_store(cfg);
@@ -211,6 +226,21 @@ TEST_F(Recommend, ColumnWalkIsImprovedByAMapping) {
   ASSERT_TRUE(p.mapping);
   EXPECT_NE(p.mapping->scheme, Scheme::kNone);
   EXPECT_EQ(p.runs, 1u);
+}
+
+// The verdict is the configured mapping's, whatever task type the requests
+// ran with: run 2, moved to task type 2 (whose vectors spread the column),
+// must not find "no gain" over its own selection and drop it for run 3.
+TEST_F(Recommend, TheVerdictDoesNotDependOnTheTaskTypeItRanWith) {
+  std::vector<uint64_t> column;
+  for (uint64_t r = 0; r < 4096; ++r) column.push_back(r * 4096);
+  const ApplicationProfile first = recommend(cfg, transpose, dense(column.size()), 0, column, nullptr);
+  const ApplicationProfile second = recommend(cfg, transpose, dense(column.size()), 2, column, &first);
+  EXPECT_EQ(second.verdict, ProfileVerdict::kImproved);
+  ASSERT_TRUE(second.mapping);
+  EXPECT_TRUE(same_mapping(*second.mapping, *first.mapping));
+  EXPECT_EQ(second.configured_entropy, 0.0);
+  EXPECT_EQ(second.task_type, 2u);
 }
 
 TEST_F(Recommend, BalancedStaysIdentity) {

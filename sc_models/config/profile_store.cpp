@@ -4,7 +4,9 @@
 #include <sstream>
 
 #include "base/input_file.hpp"
+#include "config/block_params.hpp"
 #include "config/config_reader.hpp"
+#include "regs/register_bank.hpp"
 
 namespace gpumem {
 
@@ -130,12 +132,18 @@ ProfileStore read_profile_store(const std::string& path, const Config& cfg) {
       if (p.verdict == ProfileVerdict::kNoGain) r.fail(mapping, mk2, "a no_gain record keeps the configured mapping and has none");
       r.expect_map(mapping, mk2, {"scheme", "xor_vectors", "matrix", "seed"});
       TaskMapping tm = config_yaml::read_task_mapping(r, mapping, mk2, cfg.translator);
-      // The same checks as a mapping of the config: the channel layout's.
-      if (tm.scheme == Scheme::kPrime && (!is_pow2(cfg.memory.channels) || cfg.translator.prime == 0))
-        r.fail(mapping["scheme"], mk2 + ".scheme", "the prime scheme is not configured in " + cfg.source);
-      if (!is_pow2(cfg.memory.channels) && tm.scheme != cfg.translator.default_scheme)
-        r.fail(mapping["scheme"], mk2 + ".scheme", "with a non-power-of-two channel count every task type keeps the configured scheme");
       config_yaml::check_task_matrix(r, mapping, mk2, tm, cfg);
+      // Whether this configuration can run the scheme at all (prime needs
+      // contiguous channel bits; a non-power-of-two channel count keeps its
+      // one scheme) is the register bank's rule: ask a scratch bank.
+      RegisterBank bank(register_params(cfg));
+      for (size_t j = 0; j < tm.matrix_rows.size(); ++j) {
+        bank.write(kRegMatrixRowLo + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j]));
+        bank.write(kRegMatrixRowHi + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j] >> 32));
+      }
+      if (bank.write(kRegTaskScheme, 4, static_cast<uint32_t>(tm.scheme)) != RegStatus::kOk)
+        r.fail(mapping["scheme"], mk2 + ".scheme", std::string("the register bank of ") + cfg.source + " refuses scheme " +
+                                                       scheme_name(tm.scheme) + " (docs/register-map.md, TASK_SCHEME)");
       p.mapping = tm;
     } else if (p.verdict != ProfileVerdict::kNoGain) {
       r.fail(a, key + ".mapping", std::string("missing value: a ") + verdict + " record names its mapping");

@@ -43,6 +43,11 @@ ApplicationProfile recommend(const Config& cfg, const ApplicationConfig& app, co
   ExploreOptions options;
   options.window = p.window;
   const Exploration x = explore(cfg, stream, options);
+  if (x.tasks.empty()) {  // no request reached the translator: nothing to judge
+    p.verdict = ProfileVerdict::kSparse;
+    p.mapping = identity;
+    return p;
+  }
   const std::vector<Candidate>& ranked = x.tasks.front().ranked;
   double identity_entropy = 0, configured_entropy = 0;
   for (const Candidate& c : ranked) {
