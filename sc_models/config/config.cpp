@@ -58,12 +58,7 @@ using namespace config_yaml;
 
 Config parse_config(const std::string& text, const std::string& source) {
   Reader r(source);
-  YAML::Node loaded;
-  try {
-    loaded = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(source, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
-  }
+  const YAML::Node loaded = parse_yaml(text, source);
   const YAML::Node& root = loaded;  // const: operator[] must never insert keys
   Config cfg;
   cfg.source = source;

@@ -127,6 +127,15 @@ class Reader {
   std::string file_;
 };
 
+// YAML text to its tree; a syntax error is an InputError at its line.
+inline YAML::Node parse_yaml(const std::string& text, const std::string& source) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(source, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+  }
+}
+
 // A scheme by name (kSchemeNames).
 Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key);
 

@@ -67,12 +67,7 @@ ProfileStore read_profile_store(const std::string& path, const Config& cfg) {
   std::stringstream ss;
   ss << in->rdbuf();
   Reader r(path);
-  YAML::Node loaded;
-  try {
-    loaded = YAML::Load(ss.str());
-  } catch (const YAML::Exception& e) {
-    throw InputError(path, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
-  }
+  const YAML::Node loaded = config_yaml::parse_yaml(ss.str(), path);
   const YAML::Node& root = loaded;
   if (!root || root.IsNull()) throw InputError(path, 0, "", "empty profile store (delete it to start a new one)");
   r.expect_map(root, "", {"version", "geometry", "applications"});
