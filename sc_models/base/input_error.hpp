@@ -9,24 +9,30 @@ namespace gpumem {
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, int line, std::string key, const std::string& message)
-      : std::runtime_error(format(file, line, key, message)),
-        file_(std::move(file)), line_(line), key_(std::move(key)) {}
+      : InputError(std::move(file), line, 0, std::move(key), message) {}
+  // With the column (1-based) of a text line: "file:line:column: key: message".
+  InputError(std::string file, int line, int column, std::string key, const std::string& message)
+      : std::runtime_error(format(file, line, column, key, message)),
+        file_(std::move(file)), line_(line), column_(column), key_(std::move(key)) {}
 
   const std::string& file() const { return file_; }
   int line() const { return line_; }  // 1-based; 0 when not known
+  int column() const { return column_; }  // 1-based; 0 when not known
   const std::string& key() const { return key_; }
 
  private:
-  static std::string format(const std::string& file, int line, const std::string& key,
+  static std::string format(const std::string& file, int line, int column, const std::string& key,
                             const std::string& message) {
     std::string s = file;
     if (line > 0) s += ":" + std::to_string(line);
+    if (line > 0 && column > 0) s += ":" + std::to_string(column);
     if (!s.empty()) s += ": ";  // a command-line flag has no file
     if (!key.empty()) s += key + ": ";
     return s + message;
   }
   std::string file_;
   int line_;
+  int column_;
   std::string key_;
 };
 
