@@ -436,7 +436,8 @@ class AccelSimTrace : public ThreadTraceSource {
   // An optional immediate ends the line.
   void finish_line(size_t i) const {
     if (i < line_.size()) line_.number(line_[i], "immediate", parse_signed);
-    line_.no_more_fields(i + 1, "an instruction line");
+    if (i + 1 < line_.size())
+      line_.fail(line_[i + 1].column, "", "unexpected field '" + line_[i + 1].text + "' after the immediate (the last field)");
   }
 
   uint64_t reg(const TextField& f, const char* key) const {
