@@ -560,6 +560,11 @@ TEST(ImportAccelSim, MalformedLinesNameFileLineColumnAndField) {
       {"-kernel name = k\n-grid dim = 4,1,1\n", 2, 13, "-grid dim", "'4,1,1' is not (x,y,z)"},
       {"-kernel name = k\n-accelsim tracer version = four\n", 2, 28, "-accelsim tracer version", "bad number 'four'"},
       {"-kernel name = k\nkernel\n", 2, 1, "", "unexpected line in the kernel header"},
+      {"-kernel name = k\n-grid dim =\r\n", 2, 12, "-grid dim", "'' is not (x,y,z)"},
+      // Blocks of 2048 threads: block 2^21 - 1 ends at thread 2^32 - 1, the last a 32-bit id holds.
+      {"-kernel name = k\n-grid dim = (2097153,1,1)\n-block dim = (2048,1,1)\n#\n#BEGIN_TB\n"
+       "thread block = 2097151,0,0\n#END_TB\n#BEGIN_TB\nthread block = 2097152,0,0\n",
+       9, 16, "thread block", "block 2097152,0,0 has thread ids beyond 32 bits"},
       // Truncated line, bad number, unknown opcode word, bad address.
       {body("0010 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x7f1b5e000000"), L, 53, "stride", "missing stride field"},
       {body("0010 ffffffff 1 R2 LDG.E.SYS 1 R2"), L, 34, "mem_width", "missing mem_width field"},

@@ -161,7 +161,8 @@ class AccelSimTrace : public ThreadTraceSource {
       if (eq == std::string::npos) line_.fail(1, "", "header line without '='");
       const std::string key = trim(t.substr(1, eq - 1));
       const std::string value = trim(t.substr(eq + 1));
-      const int value_column = static_cast<int>(text.find_first_not_of(" \t", text.find('=') + 1)) + 1;
+      const size_t value_at = text.find_first_not_of(" \t\r", text.find('=') + 1);
+      const int value_column = value_at == std::string::npos ? end_column(text) : static_cast<int>(value_at) + 1;
       auto number = [&](NumberParse (*parse)(const std::string&, uint64_t&)) {
         return line_.number(TextField{value, value_column}, ("-" + key).c_str(), parse);
       };
@@ -243,7 +244,7 @@ class AccelSimTrace : public ThreadTraceSource {
       line_.fail(v.column, "thread block",
                  "block " + v.text + " (linear " + std::to_string(linear) + ") after block " + std::to_string(last_block_) +
                      ": blocks must come in ascending linear order (x + y * grid.x + z * grid.x * grid.y)");
-    if ((static_cast<uint64_t>(linear) + 1) * warps_per_block_ * kWarpSize > (uint64_t{1} << 32))
+    if (static_cast<uint64_t>(linear) + 1 > (uint64_t{1} << 32) / (uint64_t{warps_per_block_} * kWarpSize))
       line_.fail(v.column, "thread block", "block " + v.text + " has thread ids beyond 32 bits");
     last_block_ = linear;
     have_block_ = true;
