@@ -26,6 +26,7 @@
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "frontend/trace_import.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "regs/register_access.hpp"
@@ -50,6 +51,9 @@ struct RunArgs {
   std::string config;
   std::string trace;
   std::string threads;
+  std::string trace_format = "csv";
+  std::string threads_format = "gpumem";
+  gpumem::ImportOptions import;
   std::string stats_json;
   std::string txn_log;
   std::string profile_store;
@@ -85,7 +89,10 @@ int run_command(const RunArgs& a) {
   const gpumem::Config cfg = store ? gpumem::apply_profile_store(configured, *store, store_notes) : configured;
   std::unique_ptr<gpumem::RequestSource> source;
   std::unique_ptr<gpumem::ThreadTraceSource> threads;
-  if (!a.threads.empty()) threads = gpumem::open_thread_trace(a.threads);
+  if (!a.threads.empty())
+    threads = a.threads_format == "accel-sim" ? gpumem::open_accel_sim_trace(a.threads, a.import) : gpumem::open_thread_trace(a.threads);
+  else if (!a.trace.empty() && a.trace_format != "csv")
+    source = gpumem::open_imported_trace(cfg, *gpumem::import_format_from_name(a.trace_format), a.trace, a.import);
   else if (!a.trace.empty()) source = std::make_unique<gpumem::CsvTraceReader>(cfg, a.trace);
   else if (!cfg.workload.empty()) source = gpumem::make_workload(cfg);
   else throw gpumem::InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
@@ -298,6 +305,23 @@ int sc_main(int argc, char* argv[]) {
                   "(docs/frontend.md)")
       ->check(kPath)
       ->excludes(trace_opt);
+  std::vector<std::string> trace_formats{"csv"};
+  for (const char* f : {"dramsim3", "ramulator-dram", "ramulator-cpu", "ramulator2-ldst", "ramulator2-rw"}) trace_formats.push_back(f);
+  run->add_option("--trace-format", run_args.trace_format,
+                  "form of --trace: csv (gpumem's), or another simulator's (docs/trace-format.md, \"Imported traces\")")
+      ->check(CLI::IsMember(trace_formats))
+      ->needs(trace_opt);
+  run->add_option("--threads-format", run_args.threads_format, "form of --threads: gpumem (CSV or binary) or accel-sim")
+      ->check(CLI::IsMember({"gpumem", "accel-sim"}));
+  run->add_option("--trace-process", run_args.import.process,
+                  "imported traces: the process of every request (its task type without an address space)")
+      ->check(CLI::Range(0u, gpumem::kMaxProcesses - 1));
+  run->add_option("--request-bytes", run_args.import.request_bytes, "imported DRAM-level traces: bytes of every request (default 64)")
+      ->check(CLI::Range(1u, gpumem::kMaxRequestBytes));
+  run->add_option("--address-vector-bits", run_args.import.address_vector_bits,
+                  "ramulator2-rw: bit width of each level of its address vectors, in order")
+      ->delimiter(',')
+      ->check(CLI::Range(0u, 64u));
   run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file")->check(kPath);
   run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
   run->add_option("--profile-store", run_args.profile_store,

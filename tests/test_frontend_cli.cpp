@@ -1,0 +1,125 @@
+// gpumem trace convert | order and gpumem run --threads / --trace-format,
+// end to end through the binary.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+const char* const kConfig =
+    "memory: {address_bits: 32, channels: 4, service_cycles: 2, max_outstanding: 16}\n"
+    "translator: {channel_bits: [7, 8]}\n"
+    "frontend: {num_sms: 3, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, latency_min: 3, latency_sigma: 5}\n";
+
+// Four two-warp blocks: each warp a dependent coalesced load, then scattered stores.
+std::string trace() {
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
+  for (unsigned w = 0; w < 8; ++w) {
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x10,R," << 0x1000 + 4 * (32 * w + lane) << ",4,1,\n";
+    for (unsigned lane = 0; lane < 32; lane += 4) t << 32 * w + lane << ",0x18,W," << 0x100000 + 0x200 * (32 * w + lane) << ",4,0,7\n";
+  }
+  return t.str();
+}
+
+TEST_F(Cli, TraceConvertRoundTripsThroughTheBinaryForm) {
+  const auto csv = write("t.csv", trace());
+  ASSERT_EQ(run({"trace", "convert", csv.string(), path("t.bin").string(), "--quiet"}).exit_code, 0);
+  const Result back = run({"trace", "convert", path("t.bin").string(), path("back.csv").string()});
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_NE(back.out.find("321 items"), std::string::npos) << back.out;  // a kernel and 8 x (32 + 8) records
+  EXPECT_LT(fs::file_size(path("t.bin")) * 3, fs::file_size(csv));
+  // Ordering either form gives the same sequence.
+  const auto cfg = write("c.yaml", kConfig);
+  ASSERT_EQ(run({"trace", "order", "--config", cfg.string(), "--threads", csv.string(), "--out", path("a.csv").string(), "--quiet"}).exit_code, 0);
+  ASSERT_EQ(run({"trace", "order", "--config", cfg.string(), "--threads", path("t.bin").string(), "--out", path("b.csv").string(), "--quiet"}).exit_code, 0);
+  EXPECT_EQ(slurp(path("a.csv")), slurp(path("b.csv")));
+}
+
+TEST_F(Cli, TraceOrderIsTheSameForTheSameSeedAndDiffersForAnother) {
+  const auto csv = write("t.csv", trace());
+  const auto cfg = write("c.yaml", kConfig);
+  const auto other = write("d.yaml", std::string(kConfig).replace(std::string(kConfig).find("latency_sigma: 5"), 16, "latency_sigma: 5, seed: 9"));
+  for (const char* out : {"a.csv", "b.csv"})
+    ASSERT_EQ(run({"trace", "order", "--config", cfg.string(), "--threads", csv.string(), "--out", path(out).string(), "--quiet"}).exit_code, 0);
+  const Result r = run({"trace", "order", "--config", other.string(), "--threads", csv.string(), "--out", path("c.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("per-thread accesses 320 -> requests 72"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(path("a.csv")), slurp(path("b.csv")));
+  EXPECT_NE(slurp(path("a.csv")), slurp(path("c.csv")));
+}
+
+TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
+  const auto csv = write("t.csv", trace());
+  const auto cfg = write("c.yaml", kConfig);
+  const Result r = run({"run", "--config", cfg.string(), "--threads", csv.string(), "--stats-json", path("s.json").string(),
+                        "--txn-log", path("log.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("front end: 1 kernels, 4 blocks, 8 warps; 320 thread accesses -> 72 requests"), std::string::npos) << r.out;
+  const auto j = json("s.json");
+  EXPECT_EQ(j.at("requests"), 72);
+  const auto& fe = j.at("frontend");
+  EXPECT_EQ(fe.at("thread_accesses"), 320);
+  EXPECT_DOUBLE_EQ(fe.at("coalescing_efficiency").get<double>(), 320.0 / 72);
+  ASSERT_EQ(fe.at("sms").size(), 3u);
+  uint64_t total = 0, blocks = 0;
+  for (const auto& s : fe.at("sms")) {
+    total += s.at("requests").get<uint64_t>();
+    blocks += s.at("blocks").get<uint64_t>();
+  }
+  EXPECT_EQ(total, 72u);
+  EXPECT_EQ(blocks, 4u);
+  EXPECT_EQ(fe.at("warps").at("warps"), 8);
+  EXPECT_EQ(fe.at("warps").at("requests").at("min"), 9);
+  EXPECT_EQ(fe.at("warps").at("requests").at("max"), 9);
+  // Every line of the log names an SM and a warp.
+  std::istringstream log(slurp(path("log.csv")));
+  std::string line;
+  std::getline(log, line);
+  unsigned lines = 0;
+  while (std::getline(log, line)) {
+    ++lines;
+    const std::string tail = line.substr(line.rfind(',', line.rfind(',') - 1) + 1);
+    EXPECT_TRUE(tail.find_first_of("0123456789") == 0 && tail.back() != ',') << line;
+  }
+  EXPECT_EQ(lines, 72u);
+}
+
+TEST_F(Cli, ImportedTracesRunUnchanged) {
+  const auto cfg = write("c.yaml", kConfig);
+  const std::string data = kSource + "/tests/data/importers/";
+  const Result d = run({"run", "--config", cfg.string(), "--trace", data + "dramsim3.trace", "--trace-format", "dramsim3",
+                        "--stats-json", path("d.json").string(), "--quiet"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(json("d.json").at("requests"), 6);
+  // Accel-Sim's addresses are a real GPU's: 47 bits.
+  std::string wide = kConfig;
+  wide.replace(wide.find("address_bits: 32"), 16, "address_bits: 48");
+  const Result a = run({"run", "--config", write("w.yaml", wide).string(), "--threads", data + "kernelslist.g", "--threads-format", "accel-sim",
+                        "--stats-json", path("a.json").string(), "--quiet"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(json("a.json").at("frontend").at("kernels"), 2);
+}
+
+TEST_F(Cli, BadFrontEndInputsExitTwoNamingWhere) {
+  const auto cfg = write("c.yaml", kConfig);
+  const auto bad = write("bad.csv", "thread,pc,op,address,width,dependent,data\nkernel,k,0\n0,0x10,R,0x1002,4,0,\n");
+  Result r = run({"run", "--config", cfg.string(), "--threads", bad.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: " + bad.string() + ":3:10: address: address 0x1002 is not aligned to its width 4\n");
+  r = run({"trace", "order", "--config", cfg.string(), "--threads", bad.string(), "--out", path("o.csv").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(fs::exists(path("o.csv"))) << "no half-written sequence";
+  r = run({"run", "--config", cfg.string(), "--trace", bad.string(), "--threads", bad.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("excludes"), std::string::npos) << r.err;
+  r = run({"run", "--config", cfg.string(), "--trace", bad.string(), "--trace-format", "ramulator"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--trace-format"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gpumem::test
