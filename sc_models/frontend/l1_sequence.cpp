@@ -33,14 +33,7 @@ L1SequenceGenerator::L1SequenceGenerator(const Config& cfg, ThreadTraceSource& s
 }
 
 void L1SequenceGenerator::fail(const std::string& key, const std::string& msg) const {
-  // The position is the source's: a text trace's file:line, a binary one's item.
-  const std::string where = source_.where();
-  const size_t colon = where.rfind(':');
-  int line = 0;
-  if (colon != std::string::npos && where.find_first_not_of("0123456789", colon + 1) == std::string::npos && colon + 1 < where.size())
-    line = std::stoi(where.substr(colon + 1));
-  if (line > 0) throw InputError(where.substr(0, colon), line, key, msg);
-  throw InputError(where, 0, key, msg);
+  throw input_error_at(source_.where(), key, msg);
 }
 
 void L1SequenceGenerator::check_record(const ThreadRecord& r) const {
@@ -56,6 +49,13 @@ void L1SequenceGenerator::check_record(const ThreadRecord& r) const {
   }
 }
 
+void L1SequenceGenerator::check_kernel() const {
+  if (cfg_.has_mmu() && !cfg_.address_space.application(next_kernel_.process))
+    fail("process", "kernel '" + next_kernel_.name + "': no application has process id " + std::to_string(next_kernel_.process));
+  if (!cfg_.has_mmu() && next_kernel_.process >= kMaxTaskTypes)
+    fail("process", "kernel '" + next_kernel_.name + "': task type out of range (0-15)");
+}
+
 void L1SequenceGenerator::read_item() {
   if (peek_ != Peek::kNone) return;
   switch (source_.next(init_, next_kernel_, record_)) {
@@ -64,14 +64,10 @@ void L1SequenceGenerator::read_item() {
       return;
     case ThreadTraceSource::Item::kMemoryInit:
       fail("init", "memory-init after the first kernel: memory-init items come before every kernel");
-    case ThreadTraceSource::Item::kKernel: {
-      if (cfg_.has_mmu() && !cfg_.address_space.application(next_kernel_.process))
-        fail("process", "kernel '" + next_kernel_.name + "': no application has process id " + std::to_string(next_kernel_.process));
-      if (!cfg_.has_mmu() && next_kernel_.process >= kMaxTaskTypes)
-        fail("process", "kernel '" + next_kernel_.name + "': task type out of range (0-15)");
+    case ThreadTraceSource::Item::kKernel:
+      check_kernel();
       peek_ = Peek::kKernel;
       return;
-    }
     case ThreadTraceSource::Item::kRecord:
       if (!started_) fail("thread", "a record before the first kernel line");
       check_record(record_);
@@ -89,6 +85,7 @@ bool L1SequenceGenerator::next_memory_init(MemoryInit& init) {
           fail("process", "memory-init: no application has process id " + std::to_string(init.process));
         return true;
       case ThreadTraceSource::Item::kKernel:
+        check_kernel();
         peek_ = Peek::kKernel;
         return false;
       case ThreadTraceSource::Item::kEnd:

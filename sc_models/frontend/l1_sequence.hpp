@@ -112,6 +112,7 @@ class L1SequenceGenerator {
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
   unsigned draw_latency(Sm& sm);
   void check_record(const ThreadRecord& r) const;
+  void check_kernel() const;
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
 
   const Config& cfg_;

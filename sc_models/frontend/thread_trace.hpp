@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/input_error.hpp"
 #include "base/types.hpp"
 
 namespace gpumem {
@@ -76,6 +77,16 @@ class ThreadTraceSource {
   // (text) or "file: record N" (binary).
   virtual std::string where() const = 0;
 };
+
+// An error at a position where() gave: "file:line" becomes file and line,
+// anything else ("file: item N at byte B") the file part as it is.
+inline InputError input_error_at(const std::string& where, const std::string& key, const std::string& msg) {
+  const size_t colon = where.rfind(':');
+  const bool line = colon != std::string::npos && colon + 1 < where.size() &&
+                    where.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+  if (line) return InputError(where.substr(0, colon), std::stoi(where.substr(colon + 1)), key, msg);
+  return InputError(where, 0, key, msg);
+}
 
 // The writing side: the CSV and binary writers, and what generators emit to.
 class ThreadTraceSink {

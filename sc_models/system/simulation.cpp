@@ -66,7 +66,12 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
   driver.data.bind(interconnect.sms);
-  driver.load_memory([&](MemoryInit& init) { return sequence.next_memory_init(init); });
+  std::string init_where;  // the memory-init item being loaded, for an error
+  driver.load_memory([&](MemoryInit& init) {
+    const bool more = sequence.next_memory_init(init);
+    init_where = source.where();
+    return more;
+  });
   for (auto& socket : sms.sm) socket->bind(interconnect.sms);
   interconnect.memory.bind(memory.request_target());
   sms.start_after(driver.ready());
@@ -74,7 +79,14 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
 
   sc_core::sc_start();
   sanitizer_back_on_main_stack();
-  if (driver.failure()) std::rethrow_exception(driver.failure());
+  if (driver.failure()) {
+    try {
+      std::rethrow_exception(driver.failure());
+    } catch (const InputError& e) {
+      if (!e.file().empty() || init_where.empty()) throw;
+      throw input_error_at(init_where, "init", e.what());
+    }
+  }
   SimulationResult r;
   r.requests = sms.requests_done();
   r.wall_seconds = sms.wall_seconds();
