@@ -14,6 +14,7 @@
 
 #include "base/input_error.hpp"
 #include "explore_command.hpp"
+#include "trace_command.hpp"
 #include "output_paths.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
@@ -317,6 +318,9 @@ int sc_main(int argc, char* argv[]) {
   gpumem::cli::ExploreArgs explore_args;
   CLI::App* explore = gpumem::cli::add_explore_command(app, explore_args);
 
+  gpumem::cli::TraceArgs trace_args;
+  CLI::App* trace = gpumem::cli::add_trace_command(app, trace_args);
+
   std::string check_config;
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
   check->add_option("config", check_config, "YAML config file")->required()->check(kPath);
@@ -338,6 +342,7 @@ int sc_main(int argc, char* argv[]) {
     if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);
     if (*regs) return regs_command(regs_args);
     if (*explore) return gpumem::cli::explore_command(explore_args);
+    if (*trace) return gpumem::cli::trace_command(trace_args);
     if (*regmap) {
       std::cout << (regmap_format == "sv" ? gpumem::systemverilog_package() : gpumem::register_map_markdown());
       return 0;

@@ -23,7 +23,7 @@ void check_output_paths(const std::string& config, const std::string& trace,
   for (size_t i = 0; i < outputs.size(); ++i) {
     const auto& [path, option] = outputs[i];
     if (path.empty()) continue;
-    if (same_file(path, config)) throw InputError(path, 0, option, "is the config file; writing it would replace the config");
+    if (!config.empty() && same_file(path, config)) throw InputError(path, 0, option, "is the config file; writing it would replace the config");
     if (!trace.empty() && same_file(path, trace)) throw InputError(path, 0, option, "is the trace file; writing it would replace the trace");
     for (size_t k = 0; k < i; ++k)
       if (!outputs[k].first.empty() && same_file(outputs[k].first, path))

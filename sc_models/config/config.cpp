@@ -63,7 +63,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config cfg;
   cfg.source = source;
   if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
-  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "workload"});
+  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "workload"});
   if (root["description"]) cfg.description = r.to_string(root["description"], "description");
   if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
   read_memory(r, root["memory"], cfg.memory);
@@ -88,6 +88,7 @@ Config parse_config(const std::string& text, const std::string& source) {
     r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
   if (cfg.has_mmu()) check_translator_with_mmu(r, tn ? tn : root, cfg);
   check_translator_matrices(r, tn ? tn : root, cfg);
+  if (const auto f = root["frontend"]) read_frontend(r, f, cfg, cfg.frontend);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

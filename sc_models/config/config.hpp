@@ -104,6 +104,22 @@ struct StatsConfig {
   unsigned entropy_window = 0;  // 0: memory.max_outstanding (SPEC 6)
 };
 
+// The GPU core model in front of the MMU (SPEC 7, seed 002): how per-thread
+// traces become each SM's ordered L1 request sequence (`gpumem trace order`,
+// `gpumem run --threads`). docs/frontend.md explains each parameter.
+struct FrontendConfig {
+  unsigned num_sms = 16;
+  unsigned blocks_per_sm = 8;     // resident blocks per SM at once
+  unsigned warps_per_block = 8;   // unless a kernel gives its own
+  unsigned line_bytes = 128;      // cache line: only accesses to one line coalesce
+  unsigned mshr_entries = 32;     // per SM: no issue while this many requests are outstanding
+  unsigned latency_min = 20;      // M of the ordering latency T = M + |N(0, sigma)|, in issue slots
+  double latency_sigma = 8;
+  uint64_t seed = 1;              // of the latency generator
+  bool strided_requests = true;   // seed 001: equally spaced lines of a warp instruction go out as one request
+  int line = 0;                   // where the section was declared (0: absent, all defaults)
+};
+
 struct GeneratorConfig {
   enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
   unsigned task_type = 0;      // physical mode: the task type of every request
@@ -130,6 +146,7 @@ struct Config {
   SimulationConfig simulation;
   StatsConfig stats;
   AddressSpaceConfig address_space;
+  FrontendConfig frontend;
   std::vector<GeneratorConfig> workload;
 
   // With an address space the MMU is in the path and requests carry a

@@ -1,0 +1,87 @@
+#include "trace_command.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
+#include "config/config.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/thread_trace_io.hpp"
+#include "output_paths.hpp"
+#include "validators.hpp"
+
+namespace gpumem::cli {
+
+namespace {
+
+ThreadTraceForm form_of(const TraceArgs& a) {
+  if (a.form == "binary") return ThreadTraceForm::kBinary;
+  if (a.form == "csv") return ThreadTraceForm::kCsv;
+  return thread_trace_form_for(a.output);
+}
+
+int convert(const TraceArgs& a) {
+  check_output_paths("", a.input, {{a.output, "--out"}});
+  const auto in = open_thread_trace(a.input);
+  OutputFile out(a.output, "--out");
+  const auto sink = write_thread_trace(out.stream(), form_of(a));
+  MemoryInit init;
+  KernelInfo kernel;
+  ThreadRecord record;
+  uint64_t items = 0;
+  for (ThreadTraceSource::Item it; (it = in->next(init, kernel, record)) != ThreadTraceSource::Item::kEnd; ++items) {
+    if (it == ThreadTraceSource::Item::kMemoryInit) sink->memory_init(init);
+    else if (it == ThreadTraceSource::Item::kKernel) sink->kernel(kernel);
+    else sink->record(record);
+  }
+  sink->finish();
+  out.commit();
+  if (!a.quiet) std::cout << a.input << " -> " << a.output << ": " << items << " items\n";
+  return 0;
+}
+
+int order(const TraceArgs& a) {
+  const Config cfg = load_config(a.config);
+  check_output_paths(a.config, a.input, {{a.output, "--out"}});
+  const auto in = open_thread_trace(a.input);
+  OutputFile out(a.output, "--out");
+  std::FILE* f = out.stream();
+  std::fprintf(f, "%s\n", kL1SequenceHeader);
+  L1SequenceGenerator gen(cfg, *in);
+  std::vector<L1Request> issued;
+  while (gen.tick(issued)) {
+    for (const L1Request& r : issued) write_l1_request(f, r);
+    issued.clear();
+  }
+  out.commit();
+  if (!a.quiet) print_sequence_stats(std::cout, gen.stats());
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
+  CLI::App* trace = app.add_subcommand("trace", "Per-thread GPU traces: convert, order (docs/frontend.md)");
+  trace->require_subcommand(1);
+  a.convert = trace->add_subcommand("convert", "Convert a per-thread trace between its CSV and binary forms");
+  a.convert->add_option("input", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
+  a.convert->add_option("output", a.output, "file to write")->required()->check(kPath);
+  a.convert->add_option("--form", a.form, "csv or binary (default: binary for a .bin name, else csv)")
+      ->check(CLI::IsMember({"csv", "binary"}));
+  a.convert->add_flag("--quiet", a.quiet, "Print nothing on success");
+  a.order = trace->add_subcommand("order", "Schedule, coalesce and order a per-thread trace into each SM's L1 request sequence (seed 002)");
+  a.order->add_option("--config", a.config, "YAML config file (its frontend section)")->required()->check(kPath);
+  a.order->add_option("--threads", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
+  a.order->add_option("--out", a.output, "CSV file for the ordered sequence")->required()->check(kPath);
+  a.order->add_flag("--quiet", a.quiet, "Print nothing on success");
+  return trace;
+}
+
+int trace_command(const TraceArgs& a) {
+  if (*a.convert) return convert(a);
+  return order(a);
+}
+
+}  // namespace gpumem::cli

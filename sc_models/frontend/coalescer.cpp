@@ -1,0 +1,78 @@
+#include "frontend/coalescer.hpp"
+
+#include <algorithm>
+
+namespace gpumem {
+
+namespace {
+
+// The smallest naturally aligned power-of-two block holding [lo, hi).
+unsigned covering_width(uint64_t lo, uint64_t hi) {
+  unsigned w = 1;
+  while (lo / w != (hi - 1) / w) w *= 2;
+  return w;
+}
+
+}  // namespace
+
+void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::vector<CoalescedAccess>& out) {
+  if (n == 0) return;
+  unsigned widest = 1;
+  for (size_t i = 0; i < n; ++i) widest = std::max(widest, records[i].width);
+  const unsigned group = coalescing_group(widest);
+  // Threads in lane order (4b takes them one at a time; lane order is the
+  // order a warp's lanes present them), groups one after another.
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
+
+  const size_t first_out = out.size();
+  struct Span {
+    uint64_t lo, hi;
+    unsigned group;
+    uint64_t line;
+  };
+  std::vector<Span> spans;  // per output request of this instruction
+  for (const size_t i : order) {
+    const ThreadRecord& r = records[i];
+    const unsigned g = (r.thread_id % kWarpSize) / group;
+    const uint64_t line = r.address / line_bytes;
+    size_t k = 0;
+    // 4c: a request of the same group, line and operation already there?
+    while (k < spans.size() && !(spans[k].group == g && spans[k].line == line && out[first_out + k].op == r.op)) ++k;
+    if (k == spans.size()) {
+      CoalescedAccess a;
+      a.thread_id = r.thread_id;
+      a.pc = r.pc;
+      a.address = r.address;
+      a.width = r.width;
+      a.op = r.op;
+      a.dependent = r.dependent;
+      out.push_back(std::move(a));
+      spans.push_back({r.address, r.address + r.width, g, line});
+    } else {
+      Span& s = spans[k];
+      s.lo = std::min(s.lo, r.address);
+      s.hi = std::max(s.hi, r.address + r.width);
+      CoalescedAccess& a = out[first_out + k];
+      if (r.thread_id < a.thread_id) {  // lane order makes this rare: duplicates of a thread id across lanes
+        a.thread_id = r.thread_id;
+        a.address = r.address;
+      }
+      a.width = covering_width(s.lo, s.hi);
+      // A line never straddles: the covering block stays inside it, so it holds address too.
+    }
+    CoalescedAccess& a = out[first_out + k];
+    ++a.threads;
+    if (r.op == Op::kWrite)
+      a.writes.push_back({static_cast<uint16_t>(r.address % line_bytes), static_cast<uint8_t>(r.width), default_write_value(r)});
+  }
+  // Offsets were taken from the line start; make them relative to each request's base.
+  for (size_t k = 0; k < spans.size(); ++k) {
+    CoalescedAccess& a = out[first_out + k];
+    const uint16_t base_in_line = static_cast<uint16_t>(a.base() % line_bytes);
+    for (WritePiece& p : a.writes) p.offset = static_cast<uint16_t>(p.offset - base_in_line);
+  }
+}
+
+}  // namespace gpumem

@@ -1,0 +1,58 @@
+// Coalescing of one warp instruction (seed 002, step 1c, sub-steps 4a-4d):
+// the accesses of the threads that executed it become one request per cache
+// line touched within each coalescing group.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "frontend/thread_trace.hpp"
+
+namespace gpumem {
+
+// The bytes one thread writes, inside its coalesced request.
+struct WritePiece {
+  uint16_t offset = 0;  // from the request's base
+  uint8_t width = 0;
+  uint64_t value = 0;   // little-endian, its low `width` bytes (16 bytes: repeated)
+};
+
+// One request of a coalesced warp instruction. In the seed's terms: PC and
+// dependency flag as before the merge, the smallest merged thread id and its
+// address, and the smallest width covering every merged byte. "Covering" is
+// read as the smallest naturally aligned power-of-two block holding them, so
+// the request a memory sees is (base(), width): aligned, inside one line.
+struct CoalescedAccess {
+  uint32_t thread_id = 0;
+  uint64_t pc = 0;
+  uint64_t address = 0;
+  unsigned width = 0;
+  Op op = Op::kRead;
+  bool dependent = false;
+  unsigned threads = 0;  // per-thread accesses merged into it
+  // Writes: each merged thread's bytes (a later thread's overwrite an
+  // earlier one's where they overlap, as the writes land in lane order).
+  std::vector<WritePiece> writes;
+  uint64_t base() const { return address & ~uint64_t{width - 1}; }
+};
+
+// Threads that coalesce together for an access width (seed 002): 32 for 4
+// bytes, 16 for 8, 8 for 16; the same 128 bytes per group for the narrower
+// widths, capped at a warp.
+inline unsigned coalescing_group(unsigned width) {
+  const unsigned g = 128 / width;
+  return g < kWarpSize ? g : kWarpSize;
+}
+
+// Coalesces the records of one warp instruction (one warp, one PC, each
+// thread at most once), given in the order the threads appear. Appends the
+// requests to `out` in the seed's order: group by group, each group's lines
+// in the order their first thread appears.
+void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::vector<CoalescedAccess>& out);
+
+// The value a write record stores when the trace gives none.
+inline uint64_t default_write_value(const ThreadRecord& r) {
+  return r.has_data ? r.data : (uint64_t{r.thread_id} * 0x9E3779B97F4A7C15ull) ^ r.address;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,316 @@
+#include "frontend/l1_sequence.hpp"
+
+#include <cmath>
+#include <iomanip>
+
+#include "base/bits.hpp"
+#include "base/input_error.hpp"
+
+namespace gpumem {
+
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in (0, 1]: 53 random bits, never 0 (Box-Muller takes its log).
+double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53; }
+
+}  // namespace
+
+L1SequenceGenerator::L1SequenceGenerator(const Config& cfg, ThreadTraceSource& source)
+    : cfg_(cfg), fe_(cfg.frontend), source_(source), sms_(cfg.frontend.num_sms) {
+  stats_.sm.resize(fe_.num_sms);
+  for (unsigned s = 0; s < fe_.num_sms; ++s) {
+    sms_[s].slots.resize(fe_.blocks_per_sm);
+    // One generator per SM, so an SM's latencies do not depend on how many SMs there are.
+    sms_[s].rng.seed(splitmix64(fe_.seed ^ splitmix64(s + 1)));
+  }
+}
+
+void L1SequenceGenerator::fail(const std::string& key, const std::string& msg) const {
+  // The position is the source's: a text trace's file:line, a binary one's item.
+  const std::string where = source_.where();
+  const size_t colon = where.rfind(':');
+  int line = 0;
+  if (colon != std::string::npos && where.find_first_not_of("0123456789", colon + 1) == std::string::npos && colon + 1 < where.size())
+    line = std::stoi(where.substr(colon + 1));
+  if (line > 0) throw InputError(where.substr(0, colon), line, key, msg);
+  throw InputError(where, 0, key, msg);
+}
+
+void L1SequenceGenerator::check_record(const ThreadRecord& r) const {
+  if (r.width > fe_.line_bytes) fail("width", "width " + std::to_string(r.width) + " is wider than a line");
+  if (cfg_.has_mmu()) {
+    const unsigned bits = cfg_.address_space.va_bits;
+    if (bits < 64 && (r.address + r.width - 1) >> bits)
+      fail("address", "VA " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit virtual address space");
+  } else {
+    const unsigned bits = cfg_.memory.address_bits;
+    if (bits < 64 && (r.address + r.width - 1) >> bits)
+      fail("address", "address " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit physical address space");
+  }
+}
+
+void L1SequenceGenerator::read_item() {
+  if (peek_ != Peek::kNone) return;
+  switch (source_.next(init_, next_kernel_, record_)) {
+    case ThreadTraceSource::Item::kEnd:
+      peek_ = Peek::kEnd;
+      return;
+    case ThreadTraceSource::Item::kMemoryInit:
+      fail("init", "memory-init after the first kernel: memory-init items come before every kernel");
+    case ThreadTraceSource::Item::kKernel: {
+      if (cfg_.has_mmu() && !cfg_.address_space.application(next_kernel_.process))
+        fail("process", "kernel '" + next_kernel_.name + "': no application has process id " + std::to_string(next_kernel_.process));
+      if (!cfg_.has_mmu() && next_kernel_.process >= kMaxTaskTypes)
+        fail("process", "kernel '" + next_kernel_.name + "': task type out of range (0-15)");
+      peek_ = Peek::kKernel;
+      return;
+    }
+    case ThreadTraceSource::Item::kRecord:
+      if (!started_) fail("thread", "a record before the first kernel line");
+      check_record(record_);
+      peek_ = Peek::kRecord;
+      return;
+  }
+}
+
+bool L1SequenceGenerator::next_memory_init(MemoryInit& init) {
+  if (started_ || peek_ != Peek::kNone) return false;
+  while (true) {
+    switch (source_.next(init, next_kernel_, record_)) {
+      case ThreadTraceSource::Item::kMemoryInit:
+        if (cfg_.has_mmu() && !cfg_.address_space.application(init.process))
+          fail("process", "memory-init: no application has process id " + std::to_string(init.process));
+        return true;
+      case ThreadTraceSource::Item::kKernel:
+        peek_ = Peek::kKernel;
+        return false;
+      case ThreadTraceSource::Item::kEnd:
+        peek_ = Peek::kEnd;
+        return false;
+      case ThreadTraceSource::Item::kRecord:
+        fail("thread", "a record before the first kernel line");
+    }
+  }
+}
+
+bool L1SequenceGenerator::start_next_kernel() {
+  MemoryInit init;
+  if (!started_ && peek_ == Peek::kNone)
+    while (next_memory_init(init)) {}  // a caller with no memory to load skips them
+  read_item();
+  if (peek_ == Peek::kEnd) return false;
+  if (peek_ != Peek::kKernel) throw std::logic_error("L1SequenceGenerator: a kernel must start at a kernel line");
+  if (started_) ++kernel_index_;
+  started_ = true;
+  kernel_ = next_kernel_;
+  warps_per_block_ = kernel_.warps_per_block ? kernel_.warps_per_block : fe_.warps_per_block;
+  any_block_ = false;
+  peek_ = Peek::kNone;
+  ++stats_.kernels;
+  return true;
+}
+
+bool L1SequenceGenerator::load_block(Block& b) {
+  if (!started_) return false;
+  read_item();
+  if (peek_ != Peek::kRecord) return false;
+  const uint64_t block = record_.thread_id / kWarpSize / warps_per_block_;
+  if (any_block_ && block <= last_block_)
+    fail("thread", "thread " + std::to_string(record_.thread_id) + " is in block " + std::to_string(block) + ", after block " +
+                       std::to_string(last_block_) + "'s records: records come block by block in ascending block order");
+  any_block_ = true;
+  last_block_ = block;
+  b.live = true;
+  b.id = static_cast<uint32_t>(block);
+  b.warps.assign(warps_per_block_, Warp{});
+  for (unsigned w = 0; w < warps_per_block_; ++w) b.warps[w].id = static_cast<uint32_t>(block * warps_per_block_ + w);
+  b.remaining = 0;
+  b.pending = 0;
+
+  auto close_instruction = [&]() {
+    if (instruction_.empty()) return;
+    coalesced_.clear();
+    coalesce(instruction_.data(), instruction_.size(), fe_.line_bytes, coalesced_);
+    Warp& w = b.warps[(instruction_[0].thread_id / kWarpSize) % warps_per_block_];
+    for (CoalescedAccess& a : coalesced_) w.queue.push_back(std::move(a));
+    b.remaining += coalesced_.size();
+    stats_.requests += coalesced_.size();
+    ++stats_.warp_instructions;
+    instruction_.clear();
+  };
+  uint32_t lanes = 0;  // lanes in the open instruction
+  while (peek_ == Peek::kRecord && record_.thread_id / kWarpSize / warps_per_block_ == block) {
+    const ThreadRecord& r = record_;
+    const uint32_t lane = bit(r.thread_id % kWarpSize);
+    if (!instruction_.empty() &&
+        (r.thread_id / kWarpSize != instruction_[0].thread_id / kWarpSize || r.pc != instruction_[0].pc || (lanes & lane))) {
+      close_instruction();
+      lanes = 0;
+    }
+    instruction_.push_back(r);
+    lanes |= lane;
+    ++stats_.thread_accesses;
+    peek_ = Peek::kNone;
+    read_item();
+  }
+  close_instruction();
+  for (const Warp& w : b.warps) stats_.warps += !w.queue.empty();
+  ++stats_.blocks;
+  return true;
+}
+
+bool L1SequenceGenerator::any_resident() const {
+  for (const Sm& sm : sms_)
+    for (const Block& b : sm.slots)
+      if (b.live) return true;
+  return false;
+}
+
+// Blocks go to SMs round robin, each to the next SM (after the last one
+// given a block) that has a free slot; a block waits until one has.
+void L1SequenceGenerator::dispatch() {
+  while (true) {
+    if (!next_block_) {
+      Block b;
+      if (load_block(b)) next_block_ = std::move(b);
+      else if (any_resident()) return;  // the kernel's last blocks are still running
+      else if (start_next_kernel()) continue;
+      else return;
+    }
+    bool placed = false;
+    for (unsigned i = 0; i < fe_.num_sms && !placed; ++i) {
+      const unsigned s = (dispatch_ptr_ + i) % fe_.num_sms;
+      for (Block& slot : sms_[s].slots)
+        if (!slot.live) {
+          slot = std::move(*next_block_);
+          next_block_.reset();
+          ++stats_.sm[s].blocks;
+          dispatch_ptr_ = (s + 1) % fe_.num_sms;
+          placed = true;
+          break;
+        }
+    }
+    if (!placed) return;
+  }
+}
+
+unsigned L1SequenceGenerator::draw_latency(Sm& sm) {
+  // T = M + |N(0, sigma)| (seed 002), rounded to whole ticks and at least 1.
+  // Box-Muller by hand: std::normal_distribution differs between libraries,
+  // and the same seed must give the same order everywhere.
+  const double z = std::sqrt(-2.0 * std::log(unit(sm.rng))) * std::cos(2.0 * M_PI * unit(sm.rng));
+  const double t = fe_.latency_min + std::round(std::fabs(z) * fe_.latency_sigma);
+  return t < 1 ? 1u : static_cast<unsigned>(t);
+}
+
+void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
+  Sm& sm = sms_[s];
+  SmSequenceStats& st = stats_.sm[s];
+  const size_t warps = sm.slots.size() * warps_per_block_;
+  bool resident = false;
+  for (const Block& b : sm.slots) resident |= b.live;
+
+  // 6b: the next ready warp after the last one picked gives its next request.
+  if (!sm.held_from) {
+    for (size_t i = 1; i <= warps; ++i) {
+      const size_t k = (sm.rr + i) % warps;
+      Block& b = sm.slots[k / warps_per_block_];
+      if (!b.live) continue;
+      Warp& w = b.warps[k % warps_per_block_];
+      if (w.blocked || w.queue.empty()) continue;
+      sm.held = std::move(w.queue.front());
+      w.queue.pop_front();
+      --b.remaining;
+      sm.held_from = std::make_pair(static_cast<unsigned>(k / warps_per_block_), static_cast<unsigned>(k % warps_per_block_));
+      sm.rr = k;
+      break;
+    }
+  }
+  // 6c: requests whose latency ends now release their warp (only the
+  // dependent request that blocked it does) and, the last of a block, its slot.
+  while (!sm.pending.empty() && sm.pending.top().expiry <= now_) {
+    const Pending p = sm.pending.top();
+    sm.pending.pop();
+    Block& b = sm.slots[p.slot];
+    if (p.dependent) b.warps[p.warp].blocked = false;
+    if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) b = Block{};
+  }
+  if (!sm.held_from) {
+    if (!resident) ++st.idle_ticks;
+    else ++st.blocked_ticks;
+    return;
+  }
+  // 6d: no issue while every MSHR holds an outstanding request.
+  if (sm.pending.size() >= fe_.mshr_entries) {
+    ++st.mshr_full_ticks;
+    return;
+  }
+  // 6e: issue.
+  const auto [slot, warp] = *sm.held_from;
+  sm.held_from.reset();
+  Block& b = sm.slots[slot];
+  L1Request r;
+  r.sm = s;
+  r.slot = now_;
+  r.kernel = kernel_index_;
+  r.process = kernel_.process;
+  r.block = b.id;
+  r.warp = b.warps[warp].id;
+  r.latency = draw_latency(sm);
+  r.access = std::move(sm.held);
+  sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
+  ++b.pending;
+  if (r.access.dependent) b.warps[warp].blocked = true;
+  ++st.requests;
+  st.thread_accesses += r.access.threads;
+  issued.push_back(std::move(r));
+}
+
+bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
+  if (done_) return false;
+  dispatch();
+  if (!any_resident()) {
+    done_ = true;
+    return false;
+  }
+  for (unsigned s = 0; s < fe_.num_sms; ++s) sm_tick(s, issued);
+  ++now_;
+  stats_.ticks = now_;
+  return true;
+}
+
+}  // namespace gpumem
+
+namespace gpumem {
+
+void write_l1_request(std::FILE* f, const L1Request& r) {
+  const CoalescedAccess& a = r.access;
+  std::fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,0x%llx,%c,0x%llx,%u,%d,%u,%u\n", static_cast<unsigned long long>(r.slot), r.sm,
+               r.kernel, r.process, r.block, r.warp, a.thread_id, static_cast<unsigned long long>(a.pc),
+               a.op == Op::kWrite ? 'W' : 'R', static_cast<unsigned long long>(a.address), a.width, a.dependent ? 1 : 0,
+               a.threads, r.latency);
+}
+
+void print_sequence_stats(std::ostream& os, const SequenceStats& s) {
+  const double efficiency = s.requests ? static_cast<double>(s.thread_accesses) / s.requests : 0;
+  os << "kernels " << s.kernels << ", blocks " << s.blocks << ", warps " << s.warps << ", warp instructions "
+     << s.warp_instructions << "\n"
+     << "per-thread accesses " << s.thread_accesses << " -> requests " << s.requests << " (coalescing: " << std::fixed
+     << std::setprecision(2) << efficiency << " accesses per request)\n"
+     << "ticks " << s.ticks << "\n"
+     << "  sm  blocks  requests  accesses  mshr_full  blocked     idle\n";
+  for (size_t i = 0; i < s.sm.size(); ++i) {
+    const SmSequenceStats& m = s.sm[i];
+    os << std::setw(4) << i << std::setw(8) << m.blocks << std::setw(10) << m.requests << std::setw(10) << m.thread_accesses
+       << std::setw(11) << m.mshr_full_ticks << std::setw(9) << m.blocked_ticks << std::setw(9) << m.idle_ticks << "\n";
+  }
+}
+
+}  // namespace gpumem

@@ -1,0 +1,145 @@
+// The L1 access-sequence generator of seed 002: thread scheduling (1b),
+// coalescing (1c) and ordering (1d) of a per-thread trace into each SM's
+// ordered L1 request sequence. Plain C++: `gpumem trace order` writes what
+// it produces, `gpumem run --threads` feeds it to one TLM initiator per SM.
+// docs/frontend.md states the rules and how the seed is read where it is open.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <ostream>
+#include <optional>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "frontend/coalescer.hpp"
+#include "frontend/thread_trace.hpp"
+
+namespace gpumem {
+
+// One request of an SM's ordered sequence.
+struct L1Request {
+  unsigned sm = 0;
+  uint64_t slot = 0;     // the tick it issued at: every SM makes one issue attempt per tick
+  uint32_t kernel = 0;   // the kernel's position in the trace, from 0
+  unsigned process = 0;  // the kernel's (its task type without an address space)
+  uint32_t block = 0;
+  uint32_t warp = 0;     // kernel-wide warp id: thread_id / 32
+  unsigned latency = 0;  // the ordering latency T drawn for it, in ticks
+  CoalescedAccess access;
+};
+
+struct SmSequenceStats {
+  uint64_t requests = 0;
+  uint64_t thread_accesses = 0;  // per-thread records merged into them
+  uint64_t blocks = 0;           // blocks it ran
+  uint64_t mshr_full_ticks = 0;  // a request waited: outstanding == mshr_entries
+  uint64_t blocked_ticks = 0;    // work resident, but every warp with work was blocked by a dependent request
+  uint64_t idle_ticks = 0;       // no block resident
+};
+
+struct SequenceStats {
+  uint64_t thread_accesses = 0;    // per-thread records read
+  uint64_t warp_instructions = 0;
+  uint64_t requests = 0;           // coalesced requests
+  uint64_t kernels = 0, blocks = 0, warps = 0;
+  uint64_t ticks = 0;
+  std::vector<SmSequenceStats> sm;
+};
+
+// The ordered sequence as `gpumem trace order` writes it (docs/frontend.md,
+// "Ordered sequence"): one line per request, in tick order, SMs in order
+// within a tick.
+constexpr const char* kL1SequenceHeader =
+    "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency";
+void write_l1_request(std::FILE* f, const L1Request& r);
+
+class L1SequenceGenerator {
+ public:
+  // Records are checked against `cfg` (process or task type, address width)
+  // as they are read; errors name the source's position.
+  L1SequenceGenerator(const Config& cfg, ThreadTraceSource& source);
+
+  // The trace's memory-init items, in order, before anything else; false
+  // once they are all handed out.
+  bool next_memory_init(MemoryInit& init);
+
+  // One tick on every SM, in SM order; appends what they issued to `issued`.
+  // False when the whole trace has been issued and retired.
+  bool tick(std::vector<L1Request>& issued);
+
+  uint64_t now() const { return now_; }
+  const SequenceStats& stats() const { return stats_; }
+  const KernelInfo& kernel() const { return kernel_; }  // the kernel running now
+
+ private:
+  struct Warp {
+    std::deque<CoalescedAccess> queue;
+    uint32_t id = 0;
+    bool blocked = false;  // a dependent request is outstanding
+  };
+  struct Block {
+    bool live = false;
+    uint32_t id = 0;
+    std::vector<Warp> warps;
+    uint64_t remaining = 0;  // requests not yet taken
+    uint64_t pending = 0;    // issued, latency not yet expired
+  };
+  struct Pending {
+    uint64_t expiry;
+    unsigned slot, warp;
+    bool dependent;
+    bool operator>(const Pending& o) const { return expiry > o.expiry; }
+  };
+  struct Sm {
+    std::vector<Block> slots;
+    size_t rr = SIZE_MAX;  // last warp picked, as slot * warps_per_block + warp (none yet: the scan starts at 0)
+    std::optional<std::pair<unsigned, unsigned>> held_from;  // (slot, warp) of the held request
+    CoalescedAccess held;
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
+    std::mt19937_64 rng;
+  };
+
+  enum class Peek { kNone, kKernel, kRecord, kEnd };
+  void read_item();                        // fills the one-item lookahead
+  bool load_block(Block& b);               // the next block of the running kernel into b
+  bool start_next_kernel();
+  void dispatch();
+  bool any_resident() const;
+  void sm_tick(unsigned s, std::vector<L1Request>& issued);
+  unsigned draw_latency(Sm& sm);
+  void check_record(const ThreadRecord& r) const;
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
+
+  const Config& cfg_;
+  const FrontendConfig& fe_;
+  ThreadTraceSource& source_;
+  // One item of lookahead: a block ends where the next record's block differs.
+  Peek peek_ = Peek::kNone;
+  MemoryInit init_;
+  KernelInfo next_kernel_;
+  ThreadRecord record_;
+  bool started_ = false;  // a kernel has been read
+  KernelInfo kernel_;
+  uint32_t kernel_index_ = 0;
+  unsigned warps_per_block_ = 0;
+  uint64_t last_block_ = 0;
+  bool any_block_ = false;
+  std::optional<Block> next_block_;
+  std::vector<Sm> sms_;
+  unsigned dispatch_ptr_ = 0;
+  uint64_t now_ = 0;
+  bool done_ = false;
+  SequenceStats stats_;
+  std::vector<ThreadRecord> instruction_;  // records of the warp instruction being read
+  std::vector<CoalescedAccess> coalesced_;
+};
+
+// The summary `gpumem trace order` prints: totals, coalescing efficiency
+// (per-thread accesses per request) and each SM's share.
+void print_sequence_stats(std::ostream& os, const SequenceStats& s);
+
+}  // namespace gpumem

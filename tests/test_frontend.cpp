@@ -1,0 +1,436 @@
+// The per-thread trace front end (seed 002): the trace forms, coalescing
+// (step 1c) and scheduling and ordering (steps 1b, 1d), on hand-worked cases.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "frontend/coalescer.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/thread_trace_io.hpp"
+#include "test_helpers.hpp"
+
+namespace gpumem {
+namespace {
+
+ThreadRecord rec(uint32_t tid, uint64_t address, unsigned width = 4, uint64_t pc = 0x10, bool dep = false, Op op = Op::kRead) {
+  ThreadRecord r;
+  r.thread_id = tid;
+  r.pc = pc;
+  r.address = address;
+  r.width = width;
+  r.dependent = dep;
+  r.op = op;
+  return r;
+}
+
+std::vector<CoalescedAccess> coalesced(const std::vector<ThreadRecord>& recs, unsigned line = 128) {
+  std::vector<CoalescedAccess> out;
+  coalesce(recs.data(), recs.size(), line, out);
+  return out;
+}
+
+// ---------------------------------------------------------------- coalescing
+
+TEST(Coalescing, ThirtyTwoConsecutiveFourByteAccessesInOneLineAreOneRequest) {
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t = 0; t < 32; ++t) recs.push_back(rec(t, 0x1000 + 4 * t, 4, 0x40, true));
+  const auto out = coalesced(recs);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].thread_id, 0u);
+  EXPECT_EQ(out[0].address, 0x1000u);
+  EXPECT_EQ(out[0].width, 128u);
+  EXPECT_EQ(out[0].threads, 32u);
+  EXPECT_EQ(out[0].pc, 0x40u);
+  EXPECT_TRUE(out[0].dependent);
+}
+
+TEST(Coalescing, EightByteAccessesCoalesceOverHalfWarps) {
+  // 32 threads x 8 bytes = 256 consecutive bytes: lanes 0-15 fill line 0x2000,
+  // lanes 16-31 line 0x2080; each half warp is its own group.
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t = 0; t < 32; ++t) recs.push_back(rec(t, 0x2000 + 8 * t, 8));
+  const auto out = coalesced(recs);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].address, 0x2000u);
+  EXPECT_EQ(out[0].width, 128u);
+  EXPECT_EQ(out[0].threads, 16u);
+  EXPECT_EQ(out[1].thread_id, 16u);
+  EXPECT_EQ(out[1].address, 0x2080u);
+  EXPECT_EQ(out[1].threads, 16u);
+}
+
+TEST(Coalescing, EightByteAccessesOfTwoHalfWarpsInOneLineDoNotMerge) {
+  // Lanes 15 and 16 read the same line, but they are in different groups.
+  const auto out = coalesced({rec(15, 0x3000, 8), rec(16, 0x3008, 8)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].thread_id, 15u);
+  EXPECT_EQ(out[1].thread_id, 16u);
+  EXPECT_EQ(out[0].width, 8u);
+}
+
+TEST(Coalescing, SixteenByteAccessesCoalesceOverQuarterWarps) {
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t = 0; t < 32; ++t) recs.push_back(rec(t, 0x4000 + 16 * t, 16));
+  const auto out = coalesced(recs);
+  ASSERT_EQ(out.size(), 4u);
+  for (unsigned g = 0; g < 4; ++g) {
+    EXPECT_EQ(out[g].thread_id, 8 * g);
+    EXPECT_EQ(out[g].address, 0x4000u + 128 * g);
+    EXPECT_EQ(out[g].width, 128u);
+    EXPECT_EQ(out[g].threads, 8u);
+  }
+  // Lanes 7 and 8 share no group even on one line.
+  EXPECT_EQ(coalesced({rec(7, 0x5000, 16), rec(8, 0x5010, 16)}).size(), 2u);
+}
+
+TEST(Coalescing, AccessesCrossingALineBoundarySplitThere) {
+  // 32 x 4 bytes from 0x1040: the first 16 lanes in line 0x1000, the rest in 0x1080.
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t = 0; t < 32; ++t) recs.push_back(rec(t, 0x1040 + 4 * t));
+  const auto out = coalesced(recs);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].address, 0x1040u);
+  EXPECT_EQ(out[0].width, 64u);
+  EXPECT_EQ(out[0].threads, 16u);
+  EXPECT_EQ(out[1].thread_id, 16u);
+  EXPECT_EQ(out[1].address, 0x1080u);
+  EXPECT_EQ(out[1].width, 64u);
+  // With 64-byte lines the same accesses take two lines of 64 too, and
+  // with 256-byte lines one request covering 0x1000-0x10FF.
+  EXPECT_EQ(coalesced(recs, 64).size(), 2u);
+  const auto wide = coalesced(recs, 256);
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_EQ(wide[0].width, 256u);
+  EXPECT_EQ(wide[0].base(), 0x1000u);
+}
+
+TEST(Coalescing, MergedRecordTakesTheSmallerThreadIdItsAddressAndTheSmallestCoveringWidth) {
+  // Thread 5 at 0x40 comes first; thread 7 at 0x00 merges into it: thread 5
+  // and its address stay, the width covers 0x00-0x43, so 128 (aligned).
+  auto out = coalesced({rec(5, 0x40, 4, 0x99, true), rec(7, 0x00, 4, 0x99, true)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].thread_id, 5u);
+  EXPECT_EQ(out[0].address, 0x40u);
+  EXPECT_EQ(out[0].width, 128u);
+  EXPECT_EQ(out[0].base(), 0x0u);
+  EXPECT_EQ(out[0].pc, 0x99u);
+  EXPECT_TRUE(out[0].dependent);
+  // In lane order whatever order the records come in.
+  out = coalesced({rec(7, 0x00), rec(5, 0x40)});
+  EXPECT_EQ(out[0].thread_id, 5u);
+  EXPECT_EQ(out[0].address, 0x40u);
+  // Two neighbours: 8 bytes; 0x4 and 0x8 straddle an 8-byte block: 16.
+  EXPECT_EQ(coalesced({rec(0, 0x0), rec(1, 0x4)})[0].width, 8u);
+  EXPECT_EQ(coalesced({rec(1, 0x4), rec(2, 0x8)})[0].width, 16u);
+  // The same address twice: one access's width.
+  EXPECT_EQ(coalesced({rec(0, 0x8), rec(1, 0x8)})[0].width, 4u);
+}
+
+TEST(Coalescing, RequestsKeepTheOrderOfTheirFirstThread) {
+  const auto out = coalesced({rec(0, 0x300), rec(1, 0x100), rec(2, 0x304), rec(3, 0x200)});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].address, 0x300u);
+  EXPECT_EQ(out[0].threads, 2u);
+  EXPECT_EQ(out[1].address, 0x100u);
+  EXPECT_EQ(out[2].address, 0x200u);
+}
+
+TEST(Coalescing, WritesKeepEachThreadsBytes) {
+  ThreadRecord a = rec(0, 0x108, 4, 0x20, false, Op::kWrite), b = rec(1, 0x10C, 4, 0x20, false, Op::kWrite);
+  a.has_data = true;
+  a.data = 0x11223344;
+  const auto out = coalesced({a, b});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].base(), 0x108u);
+  EXPECT_EQ(out[0].width, 8u);
+  ASSERT_EQ(out[0].writes.size(), 2u);
+  EXPECT_EQ(out[0].writes[0].offset, 0u);
+  EXPECT_EQ(out[0].writes[0].value, 0x11223344u);
+  EXPECT_EQ(out[0].writes[1].offset, 4u);
+  EXPECT_EQ(out[0].writes[1].value, default_write_value(b));
+}
+
+// ---------------------------------------------------------------- trace forms
+
+const char* const kSmallTrace =
+    "# two kernels\n"
+    "thread,pc,op,address,width,dependent,data\n"
+    "init,1,0x1000,00112233\n"
+    "kernel,first,1,2\n"
+    "0,0x10,R,0x1000,4,1,\n"
+    "1,0x10,R,0x1004,4,1,\n"
+    "32,0x18,W,0xfffffffffffffff0,16,0,0x55\n"
+    "kernel,second,1\n"
+    "3,0x20,r,0x2000,8,0,\n";
+
+TEST(ThreadTraceForms, CsvAndBinaryHoldTheSameItems) {
+  std::istringstream in(kSmallTrace);
+  auto csv = read_thread_trace(in, "t.csv");
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  auto sink = write_thread_trace(mem, ThreadTraceForm::kBinary);
+  MemoryInit init;
+  KernelInfo k;
+  ThreadRecord r;
+  std::vector<std::string> seen;
+  auto describe = [&](ThreadTraceSource::Item it) {
+    char s[200];
+    if (it == ThreadTraceSource::Item::kMemoryInit) std::snprintf(s, sizeof s, "I %u %llx %zu", init.process, (unsigned long long)init.address, init.bytes.size());
+    else if (it == ThreadTraceSource::Item::kKernel) std::snprintf(s, sizeof s, "K %s %u %u", k.name.c_str(), k.process, k.warps_per_block);
+    else std::snprintf(s, sizeof s, "R %u %llx %d %llx %u %d %d %llx", r.thread_id, (unsigned long long)r.pc, (int)r.op,
+                       (unsigned long long)r.address, r.width, r.dependent, r.has_data, (unsigned long long)r.data);
+    return std::string(s);
+  };
+  for (ThreadTraceSource::Item it; (it = csv->next(init, k, r)) != ThreadTraceSource::Item::kEnd;) {
+    seen.push_back(describe(it));
+    if (it == ThreadTraceSource::Item::kMemoryInit) sink->memory_init(init);
+    else if (it == ThreadTraceSource::Item::kKernel) sink->kernel(k);
+    else sink->record(r);
+  }
+  std::fclose(mem);
+  ASSERT_EQ(seen.size(), 7u);
+  EXPECT_EQ(seen[0], "I 1 1000 4");
+  EXPECT_EQ(seen[1], "K first 1 2");
+  EXPECT_EQ(seen[3], "R 1 10 0 1004 4 1 0 0");
+  EXPECT_EQ(seen[4], "R 32 18 1 fffffffffffffff0 16 0 1 55");  // 64-bit addresses end to end
+  EXPECT_EQ(seen[5], "K second 1 0");
+  EXPECT_EQ(seen[6], "R 3 20 0 2000 8 0 0 0");
+  std::string bytes(buf, len);
+  free(buf);
+  EXPECT_EQ(bytes.compare(0, 8, std::string(kThreadTraceMagic, 8)), 0);
+  std::istringstream bin(bytes);
+  auto back = read_thread_trace(bin, "t.bin");
+  std::vector<std::string> again;
+  for (ThreadTraceSource::Item it; (it = back->next(init, k, r)) != ThreadTraceSource::Item::kEnd;) again.push_back(describe(it));
+  EXPECT_EQ(again, seen);
+}
+
+std::string csv_error(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    auto src = read_thread_trace(in, "t.csv");
+    MemoryInit init;
+    KernelInfo k;
+    ThreadRecord r;
+    while (src->next(init, k, r) != ThreadTraceSource::Item::kEnd) {}
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(ThreadTraceForms, MalformedCsvLinesNameLineAndColumn) {
+  const std::string h = std::string(kThreadTraceHeader) + "\nkernel,k,0\n";
+  EXPECT_EQ(csv_error(""), "t.csv: empty per-thread trace: no header line");
+  EXPECT_EQ(csv_error("tid,pc\n"), "t.csv:1:1: header must be 'thread,pc,op,address,width,dependent,data' (data optional), got 'tid,pc'");
+  EXPECT_EQ(csv_error(h + "0,0x10,R,0x1000,3,0,\n"), "t.csv:3:17: width: width 3 must be 1, 2, 4, 8 or 16");
+  EXPECT_EQ(csv_error(h + "0,0x10,X,0x1000,4,0,\n"), "t.csv:3:8: op: bad operation 'X' (R or W)");
+  EXPECT_EQ(csv_error(h + "0,0x10,R,0x1002,4,0,\n"), "t.csv:3:10: address: address 0x1002 is not aligned to its width 4");
+  EXPECT_EQ(csv_error(h + "0,0x10,R,0x1000,4,2,\n"), "t.csv:3:19: dependent: dependency flag must be 0 or 1, got 2");
+  EXPECT_EQ(csv_error(h + "4294967296,0x10,R,0x1000,4,0,\n"), "t.csv:3:1: thread: thread id 4294967296 does not fit 32 bits");
+  EXPECT_EQ(csv_error(h + "0,zz,R,0x1000,4,0,\n"), "t.csv:3:3: pc: bad number 'zz'");
+  EXPECT_EQ(csv_error(h + "0,0x10,R,0x1000,4\n"), "t.csv:3: expected 7 fields (thread,pc,op,address,width,dependent,data), found 5");
+  EXPECT_EQ(csv_error(h + "kernel,k,16\n"), "t.csv:3:10: process: process 16 out of range (0-15)");
+  EXPECT_EQ(csv_error(h + "init,0,0x0,abc\n"), "t.csv:3:12: bytes: want an even number of hex digits, 2 to 8192");
+  EXPECT_EQ(csv_error(h + "init,0,0x0,zz\n"), "t.csv:3:12: bytes: bad hex digit 'z'");
+}
+
+TEST(ThreadTraceForms, TruncatedOrForeignBinaryIsRefused) {
+  std::string bytes(kThreadTraceMagic, 8);
+  bytes += "R";
+  bytes += char(2 << 4);  // flags: a 4-byte read, then nothing
+  std::istringstream in(bytes);
+  auto src = read_thread_trace(in, "t.bin");
+  MemoryInit init;
+  KernelInfo k;
+  ThreadRecord r;
+  try {
+    src->next(init, k, r);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "t.bin: item 1 at byte 8: : truncated item (the file ends inside it)");
+  }
+  std::string tag(kThreadTraceMagic, 8);
+  tag += "Z";
+  std::istringstream in2(tag);
+  auto src2 = read_thread_trace(in2, "t.bin");
+  try {
+    src2->next(init, k, r);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "t.bin: item 1 at byte 8: tag: unknown item tag 90");
+  }
+}
+
+// ---------------------------------------------------------------- ordering
+
+Config frontend_config(const std::string& frontend) {
+  return test::config_from(test::base_yaml("translator: {channel_bits: [8, 9, 10]}\nfrontend: " + frontend));
+}
+
+// Runs a CSV per-thread trace to the end; the sequence, and the stats.
+std::vector<L1Request> order(const Config& cfg, const std::string& text, SequenceStats* stats = nullptr) {
+  std::istringstream in(text);
+  auto src = read_thread_trace(in, "t.csv");
+  L1SequenceGenerator gen(cfg, *src);
+  std::vector<L1Request> out;
+  while (gen.tick(out)) {}
+  if (stats) *stats = gen.stats();
+  return out;
+}
+
+std::string header() { return std::string(kThreadTraceHeader) + "\n"; }
+
+// A warp instruction of one lane at `address`.
+std::string line(uint32_t tid, uint64_t pc, uint64_t address, bool dep) {
+  char b[96];
+  std::snprintf(b, sizeof b, "%u,0x%llx,R,0x%llx,4,%d,\n", tid, (unsigned long long)pc, (unsigned long long)address, dep ? 1 : 0);
+  return b;
+}
+
+TEST(Ordering, ADependentRequestBlocksItsWarpForExactlyItsLatency) {
+  // sigma 0: every latency is M = 5. Warp 0 (block 0): a dependent load,
+  // then another. Warp 1 (block 1, same SM): ten independent loads.
+  const Config cfg = frontend_config("{num_sms: 1, blocks_per_sm: 2, warps_per_block: 1, mshr_entries: 32, latency_min: 5, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n" + line(0, 0x10, 0x1000, true) + line(0, 0x18, 0x2000, false);
+  for (int i = 0; i < 10; ++i) t += line(32, 0x20 + 8 * i, 0x3000 + 0x100 * i, false);
+  const auto seq = order(cfg, t);
+  ASSERT_EQ(seq.size(), 12u);
+  std::vector<uint64_t> warp0;
+  for (const L1Request& r : seq) {
+    EXPECT_EQ(r.latency, 5u);
+    if (r.warp == 0) warp0.push_back(r.slot);
+  }
+  ASSERT_EQ(warp0.size(), 2u);
+  // Issued at tick s, its latency runs out at s + 5 (the warp is released
+  // after that tick's pick): the next request goes at s + 6, and the other
+  // warp issues exactly 5 requests in between.
+  EXPECT_EQ(warp0[1] - warp0[0], 6u);
+  unsigned between = 0;
+  for (const L1Request& r : seq) between += r.warp == 1 && r.slot > warp0[0] && r.slot < warp0[1];
+  EXPECT_EQ(between, 5u);
+  // Round robin: the two warps alternate while both are ready.
+  EXPECT_EQ(seq[0].warp, 0u);
+  EXPECT_EQ(seq[1].warp, 1u);
+}
+
+TEST(Ordering, IssueStallsWhileOutstandingRequestsFillTheMshrs) {
+  // Two MSHRs, latency 10, six independent loads of one warp: two go at
+  // ticks 0 and 1, the next only when the first expires (tick 10), and so on.
+  const Config cfg = frontend_config("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 2, latency_min: 10, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n";
+  for (int i = 0; i < 6; ++i) t += line(0, 0x10 + 8 * i, 0x1000 + 0x100 * i, false);
+  SequenceStats st;
+  const auto seq = order(cfg, t, &st);
+  ASSERT_EQ(seq.size(), 6u);
+  const uint64_t want[] = {0, 1, 10, 11, 20, 21};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(seq[i].slot, want[i]) << i;
+  EXPECT_EQ(st.sm[0].mshr_full_ticks, 8u + 8u);  // ticks 2-9 and 12-19
+}
+
+std::string busy_trace() {
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t w = 0; w < 16; ++w)
+    for (int i = 0; i < 6; ++i)
+      for (uint32_t lane = 0; lane < 32; lane += 8) t += line(w * 32 + lane, 0x10 + 8 * i, 0x100000 * w + 0x1000 * i + lane * 64, i % 2 == 0);
+  return t;
+}
+
+std::string sequence_text(const std::vector<L1Request>& seq) {
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  for (const L1Request& r : seq) write_l1_request(f, r);
+  std::fclose(f);
+  std::string s(buf, len);
+  free(buf);
+  return s;
+}
+
+TEST(Ordering, TheSameSeedGivesTheSameOrderAnotherSeedAnother) {
+  const std::string fe = "{num_sms: 2, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, latency_min: 3, latency_sigma: 6, seed: ";
+  const std::string a = sequence_text(order(frontend_config(fe + "11}"), busy_trace()));
+  const std::string b = sequence_text(order(frontend_config(fe + "11}"), busy_trace()));
+  const std::string c = sequence_text(order(frontend_config(fe + "12}"), busy_trace()));
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), std::count(c.begin(), c.end(), '\n'));  // the same requests, reordered
+}
+
+TEST(Ordering, BlocksGoRoundRobinAndWaitForAFreeSlot) {
+  // Two SMs with one slot each, four one-warp blocks: blocks 0 and 1 start on
+  // SMs 0 and 1; block 2 waits for the first slot to free, block 3 for the next.
+  const Config cfg = frontend_config("{num_sms: 2, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 8, latency_min: 2, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n";
+  const int loads[] = {1, 4, 1, 1};
+  for (uint32_t b = 0; b < 4; ++b)
+    for (int i = 0; i < loads[b]; ++i) t += line(b * 32, 0x10 + 8 * i, 0x1000 * b + 0x100 * i, false);
+  SequenceStats st;
+  const auto seq = order(cfg, t, &st);
+  // Block 0 (one load at tick 0, expiring at 2) ends first: block 2 takes
+  // SM 0 at tick 3. Blocks 1 and 2 both end at tick 5; the round robin goes
+  // on after SM 0, the last SM given a block, so block 3 takes SM 1.
+  std::map<uint32_t, unsigned> where;
+  for (const L1Request& r : seq) where[r.block] = r.sm;
+  EXPECT_EQ(where[0], 0u);
+  EXPECT_EQ(where[1], 1u);
+  EXPECT_EQ(where[2], 0u);
+  EXPECT_EQ(where[3], 1u);
+  EXPECT_EQ(st.sm[0].blocks, 2u);
+  EXPECT_EQ(st.sm[1].blocks, 2u);
+  for (const L1Request& r : seq) {
+    if (r.block == 2) {
+      EXPECT_EQ(r.slot, 3u);
+    }
+    if (r.block == 3) {
+      EXPECT_EQ(r.slot, 6u);
+    }
+  }
+}
+
+TEST(Ordering, KernelsRunOneAfterTheOther) {
+  const Config cfg = frontend_config("{num_sms: 2, blocks_per_sm: 4, warps_per_block: 1, mshr_entries: 8, latency_min: 4, latency_sigma: 0}");
+  const std::string t = header() + "kernel,a,0\n" + line(0, 0x10, 0x1000, false) + line(0, 0x18, 0x1100, false) +
+                        "kernel,b,3\n" + line(0, 0x10, 0x2000, false);
+  const auto seq = order(cfg, t);
+  ASSERT_EQ(seq.size(), 3u);
+  EXPECT_EQ(seq[2].kernel, 1u);
+  EXPECT_EQ(seq[2].process, 3u);
+  // Kernel a's last load issued at tick 1 expires at 5: kernel b starts at 6.
+  EXPECT_EQ(seq[2].slot, 6u);
+}
+
+TEST(Ordering, LayoutRulesAreCheckedWithThePosition) {
+  const Config cfg = frontend_config("{num_sms: 1, warps_per_block: 1}");
+  auto fails = [&](const std::string& text) {
+    try {
+      order(cfg, text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(fails(header() + line(0, 0x10, 0x1000, false)), "t.csv:2: thread: a record before the first kernel line");
+  EXPECT_EQ(fails(header() + "kernel,k,0\n" + line(32, 0x10, 0x1000, false) + line(0, 0x10, 0x1000, false)),
+            "t.csv:4: thread: thread 0 is in block 0, after block 1's records: records come block by block in ascending block order");
+  EXPECT_EQ(fails(header() + "kernel,k,0\n" + line(0, 0x10, 0x1000, false) + "init,0,0x0,00\n"),
+            "t.csv:4: init: memory-init after the first kernel: memory-init items come before every kernel");
+  EXPECT_EQ(fails(header() + "kernel,k,16\n"), "t.csv:2:10: process: process 16 out of range (0-15)");
+  EXPECT_EQ(fails(header() + "kernel,k,0\n" + line(0, 0x10, 0x100000000, false)),
+            "t.csv:3: address: address 4294967296 is outside the 32-bit physical address space");
+}
+
+TEST(Ordering, FrontendConfigIsValidated) {
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 96}"); }, "test.yaml", 3, "frontend.line_bytes", "power of two"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 512}"); }, "test.yaml", 3, "frontend.line_bytes",
+                                   "larger than the largest request (256 bytes"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{mshr_entries: 0}"); }, "test.yaml", 3, "frontend.mshr_entries", ""));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{num_sm: 2}"); }, "test.yaml", 3, "frontend.num_sm", ""));
+}
+
+}  // namespace
+}  // namespace gpumem
