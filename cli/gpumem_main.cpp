@@ -25,6 +25,7 @@
 #include "explorer/profile.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
+#include "frontend/thread_trace_io.hpp"
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "regs/register_access.hpp"
@@ -48,6 +49,7 @@ constexpr int kExitModelError = 3;
 struct RunArgs {
   std::string config;
   std::string trace;
+  std::string threads;
   std::string stats_json;
   std::string txn_log;
   std::string profile_store;
@@ -82,9 +84,12 @@ int run_command(const RunArgs& a) {
   }
   const gpumem::Config cfg = store ? gpumem::apply_profile_store(configured, *store, store_notes) : configured;
   std::unique_ptr<gpumem::RequestSource> source;
-  if (!a.trace.empty()) source = std::make_unique<gpumem::CsvTraceReader>(cfg, a.trace);
+  std::unique_ptr<gpumem::ThreadTraceSource> threads;
+  if (!a.threads.empty()) threads = gpumem::open_thread_trace(a.threads);
+  else if (!a.trace.empty()) source = std::make_unique<gpumem::CsvTraceReader>(cfg, a.trace);
   else if (!cfg.workload.empty()) source = gpumem::make_workload(cfg);
-  else throw gpumem::InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
+  else throw gpumem::InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
+  const std::string& trace_path = threads ? a.threads : a.trace;
 
   // The allocation the driver loads, and the other one (nesting on versus
   // off) for the fragmentation comparison.
@@ -112,7 +117,7 @@ int run_command(const RunArgs& a) {
 
   // Outputs are opened before the run (a bad path must not cost a long
   // simulation) and appear under their names only when written whole.
-  gpumem::cli::check_output_paths(a.config, a.trace,
+  gpumem::cli::check_output_paths(a.config, trace_path,
                                   {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}, {a.profile_store, "--profile-store"}});
   std::optional<gpumem::OutputFile> json_out, store_out;
   if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
@@ -130,7 +135,7 @@ int run_command(const RunArgs& a) {
   if (store) observers.push_back(&streams.emplace(cfg));
   std::unique_ptr<gpumem::ProgressReporter> progress;
   if (!a.quiet && isatty(STDERR_FILENO)) {
-    progress = std::make_unique<gpumem::ProgressReporter>(stderr, source->expected_total());
+    progress = std::make_unique<gpumem::ProgressReporter>(stderr, source ? source->expected_total() : 0);
     observers.push_back(progress.get());
   }
 
@@ -160,7 +165,8 @@ int run_command(const RunArgs& a) {
                                 {"mapping", p.mapping ? gpumem::task_mapping_yaml(*p.mapping) : std::string()}};
         }
       j["config"] = a.config;
-      j["trace"] = a.trace;
+      j["trace"] = trace_path;
+      if (threads) j["frontend"] = gpumem::frontend_json(r.sequence, r.sms, r.warps, r.memory_init_bytes);
       if (!r.channel_accesses.empty())
         for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
       if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
@@ -181,9 +187,14 @@ int run_command(const RunArgs& a) {
   int stopped_by = 0;
   {
     gpumem::cli::StopOnSignal stop;
-    gpumem::cli::StoppableSource stoppable(*source);
     try {
-      r = gpumem::run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+      if (threads) {
+        gpumem::cli::StoppableThreadSource stoppable(*threads);
+        r = gpumem::run_thread_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+      } else {
+        gpumem::cli::StoppableSource stoppable(*source);
+        r = gpumem::run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+      }
     } catch (const std::exception& e) {
       progress.reset();
       write_outputs(false, e.what());
@@ -205,9 +216,10 @@ int run_command(const RunArgs& a) {
 
   if (!a.quiet) {
     std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
-              << "workload            " << (a.trace.empty() ? "built-in" : a.trace) << "\n";
+              << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
     for (const std::string& note : store_notes) std::cout << note << "\n";
     stats.print(std::cout);
+    if (threads) gpumem::print_frontend(std::cout, r.sequence, r.sms, r.warps);
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
     if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);
@@ -279,7 +291,13 @@ int sc_main(int argc, char* argv[]) {
   RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
   run->add_option("--config", run_args.config, "YAML config file")->required()->check(kPath);
-  run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  CLI::Option* trace_opt =
+      run->add_option("--trace", run_args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  run->add_option("--threads", run_args.threads,
+                  "per-thread GPU trace (CSV or binary): scheduled, coalesced and ordered per SM, one initiator per SM "
+                  "(docs/frontend.md)")
+      ->check(kPath)
+      ->excludes(trace_opt);
   run->add_option("--stats-json", run_args.stats_json, "Write statistics as JSON to this file")->check(kPath);
   run->add_option("--txn-log", run_args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
   run->add_option("--profile-store", run_args.profile_store,

@@ -5,6 +5,9 @@
 // once (outputs then stay under their temporary names, never half-written
 // under the final ones: base/output_file.hpp).
 #pragma once
+#include <string>
+
+#include "frontend/thread_trace.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem::cli {
@@ -26,6 +29,19 @@ class StoppableSource : public RequestSource {
 
  private:
   RequestSource& inner_;
+};
+
+// The same for a per-thread trace: it ends at the next item.
+class StoppableThreadSource : public ThreadTraceSource {
+ public:
+  explicit StoppableThreadSource(ThreadTraceSource& inner) : inner_(inner) {}
+  Item next(MemoryInit& init, KernelInfo& kernel, ThreadRecord& record) override {
+    return StopOnSignal::received() ? Item::kEnd : inner_.next(init, kernel, record);
+  }
+  std::string where() const override { return inner_.where(); }
+
+ private:
+  ThreadTraceSource& inner_;
 };
 
 }  // namespace gpumem::cli

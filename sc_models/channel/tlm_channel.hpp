@@ -26,10 +26,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    if (trans.get_byte_enable_ptr()) {
-      trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-      return;
-    }
     RequestExtension* ext = trans.get_extension<RequestExtension>();
     if (!ext) {  // a timed access must say when it arrives
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -38,8 +34,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     How& how = ext->how;
     const ChannelModel::Slot slot = model_.schedule(how.cycle, ext->info.issue_cycle);
     const uint64_t local = trans.get_address();
-    if (trans.is_read()) model_.read(local, trans.get_data_ptr(), trans.get_data_length());
-    else if (trans.is_write()) model_.write(local, trans.get_data_ptr(), trans.get_data_length());
+    access(trans, local);
     how.start_cycle = slot.start;
     how.finish_cycle = slot.finish;
     how.queue_depth = slot.depth;
@@ -48,10 +43,27 @@ class MemoryChannelTlm : public sc_core::sc_module {
   }
 
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
+    access(trans, trans.get_address());
+    return trans.get_data_length();
+  }
+
+  // A write with byte enables (a coalesced store: only the bytes its threads
+  // wrote) changes the enabled bytes only; a read returns every byte.
+  void access(tlm::tlm_generic_payload& trans, uint64_t local) {
     const unsigned n = trans.get_data_length();
-    if (trans.is_read()) model_.read(trans.get_address(), trans.get_data_ptr(), n);
-    else if (trans.is_write()) model_.write(trans.get_address(), trans.get_data_ptr(), n);
-    return n;
+    unsigned char* data = trans.get_data_ptr();
+    if (trans.is_read()) {
+      model_.read(local, data, n);
+    } else if (trans.is_write()) {
+      const unsigned char* be = trans.get_byte_enable_ptr();
+      if (!be) {
+        model_.write(local, data, n);
+        return;
+      }
+      const unsigned be_len = trans.get_byte_enable_length() ? trans.get_byte_enable_length() : n;
+      for (unsigned i = 0; i < n; ++i)
+        if (be[i % be_len] == TLM_BYTE_ENABLED) model_.write(local + i, data + i, 1);
+    }
   }
 
   ChannelModel model_;

@@ -78,4 +78,22 @@ MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, Tlb
   }
 }
 
+MmuOutcome Mmu::translate_debug(uint64_t va, const ReadPte& read) const {
+  MmuOutcome out;
+  const unsigned va_bits = walker_.layout().va_bits;
+  if (va_bits < 64 && (va >> va_bits) != 0) {
+    out.fault = FaultReason::kVaOutOfRange;
+    return out;
+  }
+  const WalkResult w = walker_.walk(regs_.pt_root, va, read);
+  out.walk_reads = w.reads;
+  out.fault = w.fault;
+  if (w.fault != FaultReason::kNone) return out;
+  out.task_type = w.leaf.task_type;
+  out.large_page = w.leaf.large_page;
+  const uint64_t offset_mask = (w.leaf.large_page ? geo_.large_bytes() : geo_.small_bytes()) - 1;
+  out.pa = (w.leaf.pfn << geo_.small_bits) + (va & offset_mask);
+  return out;
+}
+
 }  // namespace gpumem

@@ -85,6 +85,11 @@ class Mmu {
   }
   const std::string& fault_detail() const { return fault_detail_; }  // of the last fault
 
+  // A loader's or debugger's translation: walks the page tables without
+  // touching the TLB or the statistics. Permissions are not checked (a
+  // loader fills read-only data too). On a fault, out.fault says why.
+  MmuOutcome translate_debug(uint64_t va, const ReadPte& read) const;
+
   // Fault records for the report: every fault is counted (stats().faults),
   // the first kMaxFaultRecords are kept with their detail. The caller names
   // the request, which only it knows: its id, process, own VA (before the

@@ -34,6 +34,7 @@ class MmuTlm : public sc_core::sc_module {
         walk_level_(clock.span(cfg.mmu.walk_level_cycles)),
         sets_task_(cfg.translator.position == TranslatorPosition::kAfterMmu) {
     target.register_b_transport(this, &MmuTlm::b_transport);
+    target.register_transport_dbg(this, &MmuTlm::transport_dbg);
     walk_.set_extension(&walk_ext_);
     walk_ext_.info.origin = Origin::kPageTable;
     read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_, *walk_cycle_); };  // built once, not per request
@@ -91,6 +92,28 @@ class MmuTlm : public sc_core::sc_module {
     if (sets_task_) info->task_type = out.task_type;
     trans.set_address(out.pa);
     downstream->b_transport(trans, delay);
+  }
+
+  // Untimed, for loaders: the page tables read by debug transport, the TLB
+  // untouched. An address that does not translate transfers nothing.
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) return 0;
+    const uint64_t va = trans.get_address();
+    const MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) {
+      uint64_t value = 0;
+      tlm::tlm_generic_payload t;
+      set_up(t, tlm::TLM_READ_COMMAND, pa, &value, kPteBytes);
+      if (walker->transport_dbg(t) != kPteBytes) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + " refused");
+      return value;
+    });
+    if (out.fault != FaultReason::kNone) return 0;
+    if (sets_task_) ext->info.task_type = out.task_type;
+    ext->how.physical_address = out.pa;
+    trans.set_address(out.pa);
+    const unsigned n = downstream->transport_dbg(trans);
+    trans.set_address(va);
+    return n;
   }
 
   uint64_t read_pte(uint64_t pa, sc_core::sc_time& delay, uint64_t& cycle) {

@@ -17,6 +17,10 @@ struct Request {
   Op op = Op::kRead;
   unsigned size = 4;
   uint64_t data = 0;  // for writes: this little-endian value, repeated over size bytes
+  // From an SM of the trace front end (gpumem run --threads); kNoSm otherwise.
+  unsigned sm = kNoSm;
+  uint32_t warp = 0;  // kernel-wide warp id
+  static constexpr unsigned kNoSm = ~0u;
 };
 
 // Streaming source: memory use must not grow with trace length.

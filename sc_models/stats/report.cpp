@@ -70,4 +70,64 @@ void print_fragmentation(std::ostream& os, const Fragmentation* nested, const Fr
   row("page-table bytes", &Fragmentation::page_table_bytes);
 }
 
+namespace {
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / b : 0.0; }
+}  // namespace
+
+nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps,
+                             uint64_t memory_init_bytes) {
+  nlohmann::json j = {{"kernels", seq.kernels},
+                      {"blocks", seq.blocks},
+                      {"warp_instructions", seq.warp_instructions},
+                      {"thread_accesses", seq.thread_accesses},
+                      {"requests", seq.requests},
+                      {"coalescing_efficiency", ratio(seq.thread_accesses, seq.requests)},
+                      {"ordering_ticks", seq.ticks},
+                      {"memory_init_bytes", memory_init_bytes}};
+  j["sms"] = nlohmann::json::array();
+  for (size_t s = 0; s < sms.size(); ++s) {
+    const SmRunStats& m = sms[s];
+    const SmSequenceStats& o = s < seq.sm.size() ? seq.sm[s] : SmSequenceStats{};
+    j["sms"].push_back({{"sm", s},
+                        {"blocks", o.blocks},
+                        {"requests", m.requests},
+                        {"reads", m.reads},
+                        {"writes", m.writes},
+                        {"bytes", m.bytes},
+                        {"thread_accesses", m.thread_accesses},
+                        {"coalescing_efficiency", ratio(m.thread_accesses, m.requests)},
+                        {"faults", m.faults},
+                        {"mean_latency", ratio(m.latency_sum, m.requests)},
+                        {"max_latency", m.latency_max},
+                        {"first_issue", m.requests ? m.first_issue : 0},
+                        {"last_completion", m.last_completion},
+                        {"mshr_wait_cycles", m.mshr_wait_cycles},
+                        {"dependency_wait_cycles", m.dependency_wait_cycles},
+                        {"ordering", {{"mshr_full_ticks", o.mshr_full_ticks}, {"blocked_ticks", o.blocked_ticks}, {"idle_ticks", o.idle_ticks}}}});
+  }
+  j["warps"] = {{"warps", warps.warps},
+                {"requests", {{"min", warps.requests_min}, {"max", warps.requests_max}, {"mean", ratio(warps.requests_total, warps.warps)}}},
+                {"mean_latency", {{"min", warps.mean_latency_min}, {"max", warps.mean_latency_max}, {"mean", warps.mean_latency_mean}}}};
+  return j;
+}
+
+void print_frontend(std::ostream& os, const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps) {
+  os << "\nfront end: " << seq.kernels << " kernels, " << seq.blocks << " blocks, " << warps.warps << " warps; "
+     << seq.thread_accesses << " thread accesses -> " << seq.requests << " requests (coalescing " << std::fixed
+     << std::setprecision(2) << ratio(seq.thread_accesses, seq.requests) << " accesses/request)\n"
+     << "  sm  blocks  requests  accesses  mean lat  max lat  mshr wait  dep wait  last completion\n";
+  for (size_t s = 0; s < sms.size(); ++s) {
+    const SmRunStats& m = sms[s];
+    os << std::setw(4) << s << std::setw(8) << (s < seq.sm.size() ? seq.sm[s].blocks : 0) << std::setw(10) << m.requests
+       << std::setw(10) << m.thread_accesses << std::setw(10) << std::setprecision(1) << ratio(m.latency_sum, m.requests)
+       << std::setw(9) << m.latency_max << std::setw(11) << m.mshr_wait_cycles << std::setw(10) << m.dependency_wait_cycles
+       << std::setw(17) << m.last_completion << "\n";
+  }
+  os << "warps: requests per warp " << warps.requests_min << "-" << warps.requests_max << " (mean " << std::setprecision(1)
+     << ratio(warps.requests_total, warps.warps) << "), mean latency per warp " << warps.mean_latency_min << "-"
+     << warps.mean_latency_max << " (mean " << warps.mean_latency_mean << ")\n";
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
+}
+
 }  // namespace gpumem

@@ -1,11 +1,14 @@
 // Reports of a run beyond the per-request statistics: MMU and TLB counters,
-// fault records, the address space's fragmentation with and without nesting.
+// fault records, the address space's fragmentation with and without nesting,
+// the SMs and warps of a per-thread trace.
 #pragma once
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "driver/address_space.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/sm_stats.hpp"
 #include "mmu/mmu.hpp"
 
 namespace gpumem {
@@ -15,6 +18,12 @@ nlohmann::json faults_json(const std::vector<FaultRecord>& faults);
 nlohmann::json fragmentation_json(const Fragmentation& f);
 
 void print_mmu(std::ostream& os, const MmuStats& s);
+
+// A per-thread trace's run: the ordering (coalescing efficiency), each SM,
+// the warps (docs/frontend.md, "Statistics").
+nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps,
+                             uint64_t memory_init_bytes);
+void print_frontend(std::ostream& os, const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps);
 void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
 // Both allocations side by side: `nested` with nesting on, `flat` with it
 // off; null where that allocation does not fit ("n/a").

@@ -23,9 +23,11 @@ void TransactionLog::on_completion(const Completion& c) {
     std::fputs(",,,,,", f_);
   if (h.mmu) std::fprintf(f_, "%s,%u,%s,", tlb_result_name(h.tlb), h.walk_reads, fault_reason_name(h.fault));
   else std::fputs(",,,", f_);
-  std::fprintf(f_, "%llu,%llu,%llu\n", static_cast<ull>(c.issue_cycle),
+  std::fprintf(f_, "%llu,%llu,%llu,", static_cast<ull>(c.issue_cycle),
                static_cast<ull>(h.fault == FaultReason::kNone ? h.start_cycle : c.completion_cycle),
                static_cast<ull>(c.completion_cycle));
+  if (c.request.sm != Request::kNoSm) std::fprintf(f_, "%u,%u\n", c.request.sm, c.request.warp);
+  else std::fputs(",\n", f_);
 }
 
 }  // namespace gpumem

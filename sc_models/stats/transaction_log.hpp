@@ -1,5 +1,6 @@
-// Per-transaction CSV log (SPEC 10 columns that exist at this stage; SM and
-// warp come with the trace front end). docs/trace-format.md describes them.
+// Per-transaction CSV log (SPEC 10). docs/trace-format.md describes the
+// columns; sm and warp, last so older readers keep their positions, are
+// empty for requests that no SM issued.
 #pragma once
 #include <string>
 
@@ -9,7 +10,7 @@
 namespace gpumem {
 
 constexpr const char* kTransactionLogHeader =
-    "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle";
+    "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle,sm,warp";
 
 class TransactionLog : public CompletionObserver {
  public:

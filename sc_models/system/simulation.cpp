@@ -2,10 +2,27 @@
 
 #include "base/sanitizer.hpp"
 #include "driver/tlm_driver.hpp"
+#include "frontend/sm_array.hpp"
+#include "frontend/sm_interconnect.hpp"
 #include "frontend/trace_player.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {
+
+namespace {
+
+void collect(MemorySystem& memory, SimulationResult& r) {
+  for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  const PerformanceMonitor& perf = memory.registers.bank().performance();
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.task_performance.push_back(perf.task(t));
+  for (unsigned p = 0; p < kMaxProcesses; ++p) r.application_performance.push_back(perf.application(p));
+  if (memory.mmu) {
+    r.mmu = memory.mmu->stats();
+    r.faults = memory.mmu->faults();
+  }
+}
+
+}  // namespace
 
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
                                 const AddressSpaceImage* image, SimulationResult* partial) {
@@ -27,17 +44,48 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   SimulationResult r;
   r.requests = player.requests_done();
   r.wall_seconds = player.wall_seconds();
-  for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
-  const PerformanceMonitor& perf = memory.registers.bank().performance();
-  for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.task_performance.push_back(perf.task(t));
-  for (unsigned p = 0; p < kMaxProcesses; ++p) r.application_performance.push_back(perf.application(p));
-  if (memory.mmu) {
-    r.mmu = memory.mmu->stats();
-    r.faults = memory.mmu->faults();
-  }
+  collect(memory, r);
   if (player.failure()) {
     if (partial) *partial = r;
     std::rethrow_exception(player.failure());
+  }
+  return r;
+}
+
+SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
+                                       const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
+                                       SimulationResult* partial) {
+  std::optional<AddressSpaceImage> own;
+  if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
+  Clock clock(cfg.simulation.cycle_ns);
+  MemorySystem memory("memory", cfg, clock);
+  DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
+  L1SequenceGenerator sequence(cfg, source);
+  SmInterconnectTlm interconnect("interconnect");
+  SmArrayTlm sms("sms", cfg, sequence, clock);
+  driver.registers.bind(memory.registers.target);
+  driver.memory.bind(memory.router.page_tables);
+  driver.data.bind(interconnect.sms);
+  driver.load_memory([&](MemoryInit& init) { return sequence.next_memory_init(init); });
+  for (auto& socket : sms.sm) socket->bind(interconnect.sms);
+  interconnect.memory.bind(memory.request_target());
+  sms.start_after(driver.ready());
+  for (CompletionObserver* o : observers) sms.add_observer(o);
+
+  sc_core::sc_start();
+  sanitizer_back_on_main_stack();
+  if (driver.failure()) std::rethrow_exception(driver.failure());
+  SimulationResult r;
+  r.requests = sms.requests_done();
+  r.wall_seconds = sms.wall_seconds();
+  collect(memory, r);
+  r.sms = sms.sm_stats();
+  r.warps = sms.warp_summary();
+  r.sequence = sequence.stats();
+  r.memory_init_bytes = driver.bytes_loaded();
+  if (sms.failure()) {
+    if (partial) *partial = r;
+    std::rethrow_exception(sms.failure());
   }
   return r;
 }

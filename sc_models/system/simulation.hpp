@@ -6,6 +6,8 @@
 
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/sm_array.hpp"
 #include "mmu/mmu.hpp"
 #include "payload/completion.hpp"
 #include "payload/request.hpp"
@@ -22,6 +24,12 @@ struct SimulationResult {
   // The register bank's performance counters at the end (PERF_TASK, PERF_APP, live).
   std::vector<PerfReading> task_performance;         // by task type
   std::vector<PerfReading> application_performance;  // by process
+  // A per-thread trace's run (gpumem run --threads): its SMs and warps, the
+  // ordering's figures, and the bytes its memory-init items loaded.
+  std::vector<SmRunStats> sms;
+  WarpRunSummary warps;
+  SequenceStats sequence;
+  uint64_t memory_init_bytes = 0;
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or
@@ -30,5 +38,11 @@ struct SimulationResult {
 // space the driver loads (built from the config when null).
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
                                 const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
+
+// The same for a per-thread trace: the driver loads its memory-init items,
+// then one initiator per SM issues the ordered sequences (frontend/sm_array.hpp).
+SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
+                                       const std::vector<CompletionObserver*>& observers,
+                                       const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
 
 }  // namespace gpumem

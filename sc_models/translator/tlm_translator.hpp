@@ -29,6 +29,7 @@ class TranslatorTlm : public sc_core::sc_module {
         before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu),
         small_bits_(cfg.mmu.geometry().small_bits) {
     target.register_b_transport(this, &TranslatorTlm::b_transport);
+    target.register_transport_dbg(this, &TranslatorTlm::transport_dbg);
   }
 
   XorTranslator& model() { return model_; }
@@ -40,6 +41,23 @@ class TranslatorTlm : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
+    map(trans, ext);
+    initiator->b_transport(trans, delay);
+  }
+
+  // Untimed, for loaders: the same mapping, so data lands where requests find it.
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) return 0;
+    const uint64_t in = trans.get_address();
+    map(trans, ext);
+    const unsigned n = initiator->transport_dbg(trans);
+    trans.set_address(in);
+    return n;
+  }
+
+  // The request's task type (and, before the MMU, where it came from) and its mapped address.
+  void map(tlm::tlm_generic_payload& trans, RequestExtension* ext) {
     const uint64_t in = trans.get_address();
     if (before_mmu_) {
       ext->how.virtual_address = in;
@@ -53,7 +71,6 @@ class TranslatorTlm : public sc_core::sc_module {
     ext->how.scheme = r.scheme;
     ext->how.mapped_address = r.mapped;
     trans.set_address(ext->how.mapped_address);
-    initiator->b_transport(trans, delay);
   }
 
   XorTranslator model_;

@@ -1,0 +1,226 @@
+#include "frontend/sm_array.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "payload/payload_extensions.hpp"
+
+namespace gpumem {
+
+namespace {
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+}
+
+SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const Config& cfg, L1SequenceGenerator& sequence, const Clock& clock)
+    : sc_module(name), cfg_(cfg), sequence_(sequence), clock_(clock), sms_(cfg.frontend.num_sms), stats_(cfg.frontend.num_sms) {
+  for (unsigned s = 0; s < cfg.frontend.num_sms; ++s)
+    sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
+  SC_HAS_PROCESS(SmArrayTlm);
+  SC_THREAD(run);
+}
+
+void SmArrayTlm::run() {
+  if (start_after_) wait(*start_after_);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    issue_all();
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+  close_kernel();
+  wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait) {
+  SmState& st = sms_[s];
+  const L1Request& r = st.queue.front();
+  const uint64_t ordered = std::max(start_cycle_ + r.slot, st.next_free);
+  uint64_t c = ordered;
+  const auto ready = st.warp_ready.find(r.warp);
+  if (ready != st.warp_ready.end()) c = std::max(c, ready->second);
+  *dependency_wait = c - ordered;
+  while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
+  const uint64_t before_mshr = c;
+  if (st.outstanding.size() >= cfg_.frontend.mshr_entries) c = std::max(c, st.outstanding.top());
+  *mshr_wait = c - before_mshr;
+  return c;
+}
+
+void SmArrayTlm::close_kernel() {
+  for (const auto& [warp, acc] : warps_) {
+    const double mean = static_cast<double>(acc.latency_sum) / acc.requests;
+    WarpRunSummary& w = warp_summary_;
+    w.requests_min = w.warps ? std::min(w.requests_min, acc.requests) : acc.requests;
+    w.requests_max = std::max(w.requests_max, acc.requests);
+    w.requests_total += acc.requests;
+    w.mean_latency_min = w.warps ? std::min(w.mean_latency_min, mean) : mean;
+    w.mean_latency_max = std::max(w.mean_latency_max, mean);
+    latency_mean_sum_ += mean;
+    ++w.warps;
+  }
+  warps_.clear();
+  for (SmState& st : sms_) st.warp_ready.clear();
+}
+
+WarpRunSummary SmArrayTlm::warp_summary() const {
+  WarpRunSummary w = warp_summary_;
+  w.mean_latency_mean = w.warps ? latency_mean_sum_ / w.warps : 0;
+  return w;
+}
+
+void SmArrayTlm::issue_all() {
+  tlm_utils::tlm_quantumkeeper qk;
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(clock_.time(cfg_.simulation.quantum_cycles));
+  qk.reset();
+  tlm::tlm_generic_payload trans;
+  RequestExtension ext;
+  trans.set_extension(&ext);
+  struct DetachExtension {  // it lives on this stack: the payload must not free it
+    tlm::tlm_generic_payload& t;
+    ~DetachExtension() { t.clear_extension<RequestExtension>(); }
+  } detach{trans};
+  std::vector<unsigned char> data(cfg_.frontend.line_bytes), enables(cfg_.frontend.line_bytes);
+
+  sc_core::sc_time now = sc_core::sc_time_stamp();
+  uint64_t sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
+  start_cycle_ = clock_.cycles(now);
+
+  // Kernels are a barrier: none of the next kernel's requests issues before
+  // every request of this one has completed (its writes are the next one's data).
+  uint64_t queued_this_kernel = 0, kernel_done = 0;
+  bool sequence_done = false;
+  std::vector<L1Request> produced;
+  Request req;
+
+  while (true) {
+    unsigned best = 0;
+    uint64_t best_cycle = kNever, best_mshr = 0, best_dep = 0;
+    bool tick = false;
+    for (unsigned s = 0; s < sms_.size(); ++s) {
+      SmState& st = sms_[s];
+      if (st.queue.empty()) {
+        // Nothing known yet: the next request this SM gets issues no earlier than the ordering's next tick.
+        if (!sequence_done && start_cycle_ + sequence_.now() < best_cycle) {
+          best_cycle = start_cycle_ + sequence_.now();
+          tick = true;
+        }
+        continue;
+      }
+      if (st.queue.front().kernel != kernel_ && queued_this_kernel > 0) continue;  // barrier
+      uint64_t mshr = 0, dep = 0;
+      uint64_t c = earliest_issue(s, &mshr, &dep);
+      if (st.queue.front().kernel != kernel_) c = std::max(c, kernel_done);
+      if (c < best_cycle) {
+        best = s;
+        best_cycle = c;
+        best_mshr = mshr;
+        best_dep = dep;
+        tick = false;
+      }
+    }
+    if (best_cycle == kNever) break;
+    if (tick) {
+      produced.clear();
+      if (!sequence_.tick(produced)) sequence_done = true;
+      for (L1Request& r : produced) {
+        queued_this_kernel += r.kernel == kernel_;
+        sms_[r.sm].queue.push_back(std::move(r));
+      }
+      continue;
+    }
+
+    SmState& st = sms_[best];
+    L1Request r = std::move(st.queue.front());
+    st.queue.pop_front();
+    if (r.kernel != kernel_) {
+      close_kernel();
+      kernel_ = r.kernel;
+      queued_this_kernel = 0;
+      for (const SmState& other : sms_)
+        for (const L1Request& q : other.queue) queued_this_kernel += q.kernel == kernel_;
+      ++queued_this_kernel;  // r itself
+    }
+    --queued_this_kernel;
+    const uint64_t issue = best_cycle;
+    if (st.outstanding.size() >= cfg_.frontend.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
+
+    const sc_core::sc_time target = clock_.time(issue);
+    qk.set(target > now ? target - now : sc_core::SC_ZERO_TIME);
+    if (issue >= sync_cycle) {
+      qk.sync();
+      now = sc_core::sc_time_stamp();
+      sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
+    }
+
+    const CoalescedAccess& a = r.access;
+    req.id = done_;
+    req.cycle = issue - start_cycle_;
+    req.address = a.base();
+    req.process = cfg_.has_mmu() ? r.process : 0;
+    req.task_type = cfg_.has_mmu() ? 0 : r.process;
+    req.op = a.op;
+    req.size = a.width;
+    req.sm = best;
+    req.warp = r.warp;
+    ext.info = RequestInfo{};
+    ext.info.id = req.id;
+    ext.info.task_type = req.task_type;
+    ext.info.process = req.process;
+    ext.info.issue_cycle = issue;
+    set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data.data(), a.width);
+    if (a.op == Op::kWrite) {
+      // Only the bytes its threads wrote: byte enables for the rest.
+      std::fill_n(enables.begin(), a.width, static_cast<unsigned char>(TLM_BYTE_DISABLED));
+      for (const WritePiece& p : a.writes)
+        for (unsigned i = 0; i < p.width; ++i) {
+          data[p.offset + i] = static_cast<unsigned char>(p.value >> (8 * (i % 8)));
+          enables[p.offset + i] = TLM_BYTE_ENABLED;
+        }
+      trans.set_byte_enable_ptr(enables.data());
+      trans.set_byte_enable_length(a.width);
+    }
+    ext.how.mmu = false;
+    ext.how.fault = FaultReason::kNone;
+    ext.how.cycle = issue;
+    sc_core::sc_time delay = qk.get_local_time();
+    (*sm[best])->b_transport(trans, delay);
+    if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone) {
+      char where[96];
+      std::snprintf(where, sizeof where, "SM %u request %llu at address 0x%llx: ", best, static_cast<unsigned long long>(req.id),
+                    static_cast<unsigned long long>(req.address));
+      throw std::runtime_error(where + trans.get_response_string());
+    }
+    const uint64_t completion = ext.how.cycle;
+    st.outstanding.push(completion);
+    st.next_free = issue + 1;
+    if (a.dependent) st.warp_ready[r.warp] = completion;
+    kernel_done = std::max(kernel_done, completion);
+
+    SmRunStats& ss = stats_[best];
+    ++ss.requests;
+    ++(a.op == Op::kWrite ? ss.writes : ss.reads);
+    ss.bytes += a.width;
+    ss.faults += ext.how.fault != FaultReason::kNone;
+    ss.thread_accesses += a.threads;
+    ss.latency_sum += completion - issue;
+    ss.latency_max = std::max(ss.latency_max, completion - issue);
+    ss.first_issue = std::min(ss.first_issue, issue);
+    ss.last_completion = std::max(ss.last_completion, completion);
+    ss.mshr_wait_cycles += best_mshr;
+    ss.dependency_wait_cycles += best_dep;
+    WarpAccumulator& w = warps_[r.warp];
+    ++w.requests;
+    w.latency_sum += completion - issue;
+
+    const Completion c{req, ext.how, data.data(), issue, completion};
+    for (CompletionObserver* o : observers_) o->on_completion(c);
+    ++done_;
+  }
+  qk.sync();
+}
+
+}  // namespace gpumem

@@ -1,0 +1,79 @@
+// The SMs of `gpumem run --threads`: one TLM initiator socket per SM, each
+// issuing its ordered L1 request sequence (l1_sequence.hpp) into the memory
+// system. docs/frontend.md, "Running a per-thread trace", gives the timing:
+// an SM issues its sequence in order, at most one request a cycle, a request
+// no earlier than its tick in the ordering, and only while fewer than
+// mshr_entries of its requests are outstanding and after the completion of
+// its warp's last dependent request.
+//
+// One SC_THREAD issues for all SMs, always the request with the earliest
+// issue cycle (the lower SM first on a tie): issue cycles then never go
+// back, which the channels' timing relies on, and a run does not depend on
+// the kernel's process scheduling.
+#pragma once
+#include <exception>
+#include <memory>
+#include <queue>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <unordered_map>
+#include <vector>
+
+#include "config/config.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/sm_stats.hpp"
+#include "payload/clock.hpp"
+#include "payload/completion.hpp"
+
+namespace gpumem {
+
+class SmArrayTlm : public sc_core::sc_module {
+ public:
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<SmArrayTlm>>> sm;  // one per SM
+
+  SmArrayTlm(sc_core::sc_module_name name, const Config& cfg, L1SequenceGenerator& sequence, const Clock& clock);
+
+  void add_observer(CompletionObserver* o) { observers_.push_back(o); }
+  void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
+  uint64_t requests_done() const { return done_; }
+  double wall_seconds() const { return wall_seconds_; }
+  std::exception_ptr failure() const { return failure_; }
+  const std::vector<SmRunStats>& sm_stats() const { return stats_; }
+  WarpRunSummary warp_summary() const;
+
+ private:
+  struct SmState {
+    std::deque<L1Request> queue;
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding;  // completion cycles
+    uint64_t next_free = 0;  // one issue a cycle
+    // Completion of each warp's last dependent request, this kernel.
+    std::unordered_map<uint32_t, uint64_t> warp_ready;
+  };
+  struct WarpAccumulator {
+    uint64_t requests = 0, latency_sum = 0;
+  };
+
+  void run();
+  void issue_all();
+  uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
+  void close_kernel();
+
+  const Config& cfg_;
+  L1SequenceGenerator& sequence_;
+  const Clock& clock_;
+  std::vector<CompletionObserver*> observers_;
+  std::vector<SmState> sms_;
+  std::vector<SmRunStats> stats_;
+  std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
+  WarpRunSummary warp_summary_;
+  double latency_mean_sum_ = 0;
+  uint32_t kernel_ = 0;
+  uint64_t start_cycle_ = 0;
+  uint64_t done_ = 0;
+  double wall_seconds_ = 0;
+  std::exception_ptr failure_;
+  const sc_core::sc_event* start_after_ = nullptr;
+};
+
+}  // namespace gpumem

@@ -1,0 +1,26 @@
+// What a run of a per-thread trace measures per SM and per warp
+// (frontend/sm_array.hpp fills them; the report and the stats JSON show them).
+#pragma once
+#include <cstdint>
+
+namespace gpumem {
+
+struct SmRunStats {
+  uint64_t requests = 0, reads = 0, writes = 0, bytes = 0, faults = 0;
+  uint64_t thread_accesses = 0;  // per-thread records behind its requests
+  uint64_t latency_sum = 0, latency_max = 0;  // completion - issue
+  uint64_t first_issue = ~uint64_t{0}, last_completion = 0;
+  // Cycles its next request waited, beyond its tick in the ordering, for a
+  // free MSHR and for the data of its warp's dependent request.
+  uint64_t mshr_wait_cycles = 0, dependency_wait_cycles = 0;
+};
+
+// Warps of a run, each counted once: the spread of their request counts and
+// mean latencies.
+struct WarpRunSummary {
+  uint64_t warps = 0;
+  uint64_t requests_min = 0, requests_max = 0, requests_total = 0;
+  double mean_latency_min = 0, mean_latency_max = 0, mean_latency_mean = 0;
+};
+
+}  // namespace gpumem
