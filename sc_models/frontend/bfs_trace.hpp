@@ -58,7 +58,8 @@ struct BfsTraceSummary {
 // Emits the memory-init items, then per level L with a nonempty frontier
 // "bfs_expand_L" and, when it discovers vertices, "bfs_update_L". Throws
 // InputError when the source is not a vertex (key "--source"), the graph
-// has no edge and no source is given, or the arrays do not fit the placement.
+// has no edge and no source is given, or the arrays do not fit the placement;
+// nothing is emitted then. The caller calls sink.finish().
 BfsTraceSummary generate_bfs_trace(const CsrGraph& graph, const BfsTraceOptions& options, ThreadTraceSink& sink);
 
 // The levels the BFS left in memory: the visitedlist, read back through

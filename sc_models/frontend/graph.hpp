@@ -34,7 +34,7 @@ struct RmatOptions {
   double a = 0.57, b = 0.19, c = 0.19;  // d = 1 - a - b - c
   uint64_t seed = 1;
 };
-// Throws InputError (key "--scale", "--edge-factor", "--rmat") on options
+// Throws InputError (key "--scale", "--edge-factor", "initiator") on options
 // out of range, or on a graph whose CSR would overflow its 32-bit offsets.
 EdgeList rmat_edges(const RmatOptions& options);
 

@@ -4,7 +4,8 @@
 // run a grid-stride loop (thread t takes items t, t + threads, ...), warp by
 // warp, iteration by iteration, instruction by instruction over the lanes
 // still in the loop. Options are checked before the first item is emitted:
-// InputError naming the flag (or, in a region, the config key).
+// InputError naming the flag (or, in a region, the config key). The caller
+// calls sink.finish().
 #pragma once
 #include <cstdint>
 #include <optional>
