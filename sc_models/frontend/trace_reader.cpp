@@ -2,7 +2,6 @@
 
 #include <vector>
 
-#include "base/bits.hpp"
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
@@ -40,11 +39,8 @@ CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream>
       in_(in ? *in : *owned_),
       name_(std::move(name)),
       cfg_(cfg),
+      rules_(cfg),
       columns_(cfg.has_mmu() ? kVirtualColumns : kPhysicalColumns),
-      address_max_(cfg.has_mmu()                  ? bit(cfg.address_space.va_bits) - 1
-                   : cfg.memory.address_bits >= 64 ? ~uint64_t{0}
-                                                   : bit(cfg.memory.address_bits) - 1),
-      max_size_(cfg.max_request_bytes()),
       page_bytes_(cfg.mmu.smallest_page()) {
   read_header();
 }
@@ -102,17 +98,11 @@ bool CsvTraceReader::next(Request& r) {
     if (r.cycle < last_cycle_)
       fail("cycle", "cycle " + std::to_string(r.cycle) + " is before the previous record's " + std::to_string(last_cycle_) +
                         " (records must be in issue order)");
-    if (cfg_.has_mmu()) {
-      const uint64_t process = number(1, "process");
-      if (process >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(process)))
-        fail("process", "no application has process id " + cols[1]);
-      r.process = static_cast<unsigned>(process);
-      r.task_type = 0;
-    } else {
-      const uint64_t task = number(1, "task_type");
-      if (task >= kMaxTaskTypes) fail("task_type", "task type " + std::to_string(task) + " out of range (0-15)");
-      r.task_type = static_cast<unsigned>(task);
-    }
+    const char* const owner_column = columns_[1];
+    const uint64_t owner = number(1, owner_column);
+    const std::string owner_msg = rules_.owner_error(owner, cols[1]);
+    if (!owner_msg.empty()) fail(owner_column, owner_msg);
+    rules_.set_owner(r, owner);
     const char* const address_column = columns_[3];
     const std::string& op = cols[2];
     if (op == "R" || op == "r" || op == "read") r.op = Op::kRead;
@@ -120,15 +110,13 @@ bool CsvTraceReader::next(Request& r) {
     else fail("op", "bad operation '" + op + "' (R or W)");
     r.address = number(3, address_column);
     const uint64_t size = number(4, "size");
-    if (!is_pow2(size) || size > max_size_)
-      fail("size", "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
-                       std::to_string(max_size_) + " bytes)");
+    std::string msg = rules_.size_error(size);
+    if (!msg.empty()) fail("size", msg);
     r.size = static_cast<unsigned>(size);
-    if (r.address > address_max_ || address_max_ - r.address < size - 1)
-      fail(address_column, "address " + cols[3] + " out of range of the configured " +
-                               (cfg_.has_mmu() ? "virtual" : "physical") + " address space");
-    if (r.address % size) fail(address_column, "address " + cols[3] + " is not aligned to its size " + std::to_string(size));
-    r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : (r.id * 0x9E3779B97F4A7C15ull) ^ r.address;
+    msg = rules_.range_error(r.address, size, cols[3]);
+    if (msg.empty()) msg = RequestRules::alignment_error(r.address, size, cols[3]);
+    if (!msg.empty()) fail(address_column, msg);
+    r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : default_write_data(r.id, r.address);
     // Physical mode only: with an address space the PTEs carry the task types.
     const auto [it, inserted] =
         cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task_type, line_no_);

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "config/config.hpp"
+#include "frontend/request_rules.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
@@ -30,9 +31,8 @@ class CsvTraceReader : public RequestSource {
   int line_no_ = 0;
   bool has_data_column_ = false;
   const Config& cfg_;
+  const RequestRules rules_;
   const char* const* columns_;
-  uint64_t address_max_;  // highest address; 2^address_bits itself does not fit 64 bits
-  uint64_t max_size_;  // largest request: the interleave granule, at most kMaxRequestBytes
   uint64_t page_bytes_;
   uint64_t next_id_ = 0;
   uint64_t last_cycle_ = 0;

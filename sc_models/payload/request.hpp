@@ -31,6 +31,10 @@ class RequestSource {
   virtual uint64_t expected_total() const { return 0; }  // 0: not known in advance
 };
 
+// The value a write carries when its trace gives none: differs per request
+// and per address, so a read-back check catches a misplaced write.
+inline uint64_t default_write_data(uint64_t id, uint64_t address) { return (id * 0x9E3779B97F4A7C15ull) ^ address; }
+
 // Fills `len` bytes with the write pattern of a request.
 inline void fill_write_data(const Request& r, uint8_t* dst) {
   if (r.size >= 8) {

@@ -1,0 +1,46 @@
+#include "frontend/request_rules.hpp"
+
+#include "base/bits.hpp"
+
+namespace gpumem {
+
+RequestRules::RequestRules(const Config& cfg)
+    : cfg_(cfg),
+      virtual_(cfg.has_mmu()),
+      address_max_(cfg.has_mmu()                  ? bit(cfg.address_space.va_bits) - 1
+                   : cfg.memory.address_bits >= 64 ? ~uint64_t{0}
+                                                   : bit(cfg.memory.address_bits) - 1),
+      max_size_(cfg.max_request_bytes()) {}
+
+std::string RequestRules::owner_error(uint64_t owner, const std::string& text) const {
+  if (virtual_) {
+    if (owner >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(owner)))
+      return "no application has process id " + text;
+  } else if (owner >= kMaxTaskTypes) {
+    return "task type " + std::to_string(owner) + " out of range (0-15)";
+  }
+  return "";
+}
+
+std::string RequestRules::size_error(uint64_t size) const {
+  if (is_pow2(size) && size <= max_size_) return "";
+  return "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
+         std::to_string(max_size_) + " bytes)";
+}
+
+std::string RequestRules::range_error(uint64_t address, uint64_t size, const std::string& text) const {
+  if (address <= address_max_ && address_max_ - address >= size - 1) return "";
+  return "address " + text + " out of range of the configured " + (virtual_ ? "virtual" : "physical") + " address space";
+}
+
+std::string RequestRules::alignment_error(uint64_t address, uint64_t size, const std::string& text) {
+  if (address % size == 0) return "";
+  return "address " + text + " is not aligned to its size " + std::to_string(size);
+}
+
+void RequestRules::set_owner(Request& r, uint64_t owner) const {
+  r.process = virtual_ ? static_cast<unsigned>(owner) : 0;
+  r.task_type = virtual_ ? 0 : static_cast<unsigned>(owner);
+}
+
+}  // namespace gpumem
