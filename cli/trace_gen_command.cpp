@@ -1,4 +1,4 @@
-#include "trace_gen_command.hpp"
+#include "cli/trace_gen_command.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -9,13 +9,13 @@
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "base/text.hpp"
+#include "cli/validators.hpp"
 #include "config/config.hpp"
 #include "frontend/bfs_trace.hpp"
 #include "frontend/graph.hpp"
 #include "frontend/pattern_generators.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "validators.hpp"
 
 namespace gpumem::cli {
 
