@@ -40,4 +40,18 @@ template <typename Load>
   return ::testing::AssertionFailure() << "accepted";
 }
 
+// Runs `run` and checks that it throws an InputError with this key (a
+// command-line flag's has no file) whose message holds `fragment`.
+template <typename Run>
+::testing::AssertionResult input_error_key(Run&& run, const std::string& key, const std::string& fragment) {
+  try {
+    run();
+  } catch (const InputError& e) {
+    if (e.key() != key || std::string(e.what()).find(fragment) == std::string::npos)
+      return ::testing::AssertionFailure() << "key '" << e.key() << "': " << e.what();
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "accepted";
+}
+
 }  // namespace gpumem::test

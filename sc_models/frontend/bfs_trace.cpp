@@ -1,0 +1,152 @@
+#include "frontend/bfs_trace.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "base/input_error.hpp"
+#include "frontend/trace_emitter.hpp"
+
+namespace gpumem {
+
+namespace {
+
+constexpr uint64_t kArrayAlign = 4096;
+
+uint64_t align_up(uint64_t x) { return (x + kArrayAlign - 1) / kArrayAlign * kArrayAlign; }
+
+uint32_t pick_source(const CsrGraph& g, const std::optional<uint32_t>& source) {
+  if (source) {
+    if (*source >= g.vertices())
+      throw InputError("", 0, "--source", "vertex " + std::to_string(*source) + " is not in the graph (" +
+                                              std::to_string(g.vertices()) + " vertices)");
+    return *source;
+  }
+  for (uint32_t v = 0; v < g.vertices(); ++v)
+    if (g.degree(v) > 0) return v;
+  throw InputError("", 0, "--source", "the graph has no edge (self-loops do not count), so no vertex to start from by default");
+}
+
+}  // namespace
+
+BfsLayout BfsLayout::at(uint64_t base, uint32_t vertices, uint32_t edges) {
+  BfsLayout l;
+  l.vertices = vertices;
+  l.edges = edges;
+  const uint64_t vertexlist = align_up(4 * uint64_t{vertices});
+  const uint64_t edgelist = vertexlist + align_up(4 * (uint64_t{vertices} + 1));
+  const uint64_t visitedlist = edgelist + align_up(4 * uint64_t{edges});
+  l.bytes = visitedlist + 4 * uint64_t{vertices};
+  l.worklist = base;
+  l.vertexlist = base + vertexlist;
+  l.edgelist = base + edgelist;
+  l.visitedlist = base + visitedlist;
+  return l;
+}
+
+BfsTraceSummary generate_bfs_trace(const CsrGraph& g, const BfsTraceOptions& o, ThreadTraceSink& sink) {
+  BfsTraceSummary sum;
+  sum.source = pick_source(g, o.source);
+  const uint32_t n = g.vertices();
+  const BfsLayout lay = BfsLayout::at(o.place.base, n, static_cast<uint32_t>(g.neighbours.size()));
+  o.place.check_aligned(kArrayAlign, "the BFS arrays");
+  o.place.check_fits(lay.bytes, true, "the BFS arrays");
+  sum.layout = lay;
+
+  // The arrays as memory holds them between kernels.
+  std::vector<uint32_t> worklist(n, kNoVertex), visited(n, kNoVertex);
+  worklist[0] = sum.source;
+  visited[sum.source] = 0;
+
+  TraceEmitter out(sink, o.place.process, o.warps_per_block);
+  out.memory_init_u32(lay.worklist, n, [&](uint64_t i) { return worklist[i]; });
+  out.memory_init_u32(lay.vertexlist, uint64_t{n} + 1, [&](uint64_t i) { return g.offsets[i]; });
+  out.memory_init_u32(lay.edgelist, g.neighbours.size(), [&](uint64_t i) { return g.neighbours[i]; });
+  out.memory_init_u32(lay.visitedlist, n, [&](uint64_t i) { return visited[i]; });
+
+  auto read = [&](uint32_t thread, uint64_t pc, uint64_t address, uint32_t value) {
+    const ThreadRecord& r = out.read(thread, pc, address, 4, true);
+    if (o.on_read) o.on_read(r, value);
+  };
+
+  std::vector<uint8_t> found(n, 0);  // discovered by an expand kernel (visited is written by the next update)
+  found[sum.source] = 1;
+  std::vector<uint32_t> discovered;
+  uint32_t begin = 0, end = 1;  // the frontier: worklist[begin, end)
+  for (uint32_t level = 0; begin < end; ++level) {
+    // bfs_expand_L: thread i expands worklist[begin + i]. Reads only.
+    out.kernel("bfs_expand_" + std::to_string(level));
+    discovered.clear();
+    for (uint32_t first = 0; first < end - begin; first += kWarpSize) {
+      const uint32_t lanes = std::min(kWarpSize, end - begin - first);
+      uint32_t v[kWarpSize], start[kWarpSize], stop[kWarpSize];
+      uint32_t longest = 0;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        v[l] = worklist[begin + first + l];
+        read(first + l, kBfsPcWorklist, lay.worklist + 4 * uint64_t{begin + first + l}, v[l]);
+      }
+      for (uint32_t l = 0; l < lanes; ++l) {
+        start[l] = g.offsets[v[l]];
+        read(first + l, kBfsPcVertexStart, lay.vertexlist + 4 * uint64_t{v[l]}, start[l]);
+      }
+      for (uint32_t l = 0; l < lanes; ++l) {
+        stop[l] = g.offsets[v[l] + 1];
+        read(first + l, kBfsPcVertexEnd, lay.vertexlist + 4 * (uint64_t{v[l]} + 1), stop[l]);
+        longest = std::max(longest, stop[l] - start[l]);
+      }
+      // The edge loop diverges: iteration j runs in the lanes with more than j edges.
+      for (uint32_t j = 0; j < longest; ++j) {
+        for (uint32_t l = 0; l < lanes; ++l)
+          if (start[l] + j < stop[l]) read(first + l, kBfsPcEdge, lay.edgelist + 4 * uint64_t{start[l] + j}, g.neighbours[start[l] + j]);
+        for (uint32_t l = 0; l < lanes; ++l)
+          if (start[l] + j < stop[l]) {
+            const uint32_t w = g.neighbours[start[l] + j];
+            read(first + l, kBfsPcVisited, lay.visitedlist + 4 * uint64_t{w}, visited[w]);
+          }
+      }
+      // Discovery order: thread by thread, edge by edge (the sequential queue's order).
+      for (uint32_t l = 0; l < lanes; ++l)
+        for (uint32_t e = start[l]; e < stop[l]; ++e) {
+          const uint32_t w = g.neighbours[e];
+          if (visited[w] == kNoVertex && !found[w]) found[w] = 1, discovered.push_back(w);
+        }
+    }
+    if (discovered.empty()) {
+      sum.levels = level + 1;
+      break;
+    }
+
+    // bfs_update_L: thread j appends the j-th discovered vertex and marks its level. Writes only.
+    out.kernel("bfs_update_" + std::to_string(level));
+    const auto count = static_cast<uint32_t>(discovered.size());
+    for (uint32_t first = 0; first < count; first += kWarpSize) {
+      const uint32_t lanes = std::min(kWarpSize, count - first);
+      for (uint32_t l = 0; l < lanes; ++l)
+        out.write(first + l, kBfsPcWriteWorklist, lay.worklist + 4 * uint64_t{end + first + l}, 4, discovered[first + l]);
+      for (uint32_t l = 0; l < lanes; ++l)
+        out.write(first + l, kBfsPcWriteVisited, lay.visitedlist + 4 * uint64_t{discovered[first + l]}, 4, level + 1);
+    }
+    for (uint32_t j = 0; j < count; ++j) worklist[end + j] = discovered[j], visited[discovered[j]] = level + 1;
+    begin = end;
+    end += count;
+  }
+  sum.reached = end;
+  sum.kernels = out.kernels();
+  sum.records = out.records();
+  return sum;
+}
+
+std::vector<uint32_t> levels_from_memory(const BfsLayout& layout, const MemoryReader& read) {
+  std::vector<uint32_t> levels(layout.vertices);
+  std::vector<uint8_t> bytes;
+  for (uint64_t i = 0; i < layout.vertices;) {
+    const uint64_t n = std::min<uint64_t>(layout.vertices - i, kMemoryInitChunk / 4);
+    bytes.resize(4 * n);
+    read(layout.visitedlist + 4 * i, bytes.data(), bytes.size());
+    for (uint64_t k = 0; k < n; ++k, ++i)
+      levels[i] = uint32_t{bytes[4 * k]} | uint32_t{bytes[4 * k + 1]} << 8 | uint32_t{bytes[4 * k + 2]} << 16 |
+                  uint32_t{bytes[4 * k + 3]} << 24;
+  }
+  return levels;
+}
+
+}  // namespace gpumem

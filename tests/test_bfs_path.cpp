@@ -1,0 +1,142 @@
+// The BFS generator's trace through the whole model (gpumem run --threads):
+// its arrays in a region of an address space, loaded by the memory-init
+// items through the MMU and the translator, the SMs' coalesced reads and
+// byte-enabled writes. Every word a read returns from the CSR arrays is the
+// CSR's; every word of the worklist and visitedlist is either its initial
+// value or the one the traversal leaves (each is written once, and a
+// kernel's reads never race with a write of its own).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "base/hex.hpp"
+#include "base/sanitizer.hpp"
+#include "frontend/bfs_trace.hpp"
+#include "frontend/thread_trace_io.hpp"
+#include "system/simulation.hpp"
+#include "test_helpers.hpp"
+
+namespace gpumem {
+namespace {
+
+const char* const kConfig =
+    "memory: {address_bits: 32, channels: 4, service_cycles: 2, max_outstanding: 16}\n"
+    "mmu: {tlb: {entries: 8, ways: 2}}\n"
+    "translator: {channel_bits: [6, 7]}\n"
+    "address_space:\n"
+    "  va_bits: 32\n"
+    "  applications:\n"
+    "    - name: bfs\n"
+    "      process: 3\n"
+    "      task_type: 1\n"
+    "      regions:\n"
+    "        - {name: graph, va: 0x400000, size: 0x40000, page: large}\n"
+    "frontend: {num_sms: 3, blocks_per_sm: 2, warps_per_block: 2, line_bytes: 64, mshr_entries: 6, latency_min: 4, "
+    "latency_sigma: 3}\n";
+
+// A sink that writes the CSV form and keeps the final worklist.
+class Capture : public ThreadTraceSink {
+ public:
+  Capture() : mem_(open_memstream(&buf_, &len_)), csv_(write_thread_trace(mem_, ThreadTraceForm::kCsv)) {}
+  ~Capture() override { std::free(buf_); }
+  void memory_init(const MemoryInit& i) override { csv_->memory_init(i); }
+  void kernel(const KernelInfo& k) override { csv_->kernel(k); }
+  void record(const ThreadRecord& r) override {
+    csv_->record(r);
+    if (r.op == Op::kWrite) written[r.address] = static_cast<uint32_t>(r.data);
+  }
+  std::string text() {
+    csv_->finish();
+    std::fclose(mem_);
+    mem_ = nullptr;
+    return std::string(buf_, len_);
+  }
+  std::map<uint64_t, uint32_t> written;  // address -> the last value written there
+
+ private:
+  char* buf_ = nullptr;
+  size_t len_ = 0;
+  std::FILE* mem_;
+  std::unique_ptr<ThreadTraceSink> csv_;
+};
+
+struct Checker : CompletionObserver {
+  const CsrGraph& g;
+  const BfsLayout& l;
+  const std::map<uint64_t, uint32_t>& written;
+  const uint32_t source;
+  uint64_t reads = 0, words = 0, wrong = 0, of_writes = 0;
+  Checker(const CsrGraph& graph, const BfsLayout& layout, const std::map<uint64_t, uint32_t>& w, uint32_t src)
+      : g(graph), l(layout), written(w), source(src) {}
+
+  // Acceptable values of the word at `a`; false outside the arrays.
+  bool expected(uint64_t a, uint32_t& first, uint32_t& second) const {
+    auto in = [&](uint64_t base, uint64_t entries) { return a >= base && a < base + 4 * entries; };
+    auto final_or_initial = [&](uint32_t initial) {
+      const auto it = written.find(a);
+      first = initial;
+      second = it == written.end() ? initial : it->second;
+    };
+    if (in(l.vertexlist, uint64_t{l.vertices} + 1)) first = second = g.offsets[(a - l.vertexlist) / 4];
+    else if (in(l.edgelist, l.edges)) first = second = g.neighbours[(a - l.edgelist) / 4];
+    else if (a == l.worklist) first = second = source;  // from the memory init, never written
+    else if (a == l.visitedlist + 4 * uint64_t{source}) first = second = 0;  // likewise
+    else if (in(l.worklist, l.vertices)) final_or_initial(kNoVertex);
+    else if (in(l.visitedlist, l.vertices)) final_or_initial(kNoVertex);
+    else return false;
+    return true;
+  }
+
+  void on_completion(const Completion& c) override {
+    ASSERT_EQ(c.how.fault, FaultReason::kNone) << "request " << c.request.id;
+    ASSERT_EQ(c.request.process, 3u);
+    if (c.request.op != Op::kRead) return;
+    ++reads;
+    ASSERT_EQ(c.request.address % 4, 0u);
+    for (unsigned i = 0; i + 4 <= c.request.size; i += 4) {
+      const uint64_t a = c.request.address + i;
+      uint32_t first = 0, second = 0;
+      if (!expected(a, first, second)) continue;
+      const uint32_t v = uint32_t{c.data[i]} | uint32_t{c.data[i + 1]} << 8 | uint32_t{c.data[i + 2]} << 16 |
+                         uint32_t{c.data[i + 3]} << 24;
+      ++words;
+      of_writes += v == second && v != first;
+      if (v != first && v != second && wrong++ < 5) ADD_FAILURE() << "VA " << hex(a) << " read " << v << ", want " << first << " or " << second;
+    }
+  }
+};
+
+TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
+  const Config cfg = test::config_from(kConfig);
+  RmatOptions r;
+  r.scale = 8;
+  r.edge_factor = 8;
+  r.seed = 2;
+  const CsrGraph g = build_csr(rmat_edges(r));
+  BfsTraceOptions o;
+  o.place = region_placement(cfg, "bfs", "graph");
+  Capture capture;
+  const BfsTraceSummary s = generate_bfs_trace(g, o, capture);
+  const std::string text = capture.text();
+  std::istringstream in(text);
+  auto source = read_thread_trace(in, "bfs.csv");
+
+  Checker check(g, s.layout, capture.written, s.source);
+  const SimulationResult result = run_thread_simulation(cfg, *source, {&check});
+  EXPECT_EQ(result.sequence.thread_accesses, s.records);
+  EXPECT_EQ(result.sequence.kernels, s.kernels);
+  EXPECT_EQ(result.memory_init_bytes, 4 * (3 * uint64_t{s.layout.vertices} + 1 + s.layout.edges));
+  EXPECT_EQ(result.mmu->faults, 0u);
+  EXPECT_GT(check.reads, 0u);
+  EXPECT_GT(check.words, s.records / 2) << "the reads cover the traversal's words";
+  EXPECT_EQ(check.wrong, 0u);
+  EXPECT_GT(check.of_writes, uint64_t{s.reached}) << "later kernels read what the update kernels wrote";
+  sanitizer_back_on_main_stack();
+}
+
+}  // namespace
+}  // namespace gpumem
