@@ -63,7 +63,7 @@ int order(const TraceArgs& a) {
 }  // namespace
 
 CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
-  CLI::App* trace = app.add_subcommand("trace", "Per-thread GPU traces: convert, order (docs/frontend.md)");
+  CLI::App* trace = app.add_subcommand("trace", "Per-thread GPU traces: gen, convert, order (docs/frontend.md)");
   trace->require_subcommand(1);
   a.convert = trace->add_subcommand("convert", "Convert a per-thread trace between its CSV and binary forms");
   a.convert->add_option("input", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
@@ -76,11 +76,13 @@ CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
   a.order->add_option("--threads", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
   a.order->add_option("--out", a.output, "CSV file for the ordered sequence")->required()->check(kPath);
   a.order->add_flag("--quiet", a.quiet, "Print nothing on success");
+  add_trace_gen_command(*trace, a.gen);
   return trace;
 }
 
 int trace_command(const TraceArgs& a) {
   if (*a.convert) return convert(a);
+  if (a.gen.gen && *a.gen.gen) return trace_gen_command(a.gen);
   return order(a);
 }
 

@@ -1,13 +1,16 @@
-// gpumem trace: the per-thread trace tools (docs/frontend.md).
+// gpumem trace: the per-thread trace tools (docs/frontend.md, docs/workloads.md).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
+
+#include "trace_gen_command.hpp"
 
 namespace gpumem::cli {
 
 struct TraceArgs {
   CLI::App* convert = nullptr;
   CLI::App* order = nullptr;
+  TraceGenArgs gen;
   std::string config, input, output, form;
   bool quiet = false;
 };
