@@ -7,6 +7,7 @@
 // kernel's reads never race with a write of its own).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -135,6 +136,59 @@ TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
   EXPECT_GT(check.words, s.records / 2) << "the reads cover the traversal's words";
   EXPECT_EQ(check.wrong, 0u);
   EXPECT_GT(check.of_writes, uint64_t{s.reached}) << "later kernels read what the update kernels wrote";
+  sanitizer_back_on_main_stack();
+}
+
+// The last word each read returned, by address.
+struct LastRead : CompletionObserver {
+  std::map<uint64_t, uint8_t> bytes;
+  void on_completion(const Completion& c) override {
+    if (c.request.op == Op::kRead)
+      for (unsigned i = 0; i < c.request.size; ++i) bytes[c.request.address + i] = c.data[i];
+  }
+};
+
+// The levels the traversal left in simulated memory, read back by a kernel
+// appended to the trace (so through the SMs, the MMU, the translator and the
+// channels), equal a plain BFS of the same graph.
+TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
+  const Config cfg = test::config_from(kConfig);
+  RmatOptions r;
+  r.scale = 9;
+  r.edge_factor = 8;
+  r.seed = 4;
+  const CsrGraph g = build_csr(rmat_edges(r));
+  BfsTraceOptions o;
+  o.place = region_placement(cfg, "bfs", "graph");
+  Capture capture;
+  const BfsTraceSummary s = generate_bfs_trace(g, o, capture);
+  KernelInfo readback;
+  readback.name = "read_levels";
+  readback.process = 3;
+  capture.kernel(readback);
+  for (uint32_t v = 0; v < s.layout.vertices; ++v) {
+    ThreadRecord rec;
+    rec.thread_id = v;
+    rec.pc = 0x9000;
+    rec.address = s.layout.visitedlist + 4 * uint64_t{v};
+    rec.width = 4;
+    capture.record(rec);
+  }
+  const std::string text = capture.text();
+  std::istringstream in(text);
+  auto source = read_thread_trace(in, "bfs.csv");
+  LastRead last;
+  run_thread_simulation(cfg, *source, {&last});
+  const std::vector<uint32_t> levels = levels_from_memory(s.layout, [&](uint64_t address, void* dst, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const auto it = last.bytes.find(address + i);
+      ASSERT_NE(it, last.bytes.end()) << "VA " << hex(address + i) << " was not read back";
+      static_cast<uint8_t*>(dst)[i] = it->second;
+    }
+  });
+  const std::vector<uint32_t> want = bfs_levels(g, s.source);
+  EXPECT_EQ(levels, want);
+  EXPECT_GT(std::count_if(want.begin(), want.end(), [](uint32_t l) { return l != kNoVertex && l > 1; }), 10);
   sanitizer_back_on_main_stack();
 }
 
