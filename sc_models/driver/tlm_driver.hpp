@@ -13,6 +13,7 @@
 #include "base/input_error.hpp"
 #include "driver/firmware.hpp"
 #include "frontend/thread_trace.hpp"
+#include "payload/issue_clock.hpp"
 #include "payload/payload_extensions.hpp"
 
 namespace gpumem {
@@ -79,13 +80,9 @@ class DriverTlm : public sc_core::sc_module {
   // stay inside one request's reach (granule and small page).
   void load_data() {
     const uint64_t piece = cfg_.max_request_bytes();
-    tlm::tlm_generic_payload t;
-    RequestExtension ext;
-    t.set_extension(&ext);
-    struct Detach {
-      tlm::tlm_generic_payload& t;
-      ~Detach() { t.clear_extension<RequestExtension>(); }
-    } detach{t};
+    RequestPayload payload;
+    tlm::tlm_generic_payload& t = payload.trans;
+    RequestExtension& ext = payload.ext;
     MemoryInit init;
     while (next_init_(init)) {
       for (size_t done = 0; done < init.bytes.size();) {

@@ -1,6 +1,8 @@
 #include "frontend/coalescer.hpp"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 namespace gpumem {
 
@@ -22,9 +24,11 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
   const unsigned group = coalescing_group(widest);
   // Threads in lane order (4b takes them one at a time; lane order is the
   // order a warp's lanes present them), groups one after another.
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
+  // At most a warp's worth: fixed arrays, no allocation per instruction.
+  if (n > kWarpSize) throw std::invalid_argument("coalesce: more records than a warp has threads");
+  std::array<uint8_t, kWarpSize> order;
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint8_t>(i);
+  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
 
   const size_t first_out = out.size();
   struct Span {
@@ -32,15 +36,16 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
     unsigned group;
     uint64_t line;
   };
-  std::vector<Span> spans;  // per output request of this instruction
-  for (const size_t i : order) {
-    const ThreadRecord& r = records[i];
+  std::array<Span, kWarpSize> spans;  // per output request of this instruction
+  size_t made = 0;
+  for (size_t o = 0; o < n; ++o) {
+    const ThreadRecord& r = records[order[o]];
     const unsigned g = (r.thread_id % kWarpSize) / group;
     const uint64_t line = r.address / line_bytes;
     size_t k = 0;
     // 4c: a request of the same group, line and operation already there?
-    while (k < spans.size() && !(spans[k].group == g && spans[k].line == line && out[first_out + k].op == r.op)) ++k;
-    if (k == spans.size()) {
+    while (k < made && !(spans[k].group == g && spans[k].line == line && out[first_out + k].op == r.op)) ++k;
+    if (k == made) {
       CoalescedAccess a;
       a.thread_id = r.thread_id;
       a.pc = r.pc;
@@ -49,7 +54,7 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
       a.op = r.op;
       a.dependent = r.dependent;
       out.push_back(std::move(a));
-      spans.push_back({r.address, r.address + r.width, g, line});
+      spans[made++] = {r.address, r.address + r.width, g, line};
     } else {
       Span& s = spans[k];
       s.lo = std::min(s.lo, r.address);
@@ -68,7 +73,7 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
       a.writes.push_back({static_cast<uint16_t>(r.address % line_bytes), static_cast<uint8_t>(r.width), default_write_value(r)});
   }
   // Offsets were taken from the line start; make them relative to each request's base.
-  for (size_t k = 0; k < spans.size(); ++k) {
+  for (size_t k = 0; k < made; ++k) {
     CoalescedAccess& a = out[first_out + k];
     const uint16_t base_in_line = static_cast<uint16_t>(a.base() % line_bytes);
     for (WritePiece& p : a.writes) p.offset = static_cast<uint16_t>(p.offset - base_in_line);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/thread_trace.hpp"
+#include "payload/request.hpp"
 
 namespace gpumem {
 
@@ -52,7 +53,7 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
 
 // The value a write record stores when the trace gives none.
 inline uint64_t default_write_value(const ThreadRecord& r) {
-  return r.has_data ? r.data : (uint64_t{r.thread_id} * 0x9E3779B97F4A7C15ull) ^ r.address;
+  return r.has_data ? r.data : default_write_data(r.thread_id, r.address);
 }
 
 }  // namespace gpumem

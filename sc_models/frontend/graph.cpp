@@ -4,6 +4,7 @@
 #include <numeric>
 #include <random>
 
+#include "base/bits.hpp"
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 
@@ -21,13 +22,6 @@ uint64_t uniform_below(std::mt19937_64& rng, uint64_t range) {
   uint64_t x = rng();
   while (x < reject_below) x = rng();
   return x % range;
-}
-
-uint64_t splitmix64(uint64_t s) {
-  uint64_t z = s + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 }  // namespace

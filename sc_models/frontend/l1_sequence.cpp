@@ -10,13 +10,6 @@ namespace gpumem {
 
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // Uniform in (0, 1]: 53 random bits, never 0 (Box-Muller takes its log).
 double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53; }
 
@@ -163,13 +156,6 @@ bool L1SequenceGenerator::load_block(Block& b) {
   return true;
 }
 
-bool L1SequenceGenerator::any_resident() const {
-  for (const Sm& sm : sms_)
-    for (const Block& b : sm.slots)
-      if (b.live) return true;
-  return false;
-}
-
 // Blocks go to SMs round robin, each to the next SM (after the last one
 // given a block) that has a free slot; a block waits until one has.
 void L1SequenceGenerator::dispatch() {
@@ -177,7 +163,7 @@ void L1SequenceGenerator::dispatch() {
     if (!next_block_) {
       Block b;
       if (load_block(b)) next_block_ = std::move(b);
-      else if (any_resident()) return;  // the kernel's last blocks are still running
+      else if (resident_blocks_ > 0) return;  // the kernel's last blocks are still running
       else if (start_next_kernel()) continue;
       else return;
     }
@@ -187,6 +173,8 @@ void L1SequenceGenerator::dispatch() {
       for (Block& slot : sms_[s].slots)
         if (!slot.live) {
           slot = std::move(*next_block_);
+          ++sms_[s].resident;
+          ++resident_blocks_;
           next_block_.reset();
           ++stats_.sm[s].blocks;
           dispatch_ptr_ = (s + 1) % fe_.num_sms;
@@ -211,8 +199,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   Sm& sm = sms_[s];
   SmSequenceStats& st = stats_.sm[s];
   const size_t warps = sm.slots.size() * warps_per_block_;
-  bool resident = false;
-  for (const Block& b : sm.slots) resident |= b.live;
+  const bool resident = sm.resident > 0;  // at the tick's start: a block ending in it still counts
 
   // 6b: the next ready warp after the last one picked gives its next request.
   if (!sm.held_from) {
@@ -237,7 +224,11 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     sm.pending.pop();
     Block& b = sm.slots[p.slot];
     if (p.dependent) b.warps[p.warp].blocked = false;
-    if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) b = Block{};
+    if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
+      b = Block{};
+      --sm.resident;
+      --resident_blocks_;
+    }
   }
   if (!sm.held_from) {
     if (!resident) ++st.idle_ticks;
@@ -273,7 +264,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
 bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
   if (done_) return false;
   dispatch();
-  if (!any_resident()) {
+  if (resident_blocks_ == 0) {
     done_ = true;
     return false;
   }

@@ -96,6 +96,7 @@ class L1SequenceGenerator {
   };
   struct Sm {
     std::vector<Block> slots;
+    unsigned resident = 0;  // live slots
     size_t rr = SIZE_MAX;  // last warp picked, as slot * warps_per_block + warp (none yet: the scan starts at 0)
     std::optional<std::pair<unsigned, unsigned>> held_from;  // (slot, warp) of the held request
     CoalescedAccess held;
@@ -108,7 +109,6 @@ class L1SequenceGenerator {
   bool load_block(Block& b);               // the next block of the running kernel into b
   bool start_next_kernel();
   void dispatch();
-  bool any_resident() const;
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
   unsigned draw_latency(Sm& sm);
   void check_record(const ThreadRecord& r) const;
@@ -132,6 +132,7 @@ class L1SequenceGenerator {
   std::optional<Block> next_block_;
   std::vector<Sm> sms_;
   unsigned dispatch_ptr_ = 0;
+  uint64_t resident_blocks_ = 0;  // over all SMs
   uint64_t now_ = 0;
   bool done_ = false;
   SequenceStats stats_;

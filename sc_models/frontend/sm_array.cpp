@@ -5,9 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "payload/payload_extensions.hpp"
+#include "payload/issue_clock.hpp"
 
 namespace gpumem {
 
@@ -73,21 +72,12 @@ WarpRunSummary SmArrayTlm::warp_summary() const {
 }
 
 void SmArrayTlm::issue_all() {
-  tlm_utils::tlm_quantumkeeper qk;
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(clock_.time(cfg_.simulation.quantum_cycles));
-  qk.reset();
-  tlm::tlm_generic_payload trans;
-  RequestExtension ext;
-  trans.set_extension(&ext);
-  struct DetachExtension {  // it lives on this stack: the payload must not free it
-    tlm::tlm_generic_payload& t;
-    ~DetachExtension() { t.clear_extension<RequestExtension>(); }
-  } detach{trans};
+  IssueClock clock(clock_, cfg_.simulation.quantum_cycles);
+  RequestPayload payload;
+  tlm::tlm_generic_payload& trans = payload.trans;
+  RequestExtension& ext = payload.ext;
   std::vector<unsigned char> data(cfg_.frontend.line_bytes), enables(cfg_.frontend.line_bytes);
-
-  sc_core::sc_time now = sc_core::sc_time_stamp();
-  uint64_t sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
-  start_cycle_ = clock_.cycles(now);
+  start_cycle_ = clock.start_cycle();
 
   // Kernels are a barrier: none of the next kernel's requests issues before
   // every request of this one has completed (its writes are the next one's data).
@@ -148,13 +138,7 @@ void SmArrayTlm::issue_all() {
     const uint64_t issue = best_cycle;
     if (st.outstanding.size() >= cfg_.frontend.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
 
-    const sc_core::sc_time target = clock_.time(issue);
-    qk.set(target > now ? target - now : sc_core::SC_ZERO_TIME);
-    if (issue >= sync_cycle) {
-      qk.sync();
-      now = sc_core::sc_time_stamp();
-      sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
-    }
+    sc_core::sc_time delay = clock.advance_to(issue);
 
     const CoalescedAccess& a = r.access;
     req.id = done_;
@@ -186,14 +170,9 @@ void SmArrayTlm::issue_all() {
     ext.how.mmu = false;
     ext.how.fault = FaultReason::kNone;
     ext.how.cycle = issue;
-    sc_core::sc_time delay = qk.get_local_time();
     (*sm[best])->b_transport(trans, delay);
-    if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone) {
-      char where[96];
-      std::snprintf(where, sizeof where, "SM %u request %llu at address 0x%llx: ", best, static_cast<unsigned long long>(req.id),
-                    static_cast<unsigned long long>(req.address));
-      throw std::runtime_error(where + trans.get_response_string());
-    }
+    if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone)
+      throw std::runtime_error(response_error("SM " + std::to_string(best) + " ", req.id, req.address, trans));
     const uint64_t completion = ext.how.cycle;
     st.outstanding.push(completion);
     st.next_free = issue + 1;
@@ -220,7 +199,7 @@ void SmArrayTlm::issue_all() {
     for (CompletionObserver* o : observers_) o->on_completion(c);
     ++done_;
   }
-  qk.sync();
+  clock.sync();
 }
 
 }  // namespace gpumem

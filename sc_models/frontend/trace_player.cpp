@@ -1,9 +1,8 @@
 #include "frontend/trace_player.hpp"
 
 #include <stdexcept>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "payload/payload_extensions.hpp"
+#include "payload/issue_clock.hpp"
 
 namespace gpumem {
 
@@ -26,32 +25,18 @@ void TracePlayer::run() {
 }
 
 void TracePlayer::issue_all() {
-  tlm_utils::tlm_quantumkeeper qk;
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(clock_.time(cfg_.simulation.quantum_cycles));
-  qk.reset();
-
-  // One payload, reused: no allocation per request.
-  tlm::tlm_generic_payload trans;
-  RequestExtension ext;
-  RequestInfo& info = ext.info;
-  How& how = ext.how;
-  trans.set_extension(&ext);
-  struct DetachExtension {  // it lives on this stack: the payload must not free it
-    tlm::tlm_generic_payload& t;
-    ~DetachExtension() { t.clear_extension<RequestExtension>(); }
-  } detach{trans};
+  IssueClock clock(clock_, cfg_.simulation.quantum_cycles);
+  RequestPayload payload;  // one, reused: no allocation per request
+  tlm::tlm_generic_payload& trans = payload.trans;
+  RequestInfo& info = payload.ext.info;
+  How& how = payload.ext.how;
   unsigned char data[kMaxRequestBytes];
 
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles
   const size_t max_outstanding = cfg_.memory.max_outstanding;
-
-  // Kernel time only moves when we sync, so it is read once per quantum
-  // rather than per request.
-  sc_core::sc_time now = sc_core::sc_time_stamp();
-  uint64_t sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
   // Request cycles count from the player's start, which is not time zero
   // when it waits for another run.
-  const uint64_t start_cycle = clock_.cycles(now);
+  const uint64_t start_cycle = clock.start_cycle();
 
   Request r;
   while (source_.next(r)) {
@@ -61,13 +46,7 @@ void TracePlayer::issue_all() {
       issue = in_flight.top();  // wait for the oldest to finish
       in_flight.pop();
     }
-    const sc_core::sc_time target = clock_.time(issue);
-    qk.set(target > now ? target - now : sc_core::SC_ZERO_TIME);
-    if (issue >= sync_cycle) {
-      qk.sync();
-      now = sc_core::sc_time_stamp();
-      sync_cycle = clock_.cycles(now) + cfg_.simulation.quantum_cycles;
-    }
+    sc_core::sc_time delay = clock.advance_to(issue);
 
     info.id = r.id;
     info.task_type = r.task_type;
@@ -76,17 +55,11 @@ void TracePlayer::issue_all() {
     set_up(trans, r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, data, r.size);
     if (r.op == Op::kWrite) fill_write_data(r, data);
 
-    sc_core::sc_time delay = qk.get_local_time();
     how.mmu = false;
     how.fault = FaultReason::kNone;
     how.cycle = issue;
     memory->b_transport(trans, delay);
-    if (!trans.is_response_ok() && how.fault == FaultReason::kNone) {
-      char where[64];
-      std::snprintf(where, sizeof where, "request %llu at address 0x%llx: ", static_cast<unsigned long long>(r.id),
-                    static_cast<unsigned long long>(r.address));
-      throw std::runtime_error(where + trans.get_response_string());
-    }
+    if (!trans.is_response_ok() && how.fault == FaultReason::kNone) throw std::runtime_error(response_error("", r.id, r.address, trans));
 
     const uint64_t completion = how.cycle;  // kept equal to now + delay by every block
     in_flight.push(completion);
@@ -94,7 +67,7 @@ void TracePlayer::issue_all() {
     for (CompletionObserver* o : observers_) o->on_completion(c);
     ++done_;
   }
-  qk.sync();
+  clock.sync();
 }
 
 }  // namespace gpumem

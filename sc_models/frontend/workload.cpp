@@ -3,16 +3,11 @@
 #include <queue>
 #include <vector>
 
+#include "base/bits.hpp"
+
 namespace gpumem {
 
 namespace {
-
-uint64_t splitmix64(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 class Generator {
  public:
@@ -35,8 +30,8 @@ class Generator {
       r.data = (i_ + 1) * 0x9E3779B97F4A7C15ull;
     } else {
       const uint64_t slots = g_.range / g_.size;
-      r.address = g_.base + (splitmix64(rng_) % slots) * g_.size;
-      r.data = splitmix64(rng_);
+      r.address = g_.base + (splitmix64_next(rng_) % slots) * g_.size;
+      r.data = splitmix64_next(rng_);
       r.op = (r.data >> 11) * 0x1.0p-53 < g_.write_fraction ? Op::kWrite : Op::kRead;
     }
     ++i_;
