@@ -374,7 +374,10 @@ int sc_main(int argc, char* argv[]) {
     // One line, like every other input error (docs/errors.md): CLI11's own
     // form adds a second line and no "gpumem: error:".
     std::string command = "gpumem";
-    for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+    for (const CLI::App* level = &app; !level->get_subcommands().empty();) {  // down to the innermost: gpumem trace order
+      level = level->get_subcommands().front();
+      command += " " + level->get_name();
+    }
     std::cerr << "gpumem: error: " << e.what() << " (" << command << " --help)\n";
     return kExitInputError;
   }

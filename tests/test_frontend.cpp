@@ -430,6 +430,10 @@ TEST(Ordering, FrontendConfigIsValidated) {
                                    "larger than the largest request (256 bytes"));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{mshr_entries: 0}"); }, "test.yaml", 3, "frontend.mshr_entries", ""));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{num_sm: 2}"); }, "test.yaml", 3, "frontend.num_sm", ""));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{num_sms: 0}"); }, "test.yaml", 3, "frontend.num_sms", "outside [1, 1024]"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{warps_per_block: 33}"); }, "test.yaml", 3, "frontend.warps_per_block", "outside [1, 32]"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{latency_sigma: -1}"); }, "test.yaml", 3, "frontend.latency_sigma", "must be in [0, 1e6]"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{latency_sigma: lots}"); }, "test.yaml", 3, "frontend.latency_sigma", "expected a number"));
 }
 
 }  // namespace

@@ -119,6 +119,32 @@ TEST_F(Cli, BadFrontEndInputsExitTwoNamingWhere) {
   r = run({"run", "--config", cfg.string(), "--trace", bad.string(), "--trace-format", "ramulator"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--trace-format"), std::string::npos) << r.err;
+  // A bad trace converts to nothing: no file, not even a partial one.
+  r = run({"trace", "convert", bad.string(), path("out.bin").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: " + bad.string() + ":3:10: address: address 0x1002 is not aligned to its width 4\n");
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+  for (const auto& e : fs::directory_iterator(path("")))
+    EXPECT_EQ(e.path().filename().string().find("out.bin"), std::string::npos) << e.path();
+  r = run({"trace", "convert", bad.string(), path("out.bin").string(), "--form", "xml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: --form: xml not in {csv,binary} (gpumem trace convert --help)\n");
+  const auto dram = write("d.trace", "0x1000 READ 5\n");
+  r = run({"run", "--config", cfg.string(), "--trace", dram.string(), "--trace-format", "dramsim3", "--trace-process", "16"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: --trace-process: Value 16 not in range 0 to 15 (gpumem run --help)\n");
+  r = run({"run", "--config", cfg.string(), "--trace", dram.string(), "--trace-format", "dramsim3", "--request-bytes", "3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: --request-bytes: size 3 must be a power of two no larger than the interleave granule (128 bytes)\n");
+  // A config whose frontend section is wrong names the key, before anything runs.
+  const auto badcfg = write("b.yaml", std::string(kConfig) + "\n");
+  std::string text = slurp(badcfg);
+  text.replace(text.find("mshr_entries: 4"), 15, "mshr_entries: 0");
+  write("b.yaml", text);
+  r = run({"run", "--config", badcfg.string(), "--threads", bad.string(), "--stats-json", path("s.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(badcfg.string() + ":3: frontend.mshr_entries: value 0 outside [1, 4096]"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("s.json")));
 }
 
 }  // namespace
