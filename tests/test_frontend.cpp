@@ -318,6 +318,21 @@ TEST(Ordering, ADependentRequestBlocksItsWarpForExactlyItsLatency) {
   EXPECT_EQ(seq[1].warp, 1u);
 }
 
+TEST(Ordering, ReadyWarpsTakeTurnsRoundRobin) {
+  // One SM, one block of three warps, three independent loads each: the
+  // warps take turns, 0 1 2 0 1 2 0 1 2, not one warp to its end.
+  const Config cfg = frontend_config("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 3, mshr_entries: 32, latency_min: 2, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t w = 0; w < 3; ++w)
+    for (int i = 0; i < 3; ++i) t += line(32 * w, 0x10 + 8 * i, 0x1000 * w + 0x100 * i, false);
+  const auto seq = order(cfg, t);
+  ASSERT_EQ(seq.size(), 9u);
+  for (size_t i = 0; i < seq.size(); ++i) {
+    EXPECT_EQ(seq[i].warp, i % 3) << i;
+    EXPECT_EQ(seq[i].slot, i) << "one issue a tick while a warp is ready";
+  }
+}
+
 TEST(Ordering, IssueStallsWhileOutstandingRequestsFillTheMshrs) {
   // Two MSHRs, latency 10, six independent loads of one warp: two go at
   // ticks 0 and 1, the next only when the first expires (tick 10), and so on.

@@ -161,5 +161,60 @@ TEST(FrontendPath, ReadsSeeTheTracesWritesAndMemoryInitBeforeTheMmu) {
   sanitizer_back_on_main_stack();
 }
 
+// When the SMs issue, on a hand-worked case: one channel slot of 10 cycles
+// per request (so real latencies exceed the ordering's latency of 1), no MMU.
+const char* const kSlowMemory =
+    "memory: {address_bits: 32, channels: 2, service_cycles: 10, max_outstanding: 16}\n"
+    "translator: {channel_bits: [8]}\n"
+    "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 2, latency_min: 1, "
+    "latency_sigma: 0}\n";
+
+struct IssueLog : CompletionObserver {
+  std::vector<std::pair<uint64_t, uint64_t>> issue_completion;
+  void on_completion(const Completion& c) override { issue_completion.emplace_back(c.issue_cycle, c.completion_cycle); }
+};
+
+SimulationResult run_text(const char* yaml, const std::string& text, IssueLog& log) {
+  const Config cfg = test::config_from(yaml);
+  std::istringstream in(text);
+  auto source = read_thread_trace(in, "t.csv");
+  return run_thread_simulation(cfg, *source, {&log});
+}
+
+TEST(FrontendTiming, AnSmIssuesOnlyWhileAnMshrIsFree) {
+  // Four independent loads, all in channel 0. The ordering issues them at
+  // ticks 0-3; the memory completes one each 10 cycles (10, 20, 30, 40), so
+  // with two MSHRs the third waits for the first (10) and the fourth for
+  // the second (20).
+  std::string t = std::string(kThreadTraceHeader) + "\nkernel,k,0\n";
+  for (int i = 0; i < 4; ++i) t += "0,0x" + std::to_string(10 + i) + ",R," + std::to_string(0x200 * i) + ",4,0,\n";
+  IssueLog log;
+  const SimulationResult r = run_text(kSlowMemory, t, log);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 10}, {1, 20}, {10, 30}, {20, 40}};
+  EXPECT_EQ(log.issue_completion, want);
+  ASSERT_EQ(r.sms.size(), 1u);
+  // Waits are counted from the later of the slot and the cycle after the
+  // SM's previous issue: 2 -> 10, then 11 -> 20.
+  EXPECT_EQ(r.sms[0].mshr_wait_cycles, (10u - 2) + (20u - 11));
+  EXPECT_EQ(r.sms[0].dependency_wait_cycles, 0u);
+  EXPECT_EQ(r.sms[0].latency_max, 20u);
+  sanitizer_back_on_main_stack();
+}
+
+TEST(FrontendTiming, AWarpWaitsForItsDependentDataAndAKernelForThePreviousOne) {
+  // Kernel a: a dependent load (slot 0), then the same warp's next load
+  // (slot 2 in the ordering); kernel b: one load (slot 4). In real time the
+  // first completes at 10, so the second issues at 10 and completes at 20;
+  // kernel b waits for that: 20, not 11.
+  const std::string t = std::string(kThreadTraceHeader) +
+                        "\nkernel,a,0\n0,0x10,R,0x0,4,1,\n0,0x18,R,0x200,4,0,\nkernel,b,0\n0,0x10,R,0x400,4,0,\n";
+  IssueLog log;
+  const SimulationResult r = run_text(kSlowMemory, t, log);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 10}, {10, 20}, {20, 30}};
+  EXPECT_EQ(log.issue_completion, want);
+  EXPECT_EQ(r.sms[0].dependency_wait_cycles, 10u - 2);
+  sanitizer_back_on_main_stack();
+}
+
 }  // namespace
 }  // namespace gpumem

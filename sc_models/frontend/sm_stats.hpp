@@ -10,8 +10,9 @@ struct SmRunStats {
   uint64_t thread_accesses = 0;  // per-thread records behind its requests
   uint64_t latency_sum = 0, latency_max = 0;  // completion - issue
   uint64_t first_issue = ~uint64_t{0}, last_completion = 0;
-  // Cycles its next request waited, beyond its tick in the ordering, for a
-  // free MSHR and for the data of its warp's dependent request.
+  // Cycles its requests waited for a free MSHR and for the data of their
+  // warp's dependent request, counted from the later of the request's slot
+  // and the cycle after the SM's previous issue.
   uint64_t mshr_wait_cycles = 0, dependency_wait_cycles = 0;
 };
 
