@@ -209,6 +209,28 @@ TEST(ThreadTraceForms, CsvAndBinaryHoldTheSameItems) {
   EXPECT_EQ(again, seen);
 }
 
+TEST(ThreadTraceForms, BinaryRecordsAreTheDocumentedBytes) {
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  auto sink = write_thread_trace(mem, ThreadTraceForm::kBinary);
+  ThreadRecord r = rec(3, 0x2000, 8, 0x20);
+  sink->record(r);
+  r = rec(4, 0x1ff8, 8, 0x20, true, Op::kWrite);  // 8 bytes back: zigzag 15
+  r.has_data = true;
+  r.data = 0x81;
+  sink->record(r);
+  std::fclose(mem);
+  const std::string bytes(buf, len);
+  free(buf);
+  // 'R', flags (log2 width 3 << 4), thread 3, pc 0x20, delta 0x2000 zigzagged
+  // to 0x4000 = LEB128 80 80 01; then flags 0x37 (write, dependent, data),
+  // thread 4, pc 0x20, delta -8 = zigzag 15, data 0x81 = 81 01.
+  const std::string want = std::string(kThreadTraceMagic, 8) +
+                           std::string("R\x30\x03\x20\x80\x80\x01" "R\x37\x04\x20\x0f\x81\x01", 14);
+  EXPECT_EQ(bytes, want);
+}
+
 std::string csv_error(const std::string& text) {
   std::istringstream in(text);
   try {
