@@ -73,6 +73,10 @@ void print_profiles(std::ostream& os, const std::string& path, const std::vector
   }
 }
 
+gpumem::FrontendReport frontend_report(const gpumem::Config& cfg, const gpumem::SimulationResult& r) {
+  return {r.sequence, r.sms, r.warps, r.strided, cfg.frontend.strided_requests, r.memory_init_bytes};
+}
+
 int run_command(const RunArgs& a) {
   const gpumem::Config configured = gpumem::load_config(a.config);
   // The profile store: read and checked before anything runs, and applied
@@ -173,7 +177,7 @@ int run_command(const RunArgs& a) {
         }
       j["config"] = a.config;
       j["trace"] = trace_path;
-      if (threads) j["frontend"] = gpumem::frontend_json(r.sequence, r.sms, r.warps, r.memory_init_bytes);
+      if (threads) j["frontend"] = gpumem::frontend_json(frontend_report(cfg, r));
       if (!r.channel_accesses.empty())
         for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
       if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
@@ -226,7 +230,7 @@ int run_command(const RunArgs& a) {
               << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
     for (const std::string& note : store_notes) std::cout << note << "\n";
     stats.print(std::cout);
-    if (threads) gpumem::print_frontend(std::cout, r.sequence, r.sms, r.warps);
+    if (threads) gpumem::print_frontend(std::cout, frontend_report(cfg, r));
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
     if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);

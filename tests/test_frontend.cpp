@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "frontend/coalescer.hpp"
@@ -151,6 +152,69 @@ TEST(Coalescing, WritesKeepEachThreadsBytes) {
   EXPECT_EQ(out[0].writes[0].value, 0x11223344u);
   EXPECT_EQ(out[0].writes[1].offset, 4u);
   EXPECT_EQ(out[0].writes[1].value, default_write_value(b));
+}
+
+// ------------------------------------------------------- strided requests
+
+std::optional<CoalescedAccess> strided(const std::vector<ThreadRecord>& recs, unsigned line = 128) {
+  CoalescedAccess a;
+  if (!stride_instruction(recs.data(), recs.size(), static_cast<unsigned>(coalesced(recs, line).size()), a)) return std::nullopt;
+  return a;
+}
+
+TEST(StridedRequests, EquallySpacedAddressesAcrossLinesBecomeOne) {
+  // 8 threads, 8 bytes each, 0x100 apart, listed out of order: 8 lines.
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t : {3u, 0u, 1u, 2u, 7u, 4u, 5u, 6u}) recs.push_back(rec(10 + t, 0x4000 + 0x100 * t, 8, 0x30, true));
+  const auto a = strided(recs);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->address, 0x4000u);
+  EXPECT_EQ(a->stride, 0x100u);
+  EXPECT_EQ(a->elements, 8u);
+  EXPECT_EQ(a->width, 8u);
+  EXPECT_EQ(a->bytes(), 64u);
+  EXPECT_EQ(a->line_requests, 8u);
+  EXPECT_EQ(a->thread_id, 10u);
+  EXPECT_EQ(a->threads, 8u);
+  EXPECT_EQ(a->pc, 0x30u);
+  EXPECT_TRUE(a->dependent);
+}
+
+TEST(StridedRequests, OnlyOneProgressionOfOneOperationAndWidthOverSeveralLines) {
+  std::vector<ThreadRecord> one_line, uneven, widths, ops, single;
+  for (uint32_t t = 0; t < 8; ++t) one_line.push_back(rec(t, 8 * t));                    // one line: nothing to save
+  for (uint32_t t = 0; t < 8; ++t) uneven.push_back(rec(t, 0x200 * t + (t == 5 ? 4 : 0)));  // one address off
+  for (uint32_t t = 0; t < 8; ++t) widths.push_back(rec(t, 0x200 * t, t == 3 ? 8 : 4));
+  for (uint32_t t = 0; t < 8; ++t) ops.push_back(rec(t, 0x200 * t, 4, 0x10, false, t == 3 ? Op::kWrite : Op::kRead));
+  for (uint32_t t = 0; t < 8; ++t) single.push_back(rec(t, 0x200));                       // one address
+  EXPECT_FALSE(strided(one_line));
+  EXPECT_FALSE(strided(uneven));
+  EXPECT_FALSE(strided(widths));
+  EXPECT_FALSE(strided(ops));
+  EXPECT_FALSE(strided(single));
+  // The same spacing across lines of 32 bytes instead of 128: now it saves.
+  EXPECT_TRUE(strided(one_line, 32));
+}
+
+TEST(StridedRequests, ThreadsSharingAnAddressShareAnElementAndTheLastWriteWins) {
+  // Threads 0-3 write two addresses 0x400 apart, two threads each; the
+  // later thread in lane order gives each element's value.
+  std::vector<ThreadRecord> recs;
+  for (uint32_t t = 0; t < 4; ++t) {
+    ThreadRecord r = rec(t, 0x2000 + 0x400 * (t / 2), 4, 0x18, false, Op::kWrite);
+    r.has_data = true;
+    r.data = 0xA0 + t;
+    recs.push_back(r);
+  }
+  const auto a = strided(recs);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->elements, 2u);
+  EXPECT_EQ(a->threads, 4u);
+  ASSERT_EQ(a->writes.size(), 2u);
+  EXPECT_EQ(a->writes[0].offset, 0u);
+  EXPECT_EQ(a->writes[0].value, 0xA1u);
+  EXPECT_EQ(a->writes[1].offset, 4u);
+  EXPECT_EQ(a->writes[1].value, 0xA3u);
 }
 
 // ---------------------------------------------------------------- trace forms
@@ -461,6 +525,19 @@ TEST(Ordering, LayoutRulesAreCheckedWithThePosition) {
             "t.csv:3: address: address 4294967296 is outside the 32-bit physical address space");
 }
 
+TEST(StridedRequests, TheSwitchOffSendsLineRequests) {
+  const std::string t = std::string(kThreadTraceHeader) + "\nkernel,k,0\n0,0x10,R,0x0,4,0,\n1,0x10,R,0x1000,4,0,\n";
+  SequenceStats on, off;
+  order(frontend_config("{num_sms: 1}"), t, &on);
+  order(frontend_config("{num_sms: 1, strided_requests: false}"), t, &off);
+  EXPECT_EQ(on.requests, 1u);
+  EXPECT_EQ(on.strided_requests, 1u);
+  EXPECT_EQ(on.strided_elements, 2u);
+  EXPECT_EQ(on.strided_line_requests, 2u);
+  EXPECT_EQ(off.requests, 2u);
+  EXPECT_EQ(off.strided_requests, 0u);
+}
+
 TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 96}"); }, "test.yaml", 3, "frontend.line_bytes", "power of two"));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 512}"); }, "test.yaml", 3, "frontend.line_bytes",
@@ -471,6 +548,10 @@ TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{warps_per_block: 33}"); }, "test.yaml", 3, "frontend.warps_per_block", "outside [1, 32]"));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{latency_sigma: -1}"); }, "test.yaml", 3, "frontend.latency_sigma", "must be in [0, 1e6]"));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{latency_sigma: lots}"); }, "test.yaml", 3, "frontend.latency_sigma", "expected a number"));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{strided_requests: maybe}"); }, "test.yaml", 3, "frontend.strided_requests",
+                                   "expected true or false"));
+  EXPECT_FALSE(frontend_config("{strided_requests: false}").frontend.strided_requests);
+  EXPECT_TRUE(frontend_config("{}").frontend.strided_requests);
 }
 
 }  // namespace

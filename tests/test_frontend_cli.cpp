@@ -14,7 +14,8 @@ const char* const kConfig =
     "translator: {channel_bits: [7, 8]}\n"
     "frontend: {num_sms: 3, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, latency_min: 3, latency_sigma: 5}\n";
 
-// Four two-warp blocks: each warp a dependent coalesced load, then scattered stores.
+// Four two-warp blocks: each warp a dependent coalesced load, then stores
+// 0x800 bytes apart (one strided request of 8 elements, or 8 line requests).
 std::string trace() {
   std::ostringstream t;
   t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
@@ -47,7 +48,8 @@ TEST_F(Cli, TraceOrderIsTheSameForTheSameSeedAndDiffersForAnother) {
     ASSERT_EQ(run({"trace", "order", "--config", cfg.string(), "--threads", csv.string(), "--out", path(out).string(), "--quiet"}).exit_code, 0);
   const Result r = run({"trace", "order", "--config", other.string(), "--threads", csv.string(), "--out", path("c.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("per-thread accesses 320 -> requests 72"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("per-thread accesses 320 -> requests 16"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("strided requests 8 (64 elements, in place of 64 line requests)"), std::string::npos) << r.out;
   EXPECT_EQ(slurp(path("a.csv")), slurp(path("b.csv")));
   EXPECT_NE(slurp(path("a.csv")), slurp(path("c.csv")));
 }
@@ -58,23 +60,38 @@ TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
   const Result r = run({"run", "--config", cfg.string(), "--threads", csv.string(), "--stats-json", path("s.json").string(),
                         "--txn-log", path("log.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("front end: 1 kernels, 4 blocks, 8 warps; 320 thread accesses -> 72 requests"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("front end: 1 kernels, 4 blocks, 8 warps; 320 thread accesses -> 16 requests"), std::string::npos) << r.out;
+  // The stores all fall in channel 0 (address bits 7 and 8 are 0): one
+  // message each, one access per element (each in its own granule).
+  EXPECT_NE(r.out.find("strided requests: 8 with 64 elements took 8 channel messages: 56 saved against one per element, 56 "
+                       "against one per line request (64)"),
+            std::string::npos)
+      << r.out;
   const auto j = json("s.json");
-  EXPECT_EQ(j.at("requests"), 72);
+  EXPECT_EQ(j.at("requests"), 72) << "the model's statistics count each element";
   const auto& fe = j.at("frontend");
   EXPECT_EQ(fe.at("thread_accesses"), 320);
-  EXPECT_DOUBLE_EQ(fe.at("coalescing_efficiency").get<double>(), 320.0 / 72);
+  EXPECT_DOUBLE_EQ(fe.at("coalescing_efficiency").get<double>(), 320.0 / 16);
   ASSERT_EQ(fe.at("sms").size(), 3u);
   uint64_t total = 0, blocks = 0;
   for (const auto& s : fe.at("sms")) {
     total += s.at("requests").get<uint64_t>();
     blocks += s.at("blocks").get<uint64_t>();
   }
-  EXPECT_EQ(total, 72u);
+  EXPECT_EQ(total, 16u);
   EXPECT_EQ(blocks, 4u);
   EXPECT_EQ(fe.at("warps").at("warps"), 8);
-  EXPECT_EQ(fe.at("warps").at("requests").at("min"), 9);
-  EXPECT_EQ(fe.at("warps").at("requests").at("max"), 9);
+  EXPECT_EQ(fe.at("warps").at("requests").at("min"), 2);
+  EXPECT_EQ(fe.at("warps").at("requests").at("max"), 2);
+  const auto& st = fe.at("strided");
+  EXPECT_EQ(st.at("enabled"), true);
+  EXPECT_EQ(st.at("requests"), 8);
+  EXPECT_EQ(st.at("elements"), 64);
+  EXPECT_EQ(st.at("line_requests"), 64);
+  EXPECT_EQ(st.at("channel_messages"), 8);
+  EXPECT_EQ(st.at("channel_accesses"), 64);
+  EXPECT_EQ(st.at("messages_saved_against_elements"), 56);
+  EXPECT_EQ(st.at("messages_saved_against_lines"), 56);
   // Every line of the log names an SM and a warp.
   std::istringstream log(slurp(path("log.csv")));
   std::string line;
@@ -86,6 +103,21 @@ TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
     EXPECT_TRUE(tail.find_first_of("0123456789") == 0 && tail.back() != ',') << line;
   }
   EXPECT_EQ(lines, 72u);
+}
+
+TEST_F(Cli, StridedRequestsOffSendsTheLineRequests) {
+  const auto csv = write("t.csv", trace());
+  std::string off = kConfig;
+  off.replace(off.find("latency_sigma: 5"), 16, "latency_sigma: 5, strided_requests: false");
+  const Result r = run({"run", "--config", write("c.yaml", off).string(), "--threads", csv.string(), "--stats-json",
+                        path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("strided requests: off"), std::string::npos) << r.out;
+  const auto fe = json("s.json").at("frontend");
+  EXPECT_EQ(fe.at("requests"), 72);
+  EXPECT_EQ(fe.at("strided").at("enabled"), false);
+  EXPECT_EQ(fe.at("strided").at("requests"), 0);
+  EXPECT_EQ(json("s.json").at("requests"), 72);
 }
 
 TEST_F(Cli, ImportedTracesRunUnchanged) {

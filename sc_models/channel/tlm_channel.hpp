@@ -2,6 +2,8 @@
 // access finishes; the channel never waits, so the caller stays decoupled.
 // The arrival cycle comes from the request's How (How::cycle).
 #pragma once
+#include <algorithm>
+#include <array>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -9,6 +11,7 @@
 #include "channel/channel_model.hpp"
 #include "payload/clock.hpp"
 #include "payload/payload_extensions.hpp"
+#include "payload/strided.hpp"
 
 namespace gpumem {
 
@@ -32,6 +35,10 @@ class MemoryChannelTlm : public sc_core::sc_module {
       return;
     }
     How& how = ext->how;
+    if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) {
+      serve(trans, *m, how, ext->info.issue_cycle, delay);
+      return;
+    }
     const ChannelModel::Slot slot = model_.schedule(how.cycle, ext->info.issue_cycle);
     const uint64_t local = trans.get_address();
     access(trans, local);
@@ -39,6 +46,30 @@ class MemoryChannelTlm : public sc_core::sc_module {
     how.finish_cycle = slot.finish;
     how.queue_depth = slot.depth;
     advance(how, delay, clock_.span(slot.finish - how.cycle));
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  // A strided request's message (seed 001, step 3): the elements one by one,
+  // one access for each granule they fall in, the accesses queued behind
+  // one another from the message's arrival.
+  void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay) {
+    std::array<ChannelModel::Slot, kMaxStridedElements> slots;
+    for (unsigned a = 0; a < m.accesses; ++a) slots[a] = model_.schedule(how.cycle, horizon);
+    unsigned char* data = trans.get_data_ptr();
+    for (unsigned k = 0; k < m.count; ++k) {
+      const ChannelModel::Slot& s = slots[m.access[k]];
+      if (trans.is_read()) model_.read(m.local[k], data + k * m.element_size, m.element_size);
+      else model_.write(m.local[k], data + k * m.element_size, m.element_size);
+      m.start[k] = s.start;
+      m.finish[k] = s.finish;
+      m.depth[k] = s.depth;
+    }
+    uint64_t finish = how.cycle;
+    for (unsigned a = 0; a < m.accesses; ++a) finish = std::max(finish, slots[a].finish);
+    how.start_cycle = slots[0].start;
+    how.finish_cycle = finish;
+    how.queue_depth = slots[0].depth;
+    advance(how, delay, clock_.span(finish - how.cycle));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 

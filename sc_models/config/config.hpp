@@ -116,6 +116,7 @@ struct FrontendConfig {
   unsigned latency_min = 20;      // M of the ordering latency T = M + |N(0, sigma)|, in issue slots
   double latency_sigma = 8;
   uint64_t seed = 1;              // of the latency generator
+  bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
 

@@ -81,3 +81,53 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
 }
 
 }  // namespace gpumem
+
+namespace gpumem {
+
+bool stride_instruction(const ThreadRecord* records, size_t n, unsigned line_requests, CoalescedAccess& out) {
+  if (line_requests < 2 || n < 2 || n > kWarpSize) return false;
+  for (size_t i = 1; i < n; ++i)
+    if (records[i].op != records[0].op || records[i].width != records[0].width) return false;
+  // Lane order (ascending thread id), then by address: equal addresses keep lane order.
+  std::array<uint8_t, kWarpSize> order;
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint8_t>(i);
+  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
+  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].address < records[b].address; });
+  const unsigned width = records[0].width;
+  const uint64_t base = records[order[0]].address;
+  uint64_t stride = 0;
+  unsigned elements = 1;
+  for (size_t k = 1; k < n; ++k) {
+    const uint64_t a = records[order[k]].address, prev = records[order[k - 1]].address;
+    if (a == prev) continue;
+    if (elements == 1) stride = a - prev;
+    else if (a - prev != stride) return false;
+    ++elements;
+  }
+  if (elements < 2 || stride < width) return false;
+
+  CoalescedAccess s;
+  s.thread_id = records[order[0]].thread_id;
+  s.pc = records[0].pc;
+  s.address = base;
+  s.width = width;
+  s.op = records[0].op;
+  s.dependent = records[0].dependent;
+  s.threads = static_cast<unsigned>(n);
+  s.stride = stride;
+  s.elements = elements;
+  s.line_requests = line_requests;
+  if (s.op == Op::kWrite) {
+    // The last thread in lane order at each address gives the element's value.
+    for (size_t k = 0; k < n; ++k) {
+      const ThreadRecord& r = records[order[k]];
+      if (k + 1 < n && records[order[k + 1]].address == r.address) continue;
+      const unsigned element = static_cast<unsigned>((r.address - base) / stride);
+      s.writes.push_back({static_cast<uint16_t>(element * width), static_cast<uint8_t>(width), default_write_value(r)});
+    }
+  }
+  out = std::move(s);
+  return true;
+}
+
+}  // namespace gpumem

@@ -31,10 +31,19 @@ struct CoalescedAccess {
   Op op = Op::kRead;
   bool dependent = false;
   unsigned threads = 0;  // per-thread accesses merged into it
-  // Writes: each merged thread's bytes (a later thread's overwrite an
+  // A strided request (seed 001) has elements > 0: `elements` accesses of
+  // `width` bytes from `address`, `stride` bytes apart, its data packed in
+  // element order; `line_requests` is what coalescing made of the same
+  // instruction. Otherwise elements == 0 and it is one (base(), width) block.
+  uint64_t stride = 0;
+  unsigned elements = 0;
+  unsigned line_requests = 0;
+  // Writes: each merged thread's bytes (strided: each element's, in element order) (a later thread's overwrite an
   // earlier one's where they overlap, as the writes land in lane order).
   std::vector<WritePiece> writes;
   uint64_t base() const { return address & ~uint64_t{width - 1}; }
+  bool strided() const { return elements > 0; }
+  unsigned bytes() const { return strided() ? elements * width : width; }
 };
 
 // Threads that coalesce together for an access width (seed 002): 32 for 4
@@ -50,6 +59,16 @@ inline unsigned coalescing_group(unsigned width) {
 // requests to `out` in the seed's order: group by group, each group's lines
 // in the order their first thread appears.
 void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::vector<CoalescedAccess>& out);
+
+// Seed 001, step 1.2, for one warp instruction: its distinct addresses in
+// ascending order, when they are equally spaced, become one strided request.
+// Taken only where it saves messages and keeps every element whole: more
+// than one line request (`line_requests`), every record of one operation and
+// one width, at least two distinct addresses, a spacing no smaller than the
+// width. Of threads at the same address, the smallest id stands for the
+// element and, for a write, the last in lane order gives its value (as in
+// coalescing). False, and `out` untouched, when the instruction does not qualify.
+bool stride_instruction(const ThreadRecord* records, size_t n, unsigned line_requests, CoalescedAccess& out);
 
 // The value a write record stores when the trace gives none.
 inline uint64_t default_write_value(const ThreadRecord& r) {

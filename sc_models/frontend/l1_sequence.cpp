@@ -128,6 +128,14 @@ bool L1SequenceGenerator::load_block(Block& b) {
     if (instruction_.empty()) return;
     coalesced_.clear();
     coalesce(instruction_.data(), instruction_.size(), fe_.line_bytes, coalesced_);
+    CoalescedAccess strided;
+    if (fe_.strided_requests && stride_instruction(instruction_.data(), instruction_.size(), static_cast<unsigned>(coalesced_.size()), strided)) {
+      ++stats_.strided_requests;
+      stats_.strided_elements += strided.elements;
+      stats_.strided_line_requests += strided.line_requests;
+      coalesced_.clear();
+      coalesced_.push_back(std::move(strided));
+    }
     Warp& w = b.warps[(instruction_[0].thread_id / kWarpSize) % warps_per_block_];
     for (CoalescedAccess& a : coalesced_) w.queue.push_back(std::move(a));
     b.remaining += coalesced_.size();
@@ -280,10 +288,10 @@ namespace gpumem {
 
 void write_l1_request(std::FILE* f, const L1Request& r) {
   const CoalescedAccess& a = r.access;
-  std::fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,0x%llx,%c,0x%llx,%u,%d,%u,%u\n", static_cast<unsigned long long>(r.slot), r.sm,
+  std::fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,0x%llx,%c,0x%llx,%u,%d,%u,%u,%llu,%u\n", static_cast<unsigned long long>(r.slot), r.sm,
                r.kernel, r.process, r.block, r.warp, a.thread_id, static_cast<unsigned long long>(a.pc),
                a.op == Op::kWrite ? 'W' : 'R', static_cast<unsigned long long>(a.address), a.width, a.dependent ? 1 : 0,
-               a.threads, r.latency);
+               a.threads, r.latency, static_cast<unsigned long long>(a.stride), a.elements);
 }
 
 void print_sequence_stats(std::ostream& os, const SequenceStats& s) {
@@ -292,6 +300,8 @@ void print_sequence_stats(std::ostream& os, const SequenceStats& s) {
      << s.warp_instructions << "\n"
      << "per-thread accesses " << s.thread_accesses << " -> requests " << s.requests << " (coalescing: " << std::fixed
      << std::setprecision(2) << efficiency << " accesses per request)\n"
+     << "strided requests " << s.strided_requests << " (" << s.strided_elements << " elements, in place of "
+     << s.strided_line_requests << " line requests)\n"
      << "ticks " << s.ticks << "\n"
      << "  sm  blocks  requests  accesses  mshr_full  blocked     idle\n";
   for (size_t i = 0; i < s.sm.size(); ++i) {

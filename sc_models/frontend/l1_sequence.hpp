@@ -44,7 +44,9 @@ struct SmSequenceStats {
 struct SequenceStats {
   uint64_t thread_accesses = 0;    // per-thread records read
   uint64_t warp_instructions = 0;
-  uint64_t requests = 0;           // coalesced requests
+  uint64_t requests = 0;           // coalesced requests, strided ones among them
+  // Strided requests (seed 001), their elements and the line requests coalescing made of the same instructions.
+  uint64_t strided_requests = 0, strided_elements = 0, strided_line_requests = 0;
   uint64_t kernels = 0, blocks = 0, warps = 0;
   uint64_t ticks = 0;
   std::vector<SmSequenceStats> sm;
@@ -54,7 +56,7 @@ struct SequenceStats {
 // "Ordered sequence"): one line per request, in tick order, SMs in order
 // within a tick.
 constexpr const char* kL1SequenceHeader =
-    "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency";
+    "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency,stride,elements";
 void write_l1_request(std::FILE* f, const L1Request& r);
 
 class L1SequenceGenerator {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "payload/issue_clock.hpp"
+#include "payload/strided.hpp"
 
 namespace gpumem {
 
@@ -76,7 +77,15 @@ void SmArrayTlm::issue_all() {
   RequestPayload payload;
   tlm::tlm_generic_payload& trans = payload.trans;
   RequestExtension& ext = payload.ext;
-  std::vector<unsigned char> data(cfg_.frontend.line_bytes), enables(cfg_.frontend.line_bytes);
+  std::vector<unsigned char> data(std::max(cfg_.frontend.line_bytes, kMaxStridedElements * kMaxElementBytes)),
+      enables(cfg_.frontend.line_bytes);
+  StridedExtension strided;  // on the payload for a strided request only
+  // Takes it off at the end, also when the path throws: the payload would free it.
+  struct Detach {
+    tlm::tlm_generic_payload& t;
+    ~Detach() { t.clear_extension<StridedExtension>(); }
+  } detach{trans};
+  Request element;
   start_cycle_ = clock.start_cycle();
 
   // Kernels are a barrier: none of the next kernel's requests issues before
@@ -147,7 +156,7 @@ void SmArrayTlm::issue_all() {
     req.process = cfg_.has_mmu() ? r.process : 0;
     req.task_type = cfg_.has_mmu() ? 0 : r.process;
     req.op = a.op;
-    req.size = a.width;
+    req.size = a.bytes();
     req.sm = best;
     req.warp = r.warp;
     ext.info = RequestInfo{};
@@ -155,8 +164,18 @@ void SmArrayTlm::issue_all() {
     ext.info.task_type = req.task_type;
     ext.info.process = req.process;
     ext.info.issue_cycle = issue;
-    set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data.data(), a.width);
-    if (a.op == Op::kWrite) {
+    set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data.data(), a.bytes());
+    ext.how.mmu = false;
+    ext.how.fault = FaultReason::kNone;
+    ext.how.cycle = issue;
+    ext.how.task_type = req.task_type;
+    if (a.strided()) {
+      // Whole elements, packed in element order.
+      for (const WritePiece& p : a.writes)
+        for (unsigned i = 0; i < p.width; ++i) data[p.offset + i] = static_cast<unsigned char>(p.value >> (8 * (i % 8)));
+      strided.start({a.address, a.stride, a.elements, a.width}, ext.how);
+      trans.set_extension(&strided);
+    } else if (a.op == Op::kWrite) {
       // Only the bytes its threads wrote: byte enables for the rest.
       std::fill_n(enables.begin(), a.width, static_cast<unsigned char>(TLM_BYTE_DISABLED));
       for (const WritePiece& p : a.writes)
@@ -167,10 +186,8 @@ void SmArrayTlm::issue_all() {
       trans.set_byte_enable_ptr(enables.data());
       trans.set_byte_enable_length(a.width);
     }
-    ext.how.mmu = false;
-    ext.how.fault = FaultReason::kNone;
-    ext.how.cycle = issue;
     (*sm[best])->b_transport(trans, delay);
+    trans.clear_extension<StridedExtension>();
     if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone)
       throw std::runtime_error(response_error("SM " + std::to_string(best) + " ", req.id, req.address, trans));
     const uint64_t completion = ext.how.cycle;
@@ -182,7 +199,7 @@ void SmArrayTlm::issue_all() {
     SmRunStats& ss = stats_[best];
     ++ss.requests;
     ++(a.op == Op::kWrite ? ss.writes : ss.reads);
-    ss.bytes += a.width;
+    ss.bytes += a.bytes();
     ss.faults += ext.how.fault != FaultReason::kNone;
     ss.thread_accesses += a.threads;
     ss.latency_sum += completion - issue;
@@ -195,8 +212,27 @@ void SmArrayTlm::issue_all() {
     ++w.requests;
     w.latency_sum += completion - issue;
 
-    const Completion c{req, ext.how, data.data(), issue, completion};
-    for (CompletionObserver* o : observers_) o->on_completion(c);
+    if (a.strided()) {
+      strided_stats_.requests += 1;
+      strided_stats_.elements += a.elements;
+      strided_stats_.line_requests += a.line_requests;
+      strided_stats_.messages += strided.messages;
+      strided_stats_.accesses += strided.accesses;
+      // Observers see each element as the request it stands for: its own
+      // address, size, data and how, the strided request's id and times.
+      element = req;
+      element.size = a.width;
+      for (unsigned i = 0; i < a.elements; ++i) {
+        element.address = strided.shape.element_address(i);
+        How& how = strided.element[i];
+        how.cycle = completion;
+        const Completion c{element, how, data.data() + i * a.width, issue, completion};
+        for (CompletionObserver* o : observers_) o->on_completion(c);
+      }
+    } else {
+      const Completion c{req, ext.how, data.data(), issue, completion};
+      for (CompletionObserver* o : observers_) o->on_completion(c);
+    }
     ++done_;
   }
   clock.sync();

@@ -41,6 +41,7 @@ class SmArrayTlm : public sc_core::sc_module {
   std::exception_ptr failure() const { return failure_; }
   const std::vector<SmRunStats>& sm_stats() const { return stats_; }
   WarpRunSummary warp_summary() const;
+  const StridedRunStats& strided_stats() const { return strided_stats_; }
 
  private:
   struct SmState {
@@ -67,6 +68,7 @@ class SmArrayTlm : public sc_core::sc_module {
   std::vector<SmRunStats> stats_;
   std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
+  StridedRunStats strided_stats_;
   double latency_mean_sum_ = 0;
   uint32_t kernel_ = 0;
   uint64_t start_cycle_ = 0;

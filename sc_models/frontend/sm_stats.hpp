@@ -16,6 +16,17 @@ struct SmRunStats {
   uint64_t mshr_wait_cycles = 0, dependency_wait_cycles = 0;
 };
 
+// Strided requests of a run (seed 001) and the messages they took: one per
+// channel each touched, against one per element or one per line request
+// (what coalescing made of the same warp instructions).
+struct StridedRunStats {
+  uint64_t requests = 0, elements = 0, line_requests = 0;
+  uint64_t messages = 0;  // router to channel
+  uint64_t accesses = 0;  // channel accesses: one per interleave granule a message's elements fall in
+  int64_t saved_against_elements() const { return static_cast<int64_t>(elements) - static_cast<int64_t>(messages); }
+  int64_t saved_against_lines() const { return static_cast<int64_t>(line_requests) - static_cast<int64_t>(messages); }
+};
+
 // Warps of a run, each counted once: the spread of their request counts and
 // mean latencies.
 struct WarpRunSummary {

@@ -15,6 +15,7 @@
 #include "mmu/mmu.hpp"
 #include "payload/clock.hpp"
 #include "payload/payload_extensions.hpp"
+#include "payload/strided.hpp"
 
 namespace gpumem {
 
@@ -54,44 +55,74 @@ class MmuTlm : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    RequestInfo* info = &ext->info;
-    How* how = &ext->how;
-    const uint64_t va = trans.get_address();
-    if (sets_task_) how->virtual_address = va;
-    advance(*how, delay, hit_);
-    const uint64_t before_walk = how->cycle;
+    RequestInfo& info = ext->info;
+    How& how = ext->how;
+    advance(how, delay, hit_);
     walk_delay_ = &delay;
-    walk_cycle_ = &how->cycle;
-    walk_issue_cycle_ = info->issue_cycle;
-    const MmuOutcome out = model_.translate(va, trans.is_write(), read_pte_);
-    if (out.walks) model_.stats().walk_cycles += how->cycle - before_walk;
-
-    how->mmu = true;
-    how->tlb = out.first;
-    how->tlb_set = out.set;
-    how->tlb_way = out.way;
-    how->large_page = out.large_page;
-    how->walk_reads = out.walk_reads;
-    how->filled = out.filled;
-    how->evicted = false;
-    if (out.filled) {  // the victim is only meaningful after a fill: not copied on hits
-      how->fill_way = out.fill.way;
-      how->evicted = out.fill.evicted;
-      if (out.fill.evicted) how->victim = out.fill.victim;
+    walk_cycle_ = &how.cycle;
+    walk_issue_cycle_ = info.issue_cycle;
+    if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
+      // Each element translates as a request would; the TLB is looked up for
+      // all of them in the one hit time, walks follow one another.
+      for (unsigned i = 0; i < sx->shape.count; ++i) {
+        How& e = sx->element[i];
+        if (!translate(info, how.cycle, sx->address[i], trans.is_write(), e)) {
+          for (unsigned j = 0; j < sx->shape.count; ++j) sx->element[j].fault = e.fault;  // none of them is served
+          const uint64_t cycle = how.cycle;
+          how = e;
+          how.cycle = cycle;
+          trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+          return;
+        }
+        sx->address[i] = e.physical_address;
+      }
+      const uint64_t cycle = how.cycle;
+      how = sx->element[0];
+      how.cycle = cycle;
+      if (sets_task_) info.task_type = how.task_type;
+    } else {
+      if (!translate(info, how.cycle, trans.get_address(), trans.is_write(), how)) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+      }
+      if (sets_task_) info.task_type = how.task_type;
+      trans.set_address(how.physical_address);
     }
-    how->fault = out.fault;
+    downstream->b_transport(trans, delay);
+  }
+
+  // Translates `va` (the walks advancing `cycle`) and fills `how` with how it
+  // came about; false on a fault, which is recorded.
+  bool translate(const RequestInfo& info, const uint64_t& cycle, uint64_t va, bool write, How& how) {
+    if (sets_task_) how.virtual_address = va;
+    const uint64_t before_walk = cycle;
+    const MmuOutcome out = model_.translate(va, write, read_pte_);
+    if (out.walks) model_.stats().walk_cycles += cycle - before_walk;
+
+    how.mmu = true;
+    how.tlb = out.first;
+    how.tlb_set = out.set;
+    how.tlb_way = out.way;
+    how.large_page = out.large_page;
+    how.walk_reads = out.walk_reads;
+    how.filled = out.filled;
+    how.evicted = false;
+    if (out.filled) {  // the victim is only meaningful after a fill: not copied on hits
+      how.fill_way = out.fill.way;
+      how.evicted = out.fill.evicted;
+      if (out.fill.evicted) how.victim = out.fill.victim;
+    }
+    how.fault = out.fault;
     if (out.fault != FaultReason::kNone) {
       // Before the MMU the address here is the mapped VA and the translator
       // already chose the task type: report the request's own VA and that task.
-      if (sets_task_) how->task_type = out.task_type;
-      model_.record_fault(info->id, info->process, how->virtual_address, how->task_type, out.fault);
-      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
+      if (sets_task_) how.task_type = out.task_type;
+      model_.record_fault(info.id, info.process, how.virtual_address, how.task_type, out.fault);
+      return false;
     }
-    how->physical_address = out.pa;
-    if (sets_task_) info->task_type = out.task_type;
-    trans.set_address(out.pa);
-    downstream->b_transport(trans, delay);
+    how.physical_address = out.pa;
+    if (sets_task_) how.task_type = out.task_type;
+    return true;
   }
 
   // Untimed, for loaders: the page tables read by debug transport, the TLB

@@ -74,8 +74,10 @@ namespace {
 double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / b : 0.0; }
 }  // namespace
 
-nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps,
-                             uint64_t memory_init_bytes) {
+nlohmann::json frontend_json(const FrontendReport& f) {
+  const SequenceStats& seq = f.sequence;
+  const std::vector<SmRunStats>& sms = f.sms;
+  const WarpRunSummary& warps = f.warps;
   nlohmann::json j = {{"kernels", seq.kernels},
                       {"blocks", seq.blocks},
                       {"warp_instructions", seq.warp_instructions},
@@ -83,7 +85,16 @@ nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunSt
                       {"requests", seq.requests},
                       {"coalescing_efficiency", ratio(seq.thread_accesses, seq.requests)},
                       {"ordering_ticks", seq.ticks},
-                      {"memory_init_bytes", memory_init_bytes}};
+                      {"memory_init_bytes", f.memory_init_bytes}};
+  const StridedRunStats& st = f.strided;
+  j["strided"] = {{"enabled", f.strided_enabled},
+                  {"requests", st.requests},
+                  {"elements", st.elements},
+                  {"line_requests", st.line_requests},
+                  {"channel_messages", st.messages},
+                  {"channel_accesses", st.accesses},
+                  {"messages_saved_against_elements", st.saved_against_elements()},
+                  {"messages_saved_against_lines", st.saved_against_lines()}};
   j["sms"] = nlohmann::json::array();
   for (size_t s = 0; s < sms.size(); ++s) {
     const SmRunStats& m = sms[s];
@@ -111,7 +122,10 @@ nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunSt
   return j;
 }
 
-void print_frontend(std::ostream& os, const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps) {
+void print_frontend(std::ostream& os, const FrontendReport& f) {
+  const SequenceStats& seq = f.sequence;
+  const std::vector<SmRunStats>& sms = f.sms;
+  const WarpRunSummary& warps = f.warps;
   os << "\nfront end: " << seq.kernels << " kernels, " << seq.blocks << " blocks, " << warps.warps << " warps; "
      << seq.thread_accesses << " thread accesses -> " << seq.requests << " requests (coalescing " << std::fixed
      << std::setprecision(2) << ratio(seq.thread_accesses, seq.requests) << " accesses/request)\n"
@@ -126,6 +140,12 @@ void print_frontend(std::ostream& os, const SequenceStats& seq, const std::vecto
   os << "warps: requests per warp " << warps.requests_min << "-" << warps.requests_max << " (mean " << std::setprecision(1)
      << ratio(warps.requests_total, warps.warps) << "), mean latency per warp " << warps.mean_latency_min << "-"
      << warps.mean_latency_max << " (mean " << warps.mean_latency_mean << ")\n";
+  const StridedRunStats& st = f.strided;
+  if (!f.strided_enabled) os << "strided requests: off\n";
+  else
+    os << "strided requests: " << st.requests << " with " << st.elements << " elements took " << st.messages
+       << " channel messages: " << st.saved_against_elements() << " saved against one per element, "
+       << st.saved_against_lines() << " against one per line request (" << st.line_requests << ")\n";
   os.unsetf(std::ios::fixed);
   os << std::setprecision(6);
 }

@@ -21,9 +21,18 @@ void print_mmu(std::ostream& os, const MmuStats& s);
 
 // A per-thread trace's run: the ordering (coalescing efficiency), each SM,
 // the warps (docs/frontend.md, "Statistics").
-nlohmann::json frontend_json(const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps,
-                             uint64_t memory_init_bytes);
-void print_frontend(std::ostream& os, const SequenceStats& seq, const std::vector<SmRunStats>& sms, const WarpRunSummary& warps);
+// A per-thread trace's run: the ordering, each SM, the warps, the strided
+// requests (`strided_enabled`: the config's switch) and the memory-init bytes.
+struct FrontendReport {
+  const SequenceStats& sequence;
+  const std::vector<SmRunStats>& sms;
+  const WarpRunSummary& warps;
+  const StridedRunStats& strided;
+  bool strided_enabled;
+  uint64_t memory_init_bytes;
+};
+nlohmann::json frontend_json(const FrontendReport& f);
+void print_frontend(std::ostream& os, const FrontendReport& f);
 void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
 // Both allocations side by side: `nested` with nesting on, `flat` with it
 // off; null where that allocation does not fit ("n/a").

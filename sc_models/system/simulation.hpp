@@ -28,6 +28,7 @@ struct SimulationResult {
   // ordering's figures, and the bytes its memory-init items loaded.
   std::vector<SmRunStats> sms;
   WarpRunSummary warps;
+  StridedRunStats strided;
   SequenceStats sequence;
   uint64_t memory_init_bytes = 0;
 };

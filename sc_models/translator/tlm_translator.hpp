@@ -11,6 +11,7 @@
 
 #include "config/block_params.hpp"
 #include "payload/payload_extensions.hpp"
+#include "payload/strided.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {
@@ -41,7 +42,20 @@ class TranslatorTlm : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    map(trans, ext);
+    if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
+      for (unsigned i = 0; i < sx->shape.count; ++i) {
+        How& how = sx->element[i];
+        unsigned task = before_mmu_ ? 0 : how.task_type;
+        sx->address[i] = map(sx->address[i], ext->info.process, task, how);
+      }
+      ext->how.scheme = sx->element[0].scheme;
+      ext->how.task_type = sx->element[0].task_type;
+      ext->how.mapped_address = sx->element[0].mapped_address;
+    } else {
+      unsigned task = ext->info.task_type;
+      trans.set_address(map(trans.get_address(), ext->info.process, task, ext->how));
+      ext->info.task_type = task;
+    }
     initiator->b_transport(trans, delay);
   }
 
@@ -50,27 +64,30 @@ class TranslatorTlm : public sc_core::sc_module {
     RequestExtension* ext = trans.get_extension<RequestExtension>();
     if (!ext) return 0;
     const uint64_t in = trans.get_address();
-    map(trans, ext);
+    unsigned task = ext->info.task_type;
+    trans.set_address(map(in, ext->info.process, task, ext->how));
+    ext->info.task_type = task;
     const unsigned n = initiator->transport_dbg(trans);
     trans.set_address(in);
     return n;
   }
 
-  // The request's task type (and, before the MMU, where it came from) and its mapped address.
-  void map(tlm::tlm_generic_payload& trans, RequestExtension* ext) {
-    const uint64_t in = trans.get_address();
+  // The mapped address of `in` (a request's or an element's) and, in
+  // `task_type`, the task type whose mapping it used: before the MMU looked up
+  // in the register bank, after it (or without one) the task type given.
+  uint64_t map(uint64_t in, unsigned process, unsigned& task_type, How& how) {
     if (before_mmu_) {
-      ext->how.virtual_address = in;
-      ext->info.task_type = regs_.task_for(ext->info.process, in, small_bits_);
+      how.virtual_address = in;
+      task_type = regs_.task_for(process, in, small_bits_);
     } else {
-      ext->how.physical_address = in;
+      how.physical_address = in;
     }
-    ext->info.task_type = regs_.effective_task(ext->info.process, ext->info.task_type);
-    ext->how.task_type = ext->info.task_type;
-    const XorTranslator::Result r = model_.translate(in, ext->info.task_type);
-    ext->how.scheme = r.scheme;
-    ext->how.mapped_address = r.mapped;
-    trans.set_address(ext->how.mapped_address);
+    task_type = regs_.effective_task(process, task_type);
+    how.task_type = task_type;
+    const XorTranslator::Result r = model_.translate(in, task_type);
+    how.scheme = r.scheme;
+    how.mapped_address = r.mapped;
+    return r.mapped;
   }
 
   XorTranslator model_;
