@@ -452,6 +452,28 @@ std::string sequence_text(const std::vector<L1Request>& seq) {
   return s;
 }
 
+TEST(Ordering, EveryTickOfEverySmIsCountedOnce) {
+  // Each SM, each tick, issues or is counted as idle, blocked or waiting on
+  // full MSHRs: also over the ticks in which no SM can act, which the
+  // ordering skips rather than steps through.
+  SequenceStats st;
+  const auto seq = order(frontend_config("{num_sms: 3, blocks_per_sm: 1, warps_per_block: 2, mshr_entries: 2, latency_min: 4, "
+                                         "latency_sigma: 6}"),
+                         busy_trace(), &st);
+  uint64_t idle = 0, blocked = 0, full = 0;
+  for (size_t s = 0; s < st.sm.size(); ++s) {
+    const SmSequenceStats& m = st.sm[s];
+    EXPECT_EQ(m.requests + m.idle_ticks + m.blocked_ticks + m.mshr_full_ticks, st.ticks) << "SM " << s;
+    idle += m.idle_ticks;
+    blocked += m.blocked_ticks;
+    full += m.mshr_full_ticks;
+  }
+  EXPECT_GT(idle, 0u);
+  EXPECT_GT(blocked, 0u);
+  EXPECT_GT(full, 0u);
+  EXPECT_EQ(seq.back().slot + seq.back().latency + 1, st.ticks) << "the run ends in the tick the last latency ends";
+}
+
 TEST(Ordering, TheSameSeedGivesTheSameOrderAnotherSeedAnother) {
   const std::string fe = "{num_sms: 2, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, latency_min: 3, latency_sigma: 6, seed: ";
   const std::string a = sequence_text(order(frontend_config(fe + "11}"), busy_trace()));

@@ -1,5 +1,7 @@
 #include "frontend/l1_sequence.hpp"
 
+#include <limits>
+
 #include <cmath>
 #include <iomanip>
 
@@ -181,6 +183,7 @@ void L1SequenceGenerator::dispatch() {
       for (Block& slot : sms_[s].slots)
         if (!slot.live) {
           slot = std::move(*next_block_);
+          for (const Warp& w : slot.warps) sms_[s].ready += !w.queue.empty();
           ++sms_[s].resident;
           ++resident_blocks_;
           next_block_.reset();
@@ -210,19 +213,39 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   const bool resident = sm.resident > 0;  // at the tick's start: a block ending in it still counts
 
   // 6b: the next ready warp after the last one picked gives its next request.
-  if (!sm.held_from) {
-    for (size_t i = 1; i <= warps; ++i) {
-      const size_t k = (sm.rr + i) % warps;
-      Block& b = sm.slots[k / warps_per_block_];
-      if (!b.live) continue;
-      Warp& w = b.warps[k % warps_per_block_];
-      if (w.blocked || w.queue.empty()) continue;
-      sm.held = std::move(w.queue.front());
-      w.queue.pop_front();
-      --b.remaining;
-      sm.held_from = std::make_pair(static_cast<unsigned>(k / warps_per_block_), static_cast<unsigned>(k % warps_per_block_));
-      sm.rr = k;
-      break;
+  if (!sm.held_from && sm.ready > 0) {
+    // Warps in order from the one after the last pick, that one last; a
+    // slot without a block is passed over whole. No division per warp: this
+    // scan is the ordering's inner loop.
+    const unsigned wpb = warps_per_block_, slots = static_cast<unsigned>(sm.slots.size());
+    const size_t first = sm.rr == SIZE_MAX ? 0 : (sm.rr + 1) % warps;
+    unsigned slot = static_cast<unsigned>(first / wpb), warp = static_cast<unsigned>(first % wpb);
+    for (size_t seen = 0; seen < warps;) {
+      Block& b = sm.slots[slot];
+      if (b.live) {
+        Warp& w = b.warps[warp];
+        if (!w.blocked && !w.queue.empty()) {
+          sm.held = std::move(w.queue.front());
+          w.queue.pop_front();
+          sm.ready -= w.queue.empty();
+          // The warp's next request is picked a round later: fetch it now,
+          // as a block's requests were made long before and are cold.
+          if (!w.queue.empty()) {
+            const char* next = reinterpret_cast<const char*>(&w.queue.front());
+            for (size_t at = 0; at < sizeof(CoalescedAccess); at += 64) __builtin_prefetch(next + at);
+          }
+          --b.remaining;
+          sm.held_from = std::make_pair(slot, warp);
+          sm.rr = size_t{slot} * wpb + warp;
+          break;
+        }
+        ++seen;
+        if (++warp < wpb) continue;
+      } else {
+        seen += wpb - warp;
+      }
+      warp = 0;
+      slot = slot + 1 == slots ? 0 : slot + 1;
     }
   }
   // 6c: requests whose latency ends now release their warp (only the
@@ -231,7 +254,11 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     const Pending p = sm.pending.top();
     sm.pending.pop();
     Block& b = sm.slots[p.slot];
-    if (p.dependent) b.warps[p.warp].blocked = false;
+    if (p.dependent) {
+      Warp& w = b.warps[p.warp];
+      w.blocked = false;
+      sm.ready += !w.queue.empty();
+    }
     if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
       b = Block{};
       --sm.resident;
@@ -263,10 +290,38 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   r.access = std::move(sm.held);
   sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
   ++b.pending;
-  if (r.access.dependent) b.warps[warp].blocked = true;
+  if (r.access.dependent) {
+    Warp& w = b.warps[warp];
+    w.blocked = true;
+    sm.ready -= !w.queue.empty();
+  }
   ++st.requests;
   st.thread_accesses += r.access.threads;
   issued.push_back(std::move(r));
+}
+
+// Ticks in which no SM can pick or issue (each has no ready warp and
+// nothing held, or holds a request while its MSHRs are full) change nothing
+// until the first outstanding request's latency ends: they are counted, as
+// sm_tick would count them, and skipped. The sequence is the same; only the
+// time to compute it is not.
+void L1SequenceGenerator::skip_quiet_ticks() {
+  uint64_t next = std::numeric_limits<uint64_t>::max();
+  for (const Sm& sm : sms_) {
+    const bool quiet = sm.held_from ? sm.pending.size() >= fe_.mshr_entries : sm.ready == 0;
+    if (!quiet) return;
+    if (!sm.pending.empty()) next = std::min<uint64_t>(next, sm.pending.top().expiry);
+  }
+  if (next == std::numeric_limits<uint64_t>::max() || next <= now_) return;
+  const uint64_t skipped = next - now_;
+  for (unsigned s = 0; s < sms_.size(); ++s) {
+    const Sm& sm = sms_[s];
+    SmSequenceStats& st = stats_.sm[s];
+    if (sm.held_from) st.mshr_full_ticks += skipped;
+    else if (sm.resident > 0) st.blocked_ticks += skipped;
+    else st.idle_ticks += skipped;
+  }
+  now_ = next;
 }
 
 bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
@@ -276,6 +331,7 @@ bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
     done_ = true;
     return false;
   }
+  skip_quiet_ticks();
   for (unsigned s = 0; s < fe_.num_sms; ++s) sm_tick(s, issued);
   ++now_;
   stats_.ticks = now_;

@@ -99,6 +99,7 @@ class L1SequenceGenerator {
   struct Sm {
     std::vector<Block> slots;
     unsigned resident = 0;  // live slots
+    unsigned ready = 0;     // warps of live slots with requests queued and not blocked
     size_t rr = SIZE_MAX;  // last warp picked, as slot * warps_per_block + warp (none yet: the scan starts at 0)
     std::optional<std::pair<unsigned, unsigned>> held_from;  // (slot, warp) of the held request
     CoalescedAccess held;
@@ -112,6 +113,7 @@ class L1SequenceGenerator {
   bool start_next_kernel();
   void dispatch();
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
+  void skip_quiet_ticks();
   unsigned draw_latency(Sm& sm);
   void check_record(const ThreadRecord& r) const;
   void check_kernel() const;

@@ -1,0 +1,267 @@
+// The trace front end alone (per-thread records to each SM's ordered L1
+// request sequence, no simulation kernel) against the whole model running
+// the same trace (gpumem run --threads), and the memory both hold as the
+// trace grows. Prints the rates and their ratio (docs/performance.md).
+//   gpumem_bench_frontend [--config F] [--scale S] [--records N]
+// The trace is a BFS over an R-MAT graph of 2^S vertices, generated into a
+// temporary binary file; the memory check streams a synthetic trace of N and
+// 8N records. Each simulation runs in a child process of its own (SystemC
+// elaborates once per process).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "base/bits.hpp"
+#include "base/output_file.hpp"
+#include "config/config.hpp"
+#include "frontend/bfs_trace.hpp"
+#include "frontend/graph.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/placement.hpp"
+#include "frontend/thread_trace_io.hpp"
+#include "system/simulation.hpp"
+
+namespace {
+
+using Steady = std::chrono::steady_clock;
+
+double seconds_since(Steady::time_point t0) { return std::chrono::duration<double>(Steady::now() - t0).count(); }
+
+// Resident set now, in MiB.
+double rss_mib() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long pages = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &pages, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20) : 0;
+}
+
+// Passes another source's items on and samples the resident set every 2^20
+// records: at the first record (the memory-init data loaded), the largest
+// seen, and at the end.
+class SampledSource : public gpumem::ThreadTraceSource {
+ public:
+  explicit SampledSource(gpumem::ThreadTraceSource& inner) : inner_(inner) {}
+  Item next(gpumem::MemoryInit& init, gpumem::KernelInfo& kernel, gpumem::ThreadRecord& record) override {
+    const Item item = inner_.next(init, kernel, record);
+    if (item == Item::kRecord && (records_++ & ((1u << 20) - 1)) == 0) sample();
+    if (item == Item::kEnd) sample();
+    return item;
+  }
+  std::string where() const override { return inner_.where(); }
+  uint64_t records() const { return records_; }
+  double at_first_record = 0, largest = 0, at_end = 0;
+
+ private:
+  void sample() {
+    const double r = rss_mib();
+    if (records_ <= 1) at_first_record = r;
+    largest = std::max(largest, r);
+    at_end = r;
+  }
+  gpumem::ThreadTraceSource& inner_;
+  uint64_t records_ = 0;
+};
+
+// A trace that is never stored: one kernel of `records` loads in the
+// config's first region, warp by warp. Three warps in four read 128
+// consecutive bytes (one request); the fourth reads 32 scattered words
+// (32 requests) and its load is dependent.
+class SyntheticSource : public gpumem::ThreadTraceSource {
+ public:
+  SyntheticSource(uint64_t records, unsigned process, uint64_t base, uint64_t range)
+      : records_(records), process_(process), base_(base), words_(range / 4) {}
+  Item next(gpumem::MemoryInit&, gpumem::KernelInfo& kernel, gpumem::ThreadRecord& r) override {
+    if (!kernel_sent_) {
+      kernel_sent_ = true;
+      kernel = gpumem::KernelInfo{};
+      kernel.name = "synthetic";
+      kernel.process = process_;
+      return Item::kKernel;
+    }
+    if (n_ == records_) return Item::kEnd;
+    const uint64_t warp = n_ / 32, lane = n_ % 32;
+    r = gpumem::ThreadRecord{};
+    r.thread_id = static_cast<uint32_t>(n_);
+    r.op = gpumem::Op::kRead;
+    r.width = 4;
+    const bool scattered = warp % 4 == 0;
+    r.pc = scattered ? 0x100 : 0x200;
+    r.dependent = scattered;
+    r.address = base_ + 4 * (scattered ? gpumem::splitmix64(n_) % words_ : (warp * 32 + lane) % words_);
+    ++n_;
+    return Item::kRecord;
+  }
+  std::string where() const override { return "synthetic: record " + std::to_string(n_); }
+
+ private:
+  uint64_t records_, n_ = 0;
+  unsigned process_;
+  uint64_t base_, words_;
+  bool kernel_sent_ = false;
+};
+
+struct FrontEndRun {
+  uint64_t records = 0, requests = 0;
+  double seconds = 0, rss_first = 0, rss_largest = 0;
+};
+
+FrontEndRun front_end_alone(const gpumem::Config& cfg, gpumem::ThreadTraceSource& inner) {
+  SampledSource source(inner);
+  const auto t0 = Steady::now();
+  gpumem::L1SequenceGenerator gen(cfg, source);
+  gpumem::MemoryInit init;
+  while (gen.next_memory_init(init)) {}
+  std::vector<gpumem::L1Request> issued;
+  while (gen.tick(issued)) issued.clear();
+  FrontEndRun r;
+  r.seconds = seconds_since(t0);
+  r.records = gen.stats().thread_accesses;
+  r.requests = gen.stats().requests;
+  r.rss_first = source.at_first_record;
+  r.rss_largest = source.largest;
+  return r;
+}
+
+// The whole model on `source`, in a child process; what it measured comes
+// back through a pipe as six numbers.
+struct ModelRun {
+  uint64_t records = 0, requests = 0, elements = 0;
+  double seconds = 0, rss_first = 0, rss_largest = 0;
+};
+
+template <typename MakeSource>
+ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    close(fd[0]);
+    ModelRun m;
+    try {
+      auto inner = make_source();
+      SampledSource source(*inner);
+      const gpumem::SimulationResult r = gpumem::run_thread_simulation(cfg, source, {});
+      m = {source.records(), r.requests, 0, r.wall_seconds, source.at_first_record, source.largest};
+      uint64_t elements = 0;
+      for (const gpumem::SmRunStats& s : r.sms) elements += s.requests;
+      m.elements = elements - r.strided.requests + r.strided.elements;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "model run: %s\n", e.what());
+      _exit(1);
+    }
+    char line[256];
+    const int n = std::snprintf(line, sizeof line, "%llu %llu %llu %.9g %.9g %.9g\n", (unsigned long long)m.records,
+                                (unsigned long long)m.requests, (unsigned long long)m.elements, m.seconds, m.rss_first, m.rss_largest);
+    if (write(fd[1], line, n) != n) _exit(1);
+    _exit(0);
+  }
+  close(fd[1]);
+  char buf[256] = {};
+  size_t got = 0;
+  ssize_t n;
+  while (got < sizeof buf - 1 && (n = read(fd[0], buf + got, sizeof buf - 1 - got)) > 0) got += static_cast<size_t>(n);
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("the model run failed");
+  ModelRun m;
+  unsigned long long records = 0, requests = 0, elements = 0;
+  if (std::sscanf(buf, "%llu %llu %llu %lg %lg %lg", &records, &requests, &elements, &m.seconds, &m.rss_first, &m.rss_largest) != 6)
+    throw std::runtime_error("the model run reported nothing");
+  m.records = records;
+  m.requests = requests;
+  m.elements = elements;
+  return m;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"Front end alone against the whole model, and memory against trace length"};
+  std::string config_path = GPUMEM_SOURCE_DIR "/configs/examples/bfs.yaml";
+  unsigned scale = 16;
+  uint64_t records = uint64_t{1} << 22;
+  app.add_option("--config", config_path, "config with one application region (default: configs/examples/bfs.yaml)");
+  app.add_option("--scale", scale, "R-MAT scale of the BFS graph (default 16)")->check(CLI::Range(4u, 22u));
+  app.add_option("--records", records, "records of the smaller synthetic trace (default 2^22)")->check(CLI::Range(uint64_t{1} << 16, uint64_t{1} << 26));
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const gpumem::Config cfg = gpumem::load_config(config_path);
+    if (!cfg.has_mmu() || cfg.address_space.applications.empty() || cfg.address_space.applications[0].regions.empty())
+      throw std::runtime_error(config_path + ": needs an application with a region for the traces' data");
+    const auto& application = cfg.address_space.applications[0];
+    const auto& region = application.regions[0];
+
+    // The BFS trace, written once.
+    char path[] = "/tmp/gpumem-bench-frontend-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+    close(fd);
+    const auto t_gen = Steady::now();
+    {
+      std::FILE* out = std::fopen(path, "wb");
+      gpumem::RmatOptions r;
+      r.scale = scale;
+      const gpumem::CsrGraph g = gpumem::build_csr(gpumem::rmat_edges(r));
+      gpumem::BfsTraceOptions o;
+      o.place = gpumem::region_placement(cfg, application.name, region.name);
+      auto sink = gpumem::write_thread_trace(out, gpumem::ThreadTraceForm::kBinary);
+      gpumem::generate_bfs_trace(g, o, *sink);
+      sink->finish();
+      std::fclose(out);
+    }
+    const double gen_seconds = seconds_since(t_gen);
+
+    FrontEndRun fe;
+    {
+      auto src = gpumem::open_thread_trace(path);
+      fe = front_end_alone(cfg, *src);
+    }
+    const ModelRun model = model_in_child(cfg, [&] { return gpumem::open_thread_trace(path); });
+    std::remove(path);
+
+    const double fe_records = fe.records / fe.seconds, fe_requests = fe.requests / fe.seconds;
+    const double model_requests = model.requests / model.seconds;
+    std::printf("BFS, R-MAT scale %u, %s, %u SMs (trace generated in %.2f s)\n", scale, config_path.c_str(), cfg.frontend.num_sms,
+                gen_seconds);
+    std::printf("  front end alone: %llu records -> %llu requests in %.3f s: %.2f M records/s, %.2f M requests/s\n",
+                (unsigned long long)fe.records, (unsigned long long)fe.requests, fe.seconds, fe_records / 1e6, fe_requests / 1e6);
+    std::printf("  whole model:     %llu requests (%llu elements) in %.3f s: %.3f M requests/s\n", (unsigned long long)model.requests,
+                (unsigned long long)model.elements, model.seconds, model_requests / 1e6);
+    std::printf("  ratio front end / model request rate: %.1f (goal >= 3)\n", fe_requests / model_requests);
+    std::printf("  model memory: %.0f MiB resident at the first record (memory-init loaded), %.0f MiB at most\n", model.rss_first,
+                model.rss_largest);
+
+    // Memory against trace length: the same synthetic stream, N and 8N records.
+    const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
+    std::printf("synthetic loads in %s (%llu MiB), never stored:\n", region.name.c_str(), (unsigned long long)(range >> 20));
+    for (const uint64_t n : {records, 8 * records}) {
+      SyntheticSource src(n, application.process, region.va, range);
+      const FrontEndRun r = front_end_alone(cfg, src);
+      std::printf("  front end alone, %9llu records: %.2f M records/s, resident %.1f MiB at the first record, %.1f MiB at most\n",
+                  (unsigned long long)n, r.records / r.seconds / 1e6, r.rss_first, r.rss_largest);
+    }
+    for (const uint64_t n : {records, 8 * records}) {
+      const ModelRun m = model_in_child(cfg, [&] { return std::make_unique<SyntheticSource>(n, application.process, region.va, range); });
+      std::printf("  whole model,     %9llu records: %.3f M requests/s, resident %.1f MiB at the first record, %.1f MiB at most\n",
+                  (unsigned long long)n, m.requests / m.seconds / 1e6, m.rss_first, m.rss_largest);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpumem_bench_frontend: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
