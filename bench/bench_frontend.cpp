@@ -7,6 +7,7 @@
 // temporary binary file; the memory check streams a synthetic trace of N and
 // 8N records. Each simulation runs in a child process of its own (SystemC
 // elaborates once per process).
+#include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -137,7 +138,7 @@ FrontEndRun front_end_alone(const gpumem::Config& cfg, gpumem::ThreadTraceSource
 // back through a pipe as six numbers.
 struct ModelRun {
   uint64_t records = 0, requests = 0, elements = 0;
-  double seconds = 0, rss_first = 0, rss_largest = 0;
+  double seconds = 0, rss_start = 0, rss_first = 0, rss_largest = 0;
 };
 
 template <typename MakeSource>
@@ -145,16 +146,18 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   std::fflush(nullptr);
+  malloc_trim(0);  // the child starts with what the parent holds now, not what it freed
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     close(fd[0]);
     ModelRun m;
+    const double start = rss_mib();
     try {
       auto inner = make_source();
       SampledSource source(*inner);
       const gpumem::SimulationResult r = gpumem::run_thread_simulation(cfg, source, {});
-      m = {source.records(), r.requests, 0, r.wall_seconds, source.at_first_record, source.largest};
+      m = {source.records(), r.requests, 0, r.wall_seconds, start, source.at_first_record, source.largest};
       uint64_t elements = 0;
       for (const gpumem::SmRunStats& s : r.sms) elements += s.requests;
       m.elements = elements - r.strided.requests + r.strided.elements;
@@ -163,8 +166,9 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
       _exit(1);
     }
     char line[256];
-    const int n = std::snprintf(line, sizeof line, "%llu %llu %llu %.9g %.9g %.9g\n", (unsigned long long)m.records,
-                                (unsigned long long)m.requests, (unsigned long long)m.elements, m.seconds, m.rss_first, m.rss_largest);
+    const int n = std::snprintf(line, sizeof line, "%llu %llu %llu %.9g %.9g %.9g %.9g\n", (unsigned long long)m.records,
+                                (unsigned long long)m.requests, (unsigned long long)m.elements, m.seconds, m.rss_start, m.rss_first,
+                                m.rss_largest);
     if (write(fd[1], line, n) != n) _exit(1);
     _exit(0);
   }
@@ -179,7 +183,8 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("the model run failed");
   ModelRun m;
   unsigned long long records = 0, requests = 0, elements = 0;
-  if (std::sscanf(buf, "%llu %llu %llu %lg %lg %lg", &records, &requests, &elements, &m.seconds, &m.rss_first, &m.rss_largest) != 6)
+  if (std::sscanf(buf, "%llu %llu %llu %lg %lg %lg %lg", &records, &requests, &elements, &m.seconds, &m.rss_start, &m.rss_first,
+                  &m.rss_largest) != 7)
     throw std::runtime_error("the model run reported nothing");
   m.records = records;
   m.requests = requests;
@@ -242,8 +247,8 @@ int sc_main(int argc, char* argv[]) {
     std::printf("  whole model:     %llu requests (%llu elements) in %.3f s: %.3f M requests/s\n", (unsigned long long)model.requests,
                 (unsigned long long)model.elements, model.seconds, model_requests / 1e6);
     std::printf("  ratio front end / model request rate: %.1f (goal >= 3)\n", fe_requests / model_requests);
-    std::printf("  model memory: %.0f MiB resident at the first record (memory-init loaded), %.0f MiB at most\n", model.rss_first,
-                model.rss_largest);
+    std::printf("  model memory: resident %.0f MiB before elaboration, %.0f MiB at the first record (memory-init loaded), %.0f MiB at most\n",
+                model.rss_start, model.rss_first, model.rss_largest);
 
     // Memory against trace length: the same synthetic stream, N and 8N records.
     const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
@@ -256,8 +261,8 @@ int sc_main(int argc, char* argv[]) {
     }
     for (const uint64_t n : {records, 8 * records}) {
       const ModelRun m = model_in_child(cfg, [&] { return std::make_unique<SyntheticSource>(n, application.process, region.va, range); });
-      std::printf("  whole model,     %9llu records: %.3f M requests/s, resident %.1f MiB at the first record, %.1f MiB at most\n",
-                  (unsigned long long)n, m.requests / m.seconds / 1e6, m.rss_first, m.rss_largest);
+      std::printf("  whole model,     %9llu records: %.3f M requests/s, resident %.1f MiB before elaboration, %.1f MiB at the first record, %.1f MiB at most\n",
+                  (unsigned long long)n, m.requests / m.seconds / 1e6, m.rss_start, m.rss_first, m.rss_largest);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpumem_bench_frontend: %s\n", e.what());

@@ -161,7 +161,10 @@ bool L1SequenceGenerator::load_block(Block& b) {
     read_item();
   }
   close_instruction();
-  for (const Warp& w : b.warps) stats_.warps += !w.queue.empty();
+  for (Warp& w : b.warps) {
+    w.queue.shrink_to_fit();  // held until the block ends: no growth slack
+    stats_.warps += w.has_work();
+  }
   ++stats_.blocks;
   return true;
 }
@@ -183,7 +186,7 @@ void L1SequenceGenerator::dispatch() {
       for (Block& slot : sms_[s].slots)
         if (!slot.live) {
           slot = std::move(*next_block_);
-          for (const Warp& w : slot.warps) sms_[s].ready += !w.queue.empty();
+          for (const Warp& w : slot.warps) sms_[s].ready += w.has_work();
           ++sms_[s].resident;
           ++resident_blocks_;
           next_block_.reset();
@@ -224,14 +227,13 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
       Block& b = sm.slots[slot];
       if (b.live) {
         Warp& w = b.warps[warp];
-        if (!w.blocked && !w.queue.empty()) {
-          sm.held = std::move(w.queue.front());
-          w.queue.pop_front();
-          sm.ready -= w.queue.empty();
+        if (!w.blocked && w.has_work()) {
+          sm.held = std::move(w.queue[w.next++]);
+          sm.ready -= !w.has_work();
           // The warp's next request is picked a round later: fetch it now,
           // as a block's requests were made long before and are cold.
-          if (!w.queue.empty()) {
-            const char* next = reinterpret_cast<const char*>(&w.queue.front());
+          if (w.has_work()) {
+            const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
             for (size_t at = 0; at < sizeof(CoalescedAccess); at += 64) __builtin_prefetch(next + at);
           }
           --b.remaining;
@@ -257,7 +259,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     if (p.dependent) {
       Warp& w = b.warps[p.warp];
       w.blocked = false;
-      sm.ready += !w.queue.empty();
+      sm.ready += w.has_work();
     }
     if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
       b = Block{};
@@ -287,13 +289,14 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   r.block = b.id;
   r.warp = b.warps[warp].id;
   r.latency = draw_latency(sm);
+  r.last_of_warp = !b.warps[warp].has_work();
   r.access = std::move(sm.held);
   sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
   ++b.pending;
   if (r.access.dependent) {
     Warp& w = b.warps[warp];
     w.blocked = true;
-    sm.ready -= !w.queue.empty();
+    sm.ready -= w.has_work();
   }
   ++st.requests;
   st.thread_accesses += r.access.threads;

@@ -29,6 +29,7 @@ struct L1Request {
   uint32_t block = 0;
   uint32_t warp = 0;     // kernel-wide warp id: thread_id / 32
   unsigned latency = 0;  // the ordering latency T drawn for it, in ticks
+  bool last_of_warp = false;  // its warp has no request after it
   CoalescedAccess access;
 };
 
@@ -79,7 +80,11 @@ class L1SequenceGenerator {
 
  private:
   struct Warp {
-    std::deque<CoalescedAccess> queue;
+    // Its requests in order, all made when the block was loaded; `next` is
+    // the first not yet taken. One array: consumed in order, freed with the block.
+    std::vector<CoalescedAccess> queue;
+    size_t next = 0;
+    bool has_work() const { return next < queue.size(); }
     uint32_t id = 0;
     bool blocked = false;  // a dependent request is outstanding
   };

@@ -50,18 +50,20 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   return c;
 }
 
+void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
+  const double mean = static_cast<double>(acc.latency_sum) / acc.requests;
+  WarpRunSummary& w = warp_summary_;
+  w.requests_min = w.warps ? std::min(w.requests_min, acc.requests) : acc.requests;
+  w.requests_max = std::max(w.requests_max, acc.requests);
+  w.requests_total += acc.requests;
+  w.mean_latency_min = w.warps ? std::min(w.mean_latency_min, mean) : mean;
+  w.mean_latency_max = std::max(w.mean_latency_max, mean);
+  latency_mean_sum_ += mean;
+  ++w.warps;
+}
+
 void SmArrayTlm::close_kernel() {
-  for (const auto& [warp, acc] : warps_) {
-    const double mean = static_cast<double>(acc.latency_sum) / acc.requests;
-    WarpRunSummary& w = warp_summary_;
-    w.requests_min = w.warps ? std::min(w.requests_min, acc.requests) : acc.requests;
-    w.requests_max = std::max(w.requests_max, acc.requests);
-    w.requests_total += acc.requests;
-    w.mean_latency_min = w.warps ? std::min(w.mean_latency_min, mean) : mean;
-    w.mean_latency_max = std::max(w.mean_latency_max, mean);
-    latency_mean_sum_ += mean;
-    ++w.warps;
-  }
+  for (const auto& [warp, acc] : warps_) retire_warp(acc);
   warps_.clear();
   for (SmState& st : sms_) st.warp_ready.clear();
 }
@@ -208,9 +210,15 @@ void SmArrayTlm::issue_all() {
     ss.last_completion = std::max(ss.last_completion, completion);
     ss.mshr_wait_cycles += best_mshr;
     ss.dependency_wait_cycles += best_dep;
-    WarpAccumulator& w = warps_[r.warp];
-    ++w.requests;
-    w.latency_sum += completion - issue;
+    const auto acc = warps_.try_emplace(r.warp).first;
+    ++acc->second.requests;
+    acc->second.latency_sum += completion - issue;
+    if (r.last_of_warp) {
+      // Nothing more of this warp: its entries go, so they do not pile up over a long kernel.
+      retire_warp(acc->second);
+      warps_.erase(acc);
+      st.warp_ready.erase(r.warp);
+    }
 
     if (a.strided()) {
       strided_stats_.requests += 1;

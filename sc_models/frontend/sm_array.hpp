@@ -59,6 +59,7 @@ class SmArrayTlm : public sc_core::sc_module {
   void issue_all();
   uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
   void close_kernel();
+  void retire_warp(const WarpAccumulator& acc);  // into the run's warp summary
 
   const Config& cfg_;
   L1SequenceGenerator& sequence_;

@@ -1,8 +1,10 @@
 #include "frontend/thread_trace_io.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 #include "base/bits.hpp"
 #include "base/input_error.hpp"
@@ -234,8 +236,8 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
 
   Item next(MemoryInit& init, KernelInfo& kernel, ThreadRecord& r) override {
     const uint64_t item_start = offset_;
-    uint8_t tag = 0;
-    if (!in_.read(reinterpret_cast<char*>(&tag), 1)) return Item::kEnd;
+    if (pos_ == end_ && !refill()) return Item::kEnd;
+    const uint8_t tag = *pos_++;
     ++offset_;
     ++item_;
     item_offset_ = item_start;
@@ -297,8 +299,23 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
   [[noreturn]] void fail(const std::string& field, const std::string& msg) const {
     throw InputError(name_, 0, "item " + std::to_string(item_) + " at byte " + std::to_string(item_offset_) + ": " + field, msg);
   }
+  // Reads go through a buffer of the reader's own: a varint byte is then a
+  // pointer step, not an istream call.
+  bool refill() {
+    in_.read(reinterpret_cast<char*>(buffer_.data()), static_cast<std::streamsize>(buffer_.size()));
+    pos_ = buffer_.data();
+    end_ = pos_ + in_.gcount();
+    return pos_ != end_;
+  }
   void bytes(void* dst, size_t n) {
-    if (!in_.read(static_cast<char*>(dst), static_cast<std::streamsize>(n))) fail("", "truncated item (the file ends inside it)");
+    auto* out = static_cast<uint8_t*>(dst);
+    for (size_t done = 0; done < n;) {
+      if (pos_ == end_ && !refill()) fail("", "truncated item (the file ends inside it)");
+      const size_t take = std::min<size_t>(n - done, static_cast<size_t>(end_ - pos_));
+      std::memcpy(out + done, pos_, take);
+      pos_ += take;
+      done += take;
+    }
     offset_ += n;
   }
   uint64_t le(size_t n) {
@@ -317,7 +334,11 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
       if (!(b & 0x80)) return v;
     }
   }
-  uint8_t u8() { return static_cast<uint8_t>(le(1)); }
+  uint8_t u8() {
+    if (pos_ == end_ && !refill()) fail("", "truncated item (the file ends inside it)");
+    ++offset_;
+    return *pos_++;
+  }
   uint16_t u16() { return static_cast<uint16_t>(le(2)); }
   uint32_t u32() { return static_cast<uint32_t>(le(4)); }
   uint64_t u64() { return le(8); }
@@ -327,6 +348,9 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
   std::string name_;
   uint64_t offset_ = 0, item_offset_ = 0, item_ = 0;
   uint64_t last_address_ = 0;
+  std::vector<uint8_t> buffer_ = std::vector<uint8_t>(1 << 16);
+  const uint8_t* pos_ = nullptr;
+  const uint8_t* end_ = nullptr;
 };
 
 class BinaryThreadTraceWriter : public ThreadTraceSink {
