@@ -203,8 +203,19 @@ void L1SequenceGenerator::dispatch() {
 unsigned L1SequenceGenerator::draw_latency(Sm& sm) {
   // T = M + |N(0, sigma)| (seed 002), rounded to whole ticks and at least 1.
   // Box-Muller by hand: std::normal_distribution differs between libraries,
-  // and the same seed must give the same order everywhere.
-  const double z = std::sqrt(-2.0 * std::log(unit(sm.rng))) * std::cos(2.0 * M_PI * unit(sm.rng));
+  // and the same seed must give the same order everywhere. Each pair of
+  // uniforms gives two deviates (cosine, then sine), drawn in a fixed order.
+  double z;
+  if (sm.spare) {
+    z = *sm.spare;
+    sm.spare.reset();
+  } else {
+    const double u = unit(sm.rng);
+    const double v = unit(sm.rng);
+    const double r = std::sqrt(-2.0 * std::log(u));
+    z = r * std::cos(2.0 * M_PI * v);
+    sm.spare = r * std::sin(2.0 * M_PI * v);
+  }
   const double t = fe_.latency_min + std::round(std::fabs(z) * fe_.latency_sigma);
   return t < 1 ? 1u : static_cast<unsigned>(t);
 }

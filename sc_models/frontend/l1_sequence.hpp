@@ -110,6 +110,7 @@ class L1SequenceGenerator {
     CoalescedAccess held;
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
     std::mt19937_64 rng;
+    std::optional<double> spare;  // the second deviate of the last Box-Muller pair
   };
 
   enum class Peek { kNone, kKernel, kRecord, kEnd };
