@@ -92,6 +92,8 @@ TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
   EXPECT_EQ(st.at("channel_accesses"), 64);
   EXPECT_EQ(st.at("messages_saved_against_elements"), 56);
   EXPECT_EQ(st.at("messages_saved_against_lines"), 56);
+  EXPECT_GE(fe.at("queued_max"), 1);
+  EXPECT_LE(fe.at("queued_max"), 16) << "no more than the requests there are";
   // Every line of the log names an SM and a warp.
   std::istringstream log(slurp(path("log.csv")));
   std::string line;

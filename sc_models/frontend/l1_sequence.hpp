@@ -75,6 +75,11 @@ class L1SequenceGenerator {
   bool tick(std::vector<L1Request>& issued);
 
   uint64_t now() const { return now_; }
+  // SM `s` has no block and none can come before the running kernel ends
+  // (its last blocks are on other SMs): ticks until then give it nothing.
+  bool idle_until_kernel_ends(unsigned s) const {
+    return sms_[s].resident == 0 && resident_blocks_ > 0 && !next_block_ && (peek_ == Peek::kKernel || peek_ == Peek::kEnd);
+  }
   const SequenceStats& stats() const { return stats_; }
   const KernelInfo& kernel() const { return kernel_; }  // the kernel running now
 

@@ -50,6 +50,14 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   return c;
 }
 
+uint64_t SmArrayTlm::issue_lower_bound(unsigned s, uint64_t tick_cycle) {
+  SmState& st = sms_[s];
+  uint64_t c = std::max(tick_cycle, st.next_free);
+  while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
+  if (st.outstanding.size() >= cfg_.frontend.mshr_entries) c = std::max(c, st.outstanding.top());
+  return c;
+}
+
 void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
   const double mean = static_cast<double>(acc.latency_sum) / acc.requests;
   WarpRunSummary& w = warp_summary_;
@@ -104,9 +112,16 @@ void SmArrayTlm::issue_all() {
     for (unsigned s = 0; s < sms_.size(); ++s) {
       SmState& st = sms_[s];
       if (st.queue.empty()) {
-        // Nothing known yet: the next request this SM gets issues no earlier than the ordering's next tick.
-        if (!sequence_done && start_cycle_ + sequence_.now() < best_cycle) {
-          best_cycle = start_cycle_ + sequence_.now();
+        // Nothing known yet: a tick of the ordering may give this SM a
+        // request. It is needed only if that request could issue before the
+        // best one known: not for an SM without work until the kernel ends,
+        // nor before the SM's own earliest possible issue (its MSHRs full in
+        // real time). Ticks not needed would run the ordering ahead of the
+        // SMs the memory holds back, and their queues would grow without bound.
+        if (sequence_done || sequence_.idle_until_kernel_ends(s)) continue;
+        const uint64_t c = issue_lower_bound(s, start_cycle_ + sequence_.now());
+        if (c < best_cycle) {
+          best_cycle = c;
           tick = true;
         }
         continue;
@@ -131,12 +146,15 @@ void SmArrayTlm::issue_all() {
         queued_this_kernel += r.kernel == kernel_;
         sms_[r.sm].queue.push_back(std::move(r));
       }
+      queued_ += produced.size();
+      queued_max_ = std::max(queued_max_, queued_);
       continue;
     }
 
     SmState& st = sms_[best];
     L1Request r = std::move(st.queue.front());
     st.queue.pop_front();
+    --queued_;
     if (r.kernel != kernel_) {
       close_kernel();
       kernel_ = r.kernel;

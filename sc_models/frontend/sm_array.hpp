@@ -42,6 +42,8 @@ class SmArrayTlm : public sc_core::sc_module {
   const std::vector<SmRunStats>& sm_stats() const { return stats_; }
   WarpRunSummary warp_summary() const;
   const StridedRunStats& strided_stats() const { return strided_stats_; }
+  // The most requests ordered but not yet issued at once, over all SMs.
+  uint64_t queued_max() const { return queued_max_; }
 
  private:
   struct SmState {
@@ -58,6 +60,8 @@ class SmArrayTlm : public sc_core::sc_module {
   void run();
   void issue_all();
   uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
+  // No request the ordering gives SM s from its next tick (at `tick_cycle`) on issues earlier.
+  uint64_t issue_lower_bound(unsigned s, uint64_t tick_cycle);
   void close_kernel();
   void retire_warp(const WarpAccumulator& acc);  // into the run's warp summary
 
@@ -70,6 +74,7 @@ class SmArrayTlm : public sc_core::sc_module {
   std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
   StridedRunStats strided_stats_;
+  uint64_t queued_ = 0, queued_max_ = 0;
   double latency_mean_sum_ = 0;
   uint32_t kernel_ = 0;
   uint64_t start_cycle_ = 0;

@@ -85,7 +85,8 @@ nlohmann::json frontend_json(const FrontendReport& f) {
                       {"requests", seq.requests},
                       {"coalescing_efficiency", ratio(seq.thread_accesses, seq.requests)},
                       {"ordering_ticks", seq.ticks},
-                      {"memory_init_bytes", f.memory_init_bytes}};
+                      {"memory_init_bytes", f.memory_init_bytes},
+                      {"queued_max", f.queued_max}};
   const StridedRunStats& st = f.strided;
   j["strided"] = {{"enabled", f.strided_enabled},
                   {"requests", st.requests},

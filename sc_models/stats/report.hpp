@@ -30,6 +30,7 @@ struct FrontendReport {
   const StridedRunStats& strided;
   bool strided_enabled;
   uint64_t memory_init_bytes;
+  uint64_t queued_max;
 };
 nlohmann::json frontend_json(const FrontendReport& f);
 void print_frontend(std::ostream& os, const FrontendReport& f);

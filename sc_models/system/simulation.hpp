@@ -29,6 +29,7 @@ struct SimulationResult {
   std::vector<SmRunStats> sms;
   WarpRunSummary warps;
   StridedRunStats strided;
+  uint64_t queued_max = 0;  // requests ordered but not yet issued, at most
   SequenceStats sequence;
   uint64_t memory_init_bytes = 0;
 };
