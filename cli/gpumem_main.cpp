@@ -74,7 +74,8 @@ void print_profiles(std::ostream& os, const std::string& path, const std::vector
 }
 
 gpumem::FrontendReport frontend_report(const gpumem::Config& cfg, const gpumem::SimulationResult& r) {
-  return {r.sequence, r.sms, r.warps, r.strided, cfg.frontend.strided_requests, r.memory_init_bytes, r.queued_max};
+  return {r.sequence, r.sms, r.warps, r.strided, cfg.frontend.strided_requests, r.memory_init_bytes, r.queued_max,
+          r.queue_limit_holds};
 }
 
 int run_command(const RunArgs& a) {

@@ -574,6 +574,7 @@ TEST(Ordering, FrontendConfigIsValidated) {
                                    "expected true or false"));
   EXPECT_FALSE(frontend_config("{strided_requests: false}").frontend.strided_requests);
   EXPECT_TRUE(frontend_config("{}").frontend.strided_requests);
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{max_queued: 0}"); }, "test.yaml", 3, "frontend.max_queued", "outside [1, "));
 }
 
 }  // namespace

@@ -122,6 +122,34 @@ TEST_F(Cli, StridedRequestsOffSendsTheLineRequests) {
   EXPECT_EQ(json("s.json").at("requests"), 72);
 }
 
+TEST_F(Cli, MaxQueuedBoundsTheRequestsOrderedAhead) {
+  // SM 0: 40 independent loads in channel 0 (10 cycles each, two MSHRs): the
+  // memory holds it back. SM 1: 40 dependent loads in channel 1: its queue
+  // runs dry after each, and its ticks give SM 0 more than it can issue.
+  std::string t = "thread,pc,op,address,width,dependent,data\nkernel,k,0\n";
+  for (int i = 0; i < 40; ++i) t += "0,0x" + std::to_string(100 + i) + ",R," + std::to_string(0x200 * i) + ",4,0,\n";
+  for (int i = 0; i < 40; ++i) t += "32,0x" + std::to_string(100 + i) + ",R," + std::to_string(0x100 + 0x200 * i) + ",4,1,\n";
+  const auto csv = write("t.csv", t);
+  const std::string yaml =
+      "memory: {address_bits: 32, channels: 2, service_cycles: 10, max_outstanding: 16}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 2, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 2, latency_min: 1, latency_sigma: 0";
+  for (const char* limit : {"", ", max_queued: 4"}) {
+    const Result r = run({"run", "--config", write("c.yaml", yaml + limit + "}\n").string(), "--threads", csv.string(),
+                          "--stats-json", path("s.json").string(), "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto fe = json("s.json").at("frontend");
+    EXPECT_EQ(fe.at("requests"), 80);
+    if (*limit) {
+      EXPECT_LE(fe.at("queued_max"), 3 + 2) << "under 4, then one tick: at most one request per SM";
+      EXPECT_GT(fe.at("queue_limit_holds"), 0);
+    } else {
+      EXPECT_GT(fe.at("queued_max"), 5) << "without the bound SM 0's queue grows";
+      EXPECT_EQ(fe.at("queue_limit_holds"), 0);
+    }
+  }
+}
+
 TEST_F(Cli, ImportedTracesRunUnchanged) {
   const auto cfg = write("c.yaml", kConfig);
   const std::string data = kSource + "/tests/data/importers/";

@@ -216,5 +216,24 @@ TEST(FrontendTiming, AWarpWaitsForItsDependentDataAndAKernelForThePreviousOne) {
   sanitizer_back_on_main_stack();
 }
 
+TEST(FrontendTiming, EveryRequestOfAKernelWaitsForThePreviousKernel) {
+  // Kernel a: one load on SM 0, complete at 10. Kernel b: one load on each
+  // of two SMs, both ordered long before 10: both wait for kernel a, not
+  // only the first to issue (the second issued at its slot, before the
+  // first, when only a kernel's first request was held).
+  const char* yaml =
+      "memory: {address_bits: 32, channels: 2, service_cycles: 10, max_outstanding: 16}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 2, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 2, latency_min: 1, "
+      "latency_sigma: 0}\n";
+  const std::string t = std::string(kThreadTraceHeader) +
+                        "\nkernel,a,0\n0,0x10,R,0x0,4,0,\nkernel,b,0\n0,0x20,R,0x200,4,0,\n32,0x20,R,0x400,4,0,\n";
+  IssueLog log;
+  run_text(yaml, t, log);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 10}, {10, 20}, {10, 30}};
+  EXPECT_EQ(log.issue_completion, want);
+  sanitizer_back_on_main_stack();
+}
+
 }  // namespace
 }  // namespace gpumem

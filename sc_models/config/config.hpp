@@ -117,6 +117,7 @@ struct FrontendConfig {
   double latency_sigma = 8;
   uint64_t seed = 1;              // of the latency generator
   bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
+  uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
 

@@ -6,7 +6,7 @@ namespace gpumem::config_yaml {
 
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f) {
   r.expect_map(n, "frontend", {"num_sms", "blocks_per_sm", "warps_per_block", "line_bytes", "mshr_entries", "latency_min",
-                               "latency_sigma", "seed", "strided_requests"});
+                               "latency_sigma", "seed", "strided_requests", "max_queued"});
   f.line = n.Mark().line + 1;
   r.opt_uint(n, "frontend", "num_sms", f.num_sms, 1, 1024);
   r.opt_uint(n, "frontend", "blocks_per_sm", f.blocks_per_sm, 1, 64);
@@ -25,6 +25,7 @@ void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, Fron
     if (!(f.latency_sigma >= 0 && f.latency_sigma <= 1e6)) r.fail(n["latency_sigma"], "frontend.latency_sigma", "must be in [0, 1e6]");
   }
   r.opt_uint(n, "frontend", "seed", f.seed, 0, ~uint64_t{0});
+  r.opt_uint(n, "frontend", "max_queued", f.max_queued, 1, uint64_t{1} << 32);
   if (n["strided_requests"]) f.strided_requests = r.to_bool(n["strided_requests"], "frontend.strided_requests");
 }
 

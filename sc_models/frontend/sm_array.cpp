@@ -99,16 +99,18 @@ void SmArrayTlm::issue_all() {
   start_cycle_ = clock.start_cycle();
 
   // Kernels are a barrier: none of the next kernel's requests issues before
-  // every request of this one has completed (its writes are the next one's data).
-  uint64_t queued_this_kernel = 0, kernel_done = 0;
+  // every request of this one has completed (its writes are the next one's
+  // data). kernel_done: the latest completion so far; kernel_start: that of
+  // the kernels before the running one, which holds for all its requests,
+  // not only its first.
+  uint64_t queued_this_kernel = 0, kernel_done = 0, kernel_start = 0;
   bool sequence_done = false;
   std::vector<L1Request> produced;
   Request req;
 
   while (true) {
-    unsigned best = 0;
-    uint64_t best_cycle = kNever, best_mshr = 0, best_dep = 0;
-    bool tick = false;
+    unsigned best = 0, ticker = 0;
+    uint64_t best_cycle = kNever, tick_cycle = kNever, best_mshr = 0, best_dep = 0;
     for (unsigned s = 0; s < sms_.size(); ++s) {
       SmState& st = sms_[s];
       if (st.queue.empty()) {
@@ -117,28 +119,35 @@ void SmArrayTlm::issue_all() {
         // best one known: not for an SM without work until the kernel ends,
         // nor before the SM's own earliest possible issue (its MSHRs full in
         // real time). Ticks not needed would run the ordering ahead of the
-        // SMs the memory holds back, and their queues would grow without bound.
+        // SMs the memory holds back, and their queues would grow.
         if (sequence_done || sequence_.idle_until_kernel_ends(s)) continue;
-        const uint64_t c = issue_lower_bound(s, start_cycle_ + sequence_.now());
-        if (c < best_cycle) {
-          best_cycle = c;
-          tick = true;
+        const uint64_t c = std::max({issue_lower_bound(s, start_cycle_ + sequence_.now()), kernel_start, last_issue_});
+        if (c < tick_cycle) {
+          tick_cycle = c;
+          ticker = s;
         }
         continue;
       }
       if (st.queue.front().kernel != kernel_ && queued_this_kernel > 0) continue;  // barrier
       uint64_t mshr = 0, dep = 0;
       uint64_t c = earliest_issue(s, &mshr, &dep);
-      if (st.queue.front().kernel != kernel_) c = std::max(c, kernel_done);
+      c = std::max(c, st.queue.front().kernel != kernel_ ? kernel_done : kernel_start);
+      c = std::max(c, last_issue_);
       if (c < best_cycle) {
         best = s;
         best_cycle = c;
         best_mshr = mshr;
         best_dep = dep;
-        tick = false;
       }
     }
-    if (best_cycle == kNever) break;
+    if (best_cycle == kNever && tick_cycle == kNever) break;
+    // The earliest event first, the lower SM on a tie; a tick is held back
+    // while the queues hold frontend.max_queued requests (docs/frontend.md).
+    bool tick = tick_cycle < best_cycle || (tick_cycle == best_cycle && ticker < best);
+    if (tick && best_cycle != kNever && queued_ >= cfg_.frontend.max_queued) {
+      tick = false;
+      ++queue_limit_holds_;
+    }
     if (tick) {
       produced.clear();
       if (!sequence_.tick(produced)) sequence_done = true;
@@ -158,6 +167,7 @@ void SmArrayTlm::issue_all() {
     if (r.kernel != kernel_) {
       close_kernel();
       kernel_ = r.kernel;
+      kernel_start = kernel_done;
       queued_this_kernel = 0;
       for (const SmState& other : sms_)
         for (const L1Request& q : other.queue) queued_this_kernel += q.kernel == kernel_;
@@ -165,6 +175,7 @@ void SmArrayTlm::issue_all() {
     }
     --queued_this_kernel;
     const uint64_t issue = best_cycle;
+    last_issue_ = issue;
     if (st.outstanding.size() >= cfg_.frontend.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
 
     sc_core::sc_time delay = clock.advance_to(issue);

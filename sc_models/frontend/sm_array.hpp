@@ -44,6 +44,8 @@ class SmArrayTlm : public sc_core::sc_module {
   const StridedRunStats& strided_stats() const { return strided_stats_; }
   // The most requests ordered but not yet issued at once, over all SMs.
   uint64_t queued_max() const { return queued_max_; }
+  // Ticks held back because the queues held frontend.max_queued requests.
+  uint64_t queue_limit_holds() const { return queue_limit_holds_; }
 
  private:
   struct SmState {
@@ -74,7 +76,10 @@ class SmArrayTlm : public sc_core::sc_module {
   std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
   StridedRunStats strided_stats_;
-  uint64_t queued_ = 0, queued_max_ = 0;
+  uint64_t queued_ = 0, queued_max_ = 0, queue_limit_holds_ = 0;
+  // The last issue cycle: no later issue is earlier (a held-back tick's SM
+  // issues no earlier than the request issued in its place).
+  uint64_t last_issue_ = 0;
   double latency_mean_sum_ = 0;
   uint32_t kernel_ = 0;
   uint64_t start_cycle_ = 0;

@@ -86,7 +86,8 @@ nlohmann::json frontend_json(const FrontendReport& f) {
                       {"coalescing_efficiency", ratio(seq.thread_accesses, seq.requests)},
                       {"ordering_ticks", seq.ticks},
                       {"memory_init_bytes", f.memory_init_bytes},
-                      {"queued_max", f.queued_max}};
+                      {"queued_max", f.queued_max},
+                      {"queue_limit_holds", f.queue_limit_holds}};
   const StridedRunStats& st = f.strided;
   j["strided"] = {{"enabled", f.strided_enabled},
                   {"requests", st.requests},

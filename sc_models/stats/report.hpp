@@ -31,6 +31,7 @@ struct FrontendReport {
   bool strided_enabled;
   uint64_t memory_init_bytes;
   uint64_t queued_max;
+  uint64_t queue_limit_holds;
 };
 nlohmann::json frontend_json(const FrontendReport& f);
 void print_frontend(std::ostream& os, const FrontendReport& f);

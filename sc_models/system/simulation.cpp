@@ -95,6 +95,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   r.warps = sms.warp_summary();
   r.strided = sms.strided_stats();
   r.queued_max = sms.queued_max();
+  r.queue_limit_holds = sms.queue_limit_holds();
   r.sequence = sequence.stats();
   r.memory_init_bytes = driver.bytes_loaded();
   if (sms.failure()) {

@@ -30,6 +30,7 @@ struct SimulationResult {
   WarpRunSummary warps;
   StridedRunStats strided;
   uint64_t queued_max = 0;  // requests ordered but not yet issued, at most
+  uint64_t queue_limit_holds = 0;  // ticks held back by frontend.max_queued
   SequenceStats sequence;
   uint64_t memory_init_bytes = 0;
 };
