@@ -24,24 +24,27 @@ struct WritePiece {
 // read as the smallest naturally aligned power-of-two block holding them, so
 // the request a memory sees is (base(), width): aligned, inside one line.
 struct CoalescedAccess {
-  uint32_t thread_id = 0;
   uint64_t pc = 0;
   uint64_t address = 0;
-  unsigned width = 0;
-  Op op = Op::kRead;
-  bool dependent = false;
-  unsigned threads = 0;  // per-thread accesses merged into it
   // A strided request (seed 001) has elements > 0: `elements` accesses of
   // `width` bytes from `address`, `stride` bytes apart, its data packed in
   // element order; `line_requests` is what coalescing made of the same
   // instruction. Otherwise elements == 0 and it is one (base(), width) block.
   uint64_t stride = 0;
-  unsigned elements = 0;
-  unsigned line_requests = 0;
-  // Writes: each merged thread's bytes (strided: each element's, in element order) (a later thread's overwrite an
-  // earlier one's where they overlap, as the writes land in lane order).
+  // Writes: each merged thread's bytes, or each element's in element order
+  // (a later thread's overwrite an earlier one's where they overlap, as the
+  // writes land in lane order).
   std::vector<WritePiece> writes;
-  uint64_t base() const { return address & ~uint64_t{width - 1}; }
+  uint32_t thread_id = 0;
+  // Narrow fields, so a request is one cache line: the front end holds every
+  // resident block's requests (docs/performance.md, "Memory").
+  uint16_t width = 0;  // at most a line (4096 bytes)
+  Op op = Op::kRead;
+  bool dependent = false;
+  uint8_t threads = 0;  // per-thread accesses merged into it: at most a warp
+  uint8_t elements = 0;
+  uint8_t line_requests = 0;
+  uint64_t base() const { return address & ~(uint64_t{width} - 1); }
   bool strided() const { return elements > 0; }
   unsigned bytes() const { return strided() ? elements * width : width; }
 };

@@ -245,7 +245,8 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
           // as a block's requests were made long before and are cold.
           if (w.has_work()) {
             const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
-            for (size_t at = 0; at < sizeof(CoalescedAccess); at += 64) __builtin_prefetch(next + at);
+            // Every line it touches: an array of them need not start on a line.
+            for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
           }
           --b.remaining;
           sm.held_from = std::make_pair(slot, warp);
