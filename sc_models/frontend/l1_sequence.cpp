@@ -125,48 +125,81 @@ bool L1SequenceGenerator::load_block(Block& b) {
   for (unsigned w = 0; w < warps_per_block_; ++w) b.warps[w].id = static_cast<uint32_t>(block * warps_per_block_ + w);
   b.remaining = 0;
   b.pending = 0;
+  b.records.clear();
 
+  // The block's records are kept packed, each warp instruction a run of
+  // them; coalescing waits until the warp reaches the instruction.
+  uint32_t first = 0;    // of the open instruction in b.records
+  uint32_t lanes = 0;    // lanes in the open instruction
   auto close_instruction = [&]() {
-    if (instruction_.empty()) return;
-    coalesced_.clear();
-    coalesce(instruction_.data(), instruction_.size(), fe_.line_bytes, coalesced_);
-    CoalescedAccess strided;
-    if (fe_.strided_requests && stride_instruction(instruction_.data(), instruction_.size(), static_cast<unsigned>(coalesced_.size()), strided)) {
-      ++stats_.strided_requests;
-      stats_.strided_elements += strided.elements;
-      stats_.strided_line_requests += strided.line_requests;
-      coalesced_.clear();
-      coalesced_.push_back(std::move(strided));
-    }
-    Warp& w = b.warps[(instruction_[0].thread_id / kWarpSize) % warps_per_block_];
-    for (CoalescedAccess& a : coalesced_) w.queue.push_back(std::move(a));
-    b.remaining += coalesced_.size();
-    stats_.requests += coalesced_.size();
+    const uint32_t count = static_cast<uint32_t>(b.records.size()) - first;
+    if (count == 0) return;
+    b.warps[(b.records[first].thread_id / kWarpSize) % warps_per_block_].instructions.push_back({first, count});
+    ++b.remaining;
     ++stats_.warp_instructions;
-    instruction_.clear();
+    first = static_cast<uint32_t>(b.records.size());
+    lanes = 0;
   };
-  uint32_t lanes = 0;  // lanes in the open instruction
   while (peek_ == Peek::kRecord && record_.thread_id / kWarpSize / warps_per_block_ == block) {
     const ThreadRecord& r = record_;
     const uint32_t lane = bit(r.thread_id % kWarpSize);
-    if (!instruction_.empty() &&
-        (r.thread_id / kWarpSize != instruction_[0].thread_id / kWarpSize || r.pc != instruction_[0].pc || (lanes & lane))) {
-      close_instruction();
-      lanes = 0;
+    if (b.records.size() > first) {
+      const PackedRecord& open = b.records[first];
+      if (r.thread_id / kWarpSize != open.thread_id / kWarpSize || r.pc != open.pc || (lanes & lane)) close_instruction();
     }
-    instruction_.push_back(r);
+    PackedRecord p;
+    p.pc = r.pc;
+    p.address = r.address;
+    p.data = r.data;
+    p.thread_id = r.thread_id;
+    p.width = static_cast<uint8_t>(r.width);
+    p.flags = static_cast<uint8_t>((r.op == Op::kWrite ? 1 : 0) | (r.dependent ? 2 : 0) | (r.has_data ? 4 : 0));
+    b.records.push_back(p);
     lanes |= lane;
     ++stats_.thread_accesses;
     peek_ = Peek::kNone;
     read_item();
   }
   close_instruction();
+  b.records.shrink_to_fit();  // held until the block ends: no growth slack
   for (Warp& w : b.warps) {
-    w.queue.shrink_to_fit();  // held until the block ends: no growth slack
-    stats_.warps += w.has_work();
+    w.instructions.shrink_to_fit();
+    stats_.warps += !w.instructions.empty();
+    if (!w.instructions.empty()) coalesce_next(b, w);
   }
   ++stats_.blocks;
   return true;
+}
+
+void L1SequenceGenerator::coalesce_next(Block& b, Warp& w) {
+  const Instruction& in = w.instructions[w.next_instruction++];
+  instruction_.clear();
+  for (uint32_t i = in.first; i < in.first + in.count; ++i) {
+    const PackedRecord& p = b.records[i];
+    ThreadRecord r;
+    r.thread_id = p.thread_id;
+    r.pc = p.pc;
+    r.address = p.address;
+    r.width = p.width;
+    r.op = p.flags & 1 ? Op::kWrite : Op::kRead;
+    r.dependent = p.flags & 2;
+    r.has_data = p.flags & 4;
+    r.data = p.data;
+    instruction_.push_back(r);
+  }
+  w.queue.clear();
+  w.next = 0;
+  coalesce(instruction_.data(), instruction_.size(), fe_.line_bytes, w.queue);
+  CoalescedAccess strided;
+  if (fe_.strided_requests && stride_instruction(instruction_.data(), instruction_.size(), static_cast<unsigned>(w.queue.size()), strided)) {
+    ++stats_.strided_requests;
+    stats_.strided_elements += strided.elements;
+    stats_.strided_line_requests += strided.line_requests;
+    w.queue.clear();
+    w.queue.push_back(std::move(strided));
+  }
+  b.remaining += w.queue.size() - 1;  // the instruction, counted as one, is now its requests
+  stats_.requests += w.queue.size();
 }
 
 // Blocks go to SMs round robin, each to the next SM (after the last one
@@ -240,6 +273,8 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
         Warp& w = b.warps[warp];
         if (!w.blocked && w.has_work()) {
           sm.held = std::move(w.queue[w.next++]);
+          --b.remaining;
+          if (!w.has_work() && w.next_instruction < w.instructions.size()) coalesce_next(b, w);
           sm.ready -= !w.has_work();
           // The warp's next request is picked a round later: fetch it now,
           // as a block's requests were made long before and are cold.
@@ -248,7 +283,6 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
             // Every line it touches: an array of them need not start on a line.
             for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
           }
-          --b.remaining;
           sm.held_from = std::make_pair(slot, warp);
           sm.rr = size_t{slot} * wpb + warp;
           break;

@@ -84,11 +84,25 @@ class L1SequenceGenerator {
   const KernelInfo& kernel() const { return kernel_; }  // the kernel running now
 
  private:
+  // A per-thread record as a resident block keeps it until its warp
+  // instruction is coalesced: 32 bytes rather than a 64-byte request.
+  struct PackedRecord {
+    uint64_t pc = 0, address = 0, data = 0;
+    uint32_t thread_id = 0;
+    uint8_t width = 0, flags = 0;  // flags: write, dependent, has data
+  };
+  struct Instruction {
+    uint32_t first = 0;  // into Block::records
+    uint32_t count = 0;
+  };
   struct Warp {
-    // Its requests in order, all made when the block was loaded; `next` is
-    // the first not yet taken. One array: consumed in order, freed with the block.
-    std::vector<CoalescedAccess> queue;
-    size_t next = 0;
+    // Its instructions in order; each is coalesced when the warp reaches it
+    // (the first when the block is loaded, the next when the last request of
+    // the one before is taken), so a warp holds one instruction's requests.
+    std::vector<Instruction> instructions;
+    size_t next_instruction = 0;
+    std::vector<CoalescedAccess> queue;  // the current instruction's requests
+    size_t next = 0;                     // the first not yet taken
     bool has_work() const { return next < queue.size(); }
     uint32_t id = 0;
     bool blocked = false;  // a dependent request is outstanding
@@ -97,7 +111,8 @@ class L1SequenceGenerator {
     bool live = false;
     uint32_t id = 0;
     std::vector<Warp> warps;
-    uint64_t remaining = 0;  // requests not yet taken
+    std::vector<PackedRecord> records;  // the block's, in trace order
+    uint64_t remaining = 0;  // requests queued and instructions not yet coalesced: 0 when all are taken
     uint64_t pending = 0;    // issued, latency not yet expired
   };
   struct Pending {
@@ -124,6 +139,7 @@ class L1SequenceGenerator {
   bool start_next_kernel();
   void dispatch();
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
+  void coalesce_next(Block& b, Warp& w);  // the warp's next instruction into its queue
   void skip_quiet_ticks();
   unsigned draw_latency(Sm& sm);
   void check_record(const ThreadRecord& r) const;
@@ -152,7 +168,6 @@ class L1SequenceGenerator {
   bool done_ = false;
   SequenceStats stats_;
   std::vector<ThreadRecord> instruction_;  // records of the warp instruction being read
-  std::vector<CoalescedAccess> coalesced_;
 };
 
 // The summary `gpumem trace order` prints: totals, coalescing efficiency
