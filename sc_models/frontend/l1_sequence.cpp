@@ -1,6 +1,7 @@
 #include "frontend/l1_sequence.hpp"
 
 #include <limits>
+#include <stdexcept>
 
 #include <cmath>
 #include <iomanip>
@@ -361,7 +362,11 @@ void L1SequenceGenerator::skip_quiet_ticks() {
     if (!quiet) return;
     if (!sm.pending.empty()) next = std::min<uint64_t>(next, sm.pending.top().expiry);
   }
-  if (next == std::numeric_limits<uint64_t>::max() || next <= now_) return;
+  // Blocks resident, yet none can act and nothing is outstanding: no tick
+  // would ever change that. A bug, reported rather than ticked through forever.
+  if (next == std::numeric_limits<uint64_t>::max())
+    throw std::logic_error("L1 ordering stuck at tick " + std::to_string(now_) + ": blocks resident but no warp can issue");
+  if (next <= now_) return;
   const uint64_t skipped = next - now_;
   for (unsigned s = 0; s < sms_.size(); ++s) {
     const Sm& sm = sms_[s];

@@ -43,19 +43,21 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   const auto ready = st.warp_ready.find(r.warp);
   if (ready != st.warp_ready.end()) c = std::max(c, ready->second);
   *dependency_wait = c - ordered;
-  while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
   const uint64_t before_mshr = c;
-  if (st.outstanding.size() >= cfg_.frontend.mshr_entries) c = std::max(c, st.outstanding.top());
+  c = mshr_free(st, c);
   *mshr_wait = c - before_mshr;
   return c;
 }
 
 uint64_t SmArrayTlm::issue_lower_bound(unsigned s, uint64_t tick_cycle) {
   SmState& st = sms_[s];
-  uint64_t c = std::max(tick_cycle, st.next_free);
+  return mshr_free(st, std::max(tick_cycle, st.next_free));
+}
+
+uint64_t SmArrayTlm::mshr_free(SmState& st, uint64_t c) const {
+  // Completions by c have freed their MSHRs (no later issue is earlier).
   while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
-  if (st.outstanding.size() >= cfg_.frontend.mshr_entries) c = std::max(c, st.outstanding.top());
-  return c;
+  return st.outstanding.size() >= cfg_.frontend.mshr_entries ? std::max(c, st.outstanding.top()) : c;
 }
 
 void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {

@@ -64,6 +64,8 @@ class SmArrayTlm : public sc_core::sc_module {
   uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
   // No request the ordering gives SM s from its next tick (at `tick_cycle`) on issues earlier.
   uint64_t issue_lower_bound(unsigned s, uint64_t tick_cycle);
+  // The first cycle from c on with an MSHR of st free.
+  uint64_t mshr_free(SmState& st, uint64_t c) const;
   void close_kernel();
   void retire_warp(const WarpAccumulator& acc);  // into the run's warp summary
 

@@ -76,10 +76,7 @@ class MmuTlm : public sc_core::sc_module {
         }
         sx->address[i] = e.physical_address;
       }
-      const uint64_t cycle = how.cycle;
-      how = sx->element[0];
-      how.cycle = cycle;
-      if (sets_task_) info.task_type = how.task_type;
+      // The request's own How stays its cycle: the router copies element 0's in.
     } else {
       if (!translate(info, how.cycle, trans.get_address(), trans.is_write(), how)) {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

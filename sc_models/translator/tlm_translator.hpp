@@ -48,9 +48,6 @@ class TranslatorTlm : public sc_core::sc_module {
         unsigned task = before_mmu_ ? 0 : how.task_type;
         sx->address[i] = map(sx->address[i], ext->info.process, task, how);
       }
-      ext->how.scheme = sx->element[0].scheme;
-      ext->how.task_type = sx->element[0].task_type;
-      ext->how.mapped_address = sx->element[0].mapped_address;
     } else {
       unsigned task = ext->info.task_type;
       trans.set_address(map(trans.get_address(), ext->info.process, task, ext->how));
