@@ -64,15 +64,27 @@ class Cli : public ::testing::Test {
   Result run(const std::vector<std::string>& args) const { return run_in("", args); }
 
   // The same, started in `dir` (relative paths in `args` are then from there).
-  Result run_in(const std::string& dir, const std::vector<std::string>& args) const {
+  Result run_in(const std::string& dir, const std::vector<std::string>& args) const { return run_with("", dir, args); }
+
+  // The same with environment settings ("NAME=value") for the run.
+  Result run_env(const std::vector<std::string>& env, const std::vector<std::string>& args) const {
+    std::string settings;
+    for (const auto& e : env) settings += "'" + e + "' ";
+    return run_with(settings, "", args);
+  }
+
+ private:
+  Result run_with(const std::string& env, const std::string& dir, const std::vector<std::string>& args) const {
     std::string cmd = dir.empty() ? "" : "cd '" + dir + "' && ";
-    cmd += "'" + std::string(GPUMEM_BINARY) + "'";
+    cmd += (env.empty() ? "" : "env " + env) + "'" + std::string(GPUMEM_BINARY) + "'";
     for (const auto& a : args) cmd += " '" + a + "'";
     cmd += " >'" + path("stdout").string() + "' 2>'" + path("stderr").string() + "' </dev/null";
     const int status = std::system(cmd.c_str());
     EXPECT_TRUE(WIFEXITED(status)) << cmd << ": did not exit normally (status " << status << ")";
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
   }
+
+ public:
 
   nlohmann::json json(const std::string& name) const {
     const std::string text = slurp(path(name));

@@ -10,6 +10,7 @@
 
 #include "frontend/coalescer.hpp"
 #include "frontend/l1_sequence.hpp"
+#include "frontend/record_store.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "test_helpers.hpp"
 
@@ -560,6 +561,89 @@ TEST(StridedRequests, TheSwitchOffSendsLineRequests) {
   EXPECT_EQ(off.strided_requests, 0u);
 }
 
+// ---------------------------------------------------------------- resident records
+
+PackedRecord packed(uint32_t queue, uint32_t i) {
+  PackedRecord p;
+  p.thread_id = queue;
+  p.address = uint64_t{i} * 4;
+  p.pc = 0x100 + i;
+  return p;
+}
+
+TEST(ResidentRecords, SpilledChunksComeBackInOrderAndTheirSlotsAreReused) {
+  constexpr uint32_t kChunk = RecordStore::kChunkRecords;
+  constexpr uint32_t kRecords = 4 * kChunk - 24;  // three full chunks and a part
+  RecordStore store(0);
+  RecordQueue q[3];
+  for (uint32_t i = 0; i < kRecords; ++i)
+    for (uint32_t k = 0; k < 3; ++k) store.push(q[k], packed(k, i));
+  // With no budget the middle two chunks of each queue spill when the next
+  // chunk opens; the first (read first) and the last (still filling) stay.
+  EXPECT_EQ(store.spilled(), 3u * 2 * kChunk);
+  EXPECT_EQ(store.in_memory(), 3u * (kChunk + kChunk - 24));
+  EXPECT_EQ(store.in_memory_max(), 3u * 2 * kChunk) << "two full chunks per queue, the moment before the first spill";
+  EXPECT_EQ(store.file_bytes(), 6u * kChunk * sizeof(PackedRecord));
+  for (uint32_t k = 0; k < 3; ++k) {
+    for (uint32_t i = 0; i < kRecords; ++i) {
+      ASSERT_FALSE(q[k].empty());
+      const PackedRecord& p = store.front(q[k]);
+      ASSERT_EQ(p.thread_id, k);
+      ASSERT_EQ(p.address, uint64_t{i} * 4) << "queue " << k << " record " << i;
+      ASSERT_EQ(p.pc, 0x100u + i);
+      store.pop(q[k]);
+    }
+    EXPECT_TRUE(q[k].empty());
+  }
+  EXPECT_EQ(store.in_memory(), 0u);
+  // Spilling again reuses the slots read back: the file does not grow.
+  for (uint32_t i = 0; i < 4 * kChunk; ++i) store.push(q[0], packed(0, i));
+  EXPECT_EQ(store.spilled(), 3u * 2 * kChunk + 2 * kChunk);
+  EXPECT_EQ(store.file_bytes(), 6u * kChunk * sizeof(PackedRecord));
+  store.clear(q[0]);
+  EXPECT_TRUE(q[0].empty());
+  EXPECT_EQ(store.in_memory(), 0u);
+}
+
+TEST(ResidentRecords, WithinTheBudgetNothingSpills) {
+  RecordStore store(10000);
+  RecordQueue q;
+  for (uint32_t i = 0; i < 5000; ++i) store.push(q, packed(0, i));
+  EXPECT_EQ(store.spilled(), 0u);
+  EXPECT_EQ(store.file_bytes(), 0u);
+  EXPECT_EQ(store.in_memory_max(), 5000u);
+}
+
+// Four blocks of two warps, each warp 20 instructions of 32 lanes (640
+// records, several chunks): some dependent, some strided.
+std::string long_warps_trace() {
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t w = 0; w < 8; ++w)
+    for (uint32_t i = 0; i < 20; ++i)
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        const uint64_t address = i % 3 == 0 ? 0x400000 + 0x1000 * w + 0x200 * lane : 0x100000 * w + 0x800 * i + 4 * lane;
+        t += line(w * 32 + lane, 0x10 + 8 * i, address, i % 4 == 1);
+      }
+  return t;
+}
+
+TEST(ResidentRecords, SpillingChangesNothingInTheSequence) {
+  const std::string fe = "{num_sms: 2, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, latency_min: 3, latency_sigma: 6";
+  SequenceStats kept, spilled;
+  const std::string a = sequence_text(order(frontend_config(fe + "}"), long_warps_trace(), &kept));
+  const std::string b = sequence_text(order(frontend_config(fe + ", max_records_in_memory: 0}"), long_warps_trace(), &spilled));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(kept.records_spilled, 0u);
+  EXPECT_EQ(kept.records_in_memory_max, 4u * 2 * 640) << "the four blocks, all resident at once, whole";
+  // Each warp spills every chunk but its first and its last.
+  static_assert(640 % RecordStore::kChunkRecords == 0, "whole chunks");
+  EXPECT_EQ(spilled.records_spilled, 8u * (640 - 2 * RecordStore::kChunkRecords));
+  EXPECT_LT(spilled.records_in_memory_max, kept.records_in_memory_max);
+  EXPECT_EQ(kept.requests, spilled.requests);
+  EXPECT_EQ(kept.strided_requests, spilled.strided_requests);
+  EXPECT_GT(spilled.strided_requests, 0u);
+}
+
 TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 96}"); }, "test.yaml", 3, "frontend.line_bytes", "power of two"));
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{line_bytes: 512}"); }, "test.yaml", 3, "frontend.line_bytes",
@@ -575,6 +659,9 @@ TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_FALSE(frontend_config("{strided_requests: false}").frontend.strided_requests);
   EXPECT_TRUE(frontend_config("{}").frontend.strided_requests);
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{max_queued: 0}"); }, "test.yaml", 3, "frontend.max_queued", "outside [1, "));
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{max_records_in_memory: -1}"); }, "test.yaml", 3,
+                                   "frontend.max_records_in_memory", ""));
+  EXPECT_EQ(frontend_config("{}").frontend.max_records_in_memory, 262144u);
 }
 
 }  // namespace

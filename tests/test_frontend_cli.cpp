@@ -150,6 +150,43 @@ TEST_F(Cli, MaxQueuedBoundsTheRequestsOrderedAhead) {
   }
 }
 
+TEST_F(Cli, ResidentRecordsSpillWithoutChangingTheSequence) {
+  // Two blocks of two warps, each warp 20 coalesced loads (640 records: ten
+  // chunks of 64). With no records kept in memory, each warp's chunks but
+  // its first and its last go to the file and come back.
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned i = 0; i < 20; ++i)
+      for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x" << 16 + 8 * i << ",R," << 0x10000 * w + 0x80 * i + 4 * lane << ",4,0,\n";
+  const auto csv = write("t.csv", t.str());
+  std::string spill = kConfig;
+  spill.replace(spill.find("latency_sigma: 5"), 16, "latency_sigma: 5, max_records_in_memory: 0");
+  const Result kept = run({"trace", "order", "--config", write("c.yaml", kConfig).string(), "--threads", csv.string(), "--out",
+                           path("a.csv").string()});
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("resident records: at most 2560 in memory, 0 spilled to a temporary file"), std::string::npos) << kept.out;
+  const auto cfg = write("s.yaml", spill);
+  const Result spilled = run({"trace", "order", "--config", cfg.string(), "--threads", csv.string(), "--out", path("b.csv").string()});
+  ASSERT_EQ(spilled.exit_code, 0) << spilled.err;
+  EXPECT_NE(spilled.out.find(", 2048 spilled to a temporary file"), std::string::npos) << spilled.out;
+  EXPECT_EQ(slurp(path("a.csv")), slurp(path("b.csv")));
+  const Result r = run({"run", "--config", cfg.string(), "--threads", csv.string(), "--stats-json", path("s.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto fe = json("s.json").at("frontend");
+  EXPECT_EQ(fe.at("records_spilled"), 2048);
+  EXPECT_LT(fe.at("records_in_memory_max"), 2560);
+  EXPECT_EQ(json("s.json").at("requests"), 80);
+  // Nowhere to spill: the run stops and says where it tried.
+  const Result nowhere = run_env({"TMPDIR=" + path("missing").string()},
+                                 {"trace", "order", "--config", cfg.string(), "--threads", csv.string(), "--out", path("c.csv").string()});
+  EXPECT_NE(nowhere.exit_code, 0);
+  EXPECT_NE(nowhere.err.find("cannot create the temporary file for spilled per-thread records in " + path("missing").string() +
+                             " (set TMPDIR, or raise frontend.max_records_in_memory): No such file or directory"),
+            std::string::npos)
+      << nowhere.err;
+}
+
 TEST_F(Cli, ImportedTracesRunUnchanged) {
   const auto cfg = write("c.yaml", kConfig);
   const std::string data = kSource + "/tests/data/importers/";

@@ -118,6 +118,7 @@ struct FrontendConfig {
   uint64_t seed = 1;              // of the latency generator
   bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
   uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
+  uint64_t max_records_in_memory = 262144;  // resident blocks' per-thread records kept in memory; the rest spill to a file
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
 

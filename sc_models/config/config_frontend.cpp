@@ -6,7 +6,8 @@ namespace gpumem::config_yaml {
 
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f) {
   r.expect_map(n, "frontend", {"num_sms", "blocks_per_sm", "warps_per_block", "line_bytes", "mshr_entries", "latency_min",
-                               "latency_sigma", "seed", "strided_requests", "max_queued"});
+                               "latency_sigma", "seed", "strided_requests", "max_queued",
+                               "max_records_in_memory"});
   f.line = n.Mark().line + 1;
   r.opt_uint(n, "frontend", "num_sms", f.num_sms, 1, 1024);
   r.opt_uint(n, "frontend", "blocks_per_sm", f.blocks_per_sm, 1, 64);
@@ -26,6 +27,7 @@ void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, Fron
   }
   r.opt_uint(n, "frontend", "seed", f.seed, 0, ~uint64_t{0});
   r.opt_uint(n, "frontend", "max_queued", f.max_queued, 1, uint64_t{1} << 32);
+  r.opt_uint(n, "frontend", "max_records_in_memory", f.max_records_in_memory, 0, uint64_t{1} << 40);
   if (n["strided_requests"]) f.strided_requests = r.to_bool(n["strided_requests"], "frontend.strided_requests");
 }
 

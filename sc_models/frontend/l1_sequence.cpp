@@ -19,7 +19,7 @@ double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1
 }  // namespace
 
 L1SequenceGenerator::L1SequenceGenerator(const Config& cfg, ThreadTraceSource& source)
-    : cfg_(cfg), fe_(cfg.frontend), source_(source), sms_(cfg.frontend.num_sms) {
+    : cfg_(cfg), fe_(cfg.frontend), source_(source), sms_(cfg.frontend.num_sms), store_(cfg.frontend.max_records_in_memory) {
   stats_.sm.resize(fe_.num_sms);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
     sms_[s].slots.resize(fe_.blocks_per_sm);
@@ -126,68 +126,68 @@ bool L1SequenceGenerator::load_block(Block& b) {
   for (unsigned w = 0; w < warps_per_block_; ++w) b.warps[w].id = static_cast<uint32_t>(block * warps_per_block_ + w);
   b.remaining = 0;
   b.pending = 0;
-  b.records.clear();
 
-  // The block's records are kept packed, each warp instruction a run of
-  // them; coalescing waits until the warp reaches the instruction.
-  uint32_t first = 0;    // of the open instruction in b.records
+  // Records go to their warps' queues; a warp instruction is a run of one
+  // warp's records with one PC and no lane twice, and its first record is
+  // marked, as coalescing waits until the warp reaches it.
+  Warp* open = nullptr;  // the warp of the open instruction
+  uint64_t open_pc = 0;
   uint32_t lanes = 0;    // lanes in the open instruction
   auto close_instruction = [&]() {
-    const uint32_t count = static_cast<uint32_t>(b.records.size()) - first;
-    if (count == 0) return;
-    b.warps[(b.records[first].thread_id / kWarpSize) % warps_per_block_].instructions.push_back({first, count});
+    if (!open) return;
+    ++open->instructions_left;
     ++b.remaining;
     ++stats_.warp_instructions;
-    first = static_cast<uint32_t>(b.records.size());
+    open = nullptr;
     lanes = 0;
   };
   while (peek_ == Peek::kRecord && record_.thread_id / kWarpSize / warps_per_block_ == block) {
     const ThreadRecord& r = record_;
     const uint32_t lane = bit(r.thread_id % kWarpSize);
-    if (b.records.size() > first) {
-      const PackedRecord& open = b.records[first];
-      if (r.thread_id / kWarpSize != open.thread_id / kWarpSize || r.pc != open.pc || (lanes & lane)) close_instruction();
-    }
+    Warp& w = b.warps[(r.thread_id / kWarpSize) % warps_per_block_];
+    if (open && (&w != open || r.pc != open_pc || (lanes & lane))) close_instruction();
     PackedRecord p;
     p.pc = r.pc;
     p.address = r.address;
     p.data = r.data;
     p.thread_id = r.thread_id;
     p.width = static_cast<uint8_t>(r.width);
-    p.flags = static_cast<uint8_t>((r.op == Op::kWrite ? 1 : 0) | (r.dependent ? 2 : 0) | (r.has_data ? 4 : 0));
-    b.records.push_back(p);
+    p.flags = static_cast<uint8_t>((r.op == Op::kWrite ? PackedRecord::kWrite : 0) | (r.dependent ? PackedRecord::kDependent : 0) |
+                                   (r.has_data ? PackedRecord::kHasData : 0) | (open ? 0 : PackedRecord::kInstructionStart));
+    store_.push(w.records, p);
+    open = &w;
+    open_pc = r.pc;
     lanes |= lane;
     ++stats_.thread_accesses;
     peek_ = Peek::kNone;
     read_item();
   }
   close_instruction();
-  b.records.shrink_to_fit();  // held until the block ends: no growth slack
   for (Warp& w : b.warps) {
-    w.instructions.shrink_to_fit();
-    stats_.warps += !w.instructions.empty();
-    if (!w.instructions.empty()) coalesce_next(b, w);
+    stats_.warps += w.instructions_left > 0;
+    if (w.instructions_left > 0) coalesce_next(b, w);
   }
   ++stats_.blocks;
   return true;
 }
 
 void L1SequenceGenerator::coalesce_next(Block& b, Warp& w) {
-  const Instruction& in = w.instructions[w.next_instruction++];
+  --w.instructions_left;
   instruction_.clear();
-  for (uint32_t i = in.first; i < in.first + in.count; ++i) {
-    const PackedRecord& p = b.records[i];
+  do {
+    const PackedRecord& p = store_.front(w.records);
     ThreadRecord r;
     r.thread_id = p.thread_id;
     r.pc = p.pc;
     r.address = p.address;
     r.width = p.width;
-    r.op = p.flags & 1 ? Op::kWrite : Op::kRead;
-    r.dependent = p.flags & 2;
-    r.has_data = p.flags & 4;
+    r.op = p.flags & PackedRecord::kWrite ? Op::kWrite : Op::kRead;
+    r.dependent = p.flags & PackedRecord::kDependent;
+    r.has_data = p.flags & PackedRecord::kHasData;
     r.data = p.data;
     instruction_.push_back(r);
-  }
+    store_.pop(w.records);
+  } while (!w.records.empty() && !(store_.front(w.records).flags & PackedRecord::kInstructionStart));
   w.queue.clear();
   w.next = 0;
   coalesce(instruction_.data(), instruction_.size(), fe_.line_bytes, w.queue);
@@ -275,7 +275,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
         if (!w.blocked && w.has_work()) {
           sm.held = std::move(w.queue[w.next++]);
           --b.remaining;
-          if (!w.has_work() && w.next_instruction < w.instructions.size()) coalesce_next(b, w);
+          if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
           sm.ready -= !w.has_work();
           // The warp's next request is picked a round later: fetch it now,
           // as a block's requests were made long before and are cold.
@@ -309,6 +309,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
       sm.ready += w.has_work();
     }
     if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
+      for (Warp& w : b.warps) store_.clear(w.records);  // empty unless a bug left records behind
       b = Block{};
       --sm.resident;
       --resident_blocks_;
@@ -389,6 +390,8 @@ bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
   for (unsigned s = 0; s < fe_.num_sms; ++s) sm_tick(s, issued);
   ++now_;
   stats_.ticks = now_;
+  stats_.records_in_memory_max = store_.in_memory_max();
+  stats_.records_spilled = store_.spilled();
   return true;
 }
 
@@ -413,6 +416,8 @@ void print_sequence_stats(std::ostream& os, const SequenceStats& s) {
      << "strided requests " << s.strided_requests << " (" << s.strided_elements << " elements, in place of "
      << s.strided_line_requests << " line requests)\n"
      << "ticks " << s.ticks << "\n"
+     << "resident records: at most " << s.records_in_memory_max << " in memory, " << s.records_spilled
+     << " spilled to a temporary file\n"
      << "  sm  blocks  requests  accesses  mshr_full  blocked     idle\n";
   for (size_t i = 0; i < s.sm.size(); ++i) {
     const SmSequenceStats& m = s.sm[i];

@@ -16,6 +16,7 @@
 
 #include "config/config.hpp"
 #include "frontend/coalescer.hpp"
+#include "frontend/record_store.hpp"
 #include "frontend/thread_trace.hpp"
 
 namespace gpumem {
@@ -50,6 +51,9 @@ struct SequenceStats {
   uint64_t strided_requests = 0, strided_elements = 0, strided_line_requests = 0;
   uint64_t kernels = 0, blocks = 0, warps = 0;
   uint64_t ticks = 0;
+  // Records of resident blocks in memory at most, and records spilled to the
+  // temporary file (frontend.max_records_in_memory).
+  uint64_t records_in_memory_max = 0, records_spilled = 0;
   std::vector<SmSequenceStats> sm;
 };
 
@@ -84,23 +88,12 @@ class L1SequenceGenerator {
   const KernelInfo& kernel() const { return kernel_; }  // the kernel running now
 
  private:
-  // A per-thread record as a resident block keeps it until its warp
-  // instruction is coalesced: 32 bytes rather than a 64-byte request.
-  struct PackedRecord {
-    uint64_t pc = 0, address = 0, data = 0;
-    uint32_t thread_id = 0;
-    uint8_t width = 0, flags = 0;  // flags: write, dependent, has data
-  };
-  struct Instruction {
-    uint32_t first = 0;  // into Block::records
-    uint32_t count = 0;
-  };
   struct Warp {
-    // Its instructions in order; each is coalesced when the warp reaches it
+    // Its records, each instruction's coalesced when the warp reaches it
     // (the first when the block is loaded, the next when the last request of
     // the one before is taken), so a warp holds one instruction's requests.
-    std::vector<Instruction> instructions;
-    size_t next_instruction = 0;
+    RecordQueue records;
+    uint64_t instructions_left = 0;      // not yet coalesced
     std::vector<CoalescedAccess> queue;  // the current instruction's requests
     size_t next = 0;                     // the first not yet taken
     bool has_work() const { return next < queue.size(); }
@@ -111,7 +104,6 @@ class L1SequenceGenerator {
     bool live = false;
     uint32_t id = 0;
     std::vector<Warp> warps;
-    std::vector<PackedRecord> records;  // the block's, in trace order
     uint64_t remaining = 0;  // requests queued and instructions not yet coalesced: 0 when all are taken
     uint64_t pending = 0;    // issued, latency not yet expired
   };
@@ -167,6 +159,7 @@ class L1SequenceGenerator {
   uint64_t now_ = 0;
   bool done_ = false;
   SequenceStats stats_;
+  RecordStore store_;  // every resident block's records, and the next block's
   std::vector<ThreadRecord> instruction_;  // records of the warp instruction being read
 };
 

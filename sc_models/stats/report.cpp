@@ -87,7 +87,9 @@ nlohmann::json frontend_json(const FrontendReport& f) {
                       {"ordering_ticks", seq.ticks},
                       {"memory_init_bytes", f.memory_init_bytes},
                       {"queued_max", f.queued_max},
-                      {"queue_limit_holds", f.queue_limit_holds}};
+                      {"queue_limit_holds", f.queue_limit_holds},
+                      {"records_in_memory_max", seq.records_in_memory_max},
+                      {"records_spilled", seq.records_spilled}};
   const StridedRunStats& st = f.strided;
   j["strided"] = {{"enabled", f.strided_enabled},
                   {"requests", st.requests},
