@@ -23,6 +23,7 @@ L1SequenceGenerator::L1SequenceGenerator(const Config& cfg, ThreadTraceSource& s
   stats_.sm.resize(fe_.num_sms);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
     sms_[s].slots.resize(fe_.blocks_per_sm);
+    sms_[s].ready_mask.assign((size_t{fe_.blocks_per_sm} * kMaxWarpsPerBlock + 63) / 64, 0);
     // One generator per SM, so an SM's latencies do not depend on how many SMs there are.
     sms_[s].rng.seed(splitmix64(fe_.seed ^ splitmix64(s + 1)));
   }
@@ -220,7 +221,8 @@ void L1SequenceGenerator::dispatch() {
       for (Block& slot : sms_[s].slots)
         if (!slot.live) {
           slot = std::move(*next_block_);
-          for (const Warp& w : slot.warps) sms_[s].ready += w.has_work();
+          for (unsigned w = 0; w < slot.warps.size(); ++w)
+            if (slot.warps[w].has_work()) set_ready(sms_[s], static_cast<unsigned>(&slot - sms_[s].slots.data()), w, true);
           ++sms_[s].resident;
           ++resident_blocks_;
           next_block_.reset();
@@ -254,6 +256,33 @@ unsigned L1SequenceGenerator::draw_latency(Sm& sm) {
   return t < 1 ? 1u : static_cast<unsigned>(t);
 }
 
+void L1SequenceGenerator::set_ready(Sm& sm, unsigned slot, unsigned warp, bool ready) {
+  const size_t i = size_t{slot} * warps_per_block_ + warp;
+  uint64_t& word = sm.ready_mask[i / 64];
+  const uint64_t b = uint64_t{1} << (i % 64);
+  if (ready == !!(word & b)) throw std::logic_error("L1 ordering: warp readiness set twice");
+  word ^= b;
+  if (ready) ++sm.ready;
+  else --sm.ready;
+}
+
+size_t L1SequenceGenerator::next_ready(const Sm& sm, size_t first, size_t warps) const {
+  auto scan = [&](size_t from, size_t to) {  // [from, to)
+    for (size_t i = from; i < to; i = (i / 64 + 1) * 64) {
+      const uint64_t bits = sm.ready_mask[i / 64] & (~uint64_t{0} << (i % 64));
+      if (bits) {
+        const size_t at = i / 64 * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+        return at < to ? at : SIZE_MAX;
+      }
+    }
+    return SIZE_MAX;
+  };
+  size_t at = scan(first, warps);
+  if (at == SIZE_MAX) at = scan(0, first);
+  if (at == SIZE_MAX) throw std::logic_error("L1 ordering: no ready warp though the count says there is one");
+  return at;
+}
+
 void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   Sm& sm = sms_[s];
   SmSequenceStats& st = stats_.sm[s];
@@ -262,40 +291,26 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
 
   // 6b: the next ready warp after the last one picked gives its next request.
   if (!sm.held_from && sm.ready > 0) {
-    // Warps in order from the one after the last pick, that one last; a
-    // slot without a block is passed over whole. No division per warp: this
-    // scan is the ordering's inner loop.
-    const unsigned wpb = warps_per_block_, slots = static_cast<unsigned>(sm.slots.size());
+    // Warps in order from the one after the last pick, that one last.
+    const unsigned wpb = warps_per_block_;
     const size_t first = sm.rr == SIZE_MAX ? 0 : (sm.rr + 1) % warps;
-    unsigned slot = static_cast<unsigned>(first / wpb), warp = static_cast<unsigned>(first % wpb);
-    for (size_t seen = 0; seen < warps;) {
-      Block& b = sm.slots[slot];
-      if (b.live) {
-        Warp& w = b.warps[warp];
-        if (!w.blocked && w.has_work()) {
-          sm.held = std::move(w.queue[w.next++]);
-          --b.remaining;
-          if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
-          sm.ready -= !w.has_work();
-          // The warp's next request is picked a round later: fetch it now,
-          // as a block's requests were made long before and are cold.
-          if (w.has_work()) {
-            const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
-            // Every line it touches: an array of them need not start on a line.
-            for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
-          }
-          sm.held_from = std::make_pair(slot, warp);
-          sm.rr = size_t{slot} * wpb + warp;
-          break;
-        }
-        ++seen;
-        if (++warp < wpb) continue;
-      } else {
-        seen += wpb - warp;
-      }
-      warp = 0;
-      slot = slot + 1 == slots ? 0 : slot + 1;
+    const size_t pick = next_ready(sm, first, warps);
+    const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
+    Block& b = sm.slots[slot];
+    Warp& w = b.warps[warp];
+    sm.held = std::move(w.queue[w.next++]);
+    --b.remaining;
+    if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
+    if (!w.has_work()) set_ready(sm, slot, warp, false);
+    // The warp's next request is picked a round later: fetch it now,
+    // as a block's requests were made long before and are cold.
+    if (w.has_work()) {
+      const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
+      // Every line it touches: an array of them need not start on a line.
+      for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
     }
+    sm.held_from = std::make_pair(slot, warp);
+    sm.rr = pick;
   }
   // 6c: requests whose latency ends now release their warp (only the
   // dependent request that blocked it does) and, the last of a block, its slot.
@@ -306,7 +321,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     if (p.dependent) {
       Warp& w = b.warps[p.warp];
       w.blocked = false;
-      sm.ready += w.has_work();
+      if (w.has_work()) set_ready(sm, p.slot, p.warp, true);
     }
     if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
       for (Warp& w : b.warps) store_.clear(w.records);  // empty unless a bug left records behind
@@ -344,7 +359,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   if (r.access.dependent) {
     Warp& w = b.warps[warp];
     w.blocked = true;
-    sm.ready -= w.has_work();
+    if (w.has_work()) set_ready(sm, slot, warp, false);
   }
   ++st.requests;
   st.thread_accesses += r.access.threads;

@@ -117,6 +117,9 @@ class L1SequenceGenerator {
     std::vector<Block> slots;
     unsigned resident = 0;  // live slots
     unsigned ready = 0;     // warps of live slots with requests queued and not blocked
+    // The same warps as bits, warp slot * warps_per_block + w: the round
+    // robin finds the next one without visiting the others.
+    std::vector<uint64_t> ready_mask;
     size_t rr = SIZE_MAX;  // last warp picked, as slot * warps_per_block + warp (none yet: the scan starts at 0)
     std::optional<std::pair<unsigned, unsigned>> held_from;  // (slot, warp) of the held request
     CoalescedAccess held;
@@ -134,6 +137,8 @@ class L1SequenceGenerator {
   void coalesce_next(Block& b, Warp& w);  // the warp's next instruction into its queue
   void skip_quiet_ticks();
   unsigned draw_latency(Sm& sm);
+  void set_ready(Sm& sm, unsigned slot, unsigned warp, bool ready);
+  size_t next_ready(const Sm& sm, size_t first, size_t warps) const;  // the first ready warp from `first` on, round the end
   void check_record(const ThreadRecord& r) const;
   void check_kernel() const;
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;

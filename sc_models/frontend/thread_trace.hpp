@@ -15,6 +15,7 @@
 namespace gpumem {
 
 constexpr unsigned kWarpSize = 32;          // threads per warp (seed 002)
+constexpr unsigned kMaxWarpsPerBlock = 32;  // 1024 threads, as CUDA allows
 constexpr unsigned kMaxThreadAccessBytes = 16;  // widest per-thread access: a 16-byte vector load
 constexpr unsigned kMemoryInitChunk = 4096;  // largest memory-init item
 
