@@ -179,6 +179,7 @@ int run_command(const RunArgs& a) {
       j["config"] = a.config;
       j["trace"] = trace_path;
       if (threads) j["frontend"] = gpumem::frontend_json(frontend_report(cfg, r));
+      if (!r.l1.empty()) j["l1"] = gpumem::l1_json(r.l1);
       if (!r.channel_accesses.empty())
         for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
       if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
@@ -232,6 +233,7 @@ int run_command(const RunArgs& a) {
     for (const std::string& note : store_notes) std::cout << note << "\n";
     stats.print(std::cout);
     if (threads) gpumem::print_frontend(std::cout, frontend_report(cfg, r));
+    if (!r.l1.empty()) gpumem::print_l1(std::cout, r.l1);
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
     if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);

@@ -111,8 +111,16 @@ struct Checker : CompletionObserver {
   }
 };
 
-TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
-  const Config cfg = test::config_from(kConfig);
+// The same with a small L1 per SM (evictions, merges, MSHR stalls) and the
+// memory deciding when requests issue: the L1 answers many reads itself.
+std::string with_l1() {
+  std::string y = kConfig;
+  y.replace(y.find("latency_sigma: 3}"), 17, "latency_sigma: 3, issue_timing: memory}");
+  return y + "l1: {size_bytes: 1024, ways: 2, mshrs: 1, hit_latency: 1}\n";
+}
+
+SimulationResult traverse(const std::string& yaml) {
+  const Config cfg = test::config_from(yaml);
   RmatOptions r;
   r.scale = 8;
   r.edge_factor = 8;
@@ -136,6 +144,25 @@ TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
   EXPECT_GT(check.words, s.records / 2) << "the reads cover the traversal's words";
   EXPECT_EQ(check.wrong, 0u);
   EXPECT_GT(check.of_writes, uint64_t{s.reached}) << "later kernels read what the update kernels wrote";
+  return result;
+}
+
+TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
+  EXPECT_TRUE(traverse(kConfig).l1.empty());
+  sanitizer_back_on_main_stack();
+}
+
+TEST(BfsPath, WithAnL1EveryReadStillReturnsTheCsrAndItsOwnWrites) {
+  const SimulationResult r = traverse(with_l1());
+  ASSERT_EQ(r.l1.size(), 3u);
+  L1Stats t;
+  for (const L1Stats& s : r.l1) t += s;
+  EXPECT_GT(t.hits, t.reads / 10);
+  EXPECT_GT(t.evictions, 0u);
+  EXPECT_GT(t.mshr_merges, 0u);
+  EXPECT_GT(t.mshr_full_stalls, 0u);
+  EXPECT_EQ(t.hits + t.mshr_merges + t.misses, t.reads);
+  EXPECT_EQ(r.l1[0].invalidations, r.sequence.kernels - 1) << "every launch after the first";
   sanitizer_back_on_main_stack();
 }
 
@@ -151,8 +178,8 @@ struct LastRead : CompletionObserver {
 // The levels the traversal left in simulated memory, read back by a kernel
 // appended to the trace (so through the SMs, the MMU, the translator and the
 // channels), equal a plain BFS of the same graph.
-TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
-  const Config cfg = test::config_from(kConfig);
+void levels_read_back(const std::string& yaml) {
+  const Config cfg = test::config_from(yaml);
   RmatOptions r;
   r.scale = 9;
   r.edge_factor = 8;
@@ -189,6 +216,15 @@ TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
   const std::vector<uint32_t> want = bfs_levels(g, s.source);
   EXPECT_EQ(levels, want);
   EXPECT_GT(std::count_if(want.begin(), want.end(), [](uint32_t l) { return l != kNoVertex && l > 1; }), 10);
+}
+
+TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
+  levels_read_back(kConfig);
+  sanitizer_back_on_main_stack();
+}
+
+TEST(BfsPath, LevelsReadBackThroughL1sEqualAPlainBfs) {
+  levels_read_back(with_l1());
   sanitizer_back_on_main_stack();
 }
 

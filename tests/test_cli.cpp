@@ -73,10 +73,10 @@ TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
   ASSERT_TRUE(std::getline(log, line));
   EXPECT_EQ(line,
             "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,"
-            "completion_cycle,sm,warp");
+            "completion_cycle,sm,warp,l1");
   std::set<std::string> ids;
   while (std::getline(log, line)) {
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 18) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 19) << line;
     ids.insert(line.substr(0, line.find(',')));
   }
   EXPECT_EQ(ids, (std::set<std::string>{"0", "1", "2", "3", "4", "5", "6"}));

@@ -662,6 +662,10 @@ TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{max_records_in_memory: -1}"); }, "test.yaml", 3,
                                    "frontend.max_records_in_memory", ""));
   EXPECT_EQ(frontend_config("{}").frontend.max_records_in_memory, 262144u);
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{issue_timing: soon}"); }, "test.yaml", 3, "frontend.issue_timing",
+                                   "'soon' is not one of: ordering, memory"));
+  EXPECT_EQ(frontend_config("{}").frontend.issue_timing, IssueTiming::kOrdering);
+  EXPECT_EQ(frontend_config("{issue_timing: memory}").frontend.issue_timing, IssueTiming::kMemory);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // end to end through the binary.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
+#include <vector>
 
 #include "cli_helpers.hpp"
 
@@ -94,15 +96,22 @@ TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
   EXPECT_EQ(st.at("messages_saved_against_lines"), 56);
   EXPECT_GE(fe.at("queued_max"), 1);
   EXPECT_LE(fe.at("queued_max"), 16) << "no more than the requests there are";
-  // Every line of the log names an SM and a warp.
+  // Every line of the log names an SM and a warp; the l1 column is empty without an L1.
   std::istringstream log(slurp(path("log.csv")));
   std::string line;
   std::getline(log, line);
   unsigned lines = 0;
   while (std::getline(log, line)) {
     ++lines;
-    const std::string tail = line.substr(line.rfind(',', line.rfind(',') - 1) + 1);
-    EXPECT_TRUE(tail.find_first_of("0123456789") == 0 && tail.back() != ',') << line;
+    std::vector<std::string> fields;
+    std::istringstream in(line + ",");
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    ASSERT_EQ(fields.size(), 20u) << line;
+    EXPECT_FALSE(fields[17].empty()) << line;
+    EXPECT_EQ(fields[17].find_first_not_of("0123456789"), std::string::npos) << line;
+    EXPECT_FALSE(fields[18].empty()) << line;
+    EXPECT_EQ(fields[18].find_first_not_of("0123456789"), std::string::npos) << line;
+    EXPECT_EQ(fields[19], "") << line;
   }
   EXPECT_EQ(lines, 72u);
 }
@@ -185,6 +194,34 @@ TEST_F(Cli, ResidentRecordsSpillWithoutChangingTheSequence) {
                              " (set TMPDIR, or raise frontend.max_records_in_memory): No such file or directory"),
             std::string::npos)
       << nowhere.err;
+}
+
+TEST_F(Cli, RunThreadsWithAnL1ReportsItAndLogsWhatItDid) {
+  // Each warp's 32 loads fall in one line: a miss, then the warp's stores
+  // go through. Nothing else touches those lines, so the 8 loads miss.
+  const auto csv = write("t.csv", trace());
+  const Result r = run({"run", "--config", write("c.yaml", std::string(kConfig) + "l1: {size_bytes: 4096, ways: 2}\n").string(),
+                        "--threads", csv.string(), "--stats-json", path("s.json").string(), "--txn-log", path("log.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("L1 data caches (3): 8 reads, 0 hits, 0 merged into a fill in flight, 8 misses (miss rate 1.000)"),
+            std::string::npos)
+      << r.out;
+  const auto l1 = json("s.json").at("l1");
+  EXPECT_EQ(l1.at("reads"), 8);
+  EXPECT_EQ(l1.at("misses"), 8);
+  EXPECT_EQ(l1.at("fills"), 8);
+  EXPECT_EQ(l1.at("bypasses"), 8) << "the strided stores";
+  ASSERT_EQ(l1.at("sms").size(), 3u);
+  uint64_t reads = 0;
+  for (const auto& s : l1.at("sms")) reads += s.at("reads").get<uint64_t>();
+  EXPECT_EQ(reads, 8u);
+  std::istringstream log(slurp(path("log.csv")));
+  std::string line;
+  std::map<std::string, unsigned> results;
+  std::getline(log, line);
+  while (std::getline(log, line)) ++results[line.substr(line.rfind(',') + 1)];
+  EXPECT_EQ(results["miss"], 8u);
+  EXPECT_EQ(results["bypass"], 64u) << "one line per element";
 }
 
 TEST_F(Cli, ImportedTracesRunUnchanged) {

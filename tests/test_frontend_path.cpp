@@ -235,5 +235,63 @@ TEST(FrontendTiming, EveryRequestOfAKernelWaitsForThePreviousKernel) {
   sanitizer_back_on_main_stack();
 }
 
+struct L1Log : CompletionObserver {
+  std::vector<std::pair<uint64_t, uint64_t>> issue_completion;
+  std::vector<L1Result> l1;
+  void on_completion(const Completion& c) override {
+    issue_completion.emplace_back(c.issue_cycle, c.completion_cycle);
+    l1.push_back(c.how.l1);
+  }
+};
+
+TEST(FrontendTiming, AnL1AnswersAHitAfterItsLatencyAMissAfterItsFillAndAMergeWithIt) {
+  // One warp, 64-byte lines, memory 10 cycles a request, L1 hit latency 3.
+  // 0x0 (dependent) misses: its fill goes out at 3, is served 3-13. 0x4 and
+  // 0x8 then hit (13 -> 16, 14 -> 17). 0x40 misses at 15 (fill 18-28), and
+  // 0x44 at 16 merges with that fill: done at 28 too.
+  const char* yaml =
+      "memory: {address_bits: 32, channels: 2, service_cycles: 10, max_outstanding: 16}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 8, latency_min: 1, "
+      "latency_sigma: 0}\n"
+      "l1: {size_bytes: 1024, ways: 2, mshrs: 4, hit_latency: 3}\n";
+  const std::string t = std::string(kThreadTraceHeader) +
+                        "\nkernel,k,0\n0,0x10,R,0x0,4,1,\n0,0x18,R,0x4,4,0,\n0,0x20,R,0x8,4,0,\n0,0x28,R,0x40,4,0,\n0,0x30,R,0x44,4,0,\n";
+  const Config cfg = test::config_from(yaml);
+  std::istringstream in(t);
+  auto source = read_thread_trace(in, "t.csv");
+  L1Log log;
+  const SimulationResult r = run_thread_simulation(cfg, *source, {&log});
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 13}, {13, 16}, {14, 17}, {15, 28}, {16, 28}};
+  EXPECT_EQ(log.issue_completion, want);
+  EXPECT_EQ(log.l1, (std::vector<L1Result>{L1Result::kMiss, L1Result::kHit, L1Result::kHit, L1Result::kMiss, L1Result::kMerge}));
+  ASSERT_EQ(r.l1.size(), 1u);
+  EXPECT_EQ(r.l1[0].fills, 2u);
+  EXPECT_EQ(r.channel_accesses[0], 2u) << "only the two fills reached memory";
+  sanitizer_back_on_main_stack();
+}
+
+// Two dependent loads of one warp with an ordering latency of 50: in the
+// ordering the second is at tick 51; the memory answers the first at 10.
+uint64_t second_issue(const char* timing) {
+  std::string y = kSlowMemory;
+  y.replace(y.find("latency_min: 1"), 14, "latency_min: 50");
+  y.replace(y.find("latency_sigma: 0}"), 17, std::string("latency_sigma: 0, issue_timing: ") + timing + "}");
+  const std::string t = std::string(kThreadTraceHeader) + "\nkernel,k,0\n0,0x10,R,0x0,4,1,\n0,0x18,R,0x200,4,1,\n";
+  IssueLog log;
+  run_text(y.c_str(), t, log);
+  return log.issue_completion.size() == 2 ? log.issue_completion[1].first : 0;
+}
+
+TEST(FrontendTiming, WithOrderingIssueTimingTheOrderingsGapsStay) {
+  EXPECT_EQ(second_issue("ordering"), 51u);
+  sanitizer_back_on_main_stack();
+}
+
+TEST(FrontendTiming, WithMemoryIssueTimingTheDataDecides) {
+  EXPECT_EQ(second_issue("memory"), 10u);
+  sanitizer_back_on_main_stack();
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -167,7 +167,7 @@ TEST_F(Outputs, AnInterruptedRunWritesWholeFilesForWhatItSimulatedAndSaysSo) {
     EXPECT_EQ(log.back(), '\n') << "the log ends part-way through a line";
     const std::vector<std::string> lines = lines_of(log);
     EXPECT_EQ(lines.size(), requests + 1) << "one line per simulated request after the header";
-    EXPECT_EQ(std::count(lines.back().begin(), lines.back().end(), ','), 18) << lines.back();
+    EXPECT_EQ(std::count(lines.back().begin(), lines.back().end(), ','), 19) << lines.back();
     EXPECT_EQ(lines.back().substr(0, lines.back().find(',')), std::to_string(requests - 1));
     EXPECT_TRUE(leftovers().empty());
   }

@@ -63,7 +63,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config cfg;
   cfg.source = source;
   if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
-  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "workload"});
+  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "l1", "workload"});
   if (root["description"]) cfg.description = r.to_string(root["description"], "description");
   if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
   read_memory(r, root["memory"], cfg.memory);
@@ -89,6 +89,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (cfg.has_mmu()) check_translator_with_mmu(r, tn ? tn : root, cfg);
   check_translator_matrices(r, tn ? tn : root, cfg);
   if (const auto f = root["frontend"]) read_frontend(r, f, cfg, cfg.frontend);
+  if (const auto c = root["l1"]) read_l1(r, c, cfg, cfg.l1);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

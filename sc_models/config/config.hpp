@@ -107,6 +107,13 @@ struct StatsConfig {
 // The GPU core model in front of the MMU (SPEC 7, seed 002): how per-thread
 // traces become each SM's ordered L1 request sequence (`gpumem trace order`,
 // `gpumem run --threads`). docs/frontend.md explains each parameter.
+// What decides when an SM's request issues in `gpumem run --threads`
+// (docs/frontend.md, "Running a per-thread trace").
+enum class IssueTiming : uint8_t {
+  kOrdering,  // no earlier than its slot in the ordering: the ordering's drawn latencies leave their gaps
+  kMemory,    // the ordering gives the order only; the model's completions decide when
+};
+
 struct FrontendConfig {
   unsigned num_sms = 16;
   unsigned blocks_per_sm = 8;     // resident blocks per SM at once
@@ -118,8 +125,25 @@ struct FrontendConfig {
   uint64_t seed = 1;              // of the latency generator
   bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
   uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
+  IssueTiming issue_timing = IssueTiming::kOrdering;
   uint64_t max_records_in_memory = 262144;  // resident blocks' per-thread records kept in memory; the rest spill to a file
   int line = 0;                   // where the section was declared (0: absent, all defaults)
+};
+
+// The L1 data cache of each SM (SPEC 8; docs/cache.md): between the SM and
+// the MMU, so it holds virtual addresses tagged with their process.
+// Write-through, no write-allocate; invalidated at every kernel launch.
+struct L1Config {
+  bool present = false;        // an l1 section was given: every SM has one
+  uint64_t size_bytes = 32768;
+  unsigned line_bytes = 0;     // 0: frontend.line_bytes
+  unsigned ways = 4;
+  unsigned mshrs = 32;         // line fills outstanding at once
+  unsigned hit_latency = 2;    // cycles from issue to data on a hit, and to a miss's fill going out
+  int line = 0;
+
+  unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
+  unsigned sets() const { return lines() / ways; }
 };
 
 struct GeneratorConfig {
@@ -149,6 +173,7 @@ struct Config {
   StatsConfig stats;
   AddressSpaceConfig address_space;
   FrontendConfig frontend;
+  L1Config l1;
   std::vector<GeneratorConfig> workload;
 
   // With an address space the MMU is in the path and requests carry a

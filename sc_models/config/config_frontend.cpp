@@ -7,7 +7,7 @@ namespace gpumem::config_yaml {
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f) {
   r.expect_map(n, "frontend", {"num_sms", "blocks_per_sm", "warps_per_block", "line_bytes", "mshr_entries", "latency_min",
                                "latency_sigma", "seed", "strided_requests", "max_queued",
-                               "max_records_in_memory"});
+                               "max_records_in_memory", "issue_timing"});
   f.line = n.Mark().line + 1;
   r.opt_uint(n, "frontend", "num_sms", f.num_sms, 1, 1024);
   r.opt_uint(n, "frontend", "blocks_per_sm", f.blocks_per_sm, 1, 64);
@@ -28,7 +28,40 @@ void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, Fron
   r.opt_uint(n, "frontend", "seed", f.seed, 0, ~uint64_t{0});
   r.opt_uint(n, "frontend", "max_queued", f.max_queued, 1, uint64_t{1} << 32);
   r.opt_uint(n, "frontend", "max_records_in_memory", f.max_records_in_memory, 0, uint64_t{1} << 40);
+  if (const auto t = n["issue_timing"]) {
+    const std::string v = r.to_string(t, "frontend.issue_timing");
+    if (v == "ordering") f.issue_timing = IssueTiming::kOrdering;
+    else if (v == "memory") f.issue_timing = IssueTiming::kMemory;
+    else r.fail(t, "frontend.issue_timing", "'" + v + "' is not one of: ordering, memory");
+  }
   if (n["strided_requests"]) f.strided_requests = r.to_bool(n["strided_requests"], "frontend.strided_requests");
+}
+
+void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& c) {
+  r.expect_map(n, "l1", {"size_bytes", "line_bytes", "ways", "mshrs", "hit_latency"});
+  c.present = true;
+  c.line = n.Mark().line + 1;
+  r.opt_uint(n, "l1", "size_bytes", c.size_bytes, 1, uint64_t{1} << 30);
+  c.line_bytes = cfg.frontend.line_bytes;
+  r.opt_uint(n, "l1", "line_bytes", c.line_bytes, 16, kMaxRequestBytes);
+  const YAML::Node at_line = n["line_bytes"] ? n["line_bytes"] : n;
+  if (!is_pow2(c.line_bytes)) r.fail(at_line, "l1.line_bytes", "must be a power of two");
+  // A coalesced request lies in one frontend line: it must lie in one L1 line.
+  if (c.line_bytes < cfg.frontend.line_bytes)
+    r.fail(at_line, "l1.line_bytes", std::to_string(c.line_bytes) + " is smaller than frontend.line_bytes (" +
+                                         std::to_string(cfg.frontend.line_bytes) + "): a coalesced request must lie in one L1 line");
+  // A fill is one request.
+  if (c.line_bytes > cfg.max_request_bytes())
+    r.fail(at_line, "l1.line_bytes", std::to_string(c.line_bytes) + " is larger than the largest request (" +
+                                         std::to_string(cfg.max_request_bytes()) + " bytes: the interleave granule, 4096 or the smallest page)");
+  r.opt_uint(n, "l1", "ways", c.ways, 1, 64);
+  const YAML::Node at_size = n["size_bytes"] ? n["size_bytes"] : n;
+  if (c.size_bytes % c.line_bytes)
+    r.fail(at_size, "l1.size_bytes", std::to_string(c.size_bytes) + " is not a whole number of " + std::to_string(c.line_bytes) + "-byte lines");
+  if (c.lines() % c.ways)
+    r.fail(n["ways"] ? n["ways"] : n, "l1.ways", std::to_string(c.ways) + " ways do not divide the " + std::to_string(c.lines()) + " lines");
+  r.opt_uint(n, "l1", "mshrs", c.mshrs, 1, 4096);
+  r.opt_uint(n, "l1", "hit_latency", c.hit_latency, 0, 1u << 16);
 }
 
 }  // namespace gpumem::config_yaml

@@ -38,7 +38,8 @@ void SmArrayTlm::run() {
 uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait) {
   SmState& st = sms_[s];
   const L1Request& r = st.queue.front();
-  const uint64_t ordered = std::max(start_cycle_ + r.slot, st.next_free);
+  const uint64_t slot = cfg_.frontend.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
+  const uint64_t ordered = std::max(slot, st.next_free);
   uint64_t c = ordered;
   const auto ready = st.warp_ready.find(r.warp);
   if (ready != st.warp_ready.end()) c = std::max(c, ready->second);
@@ -123,7 +124,8 @@ void SmArrayTlm::issue_all() {
         // real time). Ticks not needed would run the ordering ahead of the
         // SMs the memory holds back, and their queues would grow.
         if (sequence_done || sequence_.idle_until_kernel_ends(s)) continue;
-        const uint64_t c = std::max({issue_lower_bound(s, start_cycle_ + sequence_.now()), kernel_start, last_issue_});
+        const uint64_t tick_at = cfg_.frontend.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
+        const uint64_t c = std::max({issue_lower_bound(s, tick_at), kernel_start, last_issue_});
         if (c < tick_cycle) {
           tick_cycle = c;
           ticker = s;
@@ -168,6 +170,7 @@ void SmArrayTlm::issue_all() {
     --queued_;
     if (r.kernel != kernel_) {
       close_kernel();
+      if (on_kernel_start_) on_kernel_start_();
       kernel_ = r.kernel;
       kernel_start = kernel_done;
       queued_this_kernel = 0;
@@ -202,6 +205,7 @@ void SmArrayTlm::issue_all() {
     ext.how.fault = FaultReason::kNone;
     ext.how.cycle = issue;
     ext.how.task_type = req.task_type;
+    ext.how.l1 = L1Result::kNone;
     if (a.strided()) {
       // Whole elements, packed in element order.
       for (const WritePiece& p : a.writes)

@@ -12,6 +12,7 @@
 // the kernel's process scheduling.
 #pragma once
 #include <exception>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <systemc>
@@ -36,6 +37,9 @@ class SmArrayTlm : public sc_core::sc_module {
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
   void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
+  // Called as each kernel after the first starts issuing: GPU L1s are not
+  // coherent, so the run empties them there (docs/cache.md).
+  void on_kernel_start(std::function<void()> f) { on_kernel_start_ = std::move(f); }
   uint64_t requests_done() const { return done_; }
   double wall_seconds() const { return wall_seconds_; }
   std::exception_ptr failure() const { return failure_; }
@@ -89,6 +93,7 @@ class SmArrayTlm : public sc_core::sc_module {
   double wall_seconds_ = 0;
   std::exception_ptr failure_;
   const sc_core::sc_event* start_after_ = nullptr;
+  std::function<void()> on_kernel_start_;
 };
 
 }  // namespace gpumem

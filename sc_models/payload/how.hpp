@@ -10,6 +10,31 @@
 
 namespace gpumem {
 
+// What an SM's L1 data cache did with a request (docs/cache.md).
+enum class L1Result : uint8_t {
+  kNone,       // no L1 in the path
+  kHit,        // read, line ready: served by the L1 alone
+  kMerge,      // read, line in flight: waits for its fill, served by the L1
+  kMiss,       // read, line absent: the L1 sent a line fill, whose how this is
+  kWriteHit,   // write through, the line present and updated
+  kWriteMiss,  // write through, no line allocated
+  kBypass,     // a strided request: past the L1
+};
+inline const char* l1_result_name(L1Result r) {
+  switch (r) {
+    case L1Result::kNone: return "";
+    case L1Result::kHit: return "hit";
+    case L1Result::kMerge: return "merge";
+    case L1Result::kMiss: return "miss";
+    case L1Result::kWriteHit: return "write_hit";
+    case L1Result::kWriteMiss: return "write_miss";
+    case L1Result::kBypass: return "bypass";
+  }
+  return "";
+}
+// Served without reaching memory: nothing downstream filled the how.
+inline bool served_by_l1(L1Result r) { return r == L1Result::kHit || r == L1Result::kMerge; }
+
 struct How {
   // The cycle the request has reached on its way: the player sets its issue
   // cycle, every block that adds delay adds the same cycles here, the channel
@@ -38,6 +63,7 @@ struct How {
   uint64_t start_cycle = 0;
   uint64_t finish_cycle = 0;
   unsigned queue_depth = 0;  // requests in the channel at arrival, itself included
+  L1Result l1 = L1Result::kNone;
 };
 
 }  // namespace gpumem

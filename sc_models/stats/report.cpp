@@ -154,4 +154,55 @@ void print_frontend(std::ostream& os, const FrontendReport& f) {
   os << std::setprecision(6);
 }
 
+namespace {
+
+nlohmann::json l1_stats_json(const L1Stats& s) {
+  return {{"reads", s.reads},
+          {"hits", s.hits},
+          {"misses", s.misses},
+          {"mshr_merges", s.mshr_merges},
+          {"miss_rate", s.miss_rate()},
+          {"mshr_full_stalls", s.mshr_full_stalls},
+          {"mshr_stall_cycles", s.mshr_stall_cycles},
+          {"fills", s.fills},
+          {"evictions", s.evictions},
+          {"prefetch_fills", s.prefetch_fills},
+          {"unused_prefetch_evictions", s.unused_prefetch_evictions},
+          {"writes", s.writes},
+          {"write_hits", s.write_hits},
+          {"bypasses", s.bypasses},
+          {"invalidations", s.invalidations}};
+}
+
+L1Stats l1_total(const std::vector<L1Stats>& sms) {
+  L1Stats total;
+  for (const L1Stats& s : sms) total += s;
+  total.invalidations = sms.empty() ? 0 : sms.front().invalidations;  // a launch empties every L1 at once
+  return total;
+}
+
+}  // namespace
+
+nlohmann::json l1_json(const std::vector<L1Stats>& sms) {
+  nlohmann::json j = l1_stats_json(l1_total(sms));
+  j["sms"] = nlohmann::json::array();
+  for (size_t s = 0; s < sms.size(); ++s) {
+    nlohmann::json one = l1_stats_json(sms[s]);
+    one["sm"] = s;
+    j["sms"].push_back(one);
+  }
+  return j;
+}
+
+void print_l1(std::ostream& os, const std::vector<L1Stats>& sms) {
+  const L1Stats t = l1_total(sms);
+  os << "\nL1 data caches (" << sms.size() << "): " << t.reads << " reads, " << t.hits << " hits, " << t.mshr_merges
+     << " merged into a fill in flight, " << t.misses << " misses (miss rate " << std::fixed << std::setprecision(3)
+     << t.miss_rate() << "); " << t.mshr_full_stalls << " misses waited for an MSHR (" << t.mshr_stall_cycles << " cycles); "
+     << t.evictions << " evictions; " << t.writes << " writes through (" << t.write_hits << " updated a line); " << t.bypasses
+     << " strided bypasses; emptied at " << t.invalidations << " kernel launches\n";
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
+}
+
 }  // namespace gpumem

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "cache/l1_cache.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/l1_sequence.hpp"
 #include "frontend/sm_stats.hpp"
@@ -35,6 +36,9 @@ struct FrontendReport {
 };
 nlohmann::json frontend_json(const FrontendReport& f);
 void print_frontend(std::ostream& os, const FrontendReport& f);
+// Each SM's L1 data cache and their sum (docs/cache.md, "Statistics").
+nlohmann::json l1_json(const std::vector<L1Stats>& sms);
+void print_l1(std::ostream& os, const std::vector<L1Stats>& sms);
 void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
 // Both allocations side by side: `nested` with nesting on, `flat` with it
 // off; null where that allocation does not fit ("n/a").

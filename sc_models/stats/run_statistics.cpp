@@ -24,6 +24,10 @@ void RunStatistics::on_completion(const Completion& c) {
   ++requests_;
   first_issue_ = std::min(first_issue_, c.issue_cycle);
   last_completion_ = std::max(last_completion_, c.completion_cycle);
+  // The L1 answered: no TLB lookup, no channel (the L1's own figures count it).
+  if (served_by_l1(c.how.l1)) return;
+  // A miss moved its line fill's bytes, not the demand's.
+  const unsigned bytes = c.how.l1 == L1Result::kMiss ? cfg_.l1.line_bytes : c.request.size;
   ProcessStats* p = c.how.mmu ? &processes_[c.request.process] : nullptr;
   if (p) {
     ++p->requests;
@@ -44,13 +48,13 @@ void RunStatistics::on_completion(const Completion& c) {
   if (p) ++p->per_channel[c.how.channel];
   ChannelStats& ch = channels_[c.how.channel];
   ++ch.requests;
-  ch.bytes += c.request.size;
+  ch.bytes += bytes;
   ch.residence_cycles += c.completion_cycle - c.issue_cycle;
   ch.max_queue_depth = std::max(ch.max_queue_depth, c.how.queue_depth);
   TaskStats& t = tasks_[c.how.task_type];
   ++t.requests;
   (c.request.op == Op::kWrite ? t.writes : t.reads)++;
-  t.bytes += c.request.size;
+  t.bytes += bytes;
   ++t.per_channel[c.how.channel];
   entropy_.add(c.how.channel);
 }

@@ -12,22 +12,25 @@ void TransactionLog::on_completion(const Completion& c) {
   const How& h = c.how;
   std::fprintf(f_, "%llu,%u,%u,%c,%u,", static_cast<ull>(c.request.id), c.request.process, h.task_type,
                c.request.op == Op::kWrite ? 'W' : 'R', c.request.size);
+  const bool l1 = served_by_l1(h.l1);
   // Columns the MMU fills stay empty without one; a faulted request has no
-  // physical address, mapping or channel.
-  if (h.mmu) std::fprintf(f_, "0x%llx,", static_cast<ull>(h.virtual_address));
+  // physical address, mapping or channel; one the L1 answered has none of them.
+  if (h.mmu && !l1) std::fprintf(f_, "0x%llx,", static_cast<ull>(h.virtual_address));
   else std::fputc(',', f_);
-  if (h.fault == FaultReason::kNone)
+  if (h.fault == FaultReason::kNone && !l1)
     std::fprintf(f_, "0x%llx,%s,0x%llx,%u,0x%llx,", static_cast<ull>(h.physical_address), scheme_name(h.scheme),
                  static_cast<ull>(h.mapped_address), h.channel, static_cast<ull>(h.local_address));
   else
     std::fputs(",,,,,", f_);
-  if (h.mmu) std::fprintf(f_, "%s,%u,%s,", tlb_result_name(h.tlb), h.walk_reads, fault_reason_name(h.fault));
+  if (h.mmu && !l1) std::fprintf(f_, "%s,%u,%s,", tlb_result_name(h.tlb), h.walk_reads, fault_reason_name(h.fault));
   else std::fputs(",,,", f_);
   std::fprintf(f_, "%llu,%llu,%llu,", static_cast<ull>(c.issue_cycle),
-               static_cast<ull>(h.fault == FaultReason::kNone ? h.start_cycle : c.completion_cycle),
+               static_cast<ull>(h.fault == FaultReason::kNone && !l1 ? h.start_cycle : c.completion_cycle),
                static_cast<ull>(c.completion_cycle));
-  if (c.request.sm != Request::kNoSm) std::fprintf(f_, "%u,%u\n", c.request.sm, c.request.warp);
-  else std::fputs(",\n", f_);
+  if (c.request.sm != Request::kNoSm) std::fprintf(f_, "%u,%u,", c.request.sm, c.request.warp);
+  else std::fputs(",,", f_);
+  std::fputs(l1_result_name(h.l1), f_);
+  std::fputc('\n', f_);
 }
 
 }  // namespace gpumem

@@ -10,7 +10,7 @@
 namespace gpumem {
 
 constexpr const char* kTransactionLogHeader =
-    "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle,sm,warp";
+    "id,process,task_type,op,size,va,pa,scheme,mapped,channel,local,tlb,walk_reads,fault,issue_cycle,start_cycle,completion_cycle,sm,warp,l1";
 
 class TransactionLog : public CompletionObserver {
  public:

@@ -1,6 +1,7 @@
 #include "system/simulation.hpp"
 
 #include "base/sanitizer.hpp"
+#include "cache/tlm_l1_cache.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/sm_array.hpp"
 #include "frontend/sm_interconnect.hpp"
@@ -72,7 +73,19 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
     init_where = source.where();
     return more;
   });
-  for (auto& socket : sms.sm) socket->bind(interconnect.sms);
+  std::vector<std::unique_ptr<L1CacheTlm>> l1;
+  for (unsigned s = 0; s < sms.sm.size(); ++s) {
+    if (!cfg.l1.present) {
+      sms.sm[s]->bind(interconnect.sms);
+      continue;
+    }
+    l1.push_back(std::make_unique<L1CacheTlm>(("l1_" + std::to_string(s)).c_str(), cfg, clock));
+    sms.sm[s]->bind(l1.back()->target);
+    l1.back()->memory.bind(interconnect.sms);
+  }
+  sms.on_kernel_start([&l1] {
+    for (auto& c : l1) c->cache().invalidate_all();
+  });
   interconnect.memory.bind(memory.request_target());
   sms.start_after(driver.ready());
   for (CompletionObserver* o : observers) sms.add_observer(o);
@@ -98,6 +111,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   r.queue_limit_holds = sms.queue_limit_holds();
   r.sequence = sequence.stats();
   r.memory_init_bytes = driver.bytes_loaded();
+  for (const auto& c : l1) r.l1.push_back(c->cache().stats());
   if (sms.failure()) {
     if (partial) *partial = r;
     std::rethrow_exception(sms.failure());

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "cache/l1_cache.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/l1_sequence.hpp"
@@ -33,6 +34,7 @@ struct SimulationResult {
   uint64_t queue_limit_holds = 0;  // ticks held back by frontend.max_queued
   SequenceStats sequence;
   uint64_t memory_init_bytes = 0;
+  std::vector<L1Stats> l1;  // per SM, with an l1 section
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or
