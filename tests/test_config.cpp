@@ -75,7 +75,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        5, "translator.tasks[0].matrix", "1 rows for 2 channel bits"},
       // Unknown keys list what is allowed.
       {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
-       2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, frontend, l1, workload)"},
+       2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, frontend, l1, prefetch, workload)"},
       {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
        3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
       {"unknown key in a task",

@@ -59,6 +59,7 @@ L1Cache::Lookup L1Cache::read(unsigned space, uint64_t address, uint64_t now) {
     return at;
   }
   l->last_use = ++stamp_;
+  at.prefetched = l->prefetched;
   l->prefetched = false;
   at.ready = l->ready;
   at.result = l->ready <= now ? L1Result::kHit : L1Result::kMerge;
@@ -144,6 +145,8 @@ bool L1Cache::holds(unsigned space, uint64_t address) const {
   unsigned way = 0;
   return find(space, line_of(address), way) != nullptr;
 }
+
+void L1Cache::drop(const Lookup& at) { lines_[size_t{at.set} * ways_ + at.way] = Line{}; }
 
 void L1Cache::invalidate_all() {
   for (Line& l : lines_) l = Line{};

@@ -42,6 +42,7 @@ class L1Cache {
     L1Result result = L1Result::kMiss;  // kHit, kMerge or kMiss
     unsigned set = 0, way = 0;          // of the line (hit, merge)
     uint64_t ready = 0;                 // hit, merge: when its data is there
+    bool prefetched = false;            // hit, merge: a prefetch brought the line and this is its first use
   };
   // A demand read of the line holding `address` at cycle `now`. A hit or a
   // merge counts as a use (LRU, prefetch usefulness); a miss changes nothing
@@ -74,6 +75,10 @@ class L1Cache {
 
   // Whether the line is present (ready or in flight), without touching LRU.
   bool holds(unsigned space, uint64_t address) const;
+  // The line's data and ready cycle (it must be present), and taking it out
+  // (a prefetch buffer's line moving into the L1).
+  const uint8_t* line_data(const Lookup& at) const { return data_of(at.set, at.way); }
+  void drop(const Lookup& at);
 
   // Every line invalid (a kernel launch); the MSHRs stay busy until their fills end.
   void invalidate_all();

@@ -56,6 +56,15 @@ const TaskMapping* Config::task_mapping(unsigned task) const {
 
 using namespace config_yaml;
 
+const char* prefetch_kind_name(PrefetchKind k) {
+  switch (k) {
+    case PrefetchKind::kNone: return "none";
+    case PrefetchKind::kStride: return "stride";
+    case PrefetchKind::kBfs: return "bfs";
+  }
+  return "none";
+}
+
 Config parse_config(const std::string& text, const std::string& source) {
   Reader r(source);
   const YAML::Node loaded = parse_yaml(text, source);
@@ -63,7 +72,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config cfg;
   cfg.source = source;
   if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
-  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "l1", "workload"});
+  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "l1", "prefetch", "workload"});
   if (root["description"]) cfg.description = r.to_string(root["description"], "description");
   if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
   read_memory(r, root["memory"], cfg.memory);
@@ -90,6 +99,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   check_translator_matrices(r, tn ? tn : root, cfg);
   if (const auto f = root["frontend"]) read_frontend(r, f, cfg, cfg.frontend);
   if (const auto c = root["l1"]) read_l1(r, c, cfg, cfg.l1);
+  if (const auto p = root["prefetch"]) read_prefetch(r, p, cfg, cfg.prefetch);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
   return cfg;
 }

@@ -1,6 +1,7 @@
 // The one validated configuration object. Every parameter of the model comes
 // from here; the defaults below are the only defaults (docs/config-reference.md).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -146,6 +147,33 @@ struct L1Config {
   unsigned sets() const { return lines() / ways; }
 };
 
+// The stride baseline's parameters (docs/prefetch.md, "Stride prefetcher").
+struct StrideConfig {
+  unsigned table_entries = 64;  // streams (PC and warp) tracked, LRU
+  unsigned degree = 2;          // lines prefetched per trigger
+  unsigned distance = 8;        // strides ahead of the read
+  unsigned confidence = 2;      // the same stride seen this many times in a row before prefetching
+};
+
+// The prefetch unit beside each SM's L1 (SPEC 8, seed 003; docs/prefetch.md).
+enum class PrefetchKind : uint8_t { kNone, kStride, kBfs };
+const char* prefetch_kind_name(PrefetchKind k);  // "none", "stride", "bfs"
+enum class PrefetchFill : uint8_t { kL1, kBuffer };
+
+struct PrefetchConfig {
+  PrefetchKind kind = PrefetchKind::kNone;
+  unsigned queue_entries = 32;  // prefetches generated and not yet back; a new one past this is dropped
+  PrefetchFill fill = PrefetchFill::kL1;
+  unsigned buffer_lines = 32;   // fill: buffer: the prefetch buffer's lines (fully associative, LRU)
+  StrideConfig stride;
+  // The classifier's four ranges [base, end) (worklist, vertexlist,
+  // edgelist, visitedlist), the driver writes them to PF_RANGE_* and
+  // enables them in PF_CTRL; absent: the classifier stays off.
+  bool ranges_given = false;
+  std::array<std::pair<uint64_t, uint64_t>, 4> ranges{};
+  int line = 0;
+};
+
 struct GeneratorConfig {
   enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
   unsigned task_type = 0;      // physical mode: the task type of every request
@@ -174,6 +202,7 @@ struct Config {
   AddressSpaceConfig address_space;
   FrontendConfig frontend;
   L1Config l1;
+  PrefetchConfig prefetch;
   std::vector<GeneratorConfig> workload;
 
   // With an address space the MMU is in the path and requests carry a

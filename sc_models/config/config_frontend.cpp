@@ -64,4 +64,51 @@ void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& 
   r.opt_uint(n, "l1", "hit_latency", c.hit_latency, 0, 1u << 16);
 }
 
+void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, PrefetchConfig& p) {
+  r.expect_map(n, "prefetch", {"kind", "queue_entries", "fill", "buffer_lines", "stride", "ranges"});
+  p.line = n.Mark().line + 1;
+  if (const auto k = n["kind"]) {
+    const std::string v = r.to_string(k, "prefetch.kind");
+    if (v == "none") p.kind = PrefetchKind::kNone;
+    else if (v == "stride") p.kind = PrefetchKind::kStride;
+    else if (v == "bfs") p.kind = PrefetchKind::kBfs;
+    else r.fail(k, "prefetch.kind", "'" + v + "' is not one of: none, stride, bfs");
+  }
+  if (!cfg.l1.present) r.fail(n, "prefetch", "the prefetch unit sits beside each SM's L1: the config needs an l1 section");
+  r.opt_uint(n, "prefetch", "queue_entries", p.queue_entries, 1, 4096);
+  if (const auto f = n["fill"]) {
+    const std::string v = r.to_string(f, "prefetch.fill");
+    if (v == "l1") p.fill = PrefetchFill::kL1;
+    else if (v == "buffer") p.fill = PrefetchFill::kBuffer;
+    else r.fail(f, "prefetch.fill", "'" + v + "' is not one of: l1, buffer");
+  }
+  r.opt_uint(n, "prefetch", "buffer_lines", p.buffer_lines, 1, 4096);
+  if (const auto s = n["stride"]) {
+    r.expect_map(s, "prefetch.stride", {"table_entries", "degree", "distance", "confidence"});
+    r.opt_uint(s, "prefetch.stride", "table_entries", p.stride.table_entries, 1, 1u << 16);
+    r.opt_uint(s, "prefetch.stride", "degree", p.stride.degree, 1, 64);
+    r.opt_uint(s, "prefetch.stride", "distance", p.stride.distance, 1, 1u << 16);
+    r.opt_uint(s, "prefetch.stride", "confidence", p.stride.confidence, 0, 64);
+  }
+  static const char* const kArrays[] = {"worklist", "vertexlist", "edgelist", "visitedlist"};
+  if (const auto g = n["ranges"]) {
+    r.expect_map(g, "prefetch.ranges", {"worklist", "vertexlist", "edgelist", "visitedlist"});
+    for (unsigned i = 0; i < 4; ++i) {
+      const std::string key = std::string("prefetch.ranges.") + kArrays[i];
+      const YAML::Node a = g[kArrays[i]];
+      if (!a) r.fail(g, key, "missing value: the classifier needs all four ranges");
+      if (!a.IsSequence() || a.size() != 2) r.fail(a, key, "expected [base, end]");
+      const uint64_t base = r.to_u64(a[0], key + "[0]"), end = r.to_u64(a[1], key + "[1]");
+      if (end <= base) r.fail(a, key, "end " + std::to_string(end) + " is not after base " + std::to_string(base));
+      p.ranges[i] = {base, end};
+      for (unsigned j = 0; j < i; ++j)
+        if (base < p.ranges[j].second && p.ranges[j].first < end)
+          r.fail(a, key, std::string("overlaps prefetch.ranges.") + kArrays[j]);
+    }
+    p.ranges_given = true;
+  }
+  if (p.kind == PrefetchKind::kBfs && !p.ranges_given)
+    r.fail(n, "prefetch.ranges", "kind: bfs needs the four arrays' ranges (docs/prefetch.md)");
+}
+
 }  // namespace gpumem::config_yaml

@@ -149,6 +149,7 @@ void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Confi
 void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg);
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f);
 void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& c);
+void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, PrefetchConfig& p);
 // One mapping of translator.tasks (or of the profile store), its task type aside.
 TaskMapping read_task_mapping(const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t);
 // A matrix mapping's rows (a baseline's made here) against the channel layout.

@@ -200,6 +200,8 @@ void SmArrayTlm::issue_all() {
     ext.info.task_type = req.task_type;
     ext.info.process = req.process;
     ext.info.issue_cycle = issue;
+    ext.info.warp = r.warp;
+    ext.info.pc = a.pc;
     set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data.data(), a.bytes());
     ext.how.mmu = false;
     ext.how.fault = FaultReason::kNone;

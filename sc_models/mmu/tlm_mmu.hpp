@@ -114,7 +114,10 @@ class MmuTlm : public sc_core::sc_module {
       // Before the MMU the address here is the mapped VA and the translator
       // already chose the task type: report the request's own VA and that task.
       if (sets_task_) how.task_type = out.task_type;
-      model_.record_fault(info.id, info.process, how.virtual_address, how.task_type, out.fault);
+      // A prefetch's fault is not the program's: the prefetch unit drops it
+      // and counts it; the MMU's faults and fault records stay the program's.
+      if (info.origin == Origin::kPrefetch) --model_.stats().faults;
+      else model_.record_fault(info.id, info.process, how.virtual_address, how.task_type, out.fault);
       return false;
     }
     how.physical_address = out.pa;

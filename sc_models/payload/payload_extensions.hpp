@@ -11,8 +11,9 @@
 namespace gpumem {
 
 // Walker reads travel the same sockets as data but are not a task type's
-// traffic: the router does not count them.
-enum class Origin : uint8_t { kData, kPageTable };
+// traffic: the router does not count them. A prefetch is data traffic, but
+// a fault on one is not the program's: the MMU drops it unrecorded.
+enum class Origin : uint8_t { kData, kPageTable, kPrefetch };
 
 struct RequestInfo {
   uint64_t id = 0;
@@ -20,6 +21,10 @@ struct RequestInfo {
   unsigned process = 0;
   Origin origin = Origin::kData;
   uint64_t issue_cycle = 0;
+  // From an SM (gpumem run --threads): the warp and the PC of its instruction,
+  // for the prefetchers beside the L1.
+  uint32_t warp = 0;
+  uint64_t pc = 0;
 };
 
 struct RequestExtension : tlm::tlm_extension<RequestExtension> {

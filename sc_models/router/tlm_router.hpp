@@ -61,7 +61,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
     How& how = ext->how;
     how.channel = decoder_.channel(mapped);
     how.local_address = decoder_.local(mapped);
-    if (ext->info.origin == Origin::kData)
+    if (ext->info.origin != Origin::kPageTable)
       counters_.count(ext->info.task_type, ext->info.process, how.channel, trans.get_data_length(), how.cycle);
     trans.set_address(how.local_address);
     to_channel[how.channel]->b_transport(trans, delay);
@@ -88,7 +88,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
       How& e = sx.element[i];
       channel[i] = e.channel = decoder_.channel(mapped);
       e.local_address = decoder_.local(mapped);
-      if (ext.info.origin == Origin::kData) counters_.count(e.task_type, ext.info.process, e.channel, size, ext.how.cycle);
+      if (ext.info.origin != Origin::kPageTable) counters_.count(e.task_type, ext.info.process, e.channel, size, ext.how.cycle);
     }
     unsigned char* data = trans.get_data_ptr();
     const uint64_t arrival = ext.how.cycle;
