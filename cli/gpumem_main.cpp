@@ -180,6 +180,7 @@ int run_command(const RunArgs& a) {
       j["trace"] = trace_path;
       if (threads) j["frontend"] = gpumem::frontend_json(frontend_report(cfg, r));
       if (!r.l1.empty()) j["l1"] = gpumem::l1_json(r.l1);
+      if (!r.l1.empty()) j["prefetch"] = gpumem::prefetch_json(r.prefetch, r.l1, cfg.prefetch.kind);
       if (!r.channel_accesses.empty())
         for (size_t c = 0; c < r.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = r.channel_accesses[c];
       if (r.mmu) j["mmu"] = gpumem::mmu_json(*r.mmu);
@@ -234,6 +235,7 @@ int run_command(const RunArgs& a) {
     stats.print(std::cout);
     if (threads) gpumem::print_frontend(std::cout, frontend_report(cfg, r));
     if (!r.l1.empty()) gpumem::print_l1(std::cout, r.l1);
+    if (!r.l1.empty() && cfg.prefetch.kind != gpumem::PrefetchKind::kNone) gpumem::print_prefetch(std::cout, r.prefetch, r.l1, cfg.prefetch.kind);
     if (r.mmu) gpumem::print_mmu(std::cout, *r.mmu);
     gpumem::print_faults(std::cout, r.faults, 10);
     if (image) gpumem::print_fragmentation(std::cout, with_nesting, without_nesting);

@@ -42,7 +42,7 @@ constexpr KindOption kKindOptions[] = {
     {"--count", "strided random"}, {"--op", "strided random"}, {"--stride", "strided"}, {"--step", "strided"},
     {"--range", "random"}, {"--seed", "random bfs"}, {"--rows", "transpose"}, {"--cols", "transpose"},
     {"--grid-width", "stencil"}, {"--grid-height", "stencil"}, {"--scale", "bfs"}, {"--edge-factor", "bfs"},
-    {"--edges", "bfs"}, {"--source", "bfs"},
+    {"--edges", "bfs"}, {"--source", "bfs"}, {"--items-per-warp", "bfs"},
 };
 
 bool given(const TraceGenArgs& a, const char* flag) { return a.gen->count(flag) > 0; }
@@ -143,6 +143,7 @@ void generate_bfs(const TraceGenArgs& a, const Placement& place, ThreadTraceSink
   o.place = place;
   if (given(a, "--source")) o.source = a.source;
   o.warps_per_block = a.warps_per_block;
+  o.items_per_warp = a.items_per_warp;
   const BfsTraceSummary s = generate_bfs_trace(g, o, sink);
   const BfsLayout& l = s.layout;
   report << "bfs over " << graph << ": " << count_of(g.vertices(), "vertex", "vertices") << ", " << count_of(edges.edges.size(), "edge", "edges")
@@ -150,7 +151,11 @@ void generate_bfs(const TraceGenArgs& a, const Placement& place, ThreadTraceSink
          << "  source " << s.source << ": " << count_of(s.levels, "level", "levels") << ", " << s.reached << " vertices reached; "
          << count_of(s.kernels, "kernel", "kernels") << ", " << count_of(s.records, "record", "records") << ", " << where(place) << "\n"
          << "  worklist " << hex(l.worklist) << ", vertexlist " << hex(l.vertexlist) << ", edgelist " << hex(l.edgelist)
-         << ", visitedlist " << hex(l.visitedlist) << ", end " << hex(l.worklist + l.bytes) << "\n";
+         << ", visitedlist " << hex(l.visitedlist) << ", end " << hex(l.worklist + l.bytes) << "\n"
+         << "  prefetch ranges (docs/prefetch.md): {worklist: [" << hex(l.worklist) << ", " << hex(l.worklist + 4 * uint64_t{l.vertices})
+         << "], vertexlist: [" << hex(l.vertexlist) << ", " << hex(l.vertexlist + 4 * (uint64_t{l.vertices} + 1)) << "], edgelist: ["
+         << hex(l.edgelist) << ", " << hex(l.edgelist + 4 * uint64_t{l.edges}) << "], visitedlist: [" << hex(l.visitedlist) << ", "
+         << hex(l.visitedlist + 4 * uint64_t{l.vertices}) << "]}\n";
 }
 
 }  // namespace
@@ -192,6 +197,10 @@ CLI::App* add_trace_gen_command(CLI::App& trace, TraceGenArgs& a) {
   gen->add_option("--scale", a.scale, "bfs: R-MAT graph of 2^scale vertices (default 10)")->transform(kNumber)->check(CLI::Range(1u, 31u));
   gen->add_option("--edge-factor", a.edge_factor, "bfs: R-MAT edges a vertex (default 16)")->transform(kNumber)->check(CLI::Range(1u, 0xFFFFFFFFu));
   gen->add_option("--edges", a.edges, "bfs: read the graph from this edge-list file ('u v' a line) instead")->check(kPath);
+  gen->add_option("--items-per-warp", a.items_per_warp,
+                  "bfs: worklist items a warp of an expand kernel walks, 32 at a time (a multiple of 32; default 32: one a thread)")
+      ->transform(kNumber)
+      ->check(CLI::Range(32u, 1u << 24));
   gen->add_option("--source", a.source, "bfs: the root (default: the first vertex with an edge)")->transform(kNumber)->check(CLI::Range(0u, 0xFFFFFFFEu));
   return gen;
 }

@@ -33,6 +33,7 @@ struct TraceGenArgs {
   unsigned scale = 10, edge_factor = 16;
   std::string edges;
   uint32_t source = 0;
+  uint32_t items_per_warp = 32;
 };
 
 // Declares `gen` on `trace` (the `gpumem trace` command), filling `args`.

@@ -119,13 +119,36 @@ std::string with_l1() {
   return y + "l1: {size_bytes: 1024, ways: 2, mshrs: 1, hit_latency: 1}\n";
 }
 
-SimulationResult traverse(const std::string& yaml) {
-  const Config cfg = test::config_from(yaml);
+// with_l1() and a prefetch unit of `kind` ("stride", "bfs"; `extra` more
+// keys), its classifier pointed at the arrays of the graph `r` makes.
+std::string with_prefetch(const std::string& kind, const RmatOptions& r, const std::string& extra = "") {
+  const CsrGraph g = build_csr(rmat_edges(r));
+  const BfsLayout l = BfsLayout::at(0x400000, g.vertices(), static_cast<uint32_t>(g.neighbours.size()));
+  auto range = [](uint64_t base, uint64_t entries) { return "[" + hex(base) + ", " + hex(base + 4 * entries) + "]"; };
+  return with_l1() + "prefetch: {kind: " + kind + extra + ", queue_entries: 8, ranges: {worklist: " + range(l.worklist, l.vertices) +
+         ", vertexlist: " + range(l.vertexlist, uint64_t{l.vertices} + 1) + ", edgelist: " + range(l.edgelist, l.edges) +
+         ", visitedlist: " + range(l.visitedlist, l.vertices) + "}}\n";
+}
+
+RmatOptions traverse_graph() {
   RmatOptions r;
   r.scale = 8;
   r.edge_factor = 8;
   r.seed = 2;
-  const CsrGraph g = build_csr(rmat_edges(r));
+  return r;
+}
+
+RmatOptions levels_graph() {
+  RmatOptions r;
+  r.scale = 9;
+  r.edge_factor = 8;
+  r.seed = 4;
+  return r;
+}
+
+SimulationResult traverse(const std::string& yaml) {
+  const Config cfg = test::config_from(yaml);
+  const CsrGraph g = build_csr(rmat_edges(traverse_graph()));
   BfsTraceOptions o;
   o.place = region_placement(cfg, "bfs", "graph");
   Capture capture;
@@ -180,11 +203,7 @@ struct LastRead : CompletionObserver {
 // channels), equal a plain BFS of the same graph.
 void levels_read_back(const std::string& yaml) {
   const Config cfg = test::config_from(yaml);
-  RmatOptions r;
-  r.scale = 9;
-  r.edge_factor = 8;
-  r.seed = 4;
-  const CsrGraph g = build_csr(rmat_edges(r));
+  const CsrGraph g = build_csr(rmat_edges(levels_graph()));
   BfsTraceOptions o;
   o.place = region_placement(cfg, "bfs", "graph");
   Capture capture;
@@ -225,6 +244,33 @@ TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
 
 TEST(BfsPath, LevelsReadBackThroughL1sEqualAPlainBfs) {
   levels_read_back(with_l1());
+  sanitizer_back_on_main_stack();
+}
+
+// Prefetching never changes what the program reads.
+TEST(BfsPath, LevelsReadBackWithStridePrefetchingEqualAPlainBfs) {
+  levels_read_back(with_prefetch("stride", levels_graph()));
+  sanitizer_back_on_main_stack();
+}
+
+TEST(BfsPath, LevelsReadBackWithBfsPrefetchingEqualAPlainBfs) {
+  levels_read_back(with_prefetch("bfs", levels_graph()));
+  sanitizer_back_on_main_stack();
+}
+
+TEST(BfsPath, LevelsReadBackWithBfsPrefetchingIntoABufferEqualAPlainBfs) {
+  levels_read_back(with_prefetch("bfs", levels_graph(), ", fill: buffer, buffer_lines: 8"));
+  sanitizer_back_on_main_stack();
+}
+
+TEST(BfsPath, WithBfsPrefetchingEveryReadStillReturnsTheCsrAndItsOwnWrites) {
+  const SimulationResult r = traverse(with_prefetch("bfs", traverse_graph()));
+  PrefetchStats t;
+  for (const PrefetchStats& s : r.prefetch) t += s;
+  EXPECT_GT(t.issued, 0u);
+  EXPECT_GT(t.useful, 0u);
+  EXPECT_GT(t.issued_by_array[static_cast<unsigned>(GraphArray::kVisitedlist)], 0u) << "the chain reaches its last step";
+  EXPECT_EQ(t.generated, t.redundant + t.dropped + t.issued);
   sanitizer_back_on_main_stack();
 }
 

@@ -518,6 +518,43 @@ TEST(BfsTrace, ReplayOfRmatScale10MatchesReferenceBfs) {
   expect_replay_matches_reference(g, o);
 }
 
+TEST(BfsTrace, AWarpCanWalkARunOfWorklistItems) {
+  // 96 items a warp: items 0-95 are warp 0's, 32 at a time (lanes 0-31
+  // again for items 32-63 and 64-95), item 96 starts warp 1. The traversal,
+  // and so the replay, is the same.
+  RmatOptions r;
+  r.scale = 10;
+  r.seed = 3;
+  const CsrGraph g = build_csr(rmat_edges(r));
+  BfsTraceOptions o;
+  o.place = physical_placement(0, 0x40000000);
+  o.items_per_warp = 96;
+  expect_replay_matches_reference(g, o);
+  BfsRun run;
+  run_bfs(g, o, run);
+  // In the largest expand kernel, the worklist reads (PC kBfsPcWorklist), in order.
+  std::vector<std::vector<uint64_t>> by_kernel;
+  std::vector<std::vector<uint32_t>> threads;
+  for (const Item& it : run.sink.items) {
+    if (it.kind == Item::kKernel) by_kernel.emplace_back(), threads.emplace_back();
+    if (it.kind == Item::kRecord && it.record.pc == kBfsPcWorklist) {
+      by_kernel.back().push_back(it.record.address);
+      threads.back().push_back(it.record.thread_id);
+    }
+  }
+  size_t big = 0;
+  for (size_t k = 0; k < by_kernel.size(); ++k)
+    if (by_kernel[k].size() > by_kernel[big].size()) big = k;
+  ASSERT_GT(by_kernel[big].size(), 97u);
+  const std::vector<uint32_t>& t = threads[big];
+  for (uint32_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i], i / 96 * 32 + i % 32) << "item " << i;
+  for (size_t i = 1; i < by_kernel[big].size(); ++i) EXPECT_EQ(by_kernel[big][i], by_kernel[big][i - 1] + 4) << "items in order";
+  o.items_per_warp = 48;
+  RecordingSink none;
+  EXPECT_TRUE(input_error_key([&] { generate_bfs_trace(g, o, none); }, "--items-per-warp", "48 is not a positive multiple of 32"));
+  EXPECT_TRUE(none.items.empty());
+}
+
 TEST(BfsTrace, ReplayOfEdgeListFileInARegionMatchesReferenceBfs) {
   // An edge-list file (an R-MAT graph written out, with a comment and a
   // blank line) placed in a region of an address space.

@@ -55,10 +55,12 @@ TEST(RegisterBank, ResetValues) {
 
 TEST(RegisterBank, ReadableRegisterCountMatchesTheMap) {
   RegisterBank bank(register_params(bank_config()));
-  // 9 scalars + 16 schemes + 16 process task types + 16 selections + 16*3
+  // 10 scalars + 16 schemes + 16 process task types + 16 selections + 16*3
   // vectors + 3*8 VA range registers + 2 * 16*3 matrix rows + 2 * 16*8
-  // performance counter rows + 3 * 16*8 channel counters
-  EXPECT_EQ(snapshot(bank).size(), 9u + 16u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 3u + 2u * 16u * 8u + 3u * 16u * 8u);
+  // performance counter rows + 4*4 prefetch classifier ranges + 3 * 16*8
+  // channel counters
+  EXPECT_EQ(snapshot(bank).size(),
+            10u + 16u + 16u + 16u + 16u * 3u + 3u * 8u + 2u * 16u * 3u + 2u * 16u * 8u + 4u * 4u + 3u * 16u * 8u);
 }
 
 TEST(RegisterBank, WritesReachTheTranslatorView) {
@@ -511,6 +513,42 @@ TEST(RegisterAccess, RefusedAccessesChangeNothingAndNameTheirPlace) {
   uint32_t v = 0;
   ASSERT_EQ(bank.read(xor_vector_offset(2, 1), 4, v), RegStatus::kOk);
   EXPECT_EQ(v, 0x1fu);
+}
+
+TEST(RegisterBank, PrefetchRangesTakeEffectWhenEnabledAndUnsoundOnesAreRefused) {
+  RegisterBank bank(register_params(bank_config()));
+  auto stage = [&](uint32_t k, uint64_t base, uint64_t end) {
+    EXPECT_EQ(bank.write(kRegPfRangeBaseLo + 4 * k, 4, static_cast<uint32_t>(base)), RegStatus::kOk);
+    EXPECT_EQ(bank.write(kRegPfRangeBaseHi + 4 * k, 4, static_cast<uint32_t>(base >> 32)), RegStatus::kOk);
+    EXPECT_EQ(bank.write(kRegPfRangeEndLo + 4 * k, 4, static_cast<uint32_t>(end)), RegStatus::kOk);
+    EXPECT_EQ(bank.write(kRegPfRangeEndHi + 4 * k, 4, static_cast<uint32_t>(end >> 32)), RegStatus::kOk);
+  };
+  const uint64_t commits = bank.prefetch_classifier().commits;
+  stage(0, 0x1'0000'0000, 0x1'0000'1000);
+  stage(1, 0x1'0000'1000, 0x1'0000'2000);
+  stage(2, 0x1'0000'2000, 0x1'0000'3000);
+  stage(3, 0x1'0000'3000, 0x1'0000'2800);  // ends before its base
+  EXPECT_FALSE(bank.prefetch_classifier().enabled) << "staged, not yet committed";
+  EXPECT_EQ(bank.write(kRegPfCtrl, 4, kPfEnable), RegStatus::kBadValue);
+  EXPECT_EQ(bank.staged_prefetch_problem(), "range 3 (visitedlist) does not end after its base");
+  EXPECT_FALSE(bank.prefetch_classifier().enabled);
+  EXPECT_EQ(bank.prefetch_classifier().commits, commits) << "a refused write changes nothing";
+  stage(3, 0x1'0000'2800, 0x1'0000'4000);  // overlaps the edgelist
+  EXPECT_EQ(bank.write(kRegPfCtrl, 4, kPfEnable), RegStatus::kBadValue);
+  EXPECT_EQ(bank.staged_prefetch_problem(), "ranges edgelist and visitedlist overlap");
+  stage(3, 0x1'0000'3000, 0x1'0000'4000);
+  EXPECT_EQ(bank.write(kRegPfCtrl, 4, kPfEnable), RegStatus::kOk);
+  EXPECT_TRUE(bank.prefetch_classifier().enabled);
+  EXPECT_EQ(bank.prefetch_classifier().ranges[3], std::make_pair(uint64_t{0x1'0000'3000}, uint64_t{0x1'0000'4000}));
+  EXPECT_GT(bank.prefetch_classifier().commits, commits);
+  // Staging again changes nothing until the next commit; 0 turns it off whatever is staged.
+  stage(0, 0x5000, 0x4000);
+  EXPECT_EQ(bank.prefetch_classifier().ranges[0].first, 0x1'0000'0000u);
+  EXPECT_EQ(bank.write(kRegPfCtrl, 4, 0), RegStatus::kOk);
+  EXPECT_FALSE(bank.prefetch_classifier().enabled);
+  uint32_t v = 0;
+  EXPECT_EQ(bank.read(kRegVersion, 4, v), RegStatus::kOk);
+  EXPECT_EQ(v, 0x0002'0004u);
 }
 
 }  // namespace

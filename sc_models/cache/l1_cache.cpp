@@ -89,10 +89,13 @@ L1Cache::Fill L1Cache::fill(unsigned space, uint64_t address, uint64_t now, uint
   Fill f;
   const uint64_t line = line_of(address);
   f.set = set_of(line);
-  // Its MSHR: the one mshr_free found (a fill that ended by its start has left).
-  while (!in_flight_.empty() && in_flight_.top() <= now) in_flight_.pop();
-  if (in_flight_.size() >= mshrs_) in_flight_.pop();
-  in_flight_.push(ready);
+  // A demand fill's MSHR: the one mshr_free found (a fill that ended by its
+  // start has left). A prefetch holds a prefetch queue entry instead.
+  if (!prefetch) {
+    while (!in_flight_.empty() && in_flight_.top() <= now) in_flight_.pop();
+    if (in_flight_.size() >= mshrs_) in_flight_.pop();
+    in_flight_.push(ready);
+  }
   Line* base = &lines_[size_t{f.set} * ways_];
   unsigned victim = ways_;
   for (unsigned w = 0; w < ways_ && victim == ways_; ++w)

@@ -62,7 +62,8 @@ class L1Cache {
     bool victim_unused_prefetch = false;
   };
   // Installs the line holding `address`, its `line_bytes` of data, ready at
-  // `ready`; it takes an MSHR until then. The victim is an invalid way, else
+  // `ready`; a demand fill takes an MSHR until then, a prefetch does not
+  // (its prefetch queue entry is what it holds). The victim is an invalid way, else
   // the least recently used.
   Fill fill(unsigned space, uint64_t address, uint64_t now, uint64_t ready, const uint8_t* data, bool prefetch = false);
 
@@ -79,6 +80,8 @@ class L1Cache {
   // (a prefetch buffer's line moving into the L1).
   const uint8_t* line_data(const Lookup& at) const { return data_of(at.set, at.way); }
   void drop(const Lookup& at);
+  // The line at `at` is being read: no longer an unused prefetch.
+  void mark_used(const Lookup& at) { lines_[size_t{at.set} * ways_ + at.way].prefetched = false; }
 
   // Every line invalid (a kernel launch); the MSHRs stay busy until their fills end.
   void invalidate_all();

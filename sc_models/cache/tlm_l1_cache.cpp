@@ -5,14 +5,45 @@
 #include <stdexcept>
 
 #include "payload/strided.hpp"
+#include "prefetch/stride_prefetcher.hpp"
 
 namespace gpumem {
 
+namespace {
+
+L1Config buffer_geometry(const Config& cfg) {
+  L1Config b = cfg.l1;
+  b.size_bytes = uint64_t{cfg.prefetch.buffer_lines} * cfg.l1.line_bytes;
+  b.ways = cfg.prefetch.buffer_lines;  // fully associative
+  return b;
+}
+
+}  // namespace
+
 L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
     : sc_module(name), target("target"), memory("memory"), cache_(cfg.l1), clock_(clock), hit_latency_(cfg.l1.hit_latency),
-      line_(cfg.l1.line_bytes) {
+      line_(cfg.l1.line_bytes), queue_(cfg.prefetch.queue_entries) {
   target.register_b_transport(this, &L1CacheTlm::b_transport);
   target.register_transport_dbg(this, &L1CacheTlm::transport_dbg);
+  switch (cfg.prefetch.kind) {
+    case PrefetchKind::kNone: break;
+    case PrefetchKind::kStride:
+      prefetcher_ = std::make_unique<StridePrefetcher>(cfg.prefetch.stride, cfg.l1.line_bytes, cfg.mmu.smallest_page());
+      break;
+    case PrefetchKind::kBfs: {
+      auto bfs = std::make_unique<BfsPrefetcher>(AddressClassifier{}, cfg.l1.line_bytes);
+      bfs_ = bfs.get();
+      prefetcher_ = std::move(bfs);
+      break;
+    }
+  }
+  if (prefetcher_ && cfg.prefetch.fill == PrefetchFill::kBuffer) buffer_.emplace(buffer_geometry(cfg));
+}
+
+void L1CacheTlm::kernel_start() {
+  cache_.invalidate_all();
+  if (buffer_) buffer_->invalidate_all();
+  if (bfs_) bfs_->clear();
 }
 
 void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -20,6 +51,7 @@ void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   if (!ext) throw std::logic_error("L1 cache: a request without its RequestExtension");
   const uint64_t now = ext->how.cycle;
   const unsigned space = ext->info.process;
+  const sc_core::sc_time at_issue = delay;
   if (StridedExtension* strided = trans.get_extension<StridedExtension>()) {
     // Past the L1 (docs/cache.md); a strided write still updates the lines it has.
     memory->b_transport(trans, delay);
@@ -29,8 +61,16 @@ void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     if (trans.is_write() && trans.is_response_ok())
       for (unsigned i = 0; i < strided->shape.count; ++i) {
         const unsigned size = strided->shape.element_size;
-        cache_.write(space, strided->shape.element_address(i), trans.get_data_ptr() + i * size, nullptr, size, now);
+        const uint64_t a = strided->shape.element_address(i);
+        cache_.write(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
+        if (buffer_) buffer_->write(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
       }
+    // The prefetch unit watches strided reads too: a warp reading consecutive
+    // worklist items across a line boundary is one (docs/prefetch.md).
+    if (!trans.is_write() && trans.is_response_ok() && prefetcher_) {
+      DemandRead d = demand_read(*ext, now, strided->shape.base, strided->shape.stride * strided->shape.count, trans.get_data_ptr());
+      observe(d, *ext, at_issue);
+    }
     return;
   }
   if (trans.is_write()) {
@@ -42,10 +82,46 @@ void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     }
     const bool hit = cache_.write(space, trans.get_address(), trans.get_data_ptr(), trans.get_byte_enable_ptr(),
                                   trans.get_data_length(), now);
+    // A prefetched line waiting in the buffer must not go stale either.
+    if (buffer_) buffer_->write(space, trans.get_address(), trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
     ext->how.l1 = hit ? L1Result::kWriteHit : L1Result::kWriteMiss;
     return;
   }
   read(trans, *ext, delay);
+  if (!prefetcher_ || !trans.is_response_ok()) return;
+  observe(demand_read(*ext, now, trans.get_address(), trans.get_data_length(), trans.get_data_ptr()), *ext, at_issue);
+}
+
+DemandRead L1CacheTlm::demand_read(const RequestExtension& ext, uint64_t now, uint64_t address, uint64_t size, const uint8_t* data) const {
+  DemandRead d;
+  d.warp = ext.info.warp;
+  d.pc = ext.info.pc;
+  d.address = address;
+  d.size = static_cast<unsigned>(size);
+  d.data = data;
+  d.issue_cycle = now;
+  d.completion_cycle = ext.how.cycle;
+  return d;
+}
+
+void L1CacheTlm::observe(const DemandRead& d, const RequestExtension& ext, const sc_core::sc_time& at_issue) {
+  if (bfs_ && classifier_regs_ && classifier_regs_->commits != classifier_commits_seen_) {
+    classifier_commits_seen_ = classifier_regs_->commits;
+    std::array<ArrayRange, kGraphArrays> ranges{};
+    if (classifier_regs_->enabled)
+      for (unsigned k = 0; k < kGraphArrays; ++k) ranges[k] = {classifier_regs_->ranges[k].first, classifier_regs_->ranges[k].second};
+    bfs_->set_classifier(AddressClassifier(ranges));
+  }
+  prefetcher_->on_demand_read(d, pending_);
+  RequestExtension demand = ext;
+  demand.how.cycle = d.issue_cycle;
+  prefetch(demand, at_issue);
+}
+
+void L1CacheTlm::count_use(const L1Cache::Lookup& at, uint64_t now) {
+  if (!at.prefetched) return;
+  ++prefetch_stats_.useful;
+  prefetch_stats_.late += at.ready > now;
 }
 
 void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc_core::sc_time& delay) {
@@ -53,9 +129,24 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
   const uint64_t now = how.cycle;
   const uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
-  const L1Cache::Lookup at = cache_.read(ext.info.process, address, now);
+  const unsigned space = ext.info.process;
+  L1Cache::Lookup at = cache_.read(space, address, now);
+  if (at.result == L1Result::kMiss && buffer_) {
+    // The prefetch buffer: a line found there moves into the L1 (for the
+    // L1's figures a miss and a fill), and answers as a hit or a merge would.
+    const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
+    if (in_buffer.result != L1Result::kMiss) {
+      const L1Cache::Fill f = cache_.fill(space, address, now, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true);
+      buffer_->drop(in_buffer);
+      at = in_buffer;
+      at.set = f.set;
+      at.way = f.way;
+      cache_.mark_used(at);
+    }
+  }
   if (at.result != L1Result::kMiss) {
     // The L1 answers: after its hit latency, and not before the line is there.
+    count_use(at, now);
     const uint64_t done = std::max(now + hit_latency_, at.ready);
     advance(how, delay, clock_.span(done - now));
     cache_.copy_out(at, address, trans.get_data_ptr(), length);
@@ -87,9 +178,51 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
   how.mapped_address += offset;
   how.local_address += offset;
   if (how.mmu) how.virtual_address += offset;
-  cache_.fill(ext.info.process, address, now, how.cycle, line_.data());
+  cache_.fill(space, address, now, how.cycle, line_.data());
   std::memcpy(trans.get_data_ptr(), line_.data() + offset, length);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void L1CacheTlm::prefetch(const RequestExtension& demand, const sc_core::sc_time& at_issue) {
+  const uint64_t now = demand.how.cycle;
+  const unsigned space = demand.info.process;
+  L1Cache& into = buffer_ ? *buffer_ : cache_;
+  queue_.retire(now);
+  PrefetchStats& st = prefetch_stats_;
+  // Prefetches the lines of earlier ones trigger are appended: first in, first out.
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const PrefetchRequest p = pending_[i];
+    ++st.generated;
+    if (cache_.holds(space, p.address) || (buffer_ && buffer_->holds(space, p.address))) {
+      ++st.redundant;
+      continue;
+    }
+    if (!queue_.has_room(p.cycle)) {
+      ++st.dropped;
+      continue;
+    }
+    RequestExtension& pe = prefetch_.ext;
+    pe.info = demand.info;
+    pe.info.origin = Origin::kPrefetch;
+    pe.how = How{};
+    pe.how.cycle = now;
+    pe.how.task_type = demand.info.task_type;
+    sc_core::sc_time d = at_issue;
+    advance(pe.how, d, clock_.span(p.cycle - now));
+    set_up(prefetch_.trans, tlm::TLM_READ_COMMAND, p.address, line_.data(), cache_.line_bytes());
+    memory->b_transport(prefetch_.trans, d);
+    ++st.issued;
+    ++st.issued_by_array[static_cast<unsigned>(p.array)];
+    const uint64_t back = pe.how.cycle;
+    queue_.hold(p.cycle, back);
+    if (!prefetch_.trans.is_response_ok()) {
+      ++st.faulted;
+      continue;
+    }
+    into.fill(space, p.address, now, back, line_.data(), /*prefetch=*/true);
+    prefetcher_->on_prefetch_fill(p, p.address, line_.data(), back, pending_);
+  }
+  pending_.clear();
 }
 
 }  // namespace gpumem

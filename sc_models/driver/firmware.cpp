@@ -60,6 +60,19 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     }
     must(kRegTlbInvalidate, 1, "TLB_INVALIDATE");
   }
+  // The prefetch classifier: its ranges staged, then committed by enabling it.
+  if (cfg.prefetch.ranges_given) {
+    static const char* const kArrays[kPfRanges] = {"worklist", "vertexlist", "edgelist", "visitedlist"};
+    for (uint32_t k = 0; k < kPfRanges; ++k) {
+      const auto [base, end] = cfg.prefetch.ranges[k];
+      const std::string idx = std::string("[") + std::to_string(k) + "] (" + kArrays[k] + ")";
+      must(kRegPfRangeBaseLo + 4 * k, static_cast<uint32_t>(base), "PF_RANGE_BASE_LO" + idx);
+      must(kRegPfRangeBaseHi + 4 * k, static_cast<uint32_t>(base >> 32), "PF_RANGE_BASE_HI" + idx);
+      must(kRegPfRangeEndLo + 4 * k, static_cast<uint32_t>(end), "PF_RANGE_END_LO" + idx);
+      must(kRegPfRangeEndHi + 4 * k, static_cast<uint32_t>(end >> 32), "PF_RANGE_END_HI" + idx);
+    }
+    must(kRegPfCtrl, kPfEnable, "PF_CTRL");
+  }
   must(kRegCtrl, (cfg.translator.interleave_enable ? kCtrlInterleaveEnable : 0) | (dynamic ? kCtrlDynamicSelectionEnable : 0) |
                      (cfg.translator.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0),
        "CTRL");

@@ -49,6 +49,8 @@ BfsTraceSummary generate_bfs_trace(const CsrGraph& g, const BfsTraceOptions& o, 
   const uint32_t n = g.vertices();
   const BfsLayout lay = BfsLayout::at(o.place.base, n, static_cast<uint32_t>(g.neighbours.size()));
   o.place.check_aligned(kArrayAlign, "the BFS arrays");
+  if (o.items_per_warp == 0 || o.items_per_warp % kWarpSize)
+    throw InputError("", 0, "--items-per-warp", std::to_string(o.items_per_warp) + " is not a positive multiple of 32");
   o.place.check_fits(lay.bytes, true, "the BFS arrays");
   sum.layout = lay;
 
@@ -78,29 +80,31 @@ BfsTraceSummary generate_bfs_trace(const CsrGraph& g, const BfsTraceOptions& o, 
     discovered.clear();
     for (uint32_t first = 0; first < end - begin; first += kWarpSize) {
       const uint32_t lanes = std::min(kWarpSize, end - begin - first);
+      // Item first + l goes to lane l of warp first / items_per_warp.
+      const uint32_t thread0 = first / o.items_per_warp * kWarpSize;
       uint32_t v[kWarpSize], start[kWarpSize], stop[kWarpSize];
       uint32_t longest = 0;
       for (uint32_t l = 0; l < lanes; ++l) {
         v[l] = worklist[begin + first + l];
-        read(first + l, kBfsPcWorklist, lay.worklist + 4 * uint64_t{begin + first + l}, v[l]);
+        read(thread0 + l, kBfsPcWorklist, lay.worklist + 4 * uint64_t{begin + first + l}, v[l]);
       }
       for (uint32_t l = 0; l < lanes; ++l) {
         start[l] = g.offsets[v[l]];
-        read(first + l, kBfsPcVertexStart, lay.vertexlist + 4 * uint64_t{v[l]}, start[l]);
+        read(thread0 + l, kBfsPcVertexStart, lay.vertexlist + 4 * uint64_t{v[l]}, start[l]);
       }
       for (uint32_t l = 0; l < lanes; ++l) {
         stop[l] = g.offsets[v[l] + 1];
-        read(first + l, kBfsPcVertexEnd, lay.vertexlist + 4 * (uint64_t{v[l]} + 1), stop[l]);
+        read(thread0 + l, kBfsPcVertexEnd, lay.vertexlist + 4 * (uint64_t{v[l]} + 1), stop[l]);
         longest = std::max(longest, stop[l] - start[l]);
       }
       // The edge loop diverges: iteration j runs in the lanes with more than j edges.
       for (uint32_t j = 0; j < longest; ++j) {
         for (uint32_t l = 0; l < lanes; ++l)
-          if (start[l] + j < stop[l]) read(first + l, kBfsPcEdge, lay.edgelist + 4 * uint64_t{start[l] + j}, g.neighbours[start[l] + j]);
+          if (start[l] + j < stop[l]) read(thread0 + l, kBfsPcEdge, lay.edgelist + 4 * uint64_t{start[l] + j}, g.neighbours[start[l] + j]);
         for (uint32_t l = 0; l < lanes; ++l)
           if (start[l] + j < stop[l]) {
             const uint32_t w = g.neighbours[start[l] + j];
-            read(first + l, kBfsPcVisited, lay.visitedlist + 4 * uint64_t{w}, visited[w]);
+            read(thread0 + l, kBfsPcVisited, lay.visitedlist + 4 * uint64_t{w}, visited[w]);
           }
       }
       // Discovery order: thread by thread, edge by edge (the sequential queue's order).

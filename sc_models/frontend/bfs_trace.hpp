@@ -42,6 +42,10 @@ struct BfsTraceOptions {
   Placement place;                 // the arrays start at place.base (a multiple of 4096)
   std::optional<uint32_t> source;  // default: the first vertex with a nonzero degree (Graph500 roots have one)
   unsigned warps_per_block = 0;    // KernelInfo::warps_per_block; 0: the config's
+  // Worklist items each warp of an expand kernel takes, 32 at a time in a
+  // loop (a multiple of 32): 32 is one item a thread; more makes each warp
+  // walk a run of consecutive items, as a data-structure prefetcher assumes.
+  uint32_t items_per_warp = 32;
   // Called for every read record, after it is emitted, with the 32-bit
   // value the traversal read there (tests replay the trace against it).
   std::function<void(const ThreadRecord&, uint32_t value)> on_read;

@@ -20,6 +20,8 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   for (const auto& def : register_map()) registers_.emplace_back(def, params_);
   for (auto& r : registers_)
     if (r.def().check == WriteCheck::kScheme) r.value_allowed = [this](unsigned t, unsigned, uint32_t v) { return scheme_allowed(t, v); };
+    else if (r.def().check == WriteCheck::kPrefetchRanges)
+      r.value_allowed = [this](unsigned, unsigned, uint32_t v) { return !(v & kPfEnable) || staged_prefetch_problem().empty(); };
   ctrl_ = &reg(kRegCtrl);
   req_count_ = &reg(kRegReqCount);
   byte_count_ = &reg(kRegByteCount);
@@ -55,6 +57,13 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     }
     translator_.scheme[t] = static_cast<Scheme>(v);
     translator_changed();
+  };
+  reg(kRegPfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
+    // The ranges take effect together, checked, when the classifier is enabled.
+    prefetch_.enabled = (v & kPfEnable) != 0;
+    if (prefetch_.enabled)
+      for (unsigned k = 0; k < kPfRanges; ++k) prefetch_.ranges[k] = staged_prefetch_range(k);
+    ++prefetch_.commits;
   };
   reg(kRegXorVector).on_write = [this, translator_changed](unsigned t, unsigned j, uint32_t v) {
     translator_.xor_vector[t][j] = v;
@@ -93,8 +102,17 @@ Register& RegisterBank::reg(uint32_t base) {
   throw std::logic_error("register bank: no register at offset " + std::to_string(base));
 }
 
+size_t RegisterBank::register_index(uint32_t base) const {
+  for (size_t i = 0; i < registers_.size(); ++i)
+    if (registers_[i].def().base == base) return i;
+  throw std::logic_error("register bank: no register at offset " + std::to_string(base));
+}
+
 void RegisterBank::reset() {
   translator_ = TranslatorRegisters{};
+  prefetch_.enabled = false;
+  prefetch_.ranges = {};
+  ++prefetch_.commits;
   mmu_.pt_root = 0;
   for (auto& r : registers_) r.reset();
   perf_.reset();
@@ -136,6 +154,26 @@ bool RegisterBank::scheme_allowed(unsigned task, uint32_t value) const {
 std::string RegisterBank::staged_matrix_problem(unsigned task) const {
   if (matrix_row_lo_->mapped_dim1() == 0) return "the matrix scheme is not built in this configuration";
   return channel_matrix_problem(staged_matrix(task), params_.layout, params_.address_bits);
+}
+
+std::pair<uint64_t, uint64_t> RegisterBank::staged_prefetch_range(unsigned k) const {
+  auto word = [&](uint32_t lo, uint32_t hi) {
+    return uint64_t{registers_[register_index(hi)].at(k, 0)} << 32 | registers_[register_index(lo)].at(k, 0);
+  };
+  return {word(kRegPfRangeBaseLo, kRegPfRangeBaseHi), word(kRegPfRangeEndLo, kRegPfRangeEndHi)};
+}
+
+std::string RegisterBank::staged_prefetch_problem() const {
+  static const char* const kNames[kPfRanges] = {"worklist", "vertexlist", "edgelist", "visitedlist"};
+  for (unsigned k = 0; k < kPfRanges; ++k) {
+    const auto [base, end] = staged_prefetch_range(k);
+    if (end <= base) return std::string("range ") + std::to_string(k) + " (" + kNames[k] + ") does not end after its base";
+    for (unsigned j = 0; j < k; ++j) {
+      const auto [b, e] = staged_prefetch_range(j);
+      if (base < e && b < end) return std::string("ranges ") + kNames[j] + " and " + kNames[k] + " overlap";
+    }
+  }
+  return "";
 }
 
 MatrixRows RegisterBank::staged_matrix(unsigned task) const {

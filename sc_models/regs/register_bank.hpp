@@ -3,6 +3,7 @@
 // register map; their write callbacks keep the translator's and the MMU's
 // views current. Plain C++; tlm_register_bank.hpp binds it to a socket.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +16,13 @@
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {
+
+// The prefetch classifier's ranges as PF_CTRL last committed them.
+struct PrefetchClassifierRegisters {
+  bool enabled = false;
+  std::array<std::pair<uint64_t, uint64_t>, kPfRanges> ranges{};  // [base, end): worklist, vertexlist, edgelist, visitedlist
+  uint64_t commits = 0;  // successful writes of PF_CTRL: readers see a change by it
+};
 
 class RegisterBank {
  public:
@@ -41,6 +49,10 @@ class RegisterBank {
   // staged rows, or "" if it would not be for them.
   std::string staged_matrix_problem(unsigned task) const;
 
+  const PrefetchClassifierRegisters& prefetch_classifier() const { return prefetch_; }
+  // Why enabling the classifier would be refused for its staged ranges, or "".
+  std::string staged_prefetch_problem() const;
+
   // Called by the channel router for every data request it routes.
   void count(unsigned task, unsigned process, unsigned channel, unsigned bytes, uint64_t cycle) {
     ++req_count_->at(task, channel);
@@ -60,6 +72,8 @@ class RegisterBank {
   Register& reg(uint32_t base);
   bool scheme_allowed(unsigned task, uint32_t value) const;
   MatrixRows staged_matrix(unsigned task) const;
+  std::pair<uint64_t, uint64_t> staged_prefetch_range(unsigned k) const;
+  size_t register_index(uint32_t base) const;
   void snapshot_performance();  // PERF_CTRL bit 0
   void reset_counters();        // PERF_CTRL bit 1
 
@@ -75,6 +89,7 @@ class RegisterBank {
   TranslatorRegisters translator_;
   MmuRegisters mmu_;
   PerformanceMonitor perf_;
+  PrefetchClassifierRegisters prefetch_;
 };
 
 }  // namespace gpumem

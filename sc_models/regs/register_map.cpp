@@ -112,6 +112,18 @@ const std::vector<RegisterDef>& register_map() {
        "2/3 bytes, 4/5 active cycles (low/high words), 6 windows, 7 mean window entropy (16.16 bits)."},
       {"PERF_APP", kRegPerfApp, kMaxProcesses, kPerfFieldCount, Elab::kNone, RegAccess::kRO, kZero, kAll, 0,
        WriteCheck::kNone, "p, f", "Performance counters of process p as of the last snapshot, fields as PERF_TASK."},
+      {"PF_CTRL", kRegPfCtrl, 1, 1, Elab::kNone, RegAccess::kRW, kZero, {kPfEnable}, 0, WriteCheck::kPrefetchRanges, "",
+       "bit 0 enable of the BFS prefetcher's address classifier (docs/prefetch.md). Writing 1 commits the ranges staged "
+       "in PF_RANGE_*; it is an error, and changes nothing, when a range does not end after its base or two overlap. "
+       "Writing 0 turns the classifier off. Other bits read as zero."},
+      {"PF_RANGE_BASE_LO", kRegPfRangeBaseLo, kPfRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone,
+       "k", "Staged base of classifier range k (0 worklist, 1 vertexlist, 2 edgelist, 3 visitedlist), a VA, bits 31:0."},
+      {"PF_RANGE_BASE_HI", kRegPfRangeBaseHi, kPfRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone,
+       "k", "Staged base of classifier range k, bits 63:32."},
+      {"PF_RANGE_END_LO", kRegPfRangeEndLo, kPfRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone,
+       "k", "Staged end (exclusive) of classifier range k, bits 31:0."},
+      {"PF_RANGE_END_HI", kRegPfRangeEndHi, kPfRanges, 1, Elab::kNone, RegAccess::kRW, kZero, kAll, 0, WriteCheck::kNone,
+       "k", "Staged end of classifier range k, bits 63:32."},
       {"REQ_COUNT", kRegReqCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,
        WriteCheck::kNone, "t, c", "Requests of task type t served by channel c (mod 2^32). Any write clears it."},
       {"BYTE_COUNT", kRegByteCount, kMaxTaskTypes, kMaxChannels, Elab::kChannelCount, RegAccess::kRC, kZero, kAll, 0,

@@ -61,6 +61,7 @@ std::string map_value_text(MapValue v);
 enum class WriteCheck : uint8_t {
   kNone,
   kScheme,  // a Scheme the configuration can serve
+  kPrefetchRanges,  // PF_CTRL: enabling commits the staged classifier ranges, which must be sound
 };
 
 // A register, or an array of them: offset = base + (i * dim1 + j) * 4.
@@ -99,6 +100,12 @@ constexpr uint32_t kRegMatrixRowLo = 0x0400;   // [t][j], j < 8
 constexpr uint32_t kRegMatrixRowHi = 0x0600;   // [t][j], j < 8
 constexpr uint32_t kRegPerfTask = 0x0800;      // [t][f], f < 8
 constexpr uint32_t kRegPerfApp = 0x0A00;       // [p][f], f < 8
+constexpr uint32_t kRegPfCtrl = 0x0C00;
+constexpr uint32_t kRegPfRangeBaseLo = 0x0C10;  // [k], k < 4: worklist, vertexlist, edgelist, visitedlist
+constexpr uint32_t kRegPfRangeBaseHi = 0x0C20;  // [k]
+constexpr uint32_t kRegPfRangeEndLo = 0x0C30;   // [k]
+constexpr uint32_t kRegPfRangeEndHi = 0x0C40;   // [k]
+constexpr uint32_t kPfRanges = 4;
 constexpr uint32_t kRegReqCount = 0x1000;    // [t][c], c < 256
 constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
 constexpr uint32_t kRegAppReqCount = 0x9000;  // [p][c]
@@ -112,7 +119,7 @@ constexpr unsigned register_address_bits() {
 }
 
 constexpr uint32_t kIdValue = 0x4750'4D4D;  // "GPMM"
-constexpr uint32_t kVersionValue = 0x0002'0003;  // 2.3: performance counters, PERF_CTRL, APP_TASK_SELECT
+constexpr uint32_t kVersionValue = 0x0002'0004;  // 2.4: PF_CTRL and PF_RANGE (the prefetch classifier)
 
 // CTRL fields.
 constexpr uint32_t kCtrlInterleaveEnable = 1u << 0;
@@ -136,6 +143,8 @@ enum PerfField : uint32_t {
   kPerfEntropy,  // mean window entropy, bits in 16.16 fixed point
   kPerfFieldCount
 };
+// PF_CTRL fields.
+constexpr uint32_t kPfEnable = 1u << 0;
 // VA_RANGE_TASK fields.
 constexpr uint32_t kVaRangeEnable = 1u << 31;
 constexpr uint32_t kVaRangeTaskMask = 0xF;

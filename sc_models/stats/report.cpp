@@ -205,4 +205,50 @@ void print_l1(std::ostream& os, const std::vector<L1Stats>& sms) {
   os << std::setprecision(6);
 }
 
+namespace {
+
+PrefetchStats prefetch_total(const std::vector<PrefetchStats>& sms) {
+  PrefetchStats t;
+  for (const PrefetchStats& s : sms) t += s;
+  return t;
+}
+
+nlohmann::json prefetch_stats_json(const PrefetchStats& s, uint64_t unused_evictions) {
+  nlohmann::json by_array;
+  for (unsigned a = 0; a <= kGraphArrays; ++a)
+    by_array[a == kGraphArrays ? "stride" : graph_array_name(static_cast<GraphArray>(a))] = s.issued_by_array[a];
+  return {{"generated", s.generated}, {"redundant", s.redundant},        {"dropped", s.dropped},
+          {"issued", s.issued},       {"faulted", s.faulted},            {"useful", s.useful},
+          {"late", s.late},           {"accuracy", s.accuracy()},        {"unused_evictions", unused_evictions},
+          {"issued_by_array", by_array}};
+}
+
+}  // namespace
+
+nlohmann::json prefetch_json(const std::vector<PrefetchStats>& sms, const std::vector<L1Stats>& l1, PrefetchKind kind) {
+  uint64_t unused = 0;
+  for (const L1Stats& s : l1) unused += s.unused_prefetch_evictions;
+  nlohmann::json j = prefetch_stats_json(prefetch_total(sms), unused);
+  j["kind"] = prefetch_kind_name(kind);
+  j["sms"] = nlohmann::json::array();
+  for (size_t s = 0; s < sms.size(); ++s) {
+    nlohmann::json one = prefetch_stats_json(sms[s], s < l1.size() ? l1[s].unused_prefetch_evictions : 0);
+    one["sm"] = s;
+    j["sms"].push_back(one);
+  }
+  return j;
+}
+
+void print_prefetch(std::ostream& os, const std::vector<PrefetchStats>& sms, const std::vector<L1Stats>& l1, PrefetchKind kind) {
+  const PrefetchStats t = prefetch_total(sms);
+  uint64_t unused = 0;
+  for (const L1Stats& s : l1) unused += s.unused_prefetch_evictions;
+  os << "prefetch (" << prefetch_kind_name(kind) << "): " << t.generated << " generated, " << t.redundant << " already cached, "
+     << t.dropped << " dropped (queue full), " << t.issued << " issued (" << t.faulted << " refused); " << t.useful << " useful ("
+     << t.late << " late), accuracy " << std::fixed << std::setprecision(3) << t.accuracy() << "; " << unused
+     << " evicted unused\n";
+  os.unsetf(std::ios::fixed);
+  os << std::setprecision(6);
+}
+
 }  // namespace gpumem

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cache/l1_cache.hpp"
+#include "prefetch/prefetch_queue.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/l1_sequence.hpp"
 #include "frontend/sm_stats.hpp"
@@ -39,6 +40,10 @@ void print_frontend(std::ostream& os, const FrontendReport& f);
 // Each SM's L1 data cache and their sum (docs/cache.md, "Statistics").
 nlohmann::json l1_json(const std::vector<L1Stats>& sms);
 void print_l1(std::ostream& os, const std::vector<L1Stats>& sms);
+// Each SM's prefetch unit and their sum (docs/prefetch.md, "Statistics");
+// `l1` gives the unused prefetched lines the L1s evicted.
+nlohmann::json prefetch_json(const std::vector<PrefetchStats>& sms, const std::vector<L1Stats>& l1, PrefetchKind kind);
+void print_prefetch(std::ostream& os, const std::vector<PrefetchStats>& sms, const std::vector<L1Stats>& l1, PrefetchKind kind);
 void print_faults(std::ostream& os, const std::vector<FaultRecord>& faults, size_t limit);
 // Both allocations side by side: `nested` with nesting on, `flat` with it
 // off; null where that allocation does not fit ("n/a").

@@ -80,11 +80,12 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
       continue;
     }
     l1.push_back(std::make_unique<L1CacheTlm>(("l1_" + std::to_string(s)).c_str(), cfg, clock));
+    l1.back()->classifier_from(memory.registers.bank().prefetch_classifier());
     sms.sm[s]->bind(l1.back()->target);
     l1.back()->memory.bind(interconnect.sms);
   }
   sms.on_kernel_start([&l1] {
-    for (auto& c : l1) c->cache().invalidate_all();
+    for (auto& c : l1) c->kernel_start();
   });
   interconnect.memory.bind(memory.request_target());
   sms.start_after(driver.ready());
@@ -111,7 +112,10 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   r.queue_limit_holds = sms.queue_limit_holds();
   r.sequence = sequence.stats();
   r.memory_init_bytes = driver.bytes_loaded();
-  for (const auto& c : l1) r.l1.push_back(c->cache().stats());
+  for (const auto& c : l1) {
+    r.l1.push_back(c->cache().stats());
+    r.prefetch.push_back(c->prefetch_stats());
+  }
   if (sms.failure()) {
     if (partial) *partial = r;
     std::rethrow_exception(sms.failure());

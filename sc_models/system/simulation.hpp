@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cache/l1_cache.hpp"
+#include "prefetch/prefetch_queue.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "frontend/l1_sequence.hpp"
@@ -35,6 +36,7 @@ struct SimulationResult {
   SequenceStats sequence;
   uint64_t memory_init_bytes = 0;
   std::vector<L1Stats> l1;  // per SM, with an l1 section
+  std::vector<PrefetchStats> prefetch;  // per SM, with an l1 section (all zero with prefetch.kind none)
 };
 
 // Rethrows what stopped the run early (InputError from a trace, or
