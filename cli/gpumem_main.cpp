@@ -38,6 +38,7 @@
 #include "stats/run_statistics.hpp"
 #include "stats/transaction_log.hpp"
 #include "system/simulation.hpp"
+#include "compare_prefetch.hpp"
 #include "tb/cosim_command.hpp"
 #include "stop_on_signal.hpp"
 #include "validators.hpp"
@@ -57,6 +58,7 @@ struct RunArgs {
   std::string stats_json;
   std::string txn_log;
   std::string profile_store;
+  bool compare_prefetch = false;
   bool quiet = false;
 };
 
@@ -92,6 +94,20 @@ int run_command(const RunArgs& a) {
                                                      : gpumem::empty_profile_store(configured);
   }
   const gpumem::Config cfg = store ? gpumem::apply_profile_store(configured, *store, store_notes) : configured;
+  if (a.compare_prefetch) {
+    if (a.threads.empty()) throw gpumem::InputError("", 0, "--compare-prefetch", "needs --threads: the prefetchers sit beside the SMs' L1s");
+    gpumem::cli::check_output_paths(a.config, a.threads, {{a.stats_json, "--stats-json"}});
+    std::optional<gpumem::OutputFile> out;
+    if (!a.stats_json.empty()) out.emplace(a.stats_json, "--stats-json");
+    const nlohmann::json runs = gpumem::cli::compare_prefetch(cfg, a.threads);
+    if (out) {
+      const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
+      std::fwrite(text.data(), 1, text.size(), out->stream());
+      out->commit();
+    }
+    if (!a.quiet) gpumem::cli::print_prefetch_comparison(std::cout, runs);
+    return 0;
+  }
   std::unique_ptr<gpumem::RequestSource> source;
   std::unique_ptr<gpumem::ThreadTraceSource> threads;
   if (!a.threads.empty())
@@ -336,6 +352,11 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--profile-store", run_args.profile_store,
                   "YAML profile store: each application takes its recommended task type from it, and the run records its "
                   "own (docs/explorer.md, \"Profile store\")")->check(kPath);
+  run->add_flag("--compare-prefetch", run_args.compare_prefetch,
+                "run --threads with no prefetcher, the stride prefetcher and the BFS prefetcher and print them side by side "
+                "(docs/prefetch.md); --stats-json gets the three")
+      ->excludes("--txn-log")
+      ->excludes("--profile-store");
   run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
 
   std::string regmap_format = "markdown";

@@ -224,6 +224,55 @@ TEST_F(Cli, RunThreadsWithAnL1ReportsItAndLogsWhatItDid) {
   EXPECT_EQ(results["bypass"], 64u) << "one line per element";
 }
 
+const char* const kBfsConfig =
+    "memory: {address_bits: 32, channels: 4, service_cycles: 4, max_outstanding: 16}\n"
+    "mmu: {tlb: {entries: 16, ways: 4}}\n"
+    "translator: {channel_bits: [7, 8]}\n"
+    "address_space:\n"
+    "  va_bits: 32\n"
+    "  applications:\n"
+    "    - {name: bfs, process: 0, task_type: 0, regions: [{name: graph, va: 0x400000, size: 0x100000, page: large}]}\n"
+    "frontend: {num_sms: 4, blocks_per_sm: 2, warps_per_block: 4, line_bytes: 128, mshr_entries: 8, issue_timing: memory}\n"
+    "l1: {size_bytes: 16384, ways: 4}\n";
+
+TEST_F(Cli, ComparePrefetchRunsNoneStrideAndBfsOnTheSameTrace) {
+  const auto plain = write("plain.yaml", kBfsConfig);
+  const Result gen = run({"trace", "gen", "bfs", "--config", plain.string(), "--app", "bfs", "--region", "graph", "--scale", "10",
+                          "--items-per-warp", "64", "--out", path("bfs.bin").string()});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  // The ranges as trace gen printed them, pasted into the config.
+  const std::string key = "prefetch ranges (docs/prefetch.md): ";
+  const size_t at = gen.out.find(key);
+  ASSERT_NE(at, std::string::npos) << gen.out;
+  const std::string ranges = gen.out.substr(at + key.size(), gen.out.find('\n', at) - at - key.size());
+  const auto cfg = write("c.yaml", std::string(kBfsConfig) + "prefetch: {ranges: " + ranges + "}\n");
+  const Result r = run({"run", "--config", cfg.string(), "--threads", path("bfs.bin").string(), "--compare-prefetch", "--stats-json",
+                        path("s.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("none        stride           bfs"), std::string::npos) << r.out;
+  for (const char* row : {"makespan (cycles)", "L1 miss rate", "coverage", "accuracy", "lateness"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row;
+  const auto j = json("s.json").at("compare_prefetch");
+  const auto& none = j.at("none");
+  const auto& bfs = j.at("bfs");
+  EXPECT_EQ(none.at("prefetch").at("issued"), 0);
+  EXPECT_EQ(none.at("coverage"), 0.0);
+  EXPECT_GT(bfs.at("prefetch").at("issued").get<uint64_t>(), 0u);
+  EXPECT_GT(bfs.at("prefetch").at("useful").get<uint64_t>(), 0u);
+  EXPECT_LT(bfs.at("l1_misses").get<uint64_t>(), none.at("l1_misses").get<uint64_t>());
+  EXPECT_DOUBLE_EQ(bfs.at("coverage").get<double>(),
+                   (none.at("l1_misses").get<double>() - bfs.at("l1_misses").get<double>()) / none.at("l1_misses").get<double>());
+  EXPECT_EQ(none.at("l1_reads"), bfs.at("l1_reads")) << "the same trace";
+  EXPECT_EQ(j.at("stride").at("l1_reads"), none.at("l1_reads"));
+  // What it cannot run.
+  const Result no_threads = run({"run", "--config", cfg.string(), "--compare-prefetch"});
+  EXPECT_EQ(no_threads.exit_code, 2);
+  EXPECT_NE(no_threads.err.find("--compare-prefetch: needs --threads"), std::string::npos) << no_threads.err;
+  const Result no_ranges = run({"run", "--config", plain.string(), "--threads", path("bfs.bin").string(), "--compare-prefetch"});
+  EXPECT_EQ(no_ranges.exit_code, 2);
+  EXPECT_NE(no_ranges.err.find("prefetch.ranges: --compare-prefetch runs the BFS prefetcher too"), std::string::npos) << no_ranges.err;
+}
+
 TEST_F(Cli, ImportedTracesRunUnchanged) {
   const auto cfg = write("c.yaml", kConfig);
   const std::string data = kSource + "/tests/data/importers/";
