@@ -555,6 +555,22 @@ TEST(BfsTrace, AWarpCanWalkARunOfWorklistItems) {
   EXPECT_TRUE(none.items.empty());
 }
 
+TEST(BfsTrace, TheShippedPrefetchConfigHasTheRangesOfTheScale16Trace) {
+  // configs/examples/bfs-prefetch.yaml points the classifier at the arrays
+  // `gpumem trace gen bfs --scale 16` (seed 1, edge factor 16) writes into its region.
+  const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/bfs-prefetch.yaml");
+  RmatOptions r;
+  r.scale = 16;
+  const CsrGraph g = build_csr(rmat_edges(r));
+  const Placement place = region_placement(cfg, "bfs", "graph");
+  const BfsLayout l = BfsLayout::at(place.base, g.vertices(), static_cast<uint32_t>(g.neighbours.size()));
+  const auto& ranges = cfg.prefetch.ranges;
+  EXPECT_EQ(ranges[0], std::make_pair(l.worklist, l.worklist + 4 * uint64_t{l.vertices}));
+  EXPECT_EQ(ranges[1], std::make_pair(l.vertexlist, l.vertexlist + 4 * (uint64_t{l.vertices} + 1)));
+  EXPECT_EQ(ranges[2], std::make_pair(l.edgelist, l.edgelist + 4 * uint64_t{l.edges}));
+  EXPECT_EQ(ranges[3], std::make_pair(l.visitedlist, l.visitedlist + 4 * uint64_t{l.vertices}));
+}
+
 TEST(BfsTrace, ReplayOfEdgeListFileInARegionMatchesReferenceBfs) {
   // An edge-list file (an R-MAT graph written out, with a comment and a
   // blank line) placed in a region of an address space.
