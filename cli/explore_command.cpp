@@ -23,11 +23,10 @@
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
+#include "plot_runner.hpp"
 #include "stats/progress.hpp"
 #include "stats/run_statistics.hpp"
 #include "validators.hpp"
-
-extern char** environ;
 
 namespace gpumem::cli {
 
@@ -36,104 +35,6 @@ namespace {
 nlohmann::json candidate_json(const Candidate& c) {
   return {{"name", c.name}, {"mean_window_entropy", c.entropy}, {"makespan_bound", c.makespan}};
 }
-
-// The plot script (docs/explorer.md, "Plots"): $GPUMEM_PLOT_SCRIPT, else
-// the one in the source tree gpumem was built from.
-std::string plot_script() {
-  const char* env = std::getenv("GPUMEM_PLOT_SCRIPT");
-  return env && *env ? env : GPUMEM_PLOT_SCRIPT;
-}
-
-// Runs `args` (args[0] looked up on PATH), its output to /dev/null when
-// `quiet`; the exit status, or -1 with errno set when it cannot start.
-int spawn(const std::vector<std::string>& args, bool quiet) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (quiet) {
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  } else {
-    posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);  // our stdout is the report
-  }
-  pid_t pid = 0;
-  const int err = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err) {
-    errno = err;
-    return -1;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// Before the search: the Python that will run the plot script, and the
-// script. $GPUMEM_PYTHON if set; else the first of python3 on PATH and
-// /usr/bin/python3 (Debian's python3-matplotlib installs for that one;
-// a python3 of pyenv or a virtual environment on PATH may lack it) that
-// imports matplotlib.
-std::string plot_python() {
-  const std::string script = plot_script();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(script, ec))
-    throw InputError("", 0, "--plot", "the plot script " + script +
-                                          " is missing (set GPUMEM_PLOT_SCRIPT to scripts/plot_channels.py of a gpumem source tree)");
-  const char* env = std::getenv("GPUMEM_PYTHON");
-  const std::vector<std::string> tried = env && *env ? std::vector<std::string>{env} : std::vector<std::string>{"python3", "/usr/bin/python3"};
-  bool started = false;
-  for (const std::string& python : tried) {
-    const int status = spawn({python, "-c", "import matplotlib"}, true);
-    if (status == 0) return python;
-    started = started || status > 0;
-  }
-  const std::string which = env && *env ? tried[0] + ", from GPUMEM_PYTHON" : "python3 on PATH, /usr/bin/python3";
-  if (!started)
-    throw InputError("", 0, "--plot", "python3 not found (tried " + which +
-                                          "); install python3 and python3-matplotlib (scripts/install-deps.sh)");
-  throw InputError("", 0, "--plot", "python3 cannot import matplotlib (tried " + which +
-                                        "); install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)");
-}
-
-// The script on `json`, drawing into `png`; a failure on the explorer's
-// own JSON is the model's fault.
-void run_plot_script(const std::string& python, const std::string& json, const std::string& png) {
-  const int status = spawn({python, plot_script(), json, "--output", png}, false);
-  if (status != 0)
-    throw std::runtime_error("the plot script " + plot_script() + " failed on " + json + " (exit status " +
-                             std::to_string(status) + "); its message is above");
-}
-
-// A file in the temporary folder holding `text`, removed with the object;
-// none for an empty text.
-class TemporaryFile {
- public:
-  explicit TemporaryFile(const std::string& text) {
-    if (text.empty()) return;
-    std::string name = (std::filesystem::temp_directory_path() / "gpumem-explore-XXXXXX.json").string();
-    const int fd = mkstemps(name.data(), 5);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file " + name + ": " + std::strerror(errno));
-    path_ = name;
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    if (!ok) {
-      std::remove(path_.c_str());
-      throw std::runtime_error("cannot write the temporary file " + path_);
-    }
-  }
-  ~TemporaryFile() {
-    if (!path_.empty()) std::remove(path_.c_str());
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // The trace read with a count on the progress line.
 class CountingSource : public RequestSource {

@@ -39,6 +39,7 @@
 #include "stats/transaction_log.hpp"
 #include "system/simulation.hpp"
 #include "compare_prefetch.hpp"
+#include "plot_runner.hpp"
 #include "tb/cosim_command.hpp"
 #include "stop_on_signal.hpp"
 #include "validators.hpp"
@@ -59,6 +60,7 @@ struct RunArgs {
   std::string txn_log;
   std::string profile_store;
   bool compare_prefetch = false;
+  std::string plot;
   bool quiet = false;
 };
 
@@ -96,14 +98,24 @@ int run_command(const RunArgs& a) {
   const gpumem::Config cfg = store ? gpumem::apply_profile_store(configured, *store, store_notes) : configured;
   if (a.compare_prefetch) {
     if (a.threads.empty()) throw gpumem::InputError("", 0, "--compare-prefetch", "needs --threads: the prefetchers sit beside the SMs' L1s");
-    gpumem::cli::check_output_paths(a.config, a.threads, {{a.stats_json, "--stats-json"}});
-    std::optional<gpumem::OutputFile> out;
+    gpumem::cli::check_output_paths(a.config, a.threads, {{a.stats_json, "--stats-json"}, {a.plot, "--plot"}});
+    std::optional<gpumem::OutputFile> out, plot_out;
+    std::string python;  // found before the runs: a missing matplotlib must not cost them
+    if (!a.plot.empty()) {
+      python = gpumem::cli::plot_python();
+      plot_out.emplace(a.plot, "--plot");
+    }
     if (!a.stats_json.empty()) out.emplace(a.stats_json, "--stats-json");
     const nlohmann::json runs = gpumem::cli::compare_prefetch(cfg, a.threads);
+    const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
     if (out) {
-      const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
       std::fwrite(text.data(), 1, text.size(), out->stream());
       out->commit();
+    }
+    if (plot_out) {
+      const gpumem::cli::TemporaryFile scratch(text);
+      gpumem::cli::run_plot_script(python, scratch.path(), gpumem::partial_path(a.plot));
+      plot_out->commit();
     }
     if (!a.quiet) gpumem::cli::print_prefetch_comparison(std::cout, runs);
     return 0;
@@ -357,6 +369,10 @@ int sc_main(int argc, char* argv[]) {
                 "(docs/prefetch.md); --stats-json gets the three")
       ->excludes("--txn-log")
       ->excludes("--profile-store");
+  run->add_option("--plot", run_args.plot,
+                  "with --compare-prefetch: draw the three side by side into this PNG (needs python3 with matplotlib)")
+      ->check(kPath)
+      ->needs("--compare-prefetch");
   run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
 
   std::string regmap_format = "markdown";

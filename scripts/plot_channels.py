@@ -7,6 +7,10 @@
   plot_channels.py EXPLORE.json --output OUT.png
       `gpumem explore --json`: identity against the recommended mapping
       on the whole stream (and the configured one when it differs)
+  plot_channels.py COMPARE.json --output OUT.png
+      `gpumem run --compare-prefetch --stats-json`: no prefetcher, the stride
+      and the BFS prefetcher side by side (makespan, L1 miss rate, coverage,
+      accuracy; docs/prefetch.md)
 
 Each input carries a "series" (docs/explorer.md, "Series"): the windows of
 the run in at most 1000 points, each the mean entropy of a run of
@@ -87,6 +91,54 @@ def mappings_of(path):
     return out
 
 
+PREFETCH_KINDS = ("none", "stride", "bfs")
+PREFETCH_PANELS = (("makespan", "makespan (cycles)", ("makespan",)),
+                   ("miss rate", "L1 miss rate", ("l1_miss_rate",)),
+                   ("coverage", "coverage (misses removed)", ("coverage",)),
+                   ("accuracy", "accuracy (useful / issued)", ("prefetch", "accuracy")))
+
+
+def prefetch_runs(data, path):
+    """{kind: {panel: value}} of a --compare-prefetch JSON."""
+    runs = need(data, "compare_prefetch", path, "")
+    out = {}
+    for kind in PREFETCH_KINDS:
+        run = need(runs, kind, path, "compare_prefetch.")
+        values = {}
+        for name, _, keys in PREFETCH_PANELS:
+            v, where = run, "compare_prefetch.%s." % kind
+            for key in keys:
+                v = need(v, key, path, where)
+                where += key + "."
+            values[name] = float(v)
+        out[kind] = values
+    return out
+
+
+def plot_prefetch(runs, output, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(PREFETCH_PANELS), figsize=(4 * len(PREFETCH_PANELS), 3.6))
+    colours = ("#888888", "#4c72b0", "#dd8452")
+    for ax, (name, label, _) in zip(axes, PREFETCH_PANELS):
+        values = [runs[k][name] for k in PREFETCH_KINDS]
+        ax.bar(PREFETCH_KINDS, values, color=colours)
+        ax.set_title(label, fontsize=10)
+        for i, v in enumerate(values):
+            ax.annotate(("%d" % v) if name == "makespan" else ("%.3f" % v), (i, v), ha="center", va="bottom", fontsize=8)
+    fig.suptitle(title or "prefetchers on the same trace")
+    fig.tight_layout()
+    partial = output + ".partial-%d" % os.getpid()
+    try:
+        fig.savefig(partial, format="png", dpi=100)
+        os.replace(partial, output)
+    except OSError as e:
+        if os.path.exists(partial):
+            os.remove(partial)
+        fail("%s: cannot write: %s" % (output, e.strerror))
+
+
 def plot(mappings, output, title):
     import matplotlib
 
@@ -145,6 +197,24 @@ def main():
     args = parser.parse_args()
     if len(args.inputs) > 2:
         fail("at most two inputs (two runs to compare, or one explore JSON)")
+    try:
+        with open(args.inputs[0]) as f:
+            first = json.load(f)
+    except (OSError, ValueError):
+        first = None  # mappings_of says what is wrong with it
+    if isinstance(first, dict) and "compare_prefetch" in first:
+        if len(args.inputs) > 1:
+            fail("a --compare-prefetch JSON is plotted alone")
+        try:
+            runs = prefetch_runs(first, args.inputs[0])
+        except InputProblem as e:
+            fail(str(e))
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            fail("matplotlib is missing; install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)")
+        plot_prefetch(runs, args.output, args.title)
+        return
     try:
         mappings = []
         for path in args.inputs:

@@ -94,6 +94,31 @@ TEST_F(Plot, ExploreJsonAndExplorePlot) {
   EXPECT_TRUE(no_partial_files(dir_));
 }
 
+TEST_F(Plot, ComparePrefetchPlotsTheThreeSideBySide) {
+  REQUIRE_MATPLOTLIB(python);
+  const std::string config = kSource + "/configs/examples/bfs.yaml";
+  Result r = run({"trace", "gen", "bfs", "--config", config, "--app", "bfs", "--region", "graph", "--scale", "8", "--out",
+                  path("bfs.bin").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string key = "prefetch ranges (docs/prefetch.md): ";
+  const size_t at = r.out.find(key);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string ranges = r.out.substr(at + key.size(), r.out.find('\n', at) - at - key.size());
+  write("c.yaml", slurp(config) + "l1: {size_bytes: 8192}\nprefetch: {ranges: " + ranges + "}\n");
+  r = run({"run", "--config", path("c.yaml").string(), "--threads", path("bfs.bin").string(), "--compare-prefetch", "--stats-json",
+           path("cmp.json").string(), "--plot", path("cmp.png").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("cmp.png")));
+  r = script(python, "cmp.json --output again.png");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_png(path("again.png")));
+  EXPECT_TRUE(no_partial_files(dir_));
+  // --plot belongs to --compare-prefetch.
+  r = run({"run", "--config", path("c.yaml").string(), "--threads", path("bfs.bin").string(), "--plot", path("x.png").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--compare-prefetch"), std::string::npos) << r.err;
+}
+
 // docs/errors.md, "Plots": each row run as it says, its line exactly.
 struct Row {
   std::string id, setting, command, message;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cmath>
 #include <cstdint>
+#include <array>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,6 +33,8 @@ class ReferenceMap {
   void reset() {
     word_.clear();
     committed_.clear();
+    prefetch_enabled = false;
+    prefetch_committed = {};
     clear_counters();  // the counters are registers (RC), reset to zero
     snapshot_.clear();  // PERF_TASK and PERF_APP are read-only zeros until a snapshot
     for (const RegisterDef& r : register_map())
@@ -78,8 +81,14 @@ class ReferenceMap {
     const uint32_t stored = value & value_of(r.field_mask, p_);
     if ((stored ^ word_.at(off)) & r.fixed_mask) return RegStatus::kBadValue;
     if (r.base == kRegTaskScheme && !scheme_allowed(w.i, stored)) return RegStatus::kBadValue;
+    if (r.base == kRegPfCtrl && (stored & kPfEnable) && !prefetch_ranges_sound()) return RegStatus::kBadValue;
     word_[off] = stored;
     if (r.base == kRegTaskScheme && stored == 3) committed_[w.i] = staged(w.i);
+    if (r.base == kRegPfCtrl) {
+      prefetch_enabled = (stored & kPfEnable) != 0;
+      if (prefetch_enabled)
+        for (uint32_t k = 0; k < kPfRanges; ++k) prefetch_committed[k] = staged_range(k);
+    }
     return RegStatus::kOk;
   }
 
@@ -97,6 +106,10 @@ class ReferenceMap {
     return it == committed_.end() || j >= it->second.size() ? 0 : it->second[j];
   }
   uint64_t invalidations = 0;
+  // The prefetch classifier as PF_CTRL last committed it (the bank keeps the
+  // old ranges when it is turned off; only `enabled` says they do not count).
+  bool prefetch_enabled = false;
+  std::array<std::pair<uint64_t, uint64_t>, kPfRanges> prefetch_committed{};
 
  private:
   struct Where {
@@ -174,6 +187,24 @@ class ReferenceMap {
                                                uint32_t(std::llround(mean * 65536.0))};
       for (uint32_t f = 0; f < kPerfFieldCount; ++f) snapshot_[offset(register_def(base), row, f)] = words[f];
     }
+  }
+
+  std::pair<uint64_t, uint64_t> staged_range(uint32_t k) const {
+    return {uint64_t{word(kRegPfRangeBaseHi, k)} << 32 | word(kRegPfRangeBaseLo, k),
+            uint64_t{word(kRegPfRangeEndHi, k)} << 32 | word(kRegPfRangeEndLo, k)};
+  }
+
+  // docs/register-map.md, PF_CTRL: every range ends after its base, no two overlap.
+  bool prefetch_ranges_sound() const {
+    for (uint32_t k = 0; k < kPfRanges; ++k) {
+      const auto [base, end] = staged_range(k);
+      if (end <= base) return false;
+      for (uint32_t j = 0; j < k; ++j) {
+        const auto [b, e] = staged_range(j);
+        if (base < e && b < end) return false;
+      }
+    }
+    return true;
   }
 
   std::vector<uint64_t> staged(unsigned task) const {
@@ -295,6 +326,9 @@ void compare_views(const RegisterBank& bank, const ReferenceMap& ref) {
   const uint64_t root = uint64_t{ref.word(kRegPtRootHi, 0)} << 32 | ref.word(kRegPtRootLo, 0);
   if (bank.mmu_registers().pt_root != root) differ("PT_ROOT view");
   if (bank.mmu_registers().invalidations != ref.invalidations) differ("TLB_INVALIDATE count");
+  const PrefetchClassifierRegisters& pf = bank.prefetch_classifier();
+  if (pf.enabled != ref.prefetch_enabled) differ("PF_CTRL view");
+  if (pf.enabled && pf.ranges != ref.prefetch_committed) differ("PF_RANGE view");
 }
 
 }  // namespace
