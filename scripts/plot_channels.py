@@ -91,6 +91,18 @@ def mappings_of(path):
     return out
 
 
+def save_png(fig, output):
+    """Written beside the output and renamed: never a half-written PNG under its name."""
+    partial = output + ".partial-%d" % os.getpid()
+    try:
+        fig.savefig(partial, format="png", dpi=100)
+        os.replace(partial, output)
+    except OSError as e:
+        if os.path.exists(partial):
+            os.remove(partial)
+        fail("%s: cannot write: %s" % (output, e.strerror))
+
+
 PREFETCH_KINDS = ("none", "stride", "bfs")
 PREFETCH_PANELS = (("makespan", "makespan (cycles)", ("makespan",)),
                    ("miss rate", "L1 miss rate", ("l1_miss_rate",)),
@@ -129,14 +141,7 @@ def plot_prefetch(runs, output, title):
             ax.annotate(("%d" % v) if name == "makespan" else ("%.3f" % v), (i, v), ha="center", va="bottom", fontsize=8)
     fig.suptitle(title or "prefetchers on the same trace")
     fig.tight_layout()
-    partial = output + ".partial-%d" % os.getpid()
-    try:
-        fig.savefig(partial, format="png", dpi=100)
-        os.replace(partial, output)
-    except OSError as e:
-        if os.path.exists(partial):
-            os.remove(partial)
-        fail("%s: cannot write: %s" % (output, e.strerror))
+    save_png(fig, output)
 
 
 def plot(mappings, output, title):
@@ -178,15 +183,7 @@ def plot(mappings, output, title):
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    # Written beside the output and renamed: never a half-written PNG under its name.
-    partial = output + ".partial-%d" % os.getpid()
-    try:
-        fig.savefig(partial, format="png", dpi=100)
-        os.replace(partial, output)
-    except OSError as e:
-        if os.path.exists(partial):
-            os.remove(partial)
-        fail("%s: cannot write: %s" % (output, e.strerror))
+    save_png(fig, output)
 
 
 def main():
