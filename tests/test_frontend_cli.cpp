@@ -261,7 +261,8 @@ TEST_F(Cli, ComparePrefetchRunsNoneStrideAndBfsOnTheSameTrace) {
   EXPECT_GT(bfs.at("prefetch").at("useful").get<uint64_t>(), 0u);
   EXPECT_LT(bfs.at("l1_misses").get<uint64_t>(), none.at("l1_misses").get<uint64_t>());
   EXPECT_DOUBLE_EQ(bfs.at("coverage").get<double>(),
-                   (none.at("l1_misses").get<double>() - bfs.at("l1_misses").get<double>()) / none.at("l1_misses").get<double>());
+                   (none.at("memory_misses").get<double>() - bfs.at("memory_misses").get<double>()) / none.at("memory_misses").get<double>());
+  EXPECT_EQ(bfs.at("memory_misses"), bfs.at("l1_misses")) << "no prefetch buffer: every miss went to memory";
   EXPECT_EQ(none.at("l1_reads"), bfs.at("l1_reads")) << "the same trace";
   EXPECT_EQ(j.at("stride").at("l1_reads"), none.at("l1_reads"));
   // What it cannot run.

@@ -215,6 +215,43 @@ TEST(BfsPrefetcher, TheWholeChainFromOneDemandRead) {
   expect_requests(issued, want);
 }
 
+TEST(BfsPrefetcher, WithAnEdgeWindowEdgelistLinesFollowTheWarpsOwnEdgeReads) {
+  // Vertex 0's edges span three edgelist lines. With a window of one line,
+  // step 3 asks for the first only; a demand read in line k then asks for
+  // line k + 1, and nothing past the range's end.
+  const Graph g;
+  BfsPrefetcher p(classifier(), kLine, 1);
+  std::vector<PrefetchRequest> out;
+  p.on_prefetch_fill(vertexlist_prefetch(0, kVertexlist), kVertexlist, g.line(kVertexlist), 200, out);
+  expect_requests(out, {{kEdgelist, GraphArray::kEdgelist, 200}});
+  out.clear();
+  DemandRead r;
+  r.warp = 5;  // another warp's read of the range advances it too (the next items may be another warp's)
+  r.address = kEdgelist + 8;
+  r.size = 4;
+  r.completion_cycle = 260;
+  p.on_demand_read(r, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].address, kEdgelist + 64);
+  EXPECT_EQ(out[0].array, GraphArray::kEdgelist);
+  EXPECT_EQ(out[0].cycle, 260u);
+  EXPECT_EQ(out[0].edge_end, 40u) << "it carries the range, for step 4";
+  out.clear();
+  p.on_demand_read(r, out);
+  EXPECT_TRUE(out.empty()) << "already asked for";
+  r.address = kEdgelist + 64;
+  p.on_demand_read(r, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].address, kEdgelist + 128);
+  out.clear();
+  r.address = kEdgelist + 128;
+  p.on_demand_read(r, out);
+  EXPECT_TRUE(out.empty()) << "the range ends in this line";
+  r.address = kEdgelist + 4 * 90;  // outside every range asked for
+  p.on_demand_read(r, out);
+  EXPECT_TRUE(out.empty());
+}
+
 TEST(StridePrefetcher, ARepeatedStrideOfOnePcAndWarpPrefetchesDegreeLinesAtTheDistance) {
   StrideConfig cfg;
   cfg.degree = 2;

@@ -16,6 +16,7 @@ L1Stats& L1Stats::operator+=(const L1Stats& o) {
   evictions += o.evictions;
   prefetch_fills += o.prefetch_fills;
   unused_prefetch_evictions += o.unused_prefetch_evictions;
+  buffer_hits += o.buffer_hits;
   writes += o.writes;
   write_hits += o.write_hits;
   bypasses += o.bypasses;

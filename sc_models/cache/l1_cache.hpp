@@ -24,10 +24,12 @@ struct L1Stats {
   uint64_t mshr_full_stalls = 0, mshr_stall_cycles = 0;  // misses that waited for a free MSHR, and how long
   uint64_t fills = 0, evictions = 0;
   uint64_t prefetch_fills = 0, unused_prefetch_evictions = 0;  // prefetched lines evicted before a demand read used them
+  uint64_t buffer_hits = 0;  // misses the prefetch buffer answered (they did not go to memory)
   uint64_t writes = 0, write_hits = 0;
   uint64_t bypasses = 0;
   uint64_t invalidations = 0;  // kernel launches that emptied it
   double miss_rate() const { return reads ? static_cast<double>(misses) / static_cast<double>(reads) : 0.0; }
+  uint64_t memory_misses() const { return misses - buffer_hits; }  // misses that went to memory
   L1Stats& operator+=(const L1Stats& o);
 };
 

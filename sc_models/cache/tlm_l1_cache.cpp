@@ -31,7 +31,7 @@ L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const Config& cfg, const Cl
       prefetcher_ = std::make_unique<StridePrefetcher>(cfg.prefetch.stride, cfg.l1.line_bytes, cfg.mmu.smallest_page());
       break;
     case PrefetchKind::kBfs: {
-      auto bfs = std::make_unique<BfsPrefetcher>(AddressClassifier{}, cfg.l1.line_bytes);
+      auto bfs = std::make_unique<BfsPrefetcher>(AddressClassifier{}, cfg.l1.line_bytes, cfg.prefetch.edge_window);
       bfs_ = bfs.get();
       prefetcher_ = std::move(bfs);
       break;
@@ -138,6 +138,7 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
     if (in_buffer.result != L1Result::kMiss) {
       const L1Cache::Fill f = cache_.fill(space, address, now, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true);
       buffer_->drop(in_buffer);
+      ++cache_.stats().buffer_hits;
       at = in_buffer;
       at.set = f.set;
       at.way = f.way;

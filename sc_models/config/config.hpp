@@ -165,6 +165,7 @@ struct PrefetchConfig {
   unsigned queue_entries = 32;  // prefetches generated and not yet back; a new one past this is dropped
   PrefetchFill fill = PrefetchFill::kL1;
   unsigned buffer_lines = 32;   // fill: buffer: the prefetch buffer's lines (fully associative, LRU)
+  unsigned edge_window = 0;     // bfs: edgelist lines asked for ahead of the warp's edge reads; 0: a range's all at once
   StrideConfig stride;
   // The classifier's four ranges [base, end) (worklist, vertexlist,
   // edgelist, visitedlist), the driver writes them to PF_RANGE_* and

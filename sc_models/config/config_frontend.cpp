@@ -65,7 +65,7 @@ void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& 
 }
 
 void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, PrefetchConfig& p) {
-  r.expect_map(n, "prefetch", {"kind", "queue_entries", "fill", "buffer_lines", "stride", "ranges"});
+  r.expect_map(n, "prefetch", {"kind", "queue_entries", "fill", "buffer_lines", "edge_window", "stride", "ranges"});
   p.line = n.Mark().line + 1;
   if (const auto k = n["kind"]) {
     const std::string v = r.to_string(k, "prefetch.kind");
@@ -83,6 +83,7 @@ void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, Pref
     else r.fail(f, "prefetch.fill", "'" + v + "' is not one of: l1, buffer");
   }
   r.opt_uint(n, "prefetch", "buffer_lines", p.buffer_lines, 1, 4096);
+  r.opt_uint(n, "prefetch", "edge_window", p.edge_window, 0, 4096);
   if (const auto s = n["stride"]) {
     r.expect_map(s, "prefetch.stride", {"table_entries", "degree", "distance", "confidence"});
     r.opt_uint(s, "prefetch.stride", "table_entries", p.stride.table_entries, 1, 1u << 16);

@@ -1,5 +1,7 @@
 #include "prefetch/bfs_prefetcher.hpp"
 
+#include <algorithm>
+
 namespace gpumem {
 
 namespace {
@@ -32,9 +34,38 @@ const RuntimeInfo* BfsPrefetcher::runtime_info(uint32_t warp) const {
   return it == table_.end() ? nullptr : &it->second;
 }
 
+void BfsPrefetcher::edge_lines(uint32_t warp, EdgeRun& run, uint64_t up_to, uint64_t cycle, std::vector<PrefetchRequest>& out) {
+  const ArrayRange& el = classifier_.range(GraphArray::kEdgelist);
+  const uint64_t from = el.base + 4 * run.start, to = el.base + 4 * run.end;  // the range's bytes
+  PrefetchRequest q;
+  q.cycle = cycle;
+  q.warp = warp;
+  q.array = GraphArray::kEdgelist;
+  q.vertex = run.vertex;
+  q.edge_start = run.start;
+  q.edge_end = run.end;
+  for (; run.next < to && run.next < up_to && el.holds(std::max(run.next, from)); run.next += line_bytes_) {
+    q.address = run.next;
+    out.push_back(q);
+  }
+}
+
 void BfsPrefetcher::on_demand_read(const DemandRead& read, std::vector<PrefetchRequest>& out) {
   const ArrayRange& wl = classifier_.range(GraphArray::kWorklist);
-  if (classifier_.classify(read.address) != GraphArray::kWorklist) return;
+  const GraphArray array = classifier_.classify(read.address);
+  if (array == GraphArray::kEdgelist && edge_window_) {
+    // A warp reads edges: the ranges the read falls in keep their window ahead of it.
+    const ArrayRange& el = classifier_.range(GraphArray::kEdgelist);
+    for (EdgeRun& run : runs_) {
+      const uint64_t from = el.base + 4 * run.start, to = el.base + 4 * run.end;
+      if (read.address + read.size <= from || read.address >= to) continue;
+      edge_lines(read.warp, run, line_of(read.address) + uint64_t{edge_window_ + 1} * line_bytes_, read.completion_cycle, out);
+    }
+    runs_.erase(std::remove_if(runs_.begin(), runs_.end(), [&](const EdgeRun& r) { return r.next >= el.base + 4 * r.end; }),
+                runs_.end());
+    return;
+  }
+  if (array != GraphArray::kWorklist) return;
   // Step 1: the next item is at the read's address plus its size.
   const uint64_t next = read.address + read.size;
   if (!wl.holds(next)) return;
@@ -103,18 +134,17 @@ void BfsPrefetcher::on_prefetch_fill(const PrefetchRequest& p, uint64_t line_add
       RuntimeInfo& info = table_[p.warp];
       info.edge_start = start;
       info.edge_end = end;
-      PrefetchRequest q;
-      q.cycle = cycle;
-      q.warp = p.warp;
-      q.array = GraphArray::kEdgelist;
-      q.vertex = p.vertex;
-      q.edge_start = start;
-      q.edge_end = end;
-      const uint64_t from = el.base + 4 * start, to = el.base + 4 * end;  // [from, to)
+      const uint64_t from = el.base + 4 * start;
       if (from < el.base || !el.holds(from)) return;
-      for (uint64_t a = line_of(from); a < to && el.holds(a < from ? from : a); a += line_bytes_) {
-        q.address = a;
-        out.push_back(q);
+      EdgeRun run{p.vertex, start, end, line_of(from)};
+      if (!edge_window_) {
+        edge_lines(p.warp, run, ~uint64_t{0}, cycle, out);
+        return;
+      }
+      edge_lines(p.warp, run, run.next + uint64_t{edge_window_} * line_bytes_, cycle, out);
+      if (run.next < el.base + 4 * end) {
+        if (runs_.size() == kMaxEdgeRuns) runs_.erase(runs_.begin());
+        runs_.push_back(run);
       }
       return;
     }

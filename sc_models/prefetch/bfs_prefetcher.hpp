@@ -13,6 +13,8 @@
 // The entries of the arrays are 32-bit, as the BFS generator writes them.
 #pragma once
 #include <array>
+#include <cstddef>
+#include <vector>
 #include <unordered_map>
 
 #include "prefetch/prefetcher.hpp"
@@ -48,7 +50,11 @@ struct RuntimeInfo {
 
 class BfsPrefetcher : public Prefetcher {
  public:
-  BfsPrefetcher(const AddressClassifier& classifier, unsigned line_bytes) : classifier_(classifier), line_bytes_(line_bytes) {}
+  // `edge_window` 0: step 3 asks for all the edgelist lines of [start, end)
+  // at once. N > 0: for the first N, and the rest N lines ahead of the
+  // warp's own edgelist reads in that range (docs/prefetch.md, "Edge window").
+  BfsPrefetcher(const AddressClassifier& classifier, unsigned line_bytes, unsigned edge_window = 0)
+      : classifier_(classifier), line_bytes_(line_bytes), edge_window_(edge_window) {}
 
   void on_demand_read(const DemandRead& read, std::vector<PrefetchRequest>& out) override;
   void on_prefetch_fill(const PrefetchRequest& p, uint64_t line_address, const uint8_t* line, uint64_t cycle,
@@ -60,11 +66,20 @@ class BfsPrefetcher : public Prefetcher {
   void clear() {
     table_.clear();
     split_.clear();
+    runs_.clear();
   }
 
  private:
   uint64_t line_of(uint64_t a) const { return a & ~uint64_t{line_bytes_ - 1}; }
   void vertex_step(uint32_t warp, uint32_t v, uint64_t cycle, std::vector<PrefetchRequest>& out);
+
+  // An edge range of a warp whose lines are asked for a window at a time.
+  struct EdgeRun {
+    uint32_t vertex = 0;
+    uint64_t start = 0, end = 0;  // edge indices
+    uint64_t next = 0;            // the first edgelist line not yet asked for
+  };
+  void edge_lines(uint32_t warp, EdgeRun& run, uint64_t up_to, uint64_t cycle, std::vector<PrefetchRequest>& out);
 
   // vertexlist[v] and [v + 1] in two lines: what the first line back gave,
   // by warp and vertex, until the second comes.
@@ -75,7 +90,13 @@ class BfsPrefetcher : public Prefetcher {
 
   AddressClassifier classifier_;
   unsigned line_bytes_;
+  unsigned edge_window_;
   std::unordered_map<uint32_t, RuntimeInfo> table_;
+  // With an edge window: the ranges not yet asked for to their end, oldest
+  // first, at most kMaxEdgeRuns. Not by warp: the next items, whose ranges
+  // these are, may be another warp's (one item a thread).
+  static constexpr size_t kMaxEdgeRuns = 256;
+  std::vector<EdgeRun> runs_;
   std::unordered_map<uint64_t, Half> split_;
 };
 

@@ -168,6 +168,7 @@ nlohmann::json l1_stats_json(const L1Stats& s) {
           {"evictions", s.evictions},
           {"prefetch_fills", s.prefetch_fills},
           {"unused_prefetch_evictions", s.unused_prefetch_evictions},
+          {"buffer_hits", s.buffer_hits},
           {"writes", s.writes},
           {"write_hits", s.write_hits},
           {"bypasses", s.bypasses},
