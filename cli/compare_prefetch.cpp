@@ -1,4 +1,4 @@
-#include "compare_prefetch.hpp"
+#include "cli/compare_prefetch.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,7 +40,9 @@ nlohmann::json one_run(const Config& cfg, const std::string& threads) {
 
 // Runs one_run in a child and reads its JSON back through a pipe; the
 // child's error, if any, comes back the same way.
-nlohmann::json in_child(const Config& cfg, const std::string& threads) {
+}  // namespace
+
+nlohmann::json run_threads_in_child(const Config& cfg, const std::string& threads) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("--compare-prefetch: cannot create a pipe");
   std::fflush(nullptr);
@@ -78,8 +80,6 @@ nlohmann::json in_child(const Config& cfg, const std::string& threads) {
   return j;
 }
 
-}  // namespace
-
 nlohmann::json compare_prefetch(const Config& cfg, const std::string& threads) {
   if (!cfg.l1.present)
     throw InputError(cfg.source, 0, "l1", "--compare-prefetch compares prefetchers beside each SM's L1: the config needs an l1 section");
@@ -90,7 +90,7 @@ nlohmann::json compare_prefetch(const Config& cfg, const std::string& threads) {
   for (PrefetchKind k : kKinds) {
     Config c = cfg;
     c.prefetch.kind = k;
-    runs[prefetch_kind_name(k)] = in_child(c, threads);
+    runs[prefetch_kind_name(k)] = run_threads_in_child(c, threads);
   }
   // Coverage: the share of the no-prefetch run's misses each removed, a
   // miss the prefetch buffer answered counting as removed.

@@ -18,4 +18,8 @@ nlohmann::json compare_prefetch(const Config& cfg, const std::string& threads);
 
 void print_prefetch_comparison(std::ostream& os, const nlohmann::json& runs);
 
+// One `gpumem run --threads` of `cfg` in a child process: makespan, requests,
+// L1 reads and misses, the prefetch figures and the simulation's wall time.
+nlohmann::json run_threads_in_child(const Config& cfg, const std::string& threads);
+
 }  // namespace gpumem::cli

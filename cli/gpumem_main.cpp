@@ -38,7 +38,7 @@
 #include "stats/run_statistics.hpp"
 #include "stats/transaction_log.hpp"
 #include "system/simulation.hpp"
-#include "compare_prefetch.hpp"
+#include "cli/compare_prefetch.hpp"
 #include "plot_runner.hpp"
 #include "tb/cosim_command.hpp"
 #include "stop_on_signal.hpp"
