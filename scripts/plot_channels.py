@@ -105,7 +105,7 @@ def save_png(fig, output):
 
 PREFETCH_KINDS = ("none", "stride", "bfs")
 PREFETCH_PANELS = (("makespan", "makespan (cycles)", ("makespan",)),
-                   ("miss rate", "L1 miss rate", ("l1_miss_rate",)),
+                   ("miss rate", "misses to memory / reads", ("memory_misses",)),
                    ("coverage", "coverage (misses removed)", ("coverage",)),
                    ("accuracy", "accuracy (useful / issued)", ("prefetch", "accuracy")))
 
@@ -123,6 +123,10 @@ def prefetch_runs(data, path):
                 v = need(v, key, path, where)
                 where += key + "."
             values[name] = float(v)
+        # Misses the prefetch buffer answered did not go to memory: the rate
+        # over all reads, as the L1's miss rate is.
+        reads = float(need(run, "l1_reads", path, "compare_prefetch.%s." % kind))
+        values["miss rate"] = values["miss rate"] / reads if reads else 0.0
         out[kind] = values
     return out
 
