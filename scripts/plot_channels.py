@@ -203,30 +203,26 @@ def main():
             first = json.load(f)
     except (OSError, ValueError):
         first = None  # mappings_of says what is wrong with it
-    if isinstance(first, dict) and "compare_prefetch" in first:
-        if len(args.inputs) > 1:
-            fail("a --compare-prefetch JSON is plotted alone")
-        try:
-            runs = prefetch_runs(first, args.inputs[0])
-        except InputProblem as e:
-            fail(str(e))
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            fail("matplotlib is missing; install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)")
-        plot_prefetch(runs, args.output, args.title)
-        return
+    prefetch = isinstance(first, dict) and "compare_prefetch" in first
+    if prefetch and len(args.inputs) > 1:
+        fail("a --compare-prefetch JSON is plotted alone")
     try:
-        mappings = []
-        for path in args.inputs:
-            mappings += mappings_of(path)
+        if prefetch:
+            runs = prefetch_runs(first, args.inputs[0])
+        else:
+            mappings = []
+            for path in args.inputs:
+                mappings += mappings_of(path)
     except InputProblem as e:
         fail(str(e))
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         fail("matplotlib is missing; install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)")
-    plot(mappings, args.output, args.title)
+    if prefetch:
+        plot_prefetch(runs, args.output, args.title)
+    else:
+        plot(mappings, args.output, args.title)
 
 
 if __name__ == "__main__":

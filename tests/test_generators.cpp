@@ -505,11 +505,15 @@ void expect_replay_matches_reference(const CsrGraph& g, const BfsTraceOptions& o
   EXPECT_EQ(run.summary.records, 3u * reached + 2 * edges + 2 * (reached - 1));
 }
 
-TEST(BfsTrace, ReplayOfRmatScale10MatchesReferenceBfs) {
+CsrGraph rmat_scale10() {
   RmatOptions r;
   r.scale = 10;
   r.seed = 3;
-  const CsrGraph g = build_csr(rmat_edges(r));
+  return build_csr(rmat_edges(r));
+}
+
+TEST(BfsTrace, ReplayOfRmatScale10MatchesReferenceBfs) {
+  const CsrGraph g = rmat_scale10();
   BfsTraceOptions o;
   o.place = physical_placement(0, 0x40000000);
   expect_replay_matches_reference(g, o);
@@ -522,10 +526,7 @@ TEST(BfsTrace, AWarpCanWalkARunOfWorklistItems) {
   // 96 items a warp: items 0-95 are warp 0's, 32 at a time (lanes 0-31
   // again for items 32-63 and 64-95), item 96 starts warp 1. The traversal,
   // and so the replay, is the same.
-  RmatOptions r;
-  r.scale = 10;
-  r.seed = 3;
-  const CsrGraph g = build_csr(rmat_edges(r));
+  const CsrGraph g = rmat_scale10();
   BfsTraceOptions o;
   o.place = physical_placement(0, 0x40000000);
   o.items_per_warp = 96;

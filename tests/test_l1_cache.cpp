@@ -3,6 +3,7 @@
 // write-through, invalidation; and its config's checks.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "cache/l1_cache.hpp"
@@ -88,6 +89,7 @@ TEST(L1Cache, WritesGoThroughAndUpdateAPresentLineOnly) {
   EXPECT_EQ(std::vector<uint8_t>(out, out + 4), (std::vector<uint8_t>{1, 0, 3, 0})) << "only the enabled bytes";
   EXPECT_EQ(c.stats().writes, 2u);
   EXPECT_EQ(c.stats().write_hits, 1u);
+  EXPECT_THROW(c.fill(0, 0x020, 8, 9, line_of(0).data()), std::logic_error) << "a line is never in two ways";
 }
 
 TEST(L1Cache, AKernelLaunchEmptiesItAndPrefetchedLinesCountWhenEvictedUnused) {

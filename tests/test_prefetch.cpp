@@ -338,6 +338,9 @@ TEST(PrefetchConfig, BadRangesAndKindsAreRefusedByKey) {
                                    "missing value"));
   EXPECT_TRUE(test::input_error_at([&] { load("{fill: disk}"); }, "test.yaml", 4, "prefetch.fill", "not one of: l1, buffer"));
   EXPECT_TRUE(test::input_error_at([&] { load("{queue_entries: 0}"); }, "test.yaml", 4, "prefetch.queue_entries", "outside [1, 4096]"));
+  EXPECT_TRUE(test::input_error_at([&] { load("{edge_window: 5000}"); }, "test.yaml", 4, "prefetch.edge_window", "outside [0, 4096]"));
+  EXPECT_TRUE(test::input_error_at([&] { load("{buffer_lines: 0}"); }, "test.yaml", 4, "prefetch.buffer_lines", "outside [1, 4096]"));
+  EXPECT_TRUE(test::input_error_at([&] { load("{stride: {degree: 0}}"); }, "test.yaml", 4, "prefetch.stride.degree", "outside [1, 64]"));
   EXPECT_TRUE(test::input_error_at(
       [] { test::config_from(test::base_yaml("translator: {channel_bits: [8, 9, 10]}\nprefetch: {kind: stride}")); }, "test.yaml", 3,
       "prefetch", "needs an l1 section"));

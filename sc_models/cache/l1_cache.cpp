@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace gpumem {
 
@@ -68,21 +69,20 @@ L1Cache::Lookup L1Cache::read(unsigned space, uint64_t address, uint64_t now) {
   return at;
 }
 
+void L1Cache::retire_fills(uint64_t now) {
+  in_flight_.erase(std::remove_if(in_flight_.begin(), in_flight_.end(), [&](uint64_t ready) { return ready <= now; }),
+                   in_flight_.end());
+}
+
 uint64_t L1Cache::mshr_free(uint64_t now, uint64_t at) {
-  while (!in_flight_.empty() && in_flight_.top() <= now) in_flight_.pop();
-  // Fills that end by `at` free theirs; past that, the earliest to end.
-  std::vector<uint64_t> ended;
-  while (!in_flight_.empty() && in_flight_.top() <= at) {
-    ended.push_back(in_flight_.top());
-    in_flight_.pop();
-  }
-  uint64_t free_at = at;
-  if (in_flight_.size() >= mshrs_) {
-    free_at = in_flight_.top();
-    ++stats_.mshr_full_stalls;
-    stats_.mshr_stall_cycles += free_at - at;
-  }
-  for (uint64_t e : ended) in_flight_.push(e);
+  retire_fills(now);
+  // At most `mshrs` are held; all busy at `at` only if every one ends after it.
+  const bool full = in_flight_.size() >= mshrs_ &&
+                    std::all_of(in_flight_.begin(), in_flight_.end(), [&](uint64_t ready) { return ready > at; });
+  if (!full) return at;
+  const uint64_t free_at = *std::min_element(in_flight_.begin(), in_flight_.end());
+  ++stats_.mshr_full_stalls;
+  stats_.mshr_stall_cycles += free_at - at;
   return free_at;
 }
 
@@ -90,12 +90,15 @@ L1Cache::Fill L1Cache::fill(unsigned space, uint64_t address, uint64_t now, uint
   Fill f;
   const uint64_t line = line_of(address);
   f.set = set_of(line);
+  // A line in two ways would answer from whichever the scan meets first.
+  unsigned present = 0;
+  if (find(space, line, present)) throw std::logic_error("L1 cache: line filled while already present");
   // A demand fill's MSHR: the one mshr_free found (a fill that ended by its
   // start has left). A prefetch holds a prefetch queue entry instead.
   if (!prefetch) {
-    while (!in_flight_.empty() && in_flight_.top() <= now) in_flight_.pop();
-    if (in_flight_.size() >= mshrs_) in_flight_.pop();
-    in_flight_.push(ready);
+    retire_fills(now);
+    if (in_flight_.size() >= mshrs_) in_flight_.erase(std::min_element(in_flight_.begin(), in_flight_.end()));
+    in_flight_.push_back(ready);
   }
   Line* base = &lines_[size_t{f.set} * ways_];
   unsigned victim = ways_;

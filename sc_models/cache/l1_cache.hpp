@@ -10,7 +10,6 @@
 // the fill's completion cycle: a read before then merges into the MSHR.
 #pragma once
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "config/config.hpp"
@@ -65,7 +64,8 @@ class L1Cache {
   };
   // Installs the line holding `address`, its `line_bytes` of data, ready at
   // `ready`; a demand fill takes an MSHR until then, a prefetch does not
-  // (its prefetch queue entry is what it holds). The victim is an invalid way, else
+  // (its prefetch queue entry is what it holds). The line must be absent
+  // (std::logic_error otherwise). The victim is an invalid way, else
   // the least recently used.
   Fill fill(unsigned space, uint64_t address, uint64_t now, uint64_t ready, const uint8_t* data, bool prefetch = false);
 
@@ -114,7 +114,8 @@ class L1Cache {
   std::vector<Line> lines_;  // set-major
   std::vector<uint8_t> data_;
   uint64_t stamp_ = 0;
-  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight_;  // fills' ready cycles
+  void retire_fills(uint64_t now);  // fills done by `now` (no later request is earlier) free their MSHRs
+  std::vector<uint64_t> in_flight_;  // demand fills' ready cycles, at most mshrs of them
   L1Stats stats_;
 };
 

@@ -113,9 +113,7 @@ void L1CacheTlm::observe(const DemandRead& d, const RequestExtension& ext, const
     bfs_->set_classifier(AddressClassifier(ranges));
   }
   prefetcher_->on_demand_read(d, pending_);
-  RequestExtension demand = ext;
-  demand.how.cycle = d.issue_cycle;
-  prefetch(demand, at_issue);
+  prefetch(ext.info, d.issue_cycle, at_issue);
 }
 
 void L1CacheTlm::count_use(const L1Cache::Lookup& at, uint64_t now) {
@@ -184,9 +182,8 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void L1CacheTlm::prefetch(const RequestExtension& demand, const sc_core::sc_time& at_issue) {
-  const uint64_t now = demand.how.cycle;
-  const unsigned space = demand.info.process;
+void L1CacheTlm::prefetch(const RequestInfo& demand, uint64_t now, const sc_core::sc_time& at_issue) {
+  const unsigned space = demand.process;
   L1Cache& into = buffer_ ? *buffer_ : cache_;
   queue_.retire(now);
   PrefetchStats& st = prefetch_stats_;
@@ -203,11 +200,11 @@ void L1CacheTlm::prefetch(const RequestExtension& demand, const sc_core::sc_time
       continue;
     }
     RequestExtension& pe = prefetch_.ext;
-    pe.info = demand.info;
+    pe.info = demand;
     pe.info.origin = Origin::kPrefetch;
     pe.how = How{};
     pe.how.cycle = now;
-    pe.how.task_type = demand.info.task_type;
+    pe.how.task_type = demand.task_type;
     sc_core::sc_time d = at_issue;
     advance(pe.how, d, clock_.span(p.cycle - now));
     set_up(prefetch_.trans, tlm::TLM_READ_COMMAND, p.address, line_.data(), cache_.line_bytes());

@@ -51,7 +51,8 @@ class L1CacheTlm : public sc_core::sc_module {
   // Shows the prefetcher a demand read, and sends what it asks for.
   void observe(const DemandRead& d, const RequestExtension& ext, const sc_core::sc_time& at_issue);
   // Sends the prefetches `pending_` holds, and those their lines trigger.
-  void prefetch(const RequestExtension& demand, const sc_core::sc_time& delay);
+  // `demand`: the request whose read triggered them, issued at `now`.
+  void prefetch(const RequestInfo& demand, uint64_t now, const sc_core::sc_time& at_issue);
   void count_use(const L1Cache::Lookup& at, uint64_t now);
 
   L1Cache cache_;
