@@ -81,12 +81,12 @@ TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {
 }
 
 bool TranslatorCosim::run_random(const TranslatorRandomRun& run) {
-  TranslatorStimulus stimulus(seed_, address_bits_, run, &scoreboard_);
+  TranslatorStimulus stimulus(seed_, address_bits_, run);
   scoreboard_.set_hang_cycles(run.hang_cycles);
   const uint64_t target = scoreboard_.compared() + run.transactions;
   bool accepted = false;
   while (scoreboard_.compared() < target) {
-    accepted = cycle(stimulus.next(accepted)).req_accepted;
+    accepted = cycle(stimulus.next(accepted, scoreboard_.discarded())).req_accepted;
     if (run.stop_at_first_mismatch && scoreboard_.mismatches()) return false;
     if (driver_.assertion_failed() || scoreboard_.protocol_violation()) return false;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tb/common/wave_window.hpp"
+#include "tb/translator/translator_pins.hpp"
 
 namespace gpumem::tb {
 
@@ -19,45 +20,8 @@ struct RtlTranslatorGeometry {
 };
 RtlTranslatorGeometry rtl_translator_geometry();
 
-// Inputs driven for one clock cycle.
-struct TranslatorPins {
-  bool req_valid = false;
-  uint64_t req_addr = 0;
-  unsigned req_task_type = 0;
-  bool rsp_ready = true;
-  bool reg_we = false;
-  uint32_t reg_addr = 0;
-  uint32_t reg_wdata = 0;
-  bool reset = false;  // rst_ni low for this cycle (a reset in the middle of traffic)
-};
-
-struct TranslatorResponse {
-  uint64_t mapped = 0;
-  unsigned channel = 0;
-  unsigned scheme = 0;  // 0 none, 1 xor, 2 prime
-  bool operator==(const TranslatorResponse& o) const {
-    return mapped == o.mapped && channel == o.channel && scheme == o.scheme;
-  }
-};
-
-// The request payload, which must stay stable while the request is stalled.
-struct TranslatorRequest {
-  uint64_t address = 0;
-  unsigned task_type = 0;
-  bool operator==(const TranslatorRequest& o) const { return address == o.address && task_type == o.task_type; }
-};
 std::string describe(const TranslatorRequest& r);
 std::string describe(const TranslatorResponse& r);
-
-// What happened at the rising edge that ends the cycle.
-struct TranslatorEdge {
-  bool req_ready = false;     // req_ready_o
-  bool req_accepted = false;  // req_valid_i && req_ready_o
-  bool rsp_valid = false;     // rsp_valid_o
-  bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
-  TranslatorResponse rsp;     // the response pins while rsp_valid
-  bool reg_refused = false;   // reg_we_i && reg_error_o: the RTL refused the register write
-};
 
 class TranslatorDriver {
  public:

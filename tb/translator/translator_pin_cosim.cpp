@@ -131,10 +131,10 @@ void TranslatorPinCosim::Bench::stimulus() {
   wait(clk.negedge_event());
   rst_n.write(true);
   traffic = true;  // from here a low rst_n is a reset in the middle of traffic, for the scoreboard
-  TranslatorStimulus random(seed, address_bits, run, &scoreboard);
+  TranslatorStimulus random(seed, address_bits, run);
   bool accepted = false;
   while (!done()) {
-    const TranslatorPins& p = random.next(accepted);
+    const TranslatorPins& p = random.next(accepted, scoreboard.discarded());
     drive(p);
     wait(clk.posedge_event());
     accepted = p.req_valid && req_ready.read();

@@ -5,18 +5,8 @@
 #include <stdexcept>
 
 #include "base/hex.hpp"
-#include "config/block_params.hpp"
 
 namespace gpumem::tb {
-
-namespace {
-// The index in kRtlTranslatorRegisters of the register `def`, or -1.
-int rtl_register_index(const RegisterDef* def) {
-  for (size_t k = 0; def && k < kRtlTranslatorRegisters.size(); ++k)
-    if (def->base == kRtlTranslatorRegisters[k]) return static_cast<int>(k);
-  return -1;
-}
-}  // namespace
 
 std::string TranslatorMismatch::report() const {
   auto hex = [](uint64_t v) { return gpumem::hex(v, 10); };  // 40-bit addresses line up
@@ -60,18 +50,10 @@ std::string describe(const TranslatorResponse& r) {
   return "mapped " + hex(r.mapped) + " channel " + std::to_string(r.channel) + " scheme " + std::to_string(r.scheme);
 }
 
-// The bank as the RTL translator is built: without the matrix scheme, so its
-// MATRIX_ROW registers are unmapped and TASK_SCHEME refuses 3, as the RTL does.
-static RegisterParams rtl_register_params(const Config& cfg) {
-  RegisterParams p = register_params(cfg);
-  p.matrix_scheme = false;
-  return p;
-}
-
 TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
     : seed_(seed),
       protocol_("translator", "transaction", 1, seed),
-      bank_(rtl_register_params(cfg)),
+      bank_(translator_port_register_params(cfg)),
       model_(translator_params(cfg), bank_.translator_registers()),
       decoder_(cfg.channel_layout()) {
   std::vector<std::string> field_bins;
@@ -175,11 +157,11 @@ void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value,
     const bool beyond = reg->mapped_dim1() > 0 && (offset - def.base) / 4 % def.dim1 >= reg->mapped_dim1();
     coverage_.register_target.hit(beyond ? rows : static_cast<size_t>(&def - register_map().data()));
     if (def.base == kRegTaskScheme) coverage_.task_scheme_value.hit(std::min<size_t>(value, kSchemeNames.size()));
-    if (const int k = rtl_register_index(&def); k >= 0 && field_bin_[k] >= 0)
+    if (const int k = translator_port_register_index(&def); k >= 0 && field_bin_[k] >= 0)
       coverage_.field_value.hit(static_cast<size_t>(field_bin_[k]) + ((value & ~reg->field_mask()) ? 1 : 0));
   }
   if (offset >= 0x1000 && offset % 4 == 0)
-    if (const int k = rtl_register_index(register_at(offset & 0xFFF)); k >= 0) coverage_.high_bit_alias.hit(k);
+    if (const int k = translator_port_register_index(register_at(offset & 0xFFF)); k >= 0) coverage_.high_bit_alias.hit(k);
   coverage_.write_value.hit(value == 0 ? 0 : value == ~0u ? 1 : (value & (value - 1)) == 0 ? 2 : 3);
 }
 
@@ -200,7 +182,7 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   cover_register_write(offset, value, reg);
   written_since_reset_ = true;
   const RegStatus s = bank_.write(offset, 4, value);
-  const bool held = reg && rtl_register_index(&reg->def()) >= 0;
+  const bool held = reg && translator_port_register_index(&reg->def()) >= 0;
   const bool refused = s != RegStatus::kOk || !held;
   coverage_.register_write.hit(refused ? 1 : 0);
   if (refused == rtl_refused) return s;

@@ -17,14 +17,11 @@
 #include "config/config.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
+#include "tb/translator/translator_contract.hpp"
 #include "tb/translator/translator_driver.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem::tb {
-
-// The registers rtl/gpumem_xor_translator.sv holds; its port refuses every
-// other offset, as a bus decoder would never route them to it.
-inline constexpr std::array<uint32_t, 3> kRtlTranslatorRegisters{kRegCtrl, kRegTaskScheme, kRegXorVector};
 
 struct TranslatorMismatch {
   uint64_t transaction;  // 0-based, in request order (a register write: the next request's)

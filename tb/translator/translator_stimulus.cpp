@@ -2,7 +2,7 @@
 
 #include "config/config.hpp"
 #include "regs/register_map.hpp"
-#include "tb/translator/translator_scoreboard.hpp"
+#include "tb/translator/translator_contract.hpp"
 
 namespace gpumem::tb {
 
@@ -69,14 +69,10 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
 
 }  // namespace
 
-TranslatorStimulus::TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run,
-                                       const TranslatorScoreboard* scoreboard)
-    : rng_(seed),
-      address_mask_(address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << address_bits) - 1),
-      run_(run),
-      scoreboard_(scoreboard) {}
+TranslatorStimulus::TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run)
+    : rng_(seed), address_mask_(address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << address_bits) - 1), run_(run) {}
 
-const TranslatorPins& TranslatorStimulus::next(bool accepted) {
+const TranslatorPins& TranslatorStimulus::next(bool accepted, uint64_t discarded) {
   TranslatorPins& p = pins_;
   if (accepted) p.req_valid = false;
   const uint64_t r = rng_();
@@ -92,8 +88,7 @@ const TranslatorPins& TranslatorStimulus::next(bool accepted) {
     p.reg_we = false;
     return p;
   }
-  const uint64_t lost = scoreboard_ ? scoreboard_->discarded() : 0;
-  if (!p.req_valid && offered_ < run_.transactions + lost && (r & 0xFF) < run_.req_valid_per_256) {
+  if (!p.req_valid && offered_ < run_.transactions + discarded && (r & 0xFF) < run_.req_valid_per_256) {
     p.req_valid = true;
     p.req_addr = rng_() & address_mask_;
     p.req_task_type = (r >> 24) & 0xF;

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "tb/common/protocol_checker.hpp"
-#include "tb/translator/translator_driver.hpp"
+#include "tb/translator/translator_pins.hpp"
 
 namespace gpumem::tb {
 
@@ -20,24 +20,22 @@ struct TranslatorRandomRun {
   bool stop_at_first_mismatch = true;
 };
 
-class TranslatorScoreboard;
-
+// Plain C++ with no Verilated model behind it: the DPI-C library
+// (tb/dpi/) hands the same pins to a SystemVerilog bench.
 class TranslatorStimulus {
  public:
-  // `scoreboard` (null without one) tells how many requests resets discarded,
-  // so that as many more are offered and the run still compares its count.
-  TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run,
-                     const TranslatorScoreboard* scoreboard = nullptr);
+  TranslatorStimulus(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run);
 
   // The pins of the next cycle. `accepted`: the request driven in the cycle
   // before was taken at its edge (a held request stays on the pins until then).
-  const TranslatorPins& next(bool accepted);
+  // `discarded`: requests resets have discarded so far (the scoreboard's
+  // count), so that as many more are offered and the run still compares its count.
+  const TranslatorPins& next(bool accepted, uint64_t discarded);
 
  private:
   std::mt19937_64 rng_;
   uint64_t address_mask_;
   TranslatorRandomRun run_;
-  const TranslatorScoreboard* scoreboard_;
   uint64_t offered_ = 0;  // requests put on the pins (accepted or held)
   unsigned reset_cycles_left_ = 0;
   TranslatorPins pins_;
