@@ -15,6 +15,8 @@ packages=(
   graphviz                # dot: the library dependency picture in docs/architecture.md
   python3-matplotlib      # scripts/plot_channels.py and gpumem explore --plot (docs/explorer.md, "Plots")
   clang libclang-rt-14-dev llvm  # the reliability build: sanitizers, libFuzzer, symbolized reports
+  libpugixml-dev          # gpumem cosim --rtl: a module's ports from verilator --xml-only (docs/cosim.md)
+  zlib1g-dev              # FST waves of RTL verilated at run time
 )
 
 missing=()

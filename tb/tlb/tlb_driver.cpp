@@ -6,53 +6,18 @@
 #include "Vgpumem_nested_tlb_gpumem_nested_tlb.h"
 #include "Vgpumem_nested_tlb_lru.h"
 #include "Vgpumem_nested_tlb_lru_gpumem_nested_tlb.h"
-#include "tb/common/verilated_harness.hpp"
+#include "tb/common/rtl_adapter.hpp"
+#include "tb/common/rtl_model.hpp"
+#include "tb/tlb/tlb_contract.hpp"
 
 namespace gpumem::tb {
 
 namespace {
+GPUMEM_RTL_ADAPTER(builtin_tlb_plru, Vgpumem_nested_tlb, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
+GPUMEM_RTL_ADAPTER(builtin_tlb_lru, Vgpumem_nested_tlb_lru, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
 
-// Both variants have the same ports; only the Verilated class differs.
-template <typename Model>
-TlbEdge drive(VerilatedHarness<Model>& h, const TlbPins& in) {
-  auto& d = h.dut();
-  d.flush_i = in.flush;
-  d.req_valid_i = in.req_valid;
-  d.req_fill_i = in.req_fill;
-  d.req_va_i = in.req_va;
-  d.req_pte_i = in.req_pte;
-  d.rsp_ready_i = in.rsp_ready;
-  d.rst_ni = !in.reset;
-  h.settle();
-
-  TlbEdge e;
-  const bool running = !in.reset;
-  e.req_ready = running && d.req_ready_o;
-  e.req_accepted = e.req_ready && in.req_valid;
-  e.rsp_valid = running && d.rsp_valid_o;
-  e.rsp_taken = e.rsp_valid && in.rsp_ready;
-  e.rsp_stalled = e.rsp_valid && !in.rsp_ready;
-  if (e.rsp_valid) {
-    TlbResponse& r = e.rsp;
-    r.fill = d.rsp_fill_o;
-    r.result = static_cast<TlbResult>(d.rsp_result_o);
-    r.set = d.rsp_set_o;
-    r.way = d.rsp_way_o;
-    r.pa = d.rsp_pa_o;
-    r.evicted = d.rsp_evicted_o;
-    r.entry.valid = tlb_response_has_entry(r);
-    r.entry.large_page = d.rsp_entry_large_page_o;
-    r.entry.vpn = d.rsp_entry_vpn_o;
-    r.entry.pfn = d.rsp_entry_pfn_o;
-    r.entry.nested_flag = d.rsp_entry_nested_flag_o;
-    r.entry.task_type = d.rsp_entry_task_type_o;
-    r.entry.readable = d.rsp_entry_readable_o;
-    r.entry.writable = d.rsp_entry_writable_o;
-  }
-  h.rise();
-  return e;
-}
-
+constexpr unsigned in(TlbIn p) { return static_cast<unsigned>(p); }
+constexpr unsigned out(TlbOut p) { return static_cast<unsigned>(p); }
 }  // namespace
 
 const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
@@ -61,46 +26,69 @@ const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
   return v;
 }
 
-struct TlbDriver::Impl {
-  virtual ~Impl() = default;
-  virtual void reset() = 0;
-  virtual TlbEdge cycle(const TlbPins& in) = 0;
-  virtual uint64_t cycles() const = 0;
-  virtual bool assertion_failed() const = 0;
+struct TlbDriver::Impl : RtlHarness {
+  using RtlHarness::RtlHarness;
 };
 
-template <typename Model>
-struct TlbDriver::ImplOf : TlbDriver::Impl {
-  ImplOf(const WaveWindow& waves, uint64_t seed) : h(waves, "tlb", seed) {}
-  void reset() override {
-    auto& d = h.dut();
-    d.flush_i = 0;
-    d.req_valid_i = 0;
-    d.rsp_ready_i = 0;
-    h.reset();
-  }
-  TlbEdge cycle(const TlbPins& in) override { return drive(h, in); }
-  uint64_t cycles() const override { return h.cycles(); }
-  bool assertion_failed() const override { return h.assertion_failed(); }
-  VerilatedHarness<Model> h;
-};
-
-TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves) {
-  if (variant.variant == "plru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb>>(waves, seed);
-  else if (variant.variant == "lru") impl_ = std::make_unique<ImplOf<Vgpumem_nested_tlb_lru>>(waves, seed);
-  else throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
+static const GpumemRtlApi& tlb_model(const RtlTlbGeometry& variant, const GpumemRtlApi* rtl) {
+  if (rtl) return *rtl;
+  if (variant.variant == "plru") return *builtin_tlb_plru();
+  if (variant.variant == "lru") return *builtin_tlb_lru();
+  throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
 }
+
+TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves, const GpumemRtlApi* rtl)
+    : impl_(std::make_unique<Impl>(tlb_model(variant, rtl), "tlb", seed, waves)) {}
 
 TlbDriver::~TlbDriver() = default;
 
 void TlbDriver::reset() {
-  impl_->reset();
-  cycles_ = impl_->cycles();
+  Impl& h = *impl_;
+  h.in(in(TlbIn::flush_i)) = 0;
+  h.in(in(TlbIn::req_valid_i)) = 0;
+  h.in(in(TlbIn::rsp_ready_i)) = 0;
+  h.reset();
+  cycles_ = h.cycles();
 }
 
-TlbEdge TlbDriver::cycle(const TlbPins& in) {
+TlbEdge TlbDriver::cycle(const TlbPins& p) {
   ++cycles_;
-  return impl_->cycle(in);
+  Impl& h = *impl_;
+  h.in(in(TlbIn::flush_i)) = p.flush;
+  h.in(in(TlbIn::req_valid_i)) = p.req_valid;
+  h.in(in(TlbIn::req_fill_i)) = p.req_fill;
+  h.in(in(TlbIn::req_va_i)) = p.req_va;
+  h.in(in(TlbIn::req_pte_i)) = p.req_pte;
+  h.in(in(TlbIn::rsp_ready_i)) = p.rsp_ready;
+  h.in(in(TlbIn::rst_ni)) = !p.reset;
+  h.settle();
+
+  TlbEdge e;
+  const bool running = !p.reset;
+  e.req_ready = running && h.out(out(TlbOut::req_ready_o));
+  e.req_accepted = e.req_ready && p.req_valid;
+  e.rsp_valid = running && h.out(out(TlbOut::rsp_valid_o));
+  e.rsp_taken = e.rsp_valid && p.rsp_ready;
+  e.rsp_stalled = e.rsp_valid && !p.rsp_ready;
+  if (e.rsp_valid) {
+    TlbResponse& r = e.rsp;
+    r.fill = h.out(out(TlbOut::rsp_fill_o));
+    r.result = static_cast<TlbResult>(h.out(out(TlbOut::rsp_result_o)));
+    r.set = static_cast<unsigned>(h.out(out(TlbOut::rsp_set_o)));
+    r.way = static_cast<unsigned>(h.out(out(TlbOut::rsp_way_o)));
+    r.pa = h.out(out(TlbOut::rsp_pa_o));
+    r.evicted = h.out(out(TlbOut::rsp_evicted_o));
+    r.entry.valid = tlb_response_has_entry(r);
+    r.entry.large_page = h.out(out(TlbOut::rsp_entry_large_page_o));
+    r.entry.vpn = h.out(out(TlbOut::rsp_entry_vpn_o));
+    r.entry.pfn = h.out(out(TlbOut::rsp_entry_pfn_o));
+    r.entry.nested_flag = static_cast<uint8_t>(h.out(out(TlbOut::rsp_entry_nested_flag_o)));
+    r.entry.task_type = static_cast<uint8_t>(h.out(out(TlbOut::rsp_entry_task_type_o)));
+    r.entry.readable = h.out(out(TlbOut::rsp_entry_readable_o));
+    r.entry.writable = h.out(out(TlbOut::rsp_entry_writable_o));
+  }
+  h.rise();
+  return e;
 }
 
 bool TlbDriver::assertion_failed() const { return impl_->assertion_failed(); }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mmu/tlb.hpp"
+#include "tb/common/rtl_abi.h"
 #include "tb/common/wave_window.hpp"
 
 namespace gpumem::tb {
@@ -80,9 +81,11 @@ struct TlbEdge {
 
 class TlbDriver {
  public:
-  // `variant` is one of rtl_tlb_variants(); the flops' initial values are
-  // drawn from `seed` (randomize_initial_values, verilated_harness.hpp).
-  TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves = {});
+  // `variant` is one of rtl_tlb_variants(), or with `rtl` (a model
+  // verilated at run time, rtl_library.hpp) the geometry it was verilated
+  // for; the flops' initial values are drawn from `seed` (rtl_adapter.hpp).
+  TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves = {},
+            const GpumemRtlApi* rtl = nullptr);
   ~TlbDriver();
   TlbDriver(const TlbDriver&) = delete;
   TlbDriver& operator=(const TlbDriver&) = delete;
@@ -100,8 +103,6 @@ class TlbDriver {
 
  private:
   struct Impl;
-  template <typename Model>
-  struct ImplOf;
   std::unique_ptr<Impl> impl_;
   uint64_t cycles_ = 0;  // the harness's count, mirrored: read every cycle
 };

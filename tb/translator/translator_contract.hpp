@@ -1,15 +1,30 @@
-// What any translator RTL under `gpumem cosim` must do beyond the mapping
-// itself (docs/cosim.md, "The port contract"): the register port's rules. The
-// scoreboard and the DPI-C library (tb/dpi/) answer register writes by them.
+// What any translator RTL under `gpumem cosim` must be (docs/cosim.md, "The
+// port contract"): its ports, and its register port's rules. The scoreboard
+// and the DPI-C library (tb/dpi/) answer register writes by those rules.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "config/block_params.hpp"
 #include "config/config.hpp"
 #include "regs/register_map.hpp"
+#include "tb/common/rtl_contract.hpp"
+
+// The ports in contract order, as X-macros so that the port table below,
+// the fast-mode adapter (tb/common/rtl_adapter.hpp) and the driver's indices
+// are one list. The first two inputs are clk_i and rst_ni in every block.
+#define GPUMEM_TRANSLATOR_INPUTS(X) \
+  X(clk_i) X(rst_ni) X(reg_we_i) X(reg_addr_i) X(reg_wdata_i) X(req_valid_i) X(req_addr_i) X(req_task_type_i) X(rsp_ready_i)
+#define GPUMEM_TRANSLATOR_OUTPUTS(X) \
+  X(reg_error_o) X(req_ready_o) X(rsp_valid_o) X(rsp_mapped_o) X(rsp_channel_o) X(rsp_scheme_o)
 
 namespace gpumem::tb {
+
+#define GPUMEM_PORT_INDEX(port) port,
+enum class TranslatorIn : unsigned { GPUMEM_TRANSLATOR_INPUTS(GPUMEM_PORT_INDEX) };
+enum class TranslatorOut : unsigned { GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_PORT_INDEX) };
+#undef GPUMEM_PORT_INDEX
 
 // The registers a translator holds; its register port refuses every other
 // offset, as a bus decoder would never route them to it.
@@ -29,5 +44,8 @@ inline RegisterParams translator_port_register_params(const Config& cfg) {
   p.matrix_scheme = false;
   return p;
 }
+
+// The translator's ports and elaboration parameters for a config's geometry.
+RtlContract translator_contract(const Config& cfg);
 
 }  // namespace gpumem::tb

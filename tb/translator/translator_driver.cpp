@@ -1,26 +1,30 @@
 #include "tb/translator/translator_driver.hpp"
 
-
 #include "Vgpumem_xor_translator.h"
 #include "Vgpumem_xor_translator_gpumem_xor_translator.h"
-#include "tb/common/verilated_harness.hpp"
+#include "tb/common/rtl_adapter.hpp"
+#include "tb/common/rtl_model.hpp"
+#include "tb/translator/translator_contract.hpp"
 #include "tb/translator/translator_geometry.hpp"
 
 namespace gpumem::tb {
 
 namespace {
 using Params = Vgpumem_xor_translator_gpumem_xor_translator;
+GPUMEM_RTL_ADAPTER(builtin_translator, Vgpumem_xor_translator, GPUMEM_TRANSLATOR_INPUTS, GPUMEM_TRANSLATOR_OUTPUTS)
 
+constexpr unsigned in(TranslatorIn p) { return static_cast<unsigned>(p); }
+constexpr unsigned out(TranslatorOut p) { return static_cast<unsigned>(p); }
 }  // namespace
 
 RtlTranslatorGeometry rtl_translator_geometry() { return translator_geometry_of<Params>(); }
 
-struct TranslatorDriver::Impl : VerilatedHarness<Vgpumem_xor_translator> {
-  using VerilatedHarness::VerilatedHarness;
+struct TranslatorDriver::Impl : RtlHarness {
+  using RtlHarness::RtlHarness;
 };
 
-TranslatorDriver::TranslatorDriver(uint64_t seed, const WaveWindow& waves)
-    : impl_(std::make_unique<Impl>(waves, "translator", seed)) {}
+TranslatorDriver::TranslatorDriver(uint64_t seed, const WaveWindow& waves, const GpumemRtlApi* rtl)
+    : impl_(std::make_unique<Impl>(rtl ? *rtl : *builtin_translator(), "translator", seed, waves)) {}
 
 TranslatorDriver::~TranslatorDriver() = default;
 
@@ -28,34 +32,36 @@ uint64_t TranslatorDriver::cycles() const { return impl_->cycles(); }
 bool TranslatorDriver::assertion_failed() const { return impl_->assertion_failed(); }
 
 void TranslatorDriver::reset() {
-  auto& d = impl_->dut();
-  d.reg_we_i = 0;
-  d.req_valid_i = 0;
-  d.rsp_ready_i = 0;
-  impl_->reset();
+  Impl& h = *impl_;
+  h.in(in(TranslatorIn::reg_we_i)) = 0;
+  h.in(in(TranslatorIn::req_valid_i)) = 0;
+  h.in(in(TranslatorIn::rsp_ready_i)) = 0;
+  h.reset();
 }
 
-TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& in) {
-  auto& d = impl_->dut();
-  d.req_valid_i = in.req_valid;
-  d.req_addr_i = in.req_addr;
-  d.req_task_type_i = in.req_task_type;
-  d.rsp_ready_i = in.rsp_ready;
-  d.reg_we_i = in.reg_we;
-  d.reg_addr_i = static_cast<uint16_t>(in.reg_addr);
-  d.reg_wdata_i = in.reg_wdata;
-  d.rst_ni = !in.reset;
-  impl_->settle();
+TranslatorEdge TranslatorDriver::cycle(const TranslatorPins& p) {
+  Impl& h = *impl_;
+  h.in(in(TranslatorIn::req_valid_i)) = p.req_valid;
+  h.in(in(TranslatorIn::req_addr_i)) = p.req_addr;
+  h.in(in(TranslatorIn::req_task_type_i)) = p.req_task_type;
+  h.in(in(TranslatorIn::rsp_ready_i)) = p.rsp_ready;
+  h.in(in(TranslatorIn::reg_we_i)) = p.reg_we;
+  h.in(in(TranslatorIn::reg_addr_i)) = static_cast<uint16_t>(p.reg_addr);
+  h.in(in(TranslatorIn::reg_wdata_i)) = p.reg_wdata;
+  h.in(in(TranslatorIn::rst_ni)) = !p.reset;
+  h.settle();
 
   TranslatorEdge e;
-  e.req_ready = d.req_ready_o;
-  e.req_accepted = e.req_ready && in.req_valid;
-  e.rsp_valid = d.rsp_valid_o;
-  e.rsp_taken = e.rsp_valid && in.rsp_ready;
-  if (e.rsp_valid) e.rsp = {d.rsp_mapped_o, d.rsp_channel_o, d.rsp_scheme_o};
-  e.reg_refused = in.reg_we && d.reg_error_o;
+  e.req_ready = h.out(out(TranslatorOut::req_ready_o));
+  e.req_accepted = e.req_ready && p.req_valid;
+  e.rsp_valid = h.out(out(TranslatorOut::rsp_valid_o));
+  e.rsp_taken = e.rsp_valid && p.rsp_ready;
+  if (e.rsp_valid)
+    e.rsp = {h.out(out(TranslatorOut::rsp_mapped_o)), static_cast<unsigned>(h.out(out(TranslatorOut::rsp_channel_o))),
+             static_cast<unsigned>(h.out(out(TranslatorOut::rsp_scheme_o)))};
+  e.reg_refused = p.reg_we && h.out(out(TranslatorOut::reg_error_o));
 
-  impl_->rise();
+  h.rise();
   return e;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tb/common/rtl_abi.h"
 #include "tb/common/wave_window.hpp"
 #include "tb/translator/translator_pins.hpp"
 
@@ -25,9 +26,10 @@ std::string describe(const TranslatorResponse& r);
 
 class TranslatorDriver {
  public:
-  // The flops' initial values are drawn from `seed` (randomize_initial_values,
-  // verilated_harness.hpp).
-  explicit TranslatorDriver(uint64_t seed, const WaveWindow& waves = {});
+  // The flops' initial values are drawn from `seed` (rtl_adapter.hpp).
+  // `rtl`: a model verilated at run time (rtl_library.hpp); null, the
+  // built-in one (configs/default.yaml's geometry).
+  explicit TranslatorDriver(uint64_t seed, const WaveWindow& waves = {}, const GpumemRtlApi* rtl = nullptr);
   ~TranslatorDriver();
   TranslatorDriver(const TranslatorDriver&) = delete;
   TranslatorDriver& operator=(const TranslatorDriver&) = delete;

@@ -1,0 +1,33 @@
+#include "tb/common/rtl_contract.hpp"
+
+#include <cstdio>
+
+namespace gpumem::tb {
+
+unsigned RtlContract::inputs() const {
+  unsigned n = 0;
+  for (const RtlContractPort& p : ports) n += !p.output;
+  return n;
+}
+
+std::string packed_positions(const std::vector<unsigned>& positions) {
+  std::string hex;
+  for (unsigned p : positions) {
+    char byte[3];
+    std::snprintf(byte, sizeof byte, "%02X", p & 0xFF);
+    hex = byte + hex;
+  }
+  return std::to_string(8 * positions.size()) + "'h" + hex;
+}
+
+std::string contract_markdown(const RtlContract& c) {
+  std::string s = "| port | direction | width | at this config | meaning |\n|---|---|---|---|---|\n";
+  for (const RtlContractPort& p : c.ports)
+    s += "| `" + p.name + "` | " + (p.output ? "output" : "input") + " | " + p.width_text + " | " +
+         std::to_string(p.width) + " | " + p.meaning + " |\n";
+  s += "\n| parameter (set when the module declares it) | at this config | from |\n|---|---|---|\n";
+  for (const RtlContractParameter& p : c.parameters) s += "| `" + p.name + "` | `" + p.value + "` | " + p.from + " |\n";
+  return s;
+}
+
+}  // namespace gpumem::tb

@@ -1,0 +1,45 @@
+// A block's port contract (docs/cosim.md, "The port contract"): the ports
+// any RTL of the block must have, with their widths at a config's geometry,
+// and the elaboration parameters gpumem sets when the RTL declares them. The
+// RTL gpumem verilates at run time, the project's or a user's, is checked
+// against it (rtl_port_check.hpp) before anything is built.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpumem::tb {
+
+struct RtlContractPort {
+  std::string name;
+  bool output = false;
+  unsigned width = 1;
+  std::string width_text;  // how the width follows from the config ("memory.address_bits")
+  std::string meaning;
+};
+
+struct RtlContractParameter {
+  std::string name;   // the project's RTL's name for it
+  std::string value;  // a SystemVerilog literal, as verilator -G takes it
+  std::string from;   // the config key it comes from
+};
+
+struct RtlContract {
+  std::string block;       // "translator", "tlb"
+  std::string module;      // the project's RTL: its top module
+  std::string rtl_file;    // and its file, relative to the source tree
+  std::vector<RtlContractPort> ports;  // inputs first, then outputs, each in the adapter's order
+  std::vector<RtlContractParameter> parameters;
+  unsigned inputs() const;
+  unsigned outputs() const { return static_cast<unsigned>(ports.size()) - inputs(); }
+};
+
+// A list of bit positions as one packed literal, 8 bits per entry, entry 0
+// in the low byte: {8, 9, 10, 11} -> 32'h0B0A0908 (verilator/CMakeLists.txt,
+// gpumem_pack_positions, builds the built-in geometries' the same way).
+std::string packed_positions(const std::vector<unsigned>& positions);
+
+// The contract as a Markdown table (docs/cosim.md prints the default config's).
+std::string contract_markdown(const RtlContract& c);
+
+}  // namespace gpumem::tb
