@@ -1,6 +1,7 @@
 #include "tb/common/rtl_contract.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace gpumem::tb {
 
@@ -8,6 +9,21 @@ unsigned RtlContract::inputs() const {
   unsigned n = 0;
   for (const RtlContractPort& p : ports) n += !p.output;
   return n;
+}
+
+RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
+                          const std::vector<const char*>& inputs, const std::vector<const char*>& outputs,
+                          const std::map<std::string, RtlPortRow>& rows) {
+  RtlContract c{block, module, rtl_file, {}, {}};
+  for (const auto* list : {&inputs, &outputs}) {
+    for (const char* name : *list) {
+      const auto it = rows.find(name);
+      if (it == rows.end()) throw std::logic_error(std::string(block) + " contract: no row for port " + name);
+      c.ports.push_back({name, list == &outputs, it->second.width, it->second.width_text, it->second.meaning});
+    }
+  }
+  if (c.ports.size() != rows.size()) throw std::logic_error(std::string(block) + " contract: a row for a port it does not have");
+  return c;
 }
 
 std::string packed_positions(const std::vector<unsigned>& positions) {

@@ -5,6 +5,7 @@
 // against it (rtl_port_check.hpp) before anything is built.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,20 @@ struct RtlContract {
   unsigned inputs() const;
   unsigned outputs() const { return static_cast<unsigned>(ports.size()) - inputs(); }
 };
+
+// What a block's contract says of one port beyond its name and direction.
+struct RtlPortRow {
+  unsigned width;
+  const char* width_text;
+  const char* meaning;
+};
+// The contract of ports `inputs` then `outputs` (the block's X-macro lists,
+// GPUMEM_PORT_NAMES), each described by its row; a port without a row, or a
+// row without a port, is std::logic_error.
+RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
+                          const std::vector<const char*>& inputs, const std::vector<const char*>& outputs,
+                          const std::map<std::string, RtlPortRow>& rows);
+#define GPUMEM_PORT_NAME(port) #port,
 
 // A list of bit positions as one packed literal, 8 bits per entry, entry 0
 // in the low byte: {8, 9, 10, 11} -> 32'h0B0A0908 (verilator/CMakeLists.txt,

@@ -1,7 +1,6 @@
 #include "tb/tlb/tlb_contract.hpp"
 
 #include <map>
-#include <stdexcept>
 
 #include "mmu/pte.hpp"
 
@@ -19,12 +18,7 @@ RtlContract tlb_contract(const Config& cfg) {
   const PageGeometry geo = cfg.mmu.geometry();
   const unsigned va_bits = cfg.address_space.va_bits;
   const unsigned sets = cfg.mmu.tlb_entries / cfg.mmu.tlb_ways;
-  struct Row {
-    unsigned width;
-    const char* width_text;
-    const char* meaning;
-  };
-  const std::map<std::string, Row> rows{
+  const std::map<std::string, RtlPortRow> rows{
       {"clk_i", {1, "1", "clock; everything happens at its rising edge"}},
       {"rst_ni", {1, "1", "reset, active low: every entry invalid, replacement state reset, operations in flight dropped"}},
       {"flush_i", {1, "1", "invalidate every entry at this edge, after the operation accepted at the same edge"}},
@@ -49,20 +43,8 @@ RtlContract tlb_contract(const Config& cfg) {
       {"rsp_entry_readable_o", {1, "1", "its R bit"}},
       {"rsp_entry_writable_o", {1, "1", "its W bit"}},
   };
-  RtlContract c{"tlb", "gpumem_nested_tlb", "rtl/gpumem_nested_tlb.sv", {}, {}};
-  auto add = [&](const char* name, bool output) {
-    const auto it = rows.find(name);
-    if (it == rows.end()) throw std::logic_error(std::string("tlb contract: no row for port ") + name);
-    c.ports.push_back({name, output, it->second.width, it->second.width_text, it->second.meaning});
-  };
-#define GPUMEM_CONTRACT_IN(port) add(#port, false);
-#define GPUMEM_CONTRACT_OUT(port) add(#port, true);
-  GPUMEM_TLB_INPUTS(GPUMEM_CONTRACT_IN)
-  GPUMEM_TLB_OUTPUTS(GPUMEM_CONTRACT_OUT)
-#undef GPUMEM_CONTRACT_IN
-#undef GPUMEM_CONTRACT_OUT
-  if (c.ports.size() != rows.size()) throw std::logic_error("tlb contract: a row for a port it does not have");
-
+  RtlContract c = make_contract("tlb", "gpumem_nested_tlb", "rtl/gpumem_nested_tlb.sv", {GPUMEM_TLB_INPUTS(GPUMEM_PORT_NAME)},
+                                {GPUMEM_TLB_OUTPUTS(GPUMEM_PORT_NAME)}, rows);
   c.parameters = {
       {"VA_BITS", std::to_string(va_bits), "`address_space.va_bits`"},
       {"SMALL_BITS", std::to_string(geo.small_bits), "log2 of `mmu.page_sizes[0]`"},

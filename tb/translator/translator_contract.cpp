@@ -1,7 +1,6 @@
 #include "tb/translator/translator_contract.hpp"
 
 #include <map>
-#include <stdexcept>
 
 #include "mmu/pte.hpp"
 
@@ -11,12 +10,7 @@ RtlContract translator_contract(const Config& cfg) {
   const unsigned address_bits = cfg.memory.address_bits;
   const auto& t = cfg.translator;
   const unsigned m = static_cast<unsigned>(t.channel_bits.size());
-  struct Row {
-    unsigned width;
-    const char* width_text;
-    const char* meaning;
-  };
-  const std::map<std::string, Row> rows{
+  const std::map<std::string, RtlPortRow> rows{
       {"clk_i", {1, "1", "clock; everything happens at its rising edge"}},
       {"rst_ni", {1, "1", "reset, active low: registers to their reset values, requests in flight dropped"}},
       {"reg_we_i", {1, "1", "a 32-bit register write this cycle"}},
@@ -33,20 +27,8 @@ RtlContract translator_contract(const Config& cfg) {
       {"rsp_channel_o", {m, "number of `translator.channel_bits`", "its channel: bit j is mapped address bit c_j"}},
       {"rsp_scheme_o", {2, "2 (`scheme_e`)", "the scheme that mapped it: none, xor or prime"}},
   };
-  RtlContract c{"translator", "gpumem_xor_translator", "rtl/gpumem_xor_translator.sv", {}, {}};
-  auto add = [&](const char* name, bool output) {
-    const auto it = rows.find(name);
-    if (it == rows.end()) throw std::logic_error(std::string("translator contract: no row for port ") + name);
-    c.ports.push_back({name, output, it->second.width, it->second.width_text, it->second.meaning});
-  };
-#define GPUMEM_CONTRACT_IN(port) add(#port, false);
-#define GPUMEM_CONTRACT_OUT(port) add(#port, true);
-  GPUMEM_TRANSLATOR_INPUTS(GPUMEM_CONTRACT_IN)
-  GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_CONTRACT_OUT)
-#undef GPUMEM_CONTRACT_IN
-#undef GPUMEM_CONTRACT_OUT
-  if (c.ports.size() != rows.size()) throw std::logic_error("translator contract: a row for a port it does not have");
-
+  RtlContract c = make_contract("translator", "gpumem_xor_translator", "rtl/gpumem_xor_translator.sv", {GPUMEM_TRANSLATOR_INPUTS(GPUMEM_PORT_NAME)},
+                                {GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_PORT_NAME)}, rows);
   c.parameters = {
       {"ADDRESS_BITS", std::to_string(address_bits), "`memory.address_bits`"},
       {"CHANNEL_BIT_COUNT", std::to_string(m), "number of `translator.channel_bits`"},
