@@ -393,6 +393,10 @@ int sc_main(int argc, char* argv[]) {
                     "waits on the RTL (default " + std::to_string(gpumem::tb::kDefaultHangCycles) + ")")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--waves", cosim_args.waves, "folder for the FST and replay files of a mismatch (default waves)")->check(kPath);
+  cosim->add_option("--rtl", cosim_args.rtl,
+                    "your RTL of the block's port contract (docs/cosim.md), verilated for the config; repeat for more files")
+      ->check(CLI::ExistingFile);
+  cosim->add_option("--top", cosim_args.top, "the top module of --rtl (default gpumem_xor_translator or gpumem_nested_tlb)");
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
       ->check(CLI::IsMember({"fast", "pin"}));
 

@@ -1,6 +1,11 @@
 #include "tb/cosim_command.hpp"
 
+#include <unistd.h>
+
+#include <iomanip>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base/input_error.hpp"
@@ -8,23 +13,65 @@
 #include "config/config.hpp"
 #include "tb/common/cosim_session.hpp"
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/rtl_library.hpp"
+#include "tb/tlb/tlb_contract.hpp"
+#include "tb/tlb/tlb_cosim.hpp"
 #include "tb/tlb/tlb_session.hpp"
+#include "tb/translator/translator_contract.hpp"
+#include "tb/translator/translator_cosim.hpp"
 #include "tb/translator/translator_session.hpp"
 
 namespace gpumem::tb {
 
 namespace {
 
+bool translator_built_in(const Config& cfg) { return geometry_difference(cfg, rtl_translator_geometry()).empty(); }
+// What no RTL of the block can run with: the error the built-in check gives.
+std::string translator_unfit(const Config& cfg) {
+  return cfg.translator.position == TranslatorPosition::kAfterMmu ? "" : "position: the RTL translator sits after the MMU only";
+}
+bool tlb_built_in(const Config& cfg) {
+  for (const RtlTlbGeometry& v : rtl_tlb_variants())
+    if (tlb_geometry_difference(cfg, v).empty()) return true;
+  return false;
+}
+std::string tlb_unfit(const Config& cfg) { return cfg.has_mmu() ? "" : tlb_geometry_difference(cfg, rtl_tlb_variants().front()); }
+
 // The blocks `gpumem cosim` runs: a new one is a row here and a session.
 struct CosimBlock {
   const char* name;
-  const char* config_section;  // named in the error when the RTL was verilated for another geometry
-  std::unique_ptr<CosimSession> (*make)(const Config& cfg, uint64_t seed, bool pin_level);
+  const char* config_section;  // named in the error when the config does not suit the block
+  std::unique_ptr<CosimSession> (*make)(const Config& cfg, uint64_t seed, bool pin_level, const LoadedRtl* rtl);
+  RtlContract (*contract)(const Config& cfg);
+  bool (*built_in)(const Config& cfg);      // a geometry linked into gpumem
+  std::string (*unfit)(const Config& cfg);  // why no RTL of the block can run with cfg, or ""
 };
-constexpr CosimBlock kBlocks[] = {
-    {"translator", "translator", make_translator_session},
-    {"tlb", "mmu", make_tlb_session},
+const CosimBlock kBlocks[] = {
+    {"translator", "translator", make_translator_session, translator_contract, translator_built_in, translator_unfit},
+    {"tlb", "mmu", make_tlb_session, tlb_contract, tlb_built_in, tlb_unfit},
 };
+
+// The RTL verilated at run time for cfg: a user's (--rtl), or the project's
+// in a geometry that is not built in. Contract and build problems are input
+// errors, one line per port or Verilator message.
+std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& block, const Config& cfg) {
+  if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
+  if (a.rtl.empty() && block.built_in(cfg)) return std::nullopt;
+  if (a.mode == "pin")
+    throw InputError(a.config, 0, block.config_section,
+                     a.rtl.empty() ? "the pin-level mode runs the built-in geometries only (configs/default.yaml, "
+                                     "configs/examples/tlb-lru.yaml); use --mode fast"
+                                   : "the pin-level mode runs the built-in RTL only; use --mode fast with --rtl");
+  try {
+    return load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+  } catch (const RtlBuildError& e) {
+    std::string message = e.what();
+    for (const std::string& d : e.details) message += "\n  " + d;
+    throw InputError(a.rtl.empty() ? "" : a.rtl.front(), 0, "", message);
+  } catch (const RtlToolError& e) {
+    throw InputError("", 0, "", e.what());
+  }
+}
 
 // A failed run: the scoreboard's first mismatch, an RTL assertion (the run
 // stops at the cycle it fired), a protocol violation or a hang (likewise), or
@@ -65,10 +112,12 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   const Config cfg = load_config(a.config);
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
   const bool pin = a.mode == "pin";
+  if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
+  const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   std::unique_ptr<CosimSession> session;
   try {
-    session = block->make(cfg, a.seed, pin);
-  } catch (const std::invalid_argument& e) {  // the RTL was verilated for another geometry
+    session = block->make(cfg, a.seed, pin, rtl ? &*rtl : nullptr);
+  } catch (const std::invalid_argument& e) {  // the config does not suit the block
     throw InputError(a.config, 0, block->config_section, e.what());
   }
 
@@ -77,6 +126,13 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   const bool ok = session->run_random(run);
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\n";
+  if (rtl) {
+    out << "rtl          " << rtl->library << " (";
+    if (rtl->built) out << "verilated and compiled now, in " << std::fixed << std::setprecision(1) << rtl->build_seconds << " s)\n";
+    else out << "reused from the cache)\n";
+    for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
+    for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
+  }
   session->print_counts(out);
   print_coverage(out, session->coverage());
   if (ok) {

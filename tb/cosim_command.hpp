@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "tb/common/protocol_checker.hpp"
 
@@ -21,6 +22,10 @@ struct CosimOptions {
   // fast: the --cc model clocked from C++ (regressions); pin: the --sc model
   // under an sc_clock (debugging; runs the SystemC kernel, once per process).
   std::string mode = "fast";
+  // A user's RTL of the block's port contract (docs/cosim.md), verilated at
+  // run time; `top` its top module (default the project's module name).
+  std::vector<std::string> rtl;
+  std::string top;
 };
 
 // Exit status: 0 agreement, 1 mismatch, RTL assertion, protocol violation or

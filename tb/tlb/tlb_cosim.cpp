@@ -46,11 +46,22 @@ const RtlTlbGeometry& matching_tlb_variant(const Config& cfg) {
 }
 
 std::string tlb_wave_layout(const Config& cfg) {
-  return matching_tlb_variant(cfg).variant == "lru" ? "tlb-lru.gtkw" : "tlb.gtkw";
+  return cfg.mmu.replacement == Replacement::kLru ? "tlb-lru.gtkw" : "tlb.gtkw";
 }
 
-TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
-    : seed_(seed), cfg_(cfg), variant_(matching_tlb_variant(cfg)), driver_(variant_, seed, waves), scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
+RtlTlbGeometry tlb_geometry_of_config(const Config& cfg) {
+  if (!cfg.has_mmu()) throw std::invalid_argument(tlb_geometry_difference(cfg, rtl_tlb_variants().front()));
+  const PageGeometry geo = cfg.mmu.geometry();
+  return {"runtime",        cfg.address_space.va_bits, geo.small_bits, geo.large_bits, cfg.mmu.tlb_entries,
+          cfg.mmu.tlb_ways, cfg.mmu.replacement == Replacement::kPlru, geo.placement == NestedPlacement::kTail};
+}
+
+TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl)
+    : seed_(seed),
+      cfg_(cfg),
+      variant_(rtl ? tlb_geometry_of_config(cfg) : matching_tlb_variant(cfg)),
+      driver_(variant_, seed, waves, rtl ? rtl->api : nullptr),
+      scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
   driver_.reset();
 }
 
@@ -120,11 +131,11 @@ bool TlbCosim::run_random(const TlbRandomRun& run) {
 
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                               uint64_t window, const std::string& replay_flags) {
+                                               uint64_t window, const std::string& replay_flags, const LoadedRtl* rtl) {
   const ReplayCommand command{"tlb",           tlb_wave_layout(cfg),         config_path, seed, run.translations,
                               !run.stop_at_first_mismatch, run.hang_cycles, replay_flags};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
-    TlbCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
+    TlbCosim again(cfg, seed, w, rtl);  // destroyed here: the FST file is closed
     again.run_random(run);
     if (again.assertion_failed()) return again.cycles();
     if (const auto& v = again.scoreboard().protocol_violation()) return v->cycle;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "tb/common/rtl_library.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
 #include "tb/tlb/tlb_stimulus.hpp"
@@ -22,7 +23,9 @@ class TlbCosim {
   // Picks the verilated variant whose geometry equals cfg's MMU; throws
   // std::invalid_argument naming the differences to each variant if none
   // does, or if the config has no MMU. With `waves`, the cycles from waves.from_cycle on are written as FST.
-  TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
+  // With `rtl` (a model verilated at run time for cfg's MMU, rtl_library.hpp)
+  // no variant is needed; the config must still have an MMU.
+  TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {}, const LoadedRtl* rtl = nullptr);
 
   void reset();
   // Directed operations, one at a time without back-pressure; the RTL's
@@ -60,8 +63,11 @@ class TlbCosim {
 // The verilated variant whose geometry equals cfg's MMU; throws
 // std::invalid_argument naming the differences to each variant otherwise.
 const RtlTlbGeometry& matching_tlb_variant(const Config& cfg);
-// The GTKWave layout in waves/ for the variant that cfg selects.
+// The GTKWave layout in waves/ for cfg's replacement policy.
 std::string tlb_wave_layout(const Config& cfg);
+// cfg's MMU geometry as the TLB RTL's parameters: what a model verilated at
+// run time for cfg has (variant "runtime").
+RtlTlbGeometry tlb_geometry_of_config(const Config& cfg);
 
 // After a failing random run: the same run again in fast mode with FST waves
 // of the `window` cycles before the first mismatch, and a replay file. No
@@ -70,6 +76,7 @@ std::string tlb_wave_layout(const Config& cfg);
 // " --mode pin" so that the replay file repeats the run that failed.
 MismatchArtifacts write_tlb_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                                const TlbRandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                               uint64_t window = 1000, const std::string& replay_flags = "");
+                                               uint64_t window = 1000, const std::string& replay_flags = "",
+                                               const LoadedRtl* rtl = nullptr);
 
 }  // namespace gpumem::tb

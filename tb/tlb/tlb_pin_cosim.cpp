@@ -248,7 +248,8 @@ void BenchOf<Model>::monitor() {
 
 }  // namespace
 
-TlbPinCosim::TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves) {
+TlbPinCosim::TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl) {
+  if (rtl) throw std::logic_error("pin-level mode: no model verilated at run time");
   const RtlTlbGeometry& fast = matching_tlb_variant(cfg);  // throws, naming every difference
   for (const RtlTlbGeometry& v : rtl_tlb_pin_variants()) {
     if (v.variant != fast.variant) continue;

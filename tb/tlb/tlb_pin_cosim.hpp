@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "tb/common/rtl_library.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
 #include "tb/tlb/tlb_stimulus.hpp"
@@ -29,7 +30,8 @@ class TlbPinCosim {
   // process's first sc_start. Throws std::invalid_argument as TlbCosim does.
   // With `waves`, the cycles from waves.from_cycle on are written as FST from
   // the SystemC side.
-  TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
+  // `rtl` must be null: the pin-level mode drives the built-in --sc models only.
+  TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {}, const LoadedRtl* rtl = nullptr);
   ~TlbPinCosim();
   TlbPinCosim(const TlbPinCosim&) = delete;
   TlbPinCosim& operator=(const TlbPinCosim&) = delete;

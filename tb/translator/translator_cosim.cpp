@@ -34,13 +34,23 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
   return d;
 }
 
-TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves)
-    : seed_(seed),
-      address_bits_(cfg.memory.address_bits),
-      driver_(seed, waves),
-      scoreboard_(cfg, seed) {
+// Checked before a model exists (a model of the wrong geometry must not be built).
+static const GpumemRtlApi* checked_model(const Config& cfg, const LoadedRtl* rtl) {
+  if (rtl) {
+    if (cfg.translator.position != TranslatorPosition::kAfterMmu)
+      throw std::invalid_argument("position: the RTL translator sits after the MMU only");
+    return rtl->api;
+  }
   if (const std::string d = geometry_difference(cfg, rtl_translator_geometry()); !d.empty())
     throw std::invalid_argument("config and RTL translator differ:\n" + d);
+  return nullptr;
+}
+
+TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl)
+    : seed_(seed),
+      address_bits_(cfg.memory.address_bits),
+      driver_(seed, waves, checked_model(cfg, rtl)),
+      scoreboard_(cfg, seed) {
   driver_.reset();
 }
 
@@ -95,11 +105,11 @@ bool TranslatorCosim::run_random(const TranslatorRandomRun& run) {
 
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const TranslatorRandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window, const std::string& replay_flags) {
+                                           uint64_t window, const std::string& replay_flags, const LoadedRtl* rtl) {
   const ReplayCommand command{"translator", "translator.gtkw", config_path, seed, run.transactions,
                               !run.stop_at_first_mismatch, run.hang_cycles, replay_flags};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
-    TranslatorCosim again(cfg, seed, w);  // destroyed here: the FST file is closed
+    TranslatorCosim again(cfg, seed, w, rtl);  // destroyed here: the FST file is closed
     again.reset();
     again.run_random(run);
     if (again.assertion_failed()) return again.cycles();

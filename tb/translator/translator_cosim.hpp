@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "tb/common/rtl_library.hpp"
 #include "tb/translator/translator_driver.hpp"
 #include "tb/translator/translator_scoreboard.hpp"
 #include "tb/translator/translator_stimulus.hpp"
@@ -25,15 +26,19 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 // destroyed (its scope registry mutex). The re-run is always fast mode; a
 // pin-level run (the same pins, cycle for cycle) passes `replay_flags`
 // " --mode pin" so that the replay file repeats the run that failed.
+// `rtl`: the model verilated at run time the run used (null: the built-in one).
 MismatchArtifacts write_mismatch_artifacts(const Config& cfg, const std::string& config_path, uint64_t seed,
                                            const TranslatorRandomRun& run, uint64_t fail_cycle, const std::string& dir,
-                                           uint64_t window = 1000, const std::string& replay_flags = "");
+                                           uint64_t window = 1000, const std::string& replay_flags = "",
+                                           const LoadedRtl* rtl = nullptr);
 
 class TranslatorCosim {
  public:
-  // Throws std::invalid_argument if cfg's geometry differs from the RTL's.
-  // With `waves`, the cycles from waves.from_cycle on are written as FST.
-  TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
+  // Throws std::invalid_argument if cfg's geometry differs from the built-in
+  // RTL's, or with `rtl` (a model verilated at run time for cfg's geometry,
+  // rtl_library.hpp) if cfg places the translator before the MMU. With
+  // `waves`, the cycles from waves.from_cycle on are written as FST.
+  TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {}, const LoadedRtl* rtl = nullptr);
 
   void reset();
   // The same write to the RTL and the model, in one cycle; the model's status.

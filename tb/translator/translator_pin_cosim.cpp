@@ -172,7 +172,8 @@ void TranslatorPinCosim::Bench::monitor() {
   scoreboard.edge(p, e, cycles);
 }
 
-TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves) {
+TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl) {
+  if (rtl) throw std::logic_error("pin-level mode: no model verilated at run time");
   if (const std::string d = geometry_difference(cfg, rtl_translator_pin_geometry()); !d.empty())
     throw std::invalid_argument("config and RTL translator differ:\n" + d);
   bench_ = std::make_unique<Bench>("translator_pin_bench", cfg, seed, waves);

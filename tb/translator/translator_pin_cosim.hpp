@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "config/config.hpp"
+#include "tb/common/rtl_library.hpp"
 #include "tb/translator/translator_driver.hpp"
 #include "tb/translator/translator_scoreboard.hpp"
 #include "tb/translator/translator_stimulus.hpp"
@@ -27,7 +28,8 @@ class TranslatorPinCosim {
   // before the process's first sc_start. Throws std::invalid_argument if
   // cfg's geometry differs from the RTL's. With `waves`, the cycles from
   // waves.from_cycle on are written as FST from the SystemC side.
-  TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {});
+  // `rtl` must be null: the pin-level mode drives the built-in --sc models only.
+  TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves = {}, const LoadedRtl* rtl = nullptr);
   ~TranslatorPinCosim();
   TranslatorPinCosim(const TranslatorPinCosim&) = delete;
   TranslatorPinCosim& operator=(const TranslatorPinCosim&) = delete;

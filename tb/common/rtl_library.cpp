@@ -1,0 +1,310 @@
+#include "tb/common/rtl_library.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "regs/rtl_package.hpp"
+#include "tb/common/rtl_port_check.hpp"
+
+namespace gpumem::tb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw RtlBuildError("cannot read " + path + ": " + std::strerror(errno), {});
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// FNV-1a, 64 bits: stable across runs and machines (std::hash is neither).
+struct Fnv {
+  uint64_t h = 0xcbf29ce484222325ull;
+  Fnv& add(const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    h = (h ^ 0xFF) * 0x100000001b3ull;  // a separator, so "ab"+"c" differs from "a"+"bc"
+    return *this;
+  }
+  std::string hex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+  }
+};
+
+// An executable: `name` with a slash as it is, else the first in $PATH; ""
+// when there is none.
+std::string find_tool(const std::string& name) {
+  auto runnable = [](const std::string& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
+  if (name.find('/') != std::string::npos) return runnable(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && runnable(dir + "/" + name)) return dir + "/" + name;
+  return "";
+}
+
+// Runs argv with stdout and stderr to `log`; its exit status (-1: could not start).
+int run(const std::vector<std::string>& argv, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The first line a command prints (its version).
+std::string first_line_of(const std::vector<std::string>& argv, const fs::path& scratch) {
+  const fs::path log = scratch / "version.txt";
+  fs::remove(log);
+  if (run(argv, log) != 0) return "";
+  std::string line;
+  std::ifstream in(log);
+  std::getline(in, line);
+  return line;
+}
+
+// Lines of a log that say what went wrong (Verilator's %Error/%Warning, the
+// compiler's "error:"), at most `limit`.
+std::vector<std::string> problems(const fs::path& log, bool warnings, size_t limit = 40) {
+  std::vector<std::string> out;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line) && out.size() < limit;) {
+    const bool error = line.rfind("%Error", 0) == 0 || line.find("error:") != std::string::npos;
+    const bool warning = line.rfind("%Warning", 0) == 0;
+    if ((error && line.find("Exiting due to") == std::string::npos) || (warnings && warning)) out.push_back(line);
+  }
+  return out;
+}
+
+struct Tools {
+  std::string verilator, cxx;
+};
+
+Tools find_tools() {
+  const char* v = std::getenv("GPUMEM_VERILATOR");
+  const std::string verilator_name = v && *v ? v : "verilator";
+  Tools t{find_tool(verilator_name), ""};
+  if (t.verilator.empty())
+    throw RtlToolError(std::string("cannot verilate the RTL: no Verilator (") + verilator_name +
+                             (v && *v ? ", from GPUMEM_VERILATOR" : " on PATH") +
+                             "); install it with scripts/install-deps.sh");
+  const char* c = std::getenv("CXX");
+  const std::string cxx_name = c && *c ? c : GPUMEM_CXX_COMPILER;
+  t.cxx = find_tool(cxx_name);
+  if (t.cxx.empty())
+    throw RtlToolError("cannot compile the verilated RTL: no C++ compiler (" + cxx_name +
+                             (c && *c ? ", from CXX" : ", the one gpumem was built with") +
+                             "); install it with scripts/install-deps.sh");
+  return t;
+}
+
+// Verilator's flags for every runtime library, as the built-in blocks are
+// verilated (verilator/CMakeLists.txt, GPUMEM_VERILATE_COMMON_ARGS), with
+// waves of every field.
+const std::vector<std::string>& common_flags() {
+  static const std::vector<std::string> f{"--assert", "--x-initial", "unique", "--trace-fst", "--trace-structs",
+                                          "--trace-max-array", "4096"};
+  return f;
+}
+
+std::string adapter_source(const RtlContract& c) {
+  std::string in, out;
+  for (const RtlContractPort& p : c.ports) (p.output ? out : in) += " X(" + p.name + ")";
+  return "// Written by gpumem (tb/common/rtl_library.cpp): the fast-mode adapter of\n"
+         "// the " + c.block + " contract around the model verilated here.\n"
+         "#include \"Vrtl.h\"\n#include \"tb/common/rtl_adapter.hpp\"\n"
+         "#define GPUMEM_INPUTS(X)" + in + "\n#define GPUMEM_OUTPUTS(X)" + out + "\n"
+         "namespace {\nGPUMEM_RTL_ADAPTER(api, Vrtl, GPUMEM_INPUTS, GPUMEM_OUTPUTS)\n}\n"
+         "extern \"C\" const GpumemRtlApi* " GPUMEM_RTL_API_ENTRY "() { return api(); }\n";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+const GpumemRtlApi* open_library(const fs::path& path, const RtlContract& c) {
+  // Never closed: a Verilated model's runtime must outlive every model of it.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error(std::string("cannot load ") + path.string() + ": " + dlerror());
+  const auto entry = reinterpret_cast<GpumemRtlApiEntry>(dlsym(handle, GPUMEM_RTL_API_ENTRY));
+  if (!entry) throw std::runtime_error(path.string() + " has no " GPUMEM_RTL_API_ENTRY);
+  const GpumemRtlApi* api = entry();
+  if (api->abi_version != GPUMEM_RTL_ABI_VERSION || api->inputs != c.inputs() || api->outputs != c.outputs())
+    throw std::runtime_error(path.string() + " was built for another interface; delete it to rebuild");
+  return api;
+}
+
+}  // namespace
+
+std::string LoadedRtl::description() const {
+  std::string s;
+  for (const std::string& f : sources) s += (s.empty() ? "" : ", ") + f;
+  if (!user_rtl) return s + " verilated for this config";
+  return s + ", top " + top;
+}
+
+std::string LoadedRtl::cosim_flags() const {
+  if (!user_rtl) return "";
+  std::string s;
+  for (const std::string& f : sources) s += " --rtl " + f;
+  return s + " --top " + top;
+}
+
+std::string rtl_cache_dir() {
+  if (const char* d = std::getenv("GPUMEM_RTL_CACHE"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/gpumem/rtl";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/gpumem/rtl";
+}
+
+LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
+  const RtlContract& c = request.contract;
+  LoadedRtl out;
+  out.user_rtl = !request.sources.empty();
+  out.top = request.top.empty() ? c.module : request.top;
+  out.sources = out.user_rtl ? request.sources : std::vector<std::string>{c.rtl_file};
+  std::vector<std::string> files;  // absolute
+  for (const std::string& s : out.sources) {
+    const fs::path p = out.user_rtl ? fs::path(s) : fs::path(GPUMEM_SOURCE_DIR) / s;
+    if (!fs::is_regular_file(p)) throw RtlBuildError("no RTL file " + s, {});
+    files.push_back(fs::absolute(p).lexically_normal().string());
+  }
+  const std::string package = systemverilog_package();
+  const std::string waivers = read_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt");
+  const std::string adapter = adapter_source(c);
+
+  const Tools tools = find_tools();
+  const fs::path root = rtl_cache_dir();
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  if (ec) throw std::runtime_error("cannot make the RTL cache folder " + root.string() + ": " + ec.message());
+  const fs::path versions_scratch = root;
+  Fnv key;
+  key.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(c.block).add(out.top).add(package).add(waivers).add(adapter);
+  key.add(first_line_of({tools.verilator, "--version"}, versions_scratch));
+  key.add(tools.cxx).add(first_line_of({tools.cxx, "--version"}, versions_scratch));
+  for (const std::string& f : common_flags()) key.add(f);
+  for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);
+  for (const std::string& f : files) key.add(f).add(read_file(f));
+  const fs::path dir = root / (c.block + "-" + key.hex());
+  const fs::path library = dir / "libgpumem_rtl.so";
+  out.library = library.string();
+
+  // The parameters to set are the contract's the module declares, found
+  // without building: on a cached library too, they are in its record.
+  const fs::path record = dir / "parameters.txt";
+  if (fs::exists(library) && fs::exists(record)) {
+    std::ifstream in(record);
+    for (std::string line; std::getline(in, line);) out.parameters_set.push_back(line);
+    out.api = open_library(library, c);
+    return out;
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  auto step = [&](const std::string& what) {
+    if (progress) *progress << "gpumem: " << what << "\n" << std::flush;
+  };
+  const fs::path work = root / (c.block + "-" + key.hex() + ".tmp" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  write_file(work / "gpumem_pkg.sv", package);
+  write_file(work / "waivers.vlt", waivers);
+  write_file(work / "adapter.cpp", adapter);
+  write_file(work / "exports.map", "{\n  global: " GPUMEM_RTL_API_ENTRY ";\n  local: *;\n};\n");
+  std::vector<std::string> sources{(work / "gpumem_pkg.sv").string()};
+  sources.insert(sources.end(), files.begin(), files.end());
+  const fs::path log = work / "build.log";
+
+  // 1. The module's ports and parameters, at the config's parameter values.
+  step("checking the ports of " + out.top + " against the " + c.block + " contract");
+  auto xml = [&](const std::vector<std::string>& params) {
+    std::vector<std::string> argv{tools.verilator, "--xml-only", "--top-module", out.top, "--xml-output",
+                                  (work / "module.xml").string()};
+    argv.insert(argv.end(), params.begin(), params.end());
+    argv.insert(argv.end(), sources.begin(), sources.end());
+    if (run(argv, log) != 0)
+      throw RtlBuildError("Verilator cannot read the RTL (" + (work / "build.log").string() + ")", problems(log, false));
+    return read_rtl_module((work / "module.xml").string(), out.top);
+  };
+  const RtlModule declared = xml({});
+  std::vector<std::string> params;
+  for (const RtlContractParameter& p : c.parameters)
+    for (const std::string& name : declared.parameters)
+      if (name == p.name) {
+        params.push_back("-G" + p.name + "=" + p.value);
+        out.parameters_set.push_back(p.name + "=" + p.value);
+      }
+  const RtlModule module = params.empty() ? declared : xml(params);
+  if (const std::vector<std::string> errors = check_ports(c, module); !errors.empty())
+    throw RtlBuildError(out.top + " does not meet the " + c.block + " port contract (docs/cosim.md)", errors);
+
+  // 2. Verilate and compile: the model and the adapter, one shared library.
+  step("verilating " + out.top + " for this config (the first time; later runs reuse " + dir.string() + ")");
+  std::vector<std::string> argv{tools.verilator, "--cc", "--exe", "--build", "-j", "2", "-Wall"};
+  if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
+  argv.insert(argv.end(), common_flags().begin(), common_flags().end());
+  argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
+  argv.insert(argv.end(), params.begin(), params.end());
+  argv.insert(argv.end(), sources.begin(), sources.end());
+  argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", "-fPIC -I" GPUMEM_SOURCE_DIR, "-LDFLAGS",
+                           "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
+                           "CXX=" + tools.cxx + " LINK=" + tools.cxx, "-Mdir", (work / "obj").string(), "-o",
+                           "libgpumem_rtl.so"});
+  if (run(argv, log) != 0)
+    throw RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
+  if (out.user_rtl) out.lint = problems(log, true);
+  fs::rename(work / "obj" / "libgpumem_rtl.so", work / "libgpumem_rtl.so");
+  fs::remove_all(work / "obj");
+  std::string record_text;
+  for (const std::string& p : out.parameters_set) record_text += p + "\n";
+  write_file(work / "parameters.txt", record_text);
+  // Into place in one step: a concurrent run building the same key keeps its
+  // own work folder, and whichever renames second finds the first's.
+  fs::rename(work, dir, ec);
+  if (ec) fs::remove_all(work);
+  out.api = open_library(library, c);
+  out.built = true;
+  out.build_seconds = seconds_since(t0);
+  step("built in " + std::to_string(static_cast<int>(out.build_seconds + 0.5)) + " s");
+  return out;
+}
+
+}  // namespace gpumem::tb

@@ -1,0 +1,71 @@
+// RTL verilated at run time: for a config whose geometry was not built in,
+// and for a user's own RTL (`gpumem cosim --rtl`). The block's sources are
+// checked against its port contract (rtl_port_check.hpp), verilated with
+// the config's parameters into a shared library with the fast-mode adapter
+// (rtl_adapter.hpp) and loaded. The library is kept in a cache folder keyed
+// by everything that goes into it (the sources, the package, the
+// parameters, the adapter, Verilator's and the compiler's versions), so the
+// next run with the same inputs loads it without building (docs/cosim.md,
+// "Any geometry, and your own RTL").
+#pragma once
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tb/common/rtl_abi.h"
+#include "tb/common/rtl_contract.hpp"
+
+namespace gpumem::tb {
+
+// What goes into one library.
+struct RtlBuildRequest {
+  RtlContract contract;              // its ports, and the parameters to set when the module declares them
+  std::vector<std::string> sources;  // SystemVerilog files; empty: the project's RTL of the block
+  std::string top;                   // empty: the contract's module
+};
+
+// A library ready to drive.
+struct LoadedRtl {
+  const GpumemRtlApi* api = nullptr;
+  std::vector<std::string> sources;  // as given (relative paths stay relative)
+  std::string top;
+  bool user_rtl = false;  // --rtl: not the project's RTL
+  std::string library;    // the shared library's path in the cache
+  bool built = false;     // verilated by this call; false: loaded from the cache
+  double build_seconds = 0;
+  std::vector<std::string> lint;  // Verilator's warnings on a user's RTL (they do not stop the build)
+  std::vector<std::string> parameters_set;  // "NAME=value" for each contract parameter the module declares
+  // "rtl/gpumem_xor_translator.sv verilated for this config", "my.sv, top my_translator"
+  std::string description() const;
+  // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" for a
+  // user's RTL, "" for the project's (the config finds it).
+  std::string cosim_flags() const;
+};
+
+// The RTL does not meet the contract, or does not compile: the messages name
+// each port (or quote Verilator). `gpumem cosim` exits 2 with them.
+struct RtlBuildError : std::runtime_error {
+  RtlBuildError(const std::string& what, std::vector<std::string> details)
+      : std::runtime_error(what), details(std::move(details)) {}
+  std::vector<std::string> details;
+};
+
+// A tool the build needs is missing: the message names it.
+struct RtlToolError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The cache folder: $GPUMEM_RTL_CACHE, else $XDG_CACHE_HOME/gpumem/rtl, else
+// ~/.cache/gpumem/rtl.
+std::string rtl_cache_dir();
+
+// Builds (or finds in the cache) and loads the library of `request`.
+// `progress`: each step as it starts, and the time it took (a terminal's
+// stderr, say); null for none. The tools are $GPUMEM_VERILATOR (default
+// `verilator`) and $CXX (default the compiler gpumem was built with); a
+// missing one is a std::runtime_error naming it. Loaded libraries stay
+// loaded for the life of the process.
+LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress);
+
+}  // namespace gpumem::tb
