@@ -57,6 +57,7 @@ class TlbScoreboard {
   void edge(const TlbPins& pins, const TlbEdge& e, const TlbOpContext& context, uint64_t cycle);
   const std::optional<ProtocolViolation>& protocol_violation() const { return protocol_.violation(); }
   void set_hang_cycles(uint64_t n) { protocol_.set_hang_cycles(n); }
+  void set_max_latency(unsigned n) { protocol_.set_max_latency(n); }
   // After a reset of the RTL before traffic: its response stage is empty.
   void reset_handshake() { rsp_pending_ = false; }
   // An edge with rst_ni low in the middle of traffic: the RTL's entries,

@@ -1,5 +1,6 @@
 #include "tb/translator/translator_cosim.hpp"
 
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,6 +52,7 @@ TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWin
       address_bits_(cfg.memory.address_bits),
       driver_(seed, waves, checked_model(cfg, rtl)),
       scoreboard_(cfg, seed) {
+  if (rtl && rtl->user_rtl) scoreboard_.set_max_latency(std::numeric_limits<unsigned>::max());
   driver_.reset();
 }
 

@@ -77,6 +77,7 @@ class TranslatorScoreboard {
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
   const std::optional<ProtocolViolation>& protocol_violation() const { return protocol_.violation(); }
   void set_hang_cycles(uint64_t n) { protocol_.set_hang_cycles(n); }
+  void set_max_latency(unsigned n) { protocol_.set_max_latency(n); }
   uint64_t compared() const { return compared_; }
   uint64_t mismatches() const { return mismatches_; }
   size_t outstanding() const { return pending_.size(); }
