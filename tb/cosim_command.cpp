@@ -56,17 +56,18 @@ const CosimBlock kBlocks[] = {
 // errors, one line per port or Verilator message.
 std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& block, const Config& cfg) {
   if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
-  if (a.rtl.empty() && block.built_in(cfg)) return std::nullopt;
+  // The pin-level mode has the built-in --sc models only: for another
+  // geometry the session names every difference.
+  if (a.rtl.empty() && (a.mode == "pin" || block.built_in(cfg))) return std::nullopt;
   if (a.mode == "pin")
-    throw InputError(a.config, 0, block.config_section,
-                     a.rtl.empty() ? "the pin-level mode runs the built-in geometries only (configs/default.yaml, "
-                                     "configs/examples/tlb-lru.yaml); use --mode fast"
-                                   : "the pin-level mode runs the built-in RTL only; use --mode fast with --rtl");
+    throw InputError(a.config, 0, block.config_section, "the pin-level mode runs the built-in RTL only; use --mode fast with --rtl");
   try {
     return load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
   } catch (const RtlBuildError& e) {
+    // One line each: the problem, then every port (or Verilator message) on its own.
+    const std::string where = a.rtl.empty() ? "" : a.rtl.front() + ": ";
     std::string message = e.what();
-    for (const std::string& d : e.details) message += "\n  " + d;
+    for (const std::string& d : e.details) message += "\ngpumem: error: " + where + d;
     throw InputError(a.rtl.empty() ? "" : a.rtl.front(), 0, "", message);
   } catch (const RtlToolError& e) {
     throw InputError("", 0, "", e.what());
@@ -118,7 +119,8 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   try {
     session = block->make(cfg, a.seed, pin, rtl ? &*rtl : nullptr);
   } catch (const std::invalid_argument& e) {  // the config does not suit the block
-    throw InputError(a.config, 0, block->config_section, e.what());
+    throw InputError(a.config, 0, block->config_section,
+                     std::string(e.what()) + (pin ? "; the fast mode verilates the RTL for any geometry" : ""));
   }
 
   if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");

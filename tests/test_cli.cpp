@@ -435,13 +435,16 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(slurp(path("p/tlb-seed1.replay")).find("--mode pin --hang-cycles 2"), std::string::npos);
 }
 
-TEST_F(Cli, CosimRefusesAGeometryTheRtlWasNotBuiltFor) {
-  const Result r = run({"cosim", "--config", kIdentity});
+// The pin-level mode has the built-in geometries only (the fast mode
+// verilates any other: test_cosim_rtl_cli.cpp).
+TEST_F(Cli, CosimPinModeRefusesAGeometryTheRtlWasNotBuiltFor) {
+  const Result r = run({"cosim", "--config", kIdentity, "--mode", "pin"});
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("; the fast mode verilates the RTL for any geometry"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_BITS = [8, 9, 10, 11]"),
             std::string::npos)
       << r.err;
-  const Result tlb = run({"cosim", "--config", kSource + "/configs/examples/nested-pages.yaml", "--block", "tlb"});
+  const Result tlb = run({"cosim", "--config", kSource + "/configs/examples/nested-pages.yaml", "--block", "tlb", "--mode", "pin"});
   EXPECT_EQ(tlb.exit_code, 2);
   EXPECT_NE(tlb.err.find("entries: config mmu.tlb.entries = 32, RTL ENTRIES = 64"), std::string::npos) << tlb.err;
   EXPECT_NE(tlb.err.find("VA bits: config address_space.va_bits = 32, RTL VA_BITS = 40"), std::string::npos) << tlb.err;

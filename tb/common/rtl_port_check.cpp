@@ -1,5 +1,6 @@
 #include "tb/common/rtl_port_check.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <pugixml.hpp>
@@ -66,6 +67,12 @@ class TypeTable {
   std::map<std::string, pugi::xml_node> types_;
 };
 
+// A contract's Markdown text for a terminal: no backticks.
+std::string plain(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  return s;
+}
+
 }  // namespace
 
 RtlModule read_rtl_module(const std::string& xml_path, const std::string& top) {
@@ -97,7 +104,7 @@ std::vector<std::string> check_ports(const RtlContract& contract, const RtlModul
     const std::string what = want + ", " + std::to_string(c.width) + (c.width == 1 ? " bit" : " bits");
     const auto it = ports.find(c.name);
     if (it == ports.end()) {
-      errors.push_back("port " + c.name + ": missing (the contract: " + what + ", " + c.meaning + ")");
+      errors.push_back("port " + c.name + ": missing (the contract: " + what + ", " + plain(c.meaning) + ")");
       continue;
     }
     const RtlModulePort& p = *it->second;
@@ -107,7 +114,7 @@ std::vector<std::string> check_ports(const RtlContract& contract, const RtlModul
       errors.push_back("port " + c.name + ": an unpacked array, the contract says " + what);
     else if (p.width != c.width)
       errors.push_back("port " + c.name + ": " + std::to_string(p.width) + " bits, the contract says " +
-                       std::to_string(c.width) + " (" + c.width_text + ")");
+                       std::to_string(c.width) + " (" + plain(c.width_text) + ")");
     ports.erase(it);
   }
   for (const auto& [name, p] : ports)

@@ -1,0 +1,155 @@
+// `gpumem cosim` on RTL verilated at run time (docs/cosim.md, "Any geometry,
+// and your own RTL"): a geometry that is not built in goes through the cache
+// (built once, then reused), a user's implementation of each block's port
+// contract agrees (tests/rtl/), a one-line bug in each is caught with the
+// usual report, and contract violations are named port by port.
+#include <algorithm>
+
+#include "cli_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+const std::string kDefault = kSource + "/configs/default.yaml";
+const std::string kEight = kSource + "/configs/examples/cosim-8-channels.yaml";
+const std::string kTwoStage = kSource + "/tests/rtl/two_stage_translator.sv";
+const std::string kExtraStage = kSource + "/tests/rtl/tlb_extra_stage.sv";
+const std::string kProjectTlb = kSource + "/rtl/gpumem_nested_tlb.sv";
+
+// Libraries the fixtures' tests share (a build per test would cost minutes):
+// concurrent builds of one library are safe (rtl_library.cpp).
+const std::string kSharedCache = "GPUMEM_RTL_CACHE=" GPUMEM_RTL_TEST_CACHE;
+
+size_t libraries_in(const fs::path& cache) {
+  size_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(cache)) n += e.path().filename() == "libgpumem_rtl.so";
+  return n;
+}
+
+// `text` with `from` (which must occur once) replaced: a one-line edit of a fixture.
+std::string edited(const std::string& path, const std::string& from, const std::string& to) {
+  std::string text = slurp(path);
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// Every block of an 8-channel config with a 128-entry 8-way TLB: verilated on
+// first use, loaded from the cache on the second, agreeing both times.
+TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
+  const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
+  for (const char* block : {"translator", "tlb"}) {
+    const std::vector<std::string> args{"cosim", "--config", kEight, "--block", block, "--transactions", "20000"};
+    const Result first = run_env({cache}, args);
+    ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+    EXPECT_NE(first.out.find("(verilated and compiled now, in "), std::string::npos) << first.out;
+    EXPECT_NE(first.out.find("result       agreement"), std::string::npos) << first.out;
+    const Result second = run_env({cache}, args);
+    ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+    EXPECT_NE(second.out.find("(reused from the cache)"), std::string::npos) << second.out;
+    EXPECT_EQ(second.out.find("verilated and compiled now"), std::string::npos) << second.out;
+    EXPECT_NE(second.out.find("result       agreement"), std::string::npos) << second.out;
+  }
+  EXPECT_NE(run_env({cache}, {"cosim", "--config", kEight, "--block", "tlb", "--transactions", "10"})
+                .out.find("128 entries, 8 ways"),
+            std::string::npos);
+  EXPECT_EQ(libraries_in(path("cache")), 2u);  // one per block, nothing rebuilt
+  // The built-in geometry does not touch the cache.
+  ASSERT_EQ(run_env({cache}, {"cosim", "--config", kDefault, "--transactions", "100"}).exit_code, 0);
+  EXPECT_EQ(libraries_in(path("cache")), 2u);
+}
+
+TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
+  const std::vector<std::string> args{"cosim", "--config", kDefault, "--rtl", kTwoStage,
+                                      "--top", "two_stage_translator", "--transactions", "100000"};
+  const Result good = run_env({kSharedCache}, args);
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+  EXPECT_NE(good.out.find("top two_stage_translator"), std::string::npos);
+  EXPECT_NE(good.out.find("compared     100000 transactions"), std::string::npos) << good.out;
+
+  // Every channel bit flipped by channel bit 0's parity.
+  const fs::path bug = write("two_stage_translator.sv", edited(kTwoStage, "s1_addr[c(j)] ^ s1_flip[j]", "s1_addr[c(j)] ^ s1_flip[0]"));
+  const Result bad = run_env({kSharedCache}, {"cosim", "--config", kDefault, "--rtl", bug.string(), "--top",
+                                              "two_stage_translator", "--waves", path("waves").string()});
+  ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("translator mismatch: transaction "), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("<-- differs"), std::string::npos);
+  EXPECT_GT(fs::file_size(path("waves/translator-seed1.fst")), 0u);
+  const std::string replay = slurp(path("waves/translator-seed1.replay"));
+  EXPECT_NE(replay.find("--rtl " + bug.string() + " --top two_stage_translator"), std::string::npos) << replay;
+}
+
+TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) {
+  const std::vector<std::string> args{"cosim", "--config", kDefault, "--block", "tlb", "--rtl", kExtraStage,
+                                      "--rtl", kProjectTlb, "--top", "tlb_extra_stage", "--transactions", "30000"};
+  const Result good = run_env({kSharedCache}, args);
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+  EXPECT_NE(good.out.find("translations 30000"), std::string::npos) << good.out;
+
+  // The extra stage takes a new response while its own is held.
+  const fs::path bug = write("tlb_extra_stage.sv", edited(kExtraStage, "assign inner_ready = !held_valid || rsp_ready_i;",
+                                                          "assign inner_ready = 1'b1;"));
+  const Result bad = run_env({kSharedCache}, {"cosim", "--config", kDefault, "--block", "tlb", "--rtl", bug.string(),
+                                              "--rtl", kProjectTlb, "--top", "tlb_extra_stage", "--waves",
+                                              path("waves").string()});
+  ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("tlb protocol violation: operation 0"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("response changed while stalled"), std::string::npos) << bad.out;
+  EXPECT_GT(fs::file_size(path("waves/tlb-seed1.fst")), 0u);
+}
+
+// A missing port, a wrong width and a wrong direction: one error each, by
+// port name, before anything is verilated.
+TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {
+  std::string text = slurp(kTwoStage);
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"output scheme_e                       rsp_scheme_o", "output scheme_e                       rsp_kind_o"},
+           {"rsp_scheme_o  <= s1_scheme", "rsp_kind_o  <= s1_scheme"},
+           {"input  logic [ADDRESS_BITS-1:0]       req_addr_i", "input  logic [ADDRESS_BITS-3:0]       req_addr_i"},
+           {"input  logic                          rsp_ready_i", "output logic                          rsp_ready_i"},
+           {"input  logic                          reg_we_i", "input  logic                          reg_we_i,\n  input  logic debug_i"}}) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  const fs::path bad = write("broken.sv", text);
+  const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
+  const Result r = run_env({cache}, {"cosim", "--config", kDefault, "--rtl", bad.string(), "--top", "two_stage_translator"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  const std::string e = "gpumem: error: " + bad.string() + ": ";
+  EXPECT_EQ(r.err, e + "two_stage_translator does not meet the translator port contract (docs/cosim.md)\n" +
+                       e + "port req_addr_i: 38 bits, the contract says 40 (memory.address_bits)\n" +
+                       e + "port rsp_ready_i: an output, the contract says input\n" +
+                       e + "port rsp_scheme_o: missing (the contract: output, 2 bits, the scheme that mapped it: none, xor or prime)\n" +
+                       e + "port debug_i: an input the contract does not have (nothing would drive it)\n");
+  EXPECT_EQ(libraries_in(path("cache")), 0u);
+  // A module that is not there, and a file Verilator cannot parse.
+  const Result top = run_env({cache}, {"cosim", "--config", kDefault, "--rtl", kTwoStage, "--top", "no_such_module"});
+  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_NE(top.err.find("Verilator cannot read the RTL"), std::string::npos) << top.err;
+  EXPECT_NE(top.err.find("no_such_module"), std::string::npos) << top.err;
+  const fs::path garbage = write("garbage.sv", "module two_stage_translator(input logic clk_i;\nendmodule\n");
+  const Result parse = run_env({cache}, {"cosim", "--config", kDefault, "--rtl", garbage.string(), "--top", "two_stage_translator"});
+  EXPECT_EQ(parse.exit_code, 2);
+  EXPECT_NE(parse.err.find("gpumem: error: " + garbage.string() + ": %Error: " + garbage.string() + ":1:"),
+            std::string::npos)
+      << parse.err;
+}
+
+TEST_F(Cli, CosimNamesAMissingVerilatorOrCompiler) {
+  const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
+  const std::vector<std::string> args{"cosim", "--config", kEight, "--transactions", "10"};
+  const Result v = run_env({cache, "GPUMEM_VERILATOR=/no/such/verilator"}, args);
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_EQ(v.err, "gpumem: error: cannot verilate the RTL: no Verilator (/no/such/verilator, from GPUMEM_VERILATOR); "
+                   "install it with scripts/install-deps.sh\n");
+  const Result c = run_env({cache, "CXX=/no/such/c++"}, args);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, "gpumem: error: cannot compile the verilated RTL: no C++ compiler (/no/such/c++, from CXX); "
+                   "install it with scripts/install-deps.sh\n");
+}
+
+}  // namespace
+}  // namespace gpumem::test
