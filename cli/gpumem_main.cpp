@@ -397,6 +397,12 @@ int sc_main(int argc, char* argv[]) {
                     "your RTL of the block's port contract (docs/cosim.md), verilated for the config; repeat for more files")
       ->check(CLI::ExistingFile);
   cosim->add_option("--top", cosim_args.top, "the top module of --rtl (default gpumem_xor_translator or gpumem_nested_tlb)");
+  cosim->add_option("--max-latency", cosim_args.max_latency,
+                    "with --rtl: cycles from a request to its response before the protocol checker calls it late "
+                    "(default: no bound but --hang-cycles)")
+      ->check(CLI::Range(1u, 1u << 20));
+  cosim->add_flag("--contract", cosim_args.contract,
+                  "print the block's port contract at the config's geometry (Markdown) and stop");
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
       ->check(CLI::IsMember({"fast", "pin"}));
 

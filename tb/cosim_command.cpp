@@ -56,13 +56,17 @@ const CosimBlock kBlocks[] = {
 // errors, one line per port or Verilator message.
 std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& block, const Config& cfg) {
   if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
+  if (a.rtl.empty() && a.max_latency)
+    throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
   // The pin-level mode has the built-in --sc models only: for another
   // geometry the session names every difference.
   if (a.rtl.empty() && (a.mode == "pin" || block.built_in(cfg))) return std::nullopt;
   if (a.mode == "pin")
     throw InputError(a.config, 0, block.config_section, "the pin-level mode runs the built-in RTL only; use --mode fast with --rtl");
   try {
-    return load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+    LoadedRtl rtl = load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+    if (a.max_latency) rtl.max_latency = a.max_latency;
+    return rtl;
   } catch (const RtlBuildError& e) {
     // One line each: the problem, then every port (or Verilator message) on its own.
     const std::string where = a.rtl.empty() ? "" : a.rtl.front() + ": ";
@@ -111,6 +115,11 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
   if (!block) throw InputError("", 0, "--block", "unknown block '" + a.block + "' (" + names + ")");
   const Config cfg = load_config(a.config);
+  if (a.contract) {
+    if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
+    out << contract_markdown(block->contract(cfg));
+    return 0;
+  }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
   const bool pin = a.mode == "pin";
   if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
@@ -133,6 +142,8 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     if (rtl->built) out << "verilated and compiled now, in " << std::fixed << std::setprecision(1) << rtl->build_seconds << " s)\n";
     else out << "reused from the cache)\n";
     for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
+    if (rtl->max_latency) out << "latency      a response within " << rtl->max_latency << " cycles of its request\n";
+    else out << "latency      any (the --hang-cycles watchdog bounds the wait)\n";
     for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
   }
   session->print_counts(out);

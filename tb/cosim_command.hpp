@@ -26,6 +26,8 @@ struct CosimOptions {
   // run time; `top` its top module (default the project's module name).
   std::vector<std::string> rtl;
   std::string top;
+  unsigned max_latency = 0;  // with --rtl: the latency bound (0: the default, none but the watchdog)
+  bool contract = false;     // print the block's port contract for the config and stop
 };
 
 // Exit status: 0 agreement, 1 mismatch, RTL assertion, protocol violation or

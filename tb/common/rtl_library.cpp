@@ -200,6 +200,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
   const RtlContract& c = request.contract;
   LoadedRtl out;
   out.user_rtl = !request.sources.empty();
+  out.max_latency = out.user_rtl ? 0 : 1;
   out.top = request.top.empty() ? c.module : request.top;
   out.sources = out.user_rtl ? request.sources : std::vector<std::string>{c.rtl_file};
   std::vector<std::string> files;  // absolute

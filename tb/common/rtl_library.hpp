@@ -36,6 +36,10 @@ struct LoadedRtl {
   double build_seconds = 0;
   std::vector<std::string> lint;  // Verilator's warnings on a user's RTL (they do not stop the build)
   std::vector<std::string> parameters_set;  // "NAME=value" for each contract parameter the module declares
+  // Edges from an operation's acceptance to its response before the
+  // protocol checker calls it late; 0: no bound but the hang watchdog. The
+  // project's RTL answers in 1; a user's may take longer (docs/cosim.md).
+  unsigned max_latency = 1;
   // "rtl/gpumem_xor_translator.sv verilated for this config", "my.sv, top my_translator"
   std::string description() const;
   // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" for a

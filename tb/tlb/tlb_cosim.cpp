@@ -63,7 +63,7 @@ TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, co
       variant_(rtl ? tlb_geometry_of_config(cfg) : matching_tlb_variant(cfg)),
       driver_(variant_, seed, waves, rtl ? rtl->api : nullptr),
       scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
-  if (rtl && rtl->user_rtl) scoreboard_.set_max_latency(std::numeric_limits<unsigned>::max());
+  if (rtl) scoreboard_.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
   driver_.reset();
 }
 

@@ -52,7 +52,7 @@ TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWin
       address_bits_(cfg.memory.address_bits),
       driver_(seed, waves, checked_model(cfg, rtl)),
       scoreboard_(cfg, seed) {
-  if (rtl && rtl->user_rtl) scoreboard_.set_max_latency(std::numeric_limits<unsigned>::max());
+  if (rtl) scoreboard_.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
   driver_.reset();
 }
 
