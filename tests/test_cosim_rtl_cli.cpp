@@ -67,6 +67,15 @@ TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
   ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
   EXPECT_NE(good.out.find("top two_stage_translator"), std::string::npos);
   EXPECT_NE(good.out.find("compared     100000 transactions"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("latency      any (the --hang-cycles watchdog bounds the wait)"), std::string::npos);
+  // Held to the project's one-cycle latency, the second stage is late.
+  std::vector<std::string> strict = args;
+  strict.insert(strict.end(), {"--max-latency", "1", "--waves", path("strict").string()});
+  const Result late = run_env({kSharedCache}, strict);
+  ASSERT_EQ(late.exit_code, 1) << late.out << late.err;
+  EXPECT_NE(late.out.find("latency: no response 1 cycles after the operation was accepted (the interface answers within 1)"),
+            std::string::npos)
+      << late.out;
 
   // Every channel bit flipped by channel bit 0's parity.
   const fs::path bug = write("two_stage_translator.sv", edited(kTwoStage, "s1_addr[c(j)] ^ s1_flip[j]", "s1_addr[c(j)] ^ s1_flip[0]"));
