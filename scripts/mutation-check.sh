@@ -6,8 +6,12 @@
 #
 #   scripts/mutation-check.sh [--build DIR] [--only NAME,...] [--transactions N]
 #                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
-#                             [--hang-cycles N] [--timeout SECONDS]
+#                             [--hang-cycles N] [--timeout SECONDS] [--config FILE]
 #
+# --config runs the mutants in that config's geometry: each mutated copy goes
+# through `gpumem cosim --rtl` (verilated at run time for the config, held to
+# the project's one-cycle latency) instead of a runner project, and the TLB
+# mutants are those of the config's replacement policy.
 # --hang-cycles is passed to each runner (gpumem cosim's watchdog; default
 # the command's own). --timeout (default 600) stops a runner that runs that
 # long; it counts as a kill only if the runner had written a hang report.
@@ -36,6 +40,7 @@ runner_timeout=600
 
 die() { echo "mutation-check: $*" >&2; exit 2; }
 usage() { sed -n '7,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+any_config=""
 
 while [ $# -gt 0 ]; do
   case $1 in -h|--help) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --hang-cycles) hang_cycles=$2; shift 2 ;;
     --timeout) runner_timeout=$2; shift 2 ;;
+    --config) config=$2; any_config=1; shift 2 ;;
     -h|--help) usage ;;
     *) echo "mutation-check: unknown argument $1" >&2; usage ;;
   esac
@@ -58,6 +64,10 @@ done
 [[ $runner_timeout =~ ^[1-9][0-9]*$ && ( -z $hang_cycles || $hang_cycles =~ ^[1-9][0-9]*$ ) ]] ||
   die "--timeout and --hang-cycles take numbers"
 [ -f "$table" ] || die "no mutant table $table"
+if [ -n "$any_config" ]; then
+  [ -f "$config" ] || die "--config: no file $config"
+  config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
+fi
 build=$(cd "$build" 2>/dev/null && pwd) || die "no build folder (cmake -S . -B build && cmake --build build)"
 main=$build/mutation
 [[ -f $main/main-build.cmake && -f $build/CMakeCache.txt ]] ||
@@ -136,6 +146,15 @@ done
 [ ${#names[@]} -gt 0 ] || table_error "no mutants"
 [ $table_errors -eq 0 ] || die "$table_errors error(s) in the mutant table, nothing was run"
 
+# With --config, the TLB mutants of the other replacement policy do not
+# apply (its code is not elaborated), and none do without an MMU.
+tlb_variant=""
+if [ -n "$any_config" ]; then
+  contract=$("$build/gpumem" cosim --config "$config" --block tlb --contract 2>/dev/null)
+  case $contract in *'`PLRU` | `1`'*) tlb_variant=tlb_plru ;; *'`PLRU` | `0`'*) tlb_variant=tlb_lru ;; esac
+fi
+applies() { [ -z "$any_config" ] || [ "$1" = translator ] || [ "$1" = "$tlb_variant" ]; }
+
 selected=()
 if [ -n "$only" ]; then
   IFS=, read -r -a wanted <<< "$only"
@@ -145,8 +164,9 @@ if [ -n "$only" ]; then
     [ -n "$found" ] || die "--only: no mutant named $w"
   done
 else
-  selected=("${!names[@]}")
+  for i in "${!names[@]}"; do applies "${blocks[i]}" && selected+=("$i"); done
 fi
+[ ${#selected[@]} -gt 0 ] || die "no mutant applies to $config"
 
 # ---------------------------------------------------------------------------
 # One runner per folder: configure, build, co-simulate, classify.
@@ -168,8 +188,10 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 
 # build_runner DIR BLOCK [RUNTIME]: 0 when DIR/build/gpumem-mutant was built.
+# With --config there is nothing to build here: gpumem cosim --rtl verilates.
 build_runner() {
   local dir=$1 block=$2 runtime=${3:-}
+  [ -z "$any_config" ] || { mkdir -p "$dir/build"; return 0; }
   cmake -S "$src/verilator/mutation" -B "$dir/build" -G "$generator" -C "$main/main-build.cmake" \
       -DGPUMEM_BLOCK="$block" -DGPUMEM_RTL_DIR="$dir/rtl" -DGPUMEM_VERILATED_RUNTIME="$runtime" \
       > "$dir/build.log" 2>&1 &&
@@ -187,16 +209,25 @@ build_failure() {
 # TLB's variants are tlb_plru (configs/default.yaml) and tlb_lru
 # (configs/examples/tlb-lru.yaml).
 cosim_block() { case $1 in tlb_*) echo tlb ;; *) echo "$1" ;; esac; }
-block_config() { case $1 in tlb_lru) echo "$src/configs/examples/tlb-lru.yaml" ;; *) echo "$config" ;; esac; }
+block_config() {
+  case $any_config$1 in tlb_lru) echo "$src/configs/examples/tlb-lru.yaml" ;; *) echo "$config" ;; esac
+}
+# The block's RTL file in a mutated copy (for gpumem cosim --rtl).
+block_rtl() { case $1 in tlb_*) echo "$2/rtl/gpumem_nested_tlb.sv" ;; *) echo "$2/rtl/gpumem_xor_translator.sv" ;; esac; }
 
 run_runner() {
   local dir=$1 block=$2
   local args=(--config "$(block_config "$block")" --block "$(cosim_block "$block")" --transactions "$transactions"
               --seed "$seed" --waves "$dir/waves")
   [ -z "$hang_cycles" ] || args+=(--hang-cycles "$hang_cycles")
-  printf '%q ' "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/replay.sh"
+  local runner=("$dir/build/gpumem-mutant")
+  if [ -n "$any_config" ]; then
+    runner=(env "GPUMEM_RTL_CACHE=$work/rtl-cache" "$build/gpumem" cosim)
+    args+=(--rtl "$(block_rtl "$block" "$dir")" --max-latency 1)
+  fi
+  printf '%q ' "${runner[@]}" "${args[@]}" > "$dir/replay.sh"
   echo >> "$dir/replay.sh"
-  timeout -k 5 "$runner_timeout" "$dir/build/gpumem-mutant" "${args[@]}" > "$dir/cosim.log" 2>&1
+  timeout -k 5 "$runner_timeout" "${runner[@]}" "${args[@]}" > "$dir/cosim.log" 2>&1
 }
 
 # A failing run must print the report and write non-empty waves and replay files.
@@ -244,6 +275,12 @@ check_one() {
   run_runner "$dir" "$block"
   rc=$?
   t2=$(now_ms)
+  if [ -n "$any_config" ]; then  # the build was part of the run: split it out
+    [ $rc -ne 2 ] || { write_result "$dir" stillborn "" "" "" $((t2 - t1)) 0 "$(grep -m1 'gpumem: error' "$dir/cosim.log")"; return; }
+    local built
+    built=$(sed -n 's/.*(verilated and compiled now, in \([0-9]*\)\.\([0-9]\) s).*/\1\200/p' "$dir/cosim.log")
+    [ -z "$built" ] || { t1=$((t1 + 10#$built)); [ $t1 -le $t2 ] || t1=$t2; }
+  fi
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     # Killed by the timeout: a kill only if the watchdog had reported the hang.
     if m=$(grep -m1 -oE 'hang: (transaction|operation) [0-9]+, cycle [0-9]+' "$dir/cosim.log"); then
