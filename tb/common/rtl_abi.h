@@ -16,7 +16,7 @@ extern "C" {
 
 /* Raised whenever the table below changes, so a library in the cache built
  * against another table is rebuilt instead of loaded. */
-#define GPUMEM_RTL_ABI_VERSION 1u
+#define GPUMEM_RTL_ABI_VERSION 2u
 
 typedef struct GpumemRtlApi {
   uint32_t abi_version;
@@ -28,6 +28,8 @@ typedef struct GpumemRtlApi {
   void (*destroy)(void* model); /* final(), then the FST file closed */
   /* Inputs onto the pins, the context's time set, eval(), outputs read. */
   void (*eval)(void* model, uint64_t time, const uint64_t* inputs, uint64_t* outputs);
+  /* The rising edge: clk_i (input 0) to 1, eval(); the outputs are not read. */
+  void (*rise)(void* model, uint64_t time);
   int (*assertion_failed)(void* model); /* an RTL assertion has fired */
   int (*waves_open)(void* model, const char* path); /* 0 on success */
   void (*waves_dump)(void* model, uint64_t time);

@@ -1,13 +1,16 @@
-// The fast-mode adapter around a Verilated --cc model: the C table of
-// rtl_abi.h over a block's port lists. The same code serves a model linked
-// into gpumem (the built-in geometries) and one built into a shared library
-// at run time (rtl_library.cpp writes a three-line source that expands
-// GPUMEM_RTL_ADAPTER with the library's model).
+// A Verilated --cc model behind a block's port lists: its pins as values in
+// contract order. LinkedRtl drives one directly (the built-in geometries:
+// every call inlines, so the fast mode costs what a hand-written driver
+// does); rtl_api() wraps the same class in the C table of rtl_abi.h, which
+// is what a shared library verilated at run time exports (rtl_library.cpp
+// writes a three-line source around it).
 //
 // A block's port lists are X-macros in contract order, e.g.
 //   #define GPUMEM_TRANSLATOR_INPUTS(X) X(clk_i) X(rst_ni) ...
-// The first two inputs are always clk_i and rst_ni.
+// and GPUMEM_RTL_PORTS(TranslatorPorts, GPUMEM_TRANSLATOR_INPUTS, ...) makes
+// the traits LinkedRtl takes. The first two inputs are always clk_i and rst_ni.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -17,93 +20,118 @@
 
 namespace gpumem::tb {
 
-template <typename Model>
-struct RtlAdapterModel {
-  VerilatedContext context;
-  std::unique_ptr<Model> dut;
-  std::unique_ptr<VerilatedFstC> fst;
-};
-
 // The seed of Verilator's random initial values from the run's seed: never 0
 // (which Verilator takes as "pick one at random").
 inline int verilator_seed(uint64_t seed) { return static_cast<int>(seed % 0x7FFFFFFEu) + 1; }
 
-template <typename Model>
-void* rtl_adapter_create(const char* scope, uint64_t seed, int waves) {
-  try {
-    auto* m = new RtlAdapterModel<Model>;
-    // Every flop starts from a value drawn from the seed (the RTL is
-    // verilated with --x-initial unique), so a missing reset shows the same
-    // way in every rerun of that seed.
-    m->context.randReset(2);
-    m->context.randSeed(verilator_seed(seed));
-    if (waves) m->context.traceEverOn(true);  // before the model exists
+#define GPUMEM_RTL_PORT_SET(port) dut.port = inputs[i++];
+#define GPUMEM_RTL_PORT_GET(port) outputs[o++] = static_cast<uint64_t>(dut.port);
+#define GPUMEM_RTL_PORT_COUNT(port) +1
+// Traits NAME of the port lists: their counts, and the copies between the
+// Verilated model's fields and arrays of values.
+#define GPUMEM_RTL_PORTS(NAME, INPUTS, OUTPUTS)                              \
+  struct NAME {                                                              \
+    static constexpr unsigned kInputs = 0 INPUTS(GPUMEM_RTL_PORT_COUNT);     \
+    static constexpr unsigned kOutputs = 0 OUTPUTS(GPUMEM_RTL_PORT_COUNT);   \
+    template <typename Model>                                                \
+    static void set(Model& dut, const uint64_t* inputs) {                    \
+      unsigned i = 0;                                                        \
+      INPUTS(GPUMEM_RTL_PORT_SET)                                            \
+    }                                                                        \
+    template <typename Model>                                                \
+    static void get(const Model& dut, uint64_t* outputs) {                   \
+      unsigned o = 0;                                                        \
+      OUTPUTS(GPUMEM_RTL_PORT_GET)                                           \
+    }                                                                        \
+  };
+
+// One model with its own VerilatedContext.
+template <typename Model, typename Ports>
+class LinkedRtl {
+ public:
+  static constexpr unsigned kInputs = Ports::kInputs, kOutputs = Ports::kOutputs;
+
+  // Every flop starts from a value drawn from `seed` (the RTL is verilated
+  // with --x-initial unique), so a missing reset shows the same way in every
+  // rerun of that seed. `waves`: tracing will be wanted (set before the
+  // model exists).
+  LinkedRtl(const char* scope, uint64_t seed, bool waves) {
+    context_.randReset(2);
+    context_.randSeed(verilator_seed(seed));
+    if (waves) context_.traceEverOn(true);
     // A failing RTL assertion must not abort the process: the co-simulation
     // stops there and reports it with the transaction count and the waves.
-    m->context.fatalOnError(false);
-    m->dut = std::make_unique<Model>(&m->context, scope);
-    return m;
-  } catch (...) {
-    return nullptr;
+    context_.fatalOnError(false);
+    dut_ = std::make_unique<Model>(&context_, scope);
   }
-}
-
-template <typename Model>
-void rtl_adapter_destroy(void* model) {
-  auto* m = static_cast<RtlAdapterModel<Model>*>(model);
-  m->dut->final();
-  if (m->fst) m->fst->close();
-  delete m;
-}
-
-template <typename Model>
-int rtl_adapter_assertion_failed(void* model) {
-  return static_cast<RtlAdapterModel<Model>*>(model)->context.gotError() ? 1 : 0;
-}
-
-template <typename Model>
-int rtl_adapter_waves_open(void* model, const char* path) {
-  auto* m = static_cast<RtlAdapterModel<Model>*>(model);
-  m->fst = std::make_unique<VerilatedFstC>();
-  m->dut->trace(m->fst.get(), 99);
-  m->fst->open(path);
-  return m->fst->isOpen() ? 0 : 1;
-}
-
-template <typename Model>
-void rtl_adapter_waves_dump(void* model, uint64_t time) {
-  static_cast<RtlAdapterModel<Model>*>(model)->fst->dump(time);
-}
-
-#define GPUMEM_RTL_ADAPTER_SET(port) dut.port = inputs[i++];
-#define GPUMEM_RTL_ADAPTER_GET(port) outputs[o++] = static_cast<uint64_t>(dut.port);
-#define GPUMEM_RTL_ADAPTER_COUNT(port) +1
-
-// Defines `const GpumemRtlApi* NAME()` for the Verilated class MODEL with
-// the port lists INPUTS and OUTPUTS.
-#define GPUMEM_RTL_ADAPTER(NAME, MODEL, INPUTS, OUTPUTS)                                                       \
-  const GpumemRtlApi* NAME() {                                                                                 \
-    static const GpumemRtlApi api{                                                                             \
-        GPUMEM_RTL_ABI_VERSION,                                                                                \
-        0 INPUTS(GPUMEM_RTL_ADAPTER_COUNT),                                                                    \
-        0 OUTPUTS(GPUMEM_RTL_ADAPTER_COUNT),                                                                   \
-        ::gpumem::tb::rtl_adapter_create<MODEL>,                                                               \
-        ::gpumem::tb::rtl_adapter_destroy<MODEL>,                                                              \
-        [](void* model, uint64_t time, const uint64_t* inputs, uint64_t* outputs) {                            \
-          auto* m = static_cast<::gpumem::tb::RtlAdapterModel<MODEL>*>(model);                                 \
-          MODEL& dut = *m->dut;                                                                                \
-          unsigned i = 0, o = 0;                                                                               \
-          INPUTS(GPUMEM_RTL_ADAPTER_SET)                                                                       \
-          m->context.time(time);                                                                               \
-          dut.eval();                                                                                          \
-          OUTPUTS(GPUMEM_RTL_ADAPTER_GET)                                                                      \
-          (void)i;                                                                                             \
-          (void)o;                                                                                             \
-        },                                                                                                     \
-        ::gpumem::tb::rtl_adapter_assertion_failed<MODEL>,                                                     \
-        ::gpumem::tb::rtl_adapter_waves_open<MODEL>,                                                           \
-        ::gpumem::tb::rtl_adapter_waves_dump<MODEL>};                                                          \
-    return &api;                                                                                               \
+  ~LinkedRtl() {
+    dut_->final();
+    if (fst_) fst_->close();
   }
+  LinkedRtl(const LinkedRtl&) = delete;
+  LinkedRtl& operator=(const LinkedRtl&) = delete;
+
+  uint64_t* inputs() { return inputs_.data(); }
+  const uint64_t* outputs() const { return outputs_.data(); }
+  // The inputs onto the pins, the context's time set, eval(), outputs read.
+  void eval(uint64_t time) {
+    Ports::set(*dut_, inputs_.data());
+    context_.time(time);
+    dut_->eval();
+    Ports::get(*dut_, outputs_.data());
+  }
+  // The rising edge: only clk_i changes (input 0 of every contract), and
+  // nothing reads the outputs before the next eval().
+  void rise(uint64_t time) {
+    inputs_[0] = 1;
+    dut_->clk_i = 1;
+    context_.time(time);
+    dut_->eval();
+  }
+  bool assertion_failed() const { return context_.gotError(); }
+  bool waves_open(const char* path) {
+    fst_ = std::make_unique<VerilatedFstC>();
+    dut_->trace(fst_.get(), 99);
+    fst_->open(path);
+    return fst_->isOpen();
+  }
+  void waves_dump(uint64_t time) { fst_->dump(time); }
+
+ private:
+  VerilatedContext context_;
+  std::unique_ptr<Model> dut_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  std::array<uint64_t, kInputs> inputs_{};
+  std::array<uint64_t, kOutputs> outputs_{};
+};
+
+// The C table of rtl_abi.h over LinkedRtl<Model, Ports>.
+template <typename Model, typename Ports>
+const GpumemRtlApi* rtl_api() {
+  using Rtl = LinkedRtl<Model, Ports>;
+  static const GpumemRtlApi api{
+      GPUMEM_RTL_ABI_VERSION,
+      Rtl::kInputs,
+      Rtl::kOutputs,
+      [](const char* scope, uint64_t seed, int waves) -> void* {
+        try {
+          return new Rtl(scope, seed, waves != 0);
+        } catch (...) {
+          return nullptr;
+        }
+      },
+      [](void* model) { delete static_cast<Rtl*>(model); },
+      [](void* model, uint64_t time, const uint64_t* inputs, uint64_t* outputs) {
+        Rtl& rtl = *static_cast<Rtl*>(model);
+        std::copy(inputs, inputs + Rtl::kInputs, rtl.inputs());
+        rtl.eval(time);
+        std::copy(rtl.outputs(), rtl.outputs() + Rtl::kOutputs, outputs);
+      },
+      [](void* model, uint64_t time) { static_cast<Rtl*>(model)->rise(time); },
+      [](void* model) { return static_cast<Rtl*>(model)->assertion_failed() ? 1 : 0; },
+      [](void* model, const char* path) { return static_cast<Rtl*>(model)->waves_open(path) ? 0 : 1; },
+      [](void* model, uint64_t time) { static_cast<Rtl*>(model)->waves_dump(time); }};
+  return &api;
+}
 
 }  // namespace gpumem::tb

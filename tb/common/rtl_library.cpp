@@ -153,8 +153,8 @@ std::string adapter_source(const RtlContract& c) {
          "// the " + c.block + " contract around the model verilated here.\n"
          "#include \"Vrtl.h\"\n#include \"tb/common/rtl_adapter.hpp\"\n"
          "#define GPUMEM_INPUTS(X)" + in + "\n#define GPUMEM_OUTPUTS(X)" + out + "\n"
-         "namespace {\nGPUMEM_RTL_ADAPTER(api, Vrtl, GPUMEM_INPUTS, GPUMEM_OUTPUTS)\n}\n"
-         "extern \"C\" const GpumemRtlApi* " GPUMEM_RTL_API_ENTRY "() { return api(); }\n";
+         "GPUMEM_RTL_PORTS(Ports, GPUMEM_INPUTS, GPUMEM_OUTPUTS)\n"
+         "extern \"C\" const GpumemRtlApi* " GPUMEM_RTL_API_ENTRY "() { return gpumem::tb::rtl_api<Vrtl, Ports>(); }\n";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -289,10 +289,11 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
   argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
   argv.insert(argv.end(), params.begin(), params.end());
   argv.insert(argv.end(), sources.begin(), sources.end());
+  // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
   argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", "-fPIC -I" GPUMEM_SOURCE_DIR, "-LDFLAGS",
                            "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
-                           "CXX=" + tools.cxx + " LINK=" + tools.cxx, "-Mdir", (work / "obj").string(), "-o",
-                           "libgpumem_rtl.so"});
+                           "CXX=" + tools.cxx + " LINK=" + tools.cxx + " OPT_FAST=-O2", "-Mdir",
+                           (work / "obj").string(), "-o", "libgpumem_rtl.so"});
   if (run(argv, log) != 0)
     throw RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
   if (out.user_rtl) out.lint = problems(log, true);

@@ -13,47 +13,15 @@
 namespace gpumem::tb {
 
 namespace {
-GPUMEM_RTL_ADAPTER(builtin_tlb_plru, Vgpumem_nested_tlb, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
-GPUMEM_RTL_ADAPTER(builtin_tlb_lru, Vgpumem_nested_tlb_lru, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
+GPUMEM_RTL_PORTS(TlbPorts, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
 
 constexpr unsigned in(TlbIn p) { return static_cast<unsigned>(p); }
 constexpr unsigned out(TlbOut p) { return static_cast<unsigned>(p); }
-}  // namespace
 
-const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
-  static const std::vector<RtlTlbGeometry> v{tlb_geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
-                                             tlb_geometry_of<Vgpumem_nested_tlb_lru_gpumem_nested_tlb>("lru")};
-  return v;
-}
-
-struct TlbDriver::Impl : RtlHarness {
-  using RtlHarness::RtlHarness;
-};
-
-static const GpumemRtlApi& tlb_model(const RtlTlbGeometry& variant, const GpumemRtlApi* rtl) {
-  if (rtl) return *rtl;
-  if (variant.variant == "plru") return *builtin_tlb_plru();
-  if (variant.variant == "lru") return *builtin_tlb_lru();
-  throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
-}
-
-TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves, const GpumemRtlApi* rtl)
-    : impl_(std::make_unique<Impl>(tlb_model(variant, rtl), "tlb", seed, waves)) {}
-
-TlbDriver::~TlbDriver() = default;
-
-void TlbDriver::reset() {
-  Impl& h = *impl_;
-  h.in(in(TlbIn::flush_i)) = 0;
-  h.in(in(TlbIn::req_valid_i)) = 0;
-  h.in(in(TlbIn::rsp_ready_i)) = 0;
-  h.reset();
-  cycles_ = h.cycles();
-}
-
-TlbEdge TlbDriver::cycle(const TlbPins& p) {
-  ++cycles_;
-  Impl& h = *impl_;
+// One cycle on any kind of model: drive `p` with the clock low, sample the
+// handshakes, then the rising edge.
+template <typename Harness>
+TlbEdge drive(Harness& h, const TlbPins& p) {
   h.in(in(TlbIn::flush_i)) = p.flush;
   h.in(in(TlbIn::req_valid_i)) = p.req_valid;
   h.in(in(TlbIn::req_fill_i)) = p.req_fill;
@@ -89,6 +57,58 @@ TlbEdge TlbDriver::cycle(const TlbPins& p) {
   }
   h.rise();
   return e;
+}
+}  // namespace
+
+const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
+  static const std::vector<RtlTlbGeometry> v{tlb_geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
+                                             tlb_geometry_of<Vgpumem_nested_tlb_lru_gpumem_nested_tlb>("lru")};
+  return v;
+}
+
+struct TlbDriver::Impl {
+  virtual ~Impl() = default;
+  virtual void reset() = 0;
+  virtual TlbEdge cycle(const TlbPins& in) = 0;
+  virtual uint64_t cycles() const = 0;
+  virtual bool assertion_failed() const = 0;
+};
+
+template <typename Rtl>
+struct TlbDriver::ImplOf final : TlbDriver::Impl {
+  template <typename... Args>
+  explicit ImplOf(Args&&... args) : h(std::forward<Args>(args)...) {}
+  void reset() override {
+    h.in(in(TlbIn::flush_i)) = 0;
+    h.in(in(TlbIn::req_valid_i)) = 0;
+    h.in(in(TlbIn::rsp_ready_i)) = 0;
+    h.reset();
+  }
+  TlbEdge cycle(const TlbPins& p) override { return drive(h, p); }
+  uint64_t cycles() const override { return h.cycles(); }
+  bool assertion_failed() const override { return h.assertion_failed(); }
+  RtlHarness<Rtl> h;
+};
+
+TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves, const GpumemRtlApi* rtl) {
+  if (rtl) impl_ = std::make_unique<ImplOf<TableRtl>>(waves, *rtl, "tlb", seed);
+  else if (variant.variant == "plru")
+    impl_ = std::make_unique<ImplOf<LinkedRtl<Vgpumem_nested_tlb, TlbPorts>>>(waves, "tlb", seed);
+  else if (variant.variant == "lru")
+    impl_ = std::make_unique<ImplOf<LinkedRtl<Vgpumem_nested_tlb_lru, TlbPorts>>>(waves, "tlb", seed);
+  else throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
+}
+
+TlbDriver::~TlbDriver() = default;
+
+void TlbDriver::reset() {
+  impl_->reset();
+  cycles_ = impl_->cycles();
+}
+
+TlbEdge TlbDriver::cycle(const TlbPins& in) {
+  ++cycles_;
+  return impl_->cycle(in);
 }
 
 bool TlbDriver::assertion_failed() const { return impl_->assertion_failed(); }

@@ -103,6 +103,8 @@ class TlbDriver {
 
  private:
   struct Impl;
+  template <typename Rtl>
+  struct ImplOf;
   std::unique_ptr<Impl> impl_;
   uint64_t cycles_ = 0;  // the harness's count, mirrored: read every cycle
 };

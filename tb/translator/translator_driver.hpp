@@ -48,6 +48,8 @@ class TranslatorDriver {
 
  private:
   struct Impl;
+  template <typename Rtl>
+  struct ImplOf;
   std::unique_ptr<Impl> impl_;
 };
 
