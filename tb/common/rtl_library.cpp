@@ -230,12 +230,22 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
   const fs::path library = dir / "libgpumem_rtl.so";
   out.library = library.string();
 
-  // The parameters to set are the contract's the module declares, found
-  // without building: on a cached library too, they are in its record.
-  const fs::path record = dir / "parameters.txt";
-  if (fs::exists(library) && fs::exists(record)) {
-    std::ifstream in(record);
-    for (std::string line; std::getline(in, line);) out.parameters_set.push_back(line);
+  // What the build found (the parameters set, the lint) is kept beside the
+  // library, so a run from the cache reports it too.
+  auto read_lines = [](const fs::path& p) {
+    std::vector<std::string> lines;
+    std::ifstream in(p);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  auto write_lines = [](const fs::path& p, const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& l : lines) text += l + "\n";
+    write_file(p, text);
+  };
+  if (fs::exists(library) && fs::exists(dir / "parameters.txt") && fs::exists(dir / "lint.txt")) {
+    out.parameters_set = read_lines(dir / "parameters.txt");
+    out.lint = read_lines(dir / "lint.txt");
     out.api = open_library(library, c);
     return out;
   }
@@ -299,9 +309,8 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
   if (out.user_rtl) out.lint = problems(log, true);
   fs::rename(work / "obj" / "libgpumem_rtl.so", work / "libgpumem_rtl.so");
   fs::remove_all(work / "obj");
-  std::string record_text;
-  for (const std::string& p : out.parameters_set) record_text += p + "\n";
-  write_file(work / "parameters.txt", record_text);
+  write_lines(work / "parameters.txt", out.parameters_set);
+  write_lines(work / "lint.txt", out.lint);
   // Into place in one step: a concurrent run building the same key keeps its
   // own work folder, and whichever renames second finds the first's.
   fs::rename(work, dir, ec);
