@@ -85,6 +85,11 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   for (LargePage& lp : large) lp.cap = physical ? std::min(8u, floor_pow2(U - lp.used_units)) : 0;
 
   std::vector<SmallFrame> small_frames;
+  // Units are only ever taken, so a tail once full stays full: per nest_into
+  // filter, the large pages before its cursor have no free unit for it, and
+  // every small frame but the last is full. First fit as if from the start,
+  // without rescanning (a region of a million small pages stays linear).
+  std::map<std::string, size_t> tail_cursor;
   for (const auto& app : as.applications)
     for (const auto& reg : app.regions) {
       if (reg.large_page) continue;
@@ -100,22 +105,27 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
         f.internal_bytes += S - std::min(S, reg.size - off);
         // Nest physically: the highest free unit of the first tail with room.
         bool placed = false;
-        for (LargePage& lp : large) {
-          if (!nesting || (!reg.nest_into.empty() && lp.region->name != reg.nest_into)) continue;
-          for (unsigned u = U; !placed && u-- > U - lp.cap;)
-            if (!lp.taken[u]) {
-              lp.taken[u] = true;
-              m.pa = lp.pa + u * S;
-              placed = m.pa_nested = true;
-            }
+        size_t& cursor = tail_cursor[reg.nest_into];
+        for (size_t i = cursor; nesting && i < large.size(); ++i) {
+          LargePage& lp = large[i];
+          if (reg.nest_into.empty() || lp.region->name == reg.nest_into)
+            for (unsigned u = U; !placed && u-- > U - lp.cap;)
+              if (!lp.taken[u]) {
+                lp.taken[u] = true;
+                m.pa = lp.pa + u * S;
+                placed = m.pa_nested = true;
+              }
           if (placed) break;
+          if (i == cursor) ++cursor;  // no room here for this filter, now or later
         }
         if (!placed && nesting && !reg.nest_into.empty())
           fail(&reg, "no room left in the tails of '" + reg.nest_into + "' for the small page at VA " + hex(m.va));
         if (!placed) {
-          for (SmallFrame& fr : small_frames)
+          if (!small_frames.empty()) {
+            SmallFrame& fr = small_frames.back();
             for (unsigned u = 0; !placed && u < U; ++u)
               if (!fr.taken[u]) fr.taken[u] = true, m.pa = fr.pa + u * S, placed = true;
+          }
           if (!placed) {
             small_frames.push_back({next_frame, std::vector<bool>(U)});
             next_frame += L;
