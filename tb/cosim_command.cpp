@@ -58,13 +58,12 @@ std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& bl
   if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
   if (a.rtl.empty() && a.max_latency)
     throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
-  // The pin-level mode has the built-in --sc models only: for another
-  // geometry the session names every difference.
-  if (a.rtl.empty() && (a.mode == "pin" || block.built_in(cfg))) return std::nullopt;
-  if (a.mode == "pin")
-    throw InputError(a.config, 0, block.config_section, "the pin-level mode runs the built-in RTL only; use --mode fast with --rtl");
+  if (a.rtl.empty() && block.built_in(cfg)) return std::nullopt;
   try {
-    LoadedRtl rtl = load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+    // The pin-level mode needs the --sc library too; its waves come from a
+    // fast-mode re-run, on the --cc one.
+    LoadedRtl rtl = load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr,
+                             a.mode == "pin");
     if (a.max_latency) rtl.max_latency = a.max_latency;
     return rtl;
   } catch (const RtlBuildError& e) {
@@ -128,8 +127,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   try {
     session = block->make(cfg, a.seed, pin, rtl ? &*rtl : nullptr);
   } catch (const std::invalid_argument& e) {  // the config does not suit the block
-    throw InputError(a.config, 0, block->config_section,
-                     std::string(e.what()) + (pin ? "; the fast mode verilates the RTL for any geometry" : ""));
+    throw InputError(a.config, 0, block->config_section, e.what());
   }
 
   if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");

@@ -435,22 +435,20 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(slurp(path("p/tlb-seed1.replay")).find("--mode pin --hang-cycles 2"), std::string::npos);
 }
 
-// The pin-level mode has the built-in geometries only (the fast mode
-// verilates any other: test_cosim_rtl_cli.cpp).
-TEST_F(Cli, CosimPinModeRefusesAGeometryTheRtlWasNotBuiltFor) {
-  const Result r = run({"cosim", "--config", kIdentity, "--mode", "pin"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("; the fast mode verilates the RTL for any geometry"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("channel bits: config translator.channel_bits = [8, 9, 10], RTL CHANNEL_BITS = [8, 9, 10, 11]"),
-            std::string::npos)
-      << r.err;
-  const Result tlb = run({"cosim", "--config", kSource + "/configs/examples/nested-pages.yaml", "--block", "tlb", "--mode", "pin"});
-  EXPECT_EQ(tlb.exit_code, 2);
-  EXPECT_NE(tlb.err.find("entries: config mmu.tlb.entries = 32, RTL ENTRIES = 64"), std::string::npos) << tlb.err;
-  EXPECT_NE(tlb.err.find("VA bits: config address_space.va_bits = 32, RTL VA_BITS = 40"), std::string::npos) << tlb.err;
-  const Result no_mmu = run({"cosim", "--config", kIdentity, "--block", "tlb"});
-  EXPECT_EQ(no_mmu.exit_code, 2);
-  EXPECT_NE(no_mmu.err.find("the config has no MMU"), std::string::npos) << no_mmu.err;
+// What no RTL of a block can run with (any other geometry is verilated:
+// test_cosim_rtl_cli.cpp), in either mode.
+TEST_F(Cli, CosimRefusesAConfigTheBlockCannotRun) {
+  for (const char* mode : {"fast", "pin"}) {
+    const Result no_mmu = run({"cosim", "--config", kIdentity, "--block", "tlb", "--mode", mode});
+    EXPECT_EQ(no_mmu.exit_code, 2);
+    EXPECT_NE(no_mmu.err.find("mmu: the config has no MMU (address_space section)"), std::string::npos) << no_mmu.err;
+  }
+  const fs::path before = write("before.yaml", "memory: {channels: 4}\ntranslator: {position: before_mmu, channel_bits: [8, 9]}\n"
+                                               "address_space:\n  va_bits: 32\n  applications:\n    - name: a\n      process: 0\n      task_type: 0\n      regions:\n"
+                                               "        - {name: r, va: 0x0, size: 0x10000, page: large}\n");
+  const Result r = run({"cosim", "--config", before.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("translator: position: the RTL translator sits after the MMU only"), std::string::npos) << r.err;
 }
 
 // The TLB's pin-level mode: the same pins as fast mode for one seed, so the

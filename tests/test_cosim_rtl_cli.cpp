@@ -22,7 +22,7 @@ const std::string kSharedCache = "GPUMEM_RTL_CACHE=" GPUMEM_RTL_TEST_CACHE;
 
 size_t libraries_in(const fs::path& cache) {
   size_t n = 0;
-  for (const auto& e : fs::recursive_directory_iterator(cache)) n += e.path().filename() == "libgpumem_rtl.so";
+  for (const auto& e : fs::recursive_directory_iterator(cache)) n += e.path().filename() == "libgpumem_rtl.so";  // fast mode's
   return n;
 }
 
@@ -35,8 +35,18 @@ std::string edited(const std::string& path, const std::string& from, const std::
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
+// The summary's count lines (compared, writes; translations, flushes, resets):
+// the same run gives the same in either mode.
+std::string counts(const std::string& out) {
+  std::string lines;
+  for (const char* key : {"\ncompared ", "\nwrites ", "\ntranslations ", "\nflushes ", "\nresets "})
+    if (const size_t at = out.find(key); at != std::string::npos) lines += out.substr(at, out.find('\n', at + 1) - at);
+  return lines;
+}
+
 // Every block of an 8-channel config with a 128-entry 8-way TLB: verilated on
-// first use, loaded from the cache on the second, agreeing both times.
+// first use, loaded from the cache on the second, agreeing both times; and in
+// the pin-level mode, which adds a --sc library, the same run edge for edge.
 TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
   const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
   for (const char* block : {"translator", "tlb"}) {
@@ -50,11 +60,19 @@ TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
     EXPECT_NE(second.out.find("(reused from the cache)"), std::string::npos) << second.out;
     EXPECT_EQ(second.out.find("verilated and compiled now"), std::string::npos) << second.out;
     EXPECT_NE(second.out.find("result       agreement"), std::string::npos) << second.out;
+    std::vector<std::string> pin_args = args;
+    pin_args.insert(pin_args.end(), {"--mode", "pin"});
+    const Result pin = run_env({cache}, pin_args);
+    ASSERT_EQ(pin.exit_code, 0) << pin.out << pin.err;
+    EXPECT_NE(pin.out.find("pin-level mode: SystemC clock"), std::string::npos) << pin.out;
+    EXPECT_NE(pin.out.find("(verilated and compiled now, in "), std::string::npos) << pin.out;  // the --sc library
+    EXPECT_FALSE(counts(pin.out).empty());
+    EXPECT_EQ(counts(pin.out), counts(second.out));
   }
   EXPECT_NE(run_env({cache}, {"cosim", "--config", kEight, "--block", "tlb", "--transactions", "10"})
                 .out.find("128 entries, 8 ways"),
             std::string::npos);
-  EXPECT_EQ(libraries_in(path("cache")), 2u);  // one per block, nothing rebuilt
+  EXPECT_EQ(libraries_in(path("cache")), 2u);  // one per block, nothing rebuilt (and a --sc one beside each)
   // The built-in geometry does not touch the cache.
   ASSERT_EQ(run_env({cache}, {"cosim", "--config", kDefault, "--transactions", "100"}).exit_code, 0);
   EXPECT_EQ(libraries_in(path("cache")), 2u);
@@ -68,6 +86,11 @@ TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
   EXPECT_NE(good.out.find("top two_stage_translator"), std::string::npos);
   EXPECT_NE(good.out.find("compared     100000 transactions"), std::string::npos) << good.out;
   EXPECT_NE(good.out.find("latency      any (the --hang-cycles watchdog bounds the wait)"), std::string::npos);
+  std::vector<std::string> pin_args = args;
+  pin_args.insert(pin_args.end(), {"--mode", "pin"});
+  const Result pin = run_env({kSharedCache}, pin_args);
+  ASSERT_EQ(pin.exit_code, 0) << pin.out << pin.err;
+  EXPECT_EQ(counts(pin.out), counts(good.out));
   // Held to the project's one-cycle latency, the second stage is late.
   std::vector<std::string> strict = args;
   strict.insert(strict.end(), {"--max-latency", "1", "--waves", path("strict").string()});
@@ -108,6 +131,11 @@ TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) 
   const Result good = run_env({kSharedCache}, args);
   ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
   EXPECT_NE(good.out.find("translations 30000"), std::string::npos) << good.out;
+  std::vector<std::string> pin_args = args;
+  pin_args.insert(pin_args.end(), {"--mode", "pin"});
+  const Result pin = run_env({kSharedCache}, pin_args);
+  ASSERT_EQ(pin.exit_code, 0) << pin.out << pin.err;
+  EXPECT_EQ(counts(pin.out), counts(good.out));
 
   // The extra stage takes a new response while its own is held.
   const fs::path bug = write("tlb_extra_stage.sv", edited(kExtraStage, "assign inner_ready = !held_valid || rsp_ready_i;",

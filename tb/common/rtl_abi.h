@@ -38,6 +38,9 @@ typedef struct GpumemRtlApi {
 /* The one symbol a library built at run time exports. */
 typedef const GpumemRtlApi* (*GpumemRtlApiEntry)(void);
 #define GPUMEM_RTL_API_ENTRY "gpumem_rtl_api"
+/* A pin-level (--sc) library's one symbol: void* (*)(const char* name,
+ * uint64_t seed), returning the block's shell (tb/common/rtl_sc_shell.hpp). */
+#define GPUMEM_RTL_SC_ENTRY "gpumem_rtl_sc_create"
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@ unsigned RtlContract::inputs() const {
 RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
                           const std::vector<const char*>& inputs, const std::vector<const char*>& outputs,
                           const std::map<std::string, RtlPortRow>& rows) {
-  RtlContract c{block, module, rtl_file, {}, {}};
+  RtlContract c{block, module, rtl_file, "", "", {}, {}};
   for (const auto* list : {&inputs, &outputs}) {
     for (const char* name : *list) {
       const auto it = rows.find(name);

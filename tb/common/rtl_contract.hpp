@@ -29,6 +29,8 @@ struct RtlContract {
   std::string block;       // "translator", "tlb"
   std::string module;      // the project's RTL: its top module
   std::string rtl_file;    // and its file, relative to the source tree
+  std::string sc_shell;    // the pin-level shell's class and header (rtl_sc_shell.hpp)
+  std::string sc_shell_header;
   std::vector<RtlContractPort> ports;  // inputs first, then outputs, each in the adapter's order
   std::vector<RtlContractParameter> parameters;
   unsigned inputs() const;

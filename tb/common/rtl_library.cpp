@@ -157,6 +157,49 @@ std::string adapter_source(const RtlContract& c) {
          "extern \"C\" const GpumemRtlApi* " GPUMEM_RTL_API_ENTRY "() { return gpumem::tb::rtl_api<Vrtl, Ports>(); }\n";
 }
 
+// The pin-level library's source: the block's shell (rtl_sc_shell.hpp) with
+// the Verilated --sc model inside, each port but clk_i on a signal of the
+// model's own type and copied to or from the shell's uint64_t port.
+std::string sc_adapter_source(const RtlContract& c) {
+  std::string signals, binds, in, out, in_sens, out_sens;
+  for (const RtlContractPort& p : c.ports) {
+    if (p.name == "clk_i") continue;
+    signals += "  sc_core::sc_signal<Native<decltype(Vrtl::" + p.name + ")>> n_" + p.name + "{\"n_" + p.name + "\"};\n";
+    binds += "    model->" + p.name + "(n_" + p.name + ");\n";
+    if (p.output) {
+      out += "    " + p.name + ".write(static_cast<uint64_t>(n_" + p.name + ".read()));\n";
+      out_sens += " << n_" + p.name;
+    } else {
+      in += "    n_" + p.name + ".write(static_cast<Native<decltype(Vrtl::" + p.name + ")>>(" + p.name + ".read()));\n";
+      in_sens += " << " + p.name;
+    }
+  }
+  return "// Written by gpumem (tb/common/rtl_library.cpp): the pin-level shell of the\n"
+         "// " + c.block + " contract around the model verilated here.\n"
+         "#include <memory>\n#include <type_traits>\n#include \"Vrtl.h\"\n#include \"verilated.h\"\n"
+         "#include \"" + c.sc_shell_header + "\"\n"
+         "template <typename Port> using Native = typename std::remove_reference_t<Port>::data_type;\n"
+         "struct Impl final : " + c.sc_shell + " {\n"
+         "  SC_HAS_PROCESS(Impl);\n"
+         "  VerilatedContext context;\n  std::unique_ptr<Vrtl> model;\n" + signals +
+         "  Impl(sc_core::sc_module_name name, uint64_t seed) : " + c.sc_shell + "(name) {\n"
+         "    context.randReset(2);  // every flop from the seed, as the fast mode's\n"
+         "    context.randSeed(static_cast<int>(seed % 0x7FFFFFFEu) + 1);\n"
+         "    context.fatalOnError(false);\n"
+         "    Verilated::threadContextp(&context);\n"
+         "    model = std::make_unique<Vrtl>(\"rtl\");\n"
+         "    model->clk_i(clk_i);\n" + binds +
+         "    SC_METHOD(copy_in);\n    sensitive" + in_sens + ";\n"
+         "    SC_METHOD(copy_out);\n    sensitive" + out_sens + ";\n  }\n"
+         "  ~Impl() override {\n    Verilated::threadContextp(&context);\n    model.reset();\n"
+         "    Verilated::threadContextp(Verilated::defaultContextp());\n  }\n"
+         "  void copy_in() {\n" + in + "  }\n  void copy_out() {\n" + out + "  }\n"
+         "  bool assertion_failed() const override { return context.gotError(); }\n"
+         "  void final() override { model->final(); }\n};\n"
+         "extern \"C\" void* " GPUMEM_RTL_SC_ENTRY "(const char* name, uint64_t seed) {\n"
+         "  return static_cast<gpumem::tb::RtlScShell*>(new Impl(name, seed));\n}\n";
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -171,6 +214,15 @@ const GpumemRtlApi* open_library(const fs::path& path, const RtlContract& c) {
   if (api->abi_version != GPUMEM_RTL_ABI_VERSION || api->inputs != c.inputs() || api->outputs != c.outputs())
     throw std::runtime_error(path.string() + " was built for another interface; delete it to rebuild");
   return api;
+}
+
+void* (*open_sc_library(const fs::path& path))(const char*, uint64_t) {
+  // RTLD_LOCAL: its Verilator runtime is its own; SystemC is the process's (libsystemc is shared).
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error(std::string("cannot load ") + path.string() + ": " + dlerror());
+  const auto entry = reinterpret_cast<void* (*)(const char*, uint64_t)>(dlsym(handle, GPUMEM_RTL_SC_ENTRY));
+  if (!entry) throw std::runtime_error(path.string() + " has no " GPUMEM_RTL_SC_ENTRY);
+  return entry;
 }
 
 }  // namespace
@@ -196,7 +248,7 @@ std::string rtl_cache_dir() {
   return std::string(home && *home ? home : "/tmp") + "/.cache/gpumem/rtl";
 }
 
-LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
+LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level) {
   const RtlContract& c = request.contract;
   LoadedRtl out;
   out.user_rtl = !request.sources.empty();
@@ -224,6 +276,11 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
   key.add(first_line_of({tools.verilator, "--version"}, versions_scratch));
   key.add(tools.cxx).add(first_line_of({tools.cxx, "--version"}, versions_scratch));
   for (const std::string& f : common_flags()) key.add(f);
+  // What the libraries compile from the source tree, besides the sources.
+  key.add(sc_adapter_source(c));
+  for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
+                               std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header})
+    key.add(read_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h));
   for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);
   for (const std::string& f : files) key.add(f).add(read_file(f));
   const fs::path dir = root / (c.block + "-" + key.hex());
@@ -243,80 +300,108 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress) {
     for (const std::string& l : lines) text += l + "\n";
     write_file(p, text);
   };
-  if (fs::exists(library) && fs::exists(dir / "parameters.txt") && fs::exists(dir / "lint.txt")) {
-    out.parameters_set = read_lines(dir / "parameters.txt");
-    out.lint = read_lines(dir / "lint.txt");
-    out.api = open_library(library, c);
-    return out;
-  }
-
   const auto t0 = std::chrono::steady_clock::now();
   auto step = [&](const std::string& what) {
     if (progress) *progress << "gpumem: " << what << "\n" << std::flush;
   };
-  const fs::path work = root / (c.block + "-" + key.hex() + ".tmp" + std::to_string(getpid()));
-  fs::remove_all(work);
-  fs::create_directories(work);
-  write_file(work / "gpumem_pkg.sv", package);
-  write_file(work / "waivers.vlt", waivers);
-  write_file(work / "adapter.cpp", adapter);
-  write_file(work / "exports.map", "{\n  global: " GPUMEM_RTL_API_ENTRY ";\n  local: *;\n};\n");
-  std::vector<std::string> sources{(work / "gpumem_pkg.sv").string()};
-  sources.insert(sources.end(), files.begin(), files.end());
-  const fs::path log = work / "build.log";
-
-  // 1. The module's ports and parameters, at the config's parameter values.
-  step("checking the ports of " + out.top + " against the " + c.block + " contract");
-  auto xml = [&](const std::vector<std::string>& params) {
-    // Lint is the build's business: here only the elaborated ports matter.
-    std::vector<std::string> argv{tools.verilator, "--xml-only", "-Wno-fatal", "--top-module", out.top,
-                                  "--xml-output", (work / "module.xml").string()};
-    argv.insert(argv.end(), params.begin(), params.end());
-    argv.insert(argv.end(), sources.begin(), sources.end());
-    if (run(argv, log) != 0)
-      throw RtlBuildError("Verilator cannot read the RTL (" + (work / "build.log").string() + ")", problems(log, false));
-    return read_rtl_module((work / "module.xml").string(), out.top);
+  // A build happens in a folder of its own, moved into place in one step
+  // when it is done: a concurrent run building the same key keeps its own
+  // folder, and whichever renames second finds the first's.
+  auto work_folder = [&](const char* what) {
+    const fs::path work = root / (c.block + "-" + key.hex() + "." + what + std::to_string(getpid()));
+    fs::remove_all(work);
+    fs::create_directories(work);
+    write_file(work / "gpumem_pkg.sv", package);
+    write_file(work / "waivers.vlt", waivers);
+    return work;
   };
-  const RtlModule declared = xml({});
-  std::vector<std::string> params;
-  for (const RtlContractParameter& p : c.parameters)
-    for (const std::string& name : declared.parameters)
-      if (name == p.name) {
-        params.push_back("-G" + p.name + "=" + p.value);
-        out.parameters_set.push_back(p.name + "=" + p.value);
-      }
-  const RtlModule module = params.empty() ? declared : xml(params);
-  if (const std::vector<std::string> errors = check_ports(c, module); !errors.empty()) {
-    fs::remove_all(work);  // nothing in it to look at: the messages say it all
-    throw RtlBuildError(out.top + " does not meet the " + c.block + " port contract (docs/cosim.md)", errors);
-  }
+  // Verilates the sources with `params` in `work` into `work`/`so`: --cc
+  // with the fast-mode adapter, or --sc with the pin-level shell.
+  auto verilate = [&](const fs::path& work, bool sc, const std::vector<std::string>& params, const char* so) {
+    const char* entry = sc ? GPUMEM_RTL_SC_ENTRY : GPUMEM_RTL_API_ENTRY;
+    write_file(work / "adapter.cpp", sc ? sc_adapter_source(c) : adapter);
+    write_file(work / "exports.map", std::string("{\n  global: ") + entry + ";\n  local: *;\n};\n");
+    std::vector<std::string> argv{tools.verilator, sc ? "--sc" : "--cc", "--exe", "--build", "-j", "2", "-Wall"};
+    if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
+    argv.insert(argv.end(), common_flags().begin(), common_flags().end());
+    argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
+    argv.insert(argv.end(), params.begin(), params.end());
+    argv.push_back((work / "gpumem_pkg.sv").string());
+    argv.insert(argv.end(), files.begin(), files.end());
+    // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
+    argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", "-fPIC -I" GPUMEM_SOURCE_DIR, "-LDFLAGS",
+                             "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
+                             "CXX=" + tools.cxx + " LINK=" + tools.cxx + " OPT_FAST=-O2", "-Mdir",
+                             (work / "obj").string(), "-o", so});
+    const fs::path log = work / "build.log";
+    if (run(argv, log) != 0)
+      throw RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
+    fs::rename(work / "obj" / so, work / so);
+    fs::remove_all(work / "obj");
+    return problems(log, true);
+  };
 
-  // 2. Verilate and compile: the model and the adapter, one shared library.
-  step("verilating " + out.top + " for this config (the first time; later runs reuse " + dir.string() + ")");
-  std::vector<std::string> argv{tools.verilator, "--cc", "--exe", "--build", "-j", "2", "-Wall"};
-  if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
-  argv.insert(argv.end(), common_flags().begin(), common_flags().end());
-  argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
-  argv.insert(argv.end(), params.begin(), params.end());
-  argv.insert(argv.end(), sources.begin(), sources.end());
-  // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
-  argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", "-fPIC -I" GPUMEM_SOURCE_DIR, "-LDFLAGS",
-                           "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
-                           "CXX=" + tools.cxx + " LINK=" + tools.cxx + " OPT_FAST=-O2", "-Mdir",
-                           (work / "obj").string(), "-o", "libgpumem_rtl.so"});
-  if (run(argv, log) != 0)
-    throw RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
-  if (out.user_rtl) out.lint = problems(log, true);
-  fs::rename(work / "obj" / "libgpumem_rtl.so", work / "libgpumem_rtl.so");
-  fs::remove_all(work / "obj");
-  write_lines(work / "parameters.txt", out.parameters_set);
-  write_lines(work / "lint.txt", out.lint);
-  // Into place in one step: a concurrent run building the same key keeps its
-  // own work folder, and whichever renames second finds the first's.
-  fs::rename(work, dir, ec);
-  if (ec) fs::remove_all(work);
+  if (fs::exists(library) && fs::exists(dir / "parameters.txt") && fs::exists(dir / "lint.txt")) {
+    out.parameters_set = read_lines(dir / "parameters.txt");
+    out.lint = read_lines(dir / "lint.txt");
+  } else {
+    const fs::path work = work_folder("tmp");
+    std::vector<std::string> sources{(work / "gpumem_pkg.sv").string()};
+    sources.insert(sources.end(), files.begin(), files.end());
+    const fs::path log = work / "build.log";
+
+    // 1. The module's ports and parameters, at the config's parameter values.
+    step("checking the ports of " + out.top + " against the " + c.block + " contract");
+    auto xml = [&](const std::vector<std::string>& params) {
+      // Lint is the build's business: here only the elaborated ports matter.
+      std::vector<std::string> argv{tools.verilator, "--xml-only", "-Wno-fatal", "--top-module", out.top,
+                                    "--xml-output", (work / "module.xml").string()};
+      argv.insert(argv.end(), params.begin(), params.end());
+      argv.insert(argv.end(), sources.begin(), sources.end());
+      if (run(argv, log) != 0)
+        throw RtlBuildError("Verilator cannot read the RTL (" + log.string() + ")", problems(log, false));
+      return read_rtl_module((work / "module.xml").string(), out.top);
+    };
+    const RtlModule declared = xml({});
+    std::vector<std::string> params;
+    for (const RtlContractParameter& p : c.parameters)
+      for (const std::string& name : declared.parameters)
+        if (name == p.name) {
+          params.push_back("-G" + p.name + "=" + p.value);
+          out.parameters_set.push_back(p.name + "=" + p.value);
+        }
+    const RtlModule module = params.empty() ? declared : xml(params);
+    if (const std::vector<std::string> errors = check_ports(c, module); !errors.empty()) {
+      fs::remove_all(work);  // nothing in it to look at: the messages say it all
+      throw RtlBuildError(out.top + " does not meet the " + c.block + " port contract (docs/cosim.md)", errors);
+    }
+
+    // 2. Verilate and compile: the model and the adapter, one shared library.
+    step("verilating " + out.top + " for this config (the first time; later runs reuse " + dir.string() + ")");
+    const std::vector<std::string> lint = verilate(work, false, params, "libgpumem_rtl.so");
+    if (out.user_rtl) out.lint = lint;
+    write_lines(work / "parameters.txt", out.parameters_set);
+    write_lines(work / "lint.txt", out.lint);
+    fs::rename(work, dir, ec);
+    if (ec) fs::remove_all(work);
+    out.built = true;
+  }
   out.api = open_library(library, c);
-  out.built = true;
+
+  // 3. The pin-level library, beside the fast one, when asked for.
+  const fs::path sc_library = dir / "libgpumem_rtl_sc.so";
+  if (pin_level && !fs::exists(sc_library)) {
+    step("verilating " + out.top + " as a SystemC module for the pin-level mode");
+    const fs::path work = work_folder("sc");
+    std::vector<std::string> params;
+    for (const std::string& p : out.parameters_set) params.push_back("-G" + p);
+    verilate(work, true, params, "libgpumem_rtl_sc.so");
+    fs::rename(work / "libgpumem_rtl_sc.so", sc_library);  // one file: atomic, whoever is second replaces it
+    fs::remove_all(work);
+    out.built = true;
+  }
+  if (pin_level) out.sc_create = open_sc_library(sc_library);
+  if (!out.built) return out;
   out.build_seconds = seconds_since(t0);
   step("built in " + std::to_string(static_cast<int>(out.build_seconds + 0.5)) + " s");
   return out;

@@ -28,6 +28,9 @@ struct RtlBuildRequest {
 // A library ready to drive.
 struct LoadedRtl {
   const GpumemRtlApi* api = nullptr;
+  // The pin-level library's shell factory (rtl_sc_shell.hpp): it returns the
+  // RtlScShell* made; null unless load_rtl was asked for the pin-level model.
+  void* (*sc_create)(const char* name, uint64_t seed) = nullptr;
   std::vector<std::string> sources;  // as given (relative paths stay relative)
   std::string top;
   bool user_rtl = false;  // --rtl: not the project's RTL
@@ -64,12 +67,13 @@ struct RtlToolError : std::runtime_error {
 // ~/.cache/gpumem/rtl.
 std::string rtl_cache_dir();
 
-// Builds (or finds in the cache) and loads the library of `request`.
+// Builds (or finds in the cache) and loads the library of `request`, and
+// with `pin_level` its --sc library too (`sc_create`).
 // `progress`: each step as it starts, and the time it took (a terminal's
 // stderr, say); null for none. The tools are $GPUMEM_VERILATOR (default
 // `verilator`) and $CXX (default the compiler gpumem was built with); a
 // missing one is a std::runtime_error naming it. Loaded libraries stay
 // loaded for the life of the process.
-LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress);
+LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level = false);
 
 }  // namespace gpumem::tb

@@ -45,6 +45,8 @@ RtlContract tlb_contract(const Config& cfg) {
   };
   RtlContract c = make_contract("tlb", "gpumem_nested_tlb", "rtl/gpumem_nested_tlb.sv", {GPUMEM_TLB_INPUTS(GPUMEM_PORT_NAME)},
                                 {GPUMEM_TLB_OUTPUTS(GPUMEM_PORT_NAME)}, rows);
+  c.sc_shell = "gpumem::tb::TlbScShell";
+  c.sc_shell_header = "tb/tlb/tlb_sc_shell.hpp";
   c.parameters = {
       {"VA_BITS", std::to_string(va_bits), "`address_space.va_bits`"},
       {"SMALL_BITS", std::to_string(geo.small_bits), "log2 of `mmu.page_sizes[0]`"},

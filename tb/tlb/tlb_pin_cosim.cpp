@@ -1,5 +1,6 @@
 #include "tb/tlb/tlb_pin_cosim.hpp"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -13,7 +14,9 @@
 #include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/sc_model.hpp"
 #include "tb/common/verilated_harness.hpp"
+#include "tb/tlb/tlb_sc_shell.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 #include "verilated.h"
 #include "verilated_fst_sc.h"
@@ -63,16 +66,20 @@ void put(Signal& s, Value v) {
   s.write(static_cast<std::decay_t<decltype(s.read())>>(v));
 }
 
-template <typename Model>
+template <typename Box>
 struct BenchOf : sc_core::sc_module, TlbPinCosim::Bench {
+  using Model = typename Box::Model;
   SC_HAS_PROCESS(BenchOf);
-  BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v, const WaveWindow& w);
-  ~BenchOf() override;
+  BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v, const WaveWindow& w,
+          const LoadedRtl* rtl);
+  ~BenchOf() override {
+    if (fst) fst->close();
+  }
 
   // The model joins its trace file before the kernel's first dump (with
   // nothing open yet, a dump writes nothing).
   void start_of_simulation() override {
-    if (fst) dut->trace(fst, 99);
+    if (fst) dut.trace(fst);
   }
   void stimulate();
   void monitor();
@@ -105,25 +112,17 @@ struct BenchOf : sc_core::sc_module, TlbPinCosim::Bench {
   SignalFor<decltype(Model::rsp_entry_readable_o)> rsp_entry_readable{"rsp_entry_readable"};
   SignalFor<decltype(Model::rsp_entry_writable_o)> rsp_entry_writable{"rsp_entry_writable"};
 
-  bool assertion_failed() const override { return context->gotError(); }
+  bool assertion_failed() const override { return dut.assertion_failed(); }
 
-  std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Model> dut;
+  Box dut;
   VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
   WaveWindow waves;
 };
 
-template <typename Model>
-BenchOf<Model>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v,
-                        const WaveWindow& w)
-    : sc_module(name), Bench(c, s, v), waves(w) {
-  if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
-  randomize_initial_values(*context, seed);  // before the model exists
-  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
-  // The --sc model takes the thread's context, which a destroyed --cc model
-  // (a fast run before this one) leaves pointing at freed memory.
-  Verilated::threadContextp(context.get());
-  dut = std::make_unique<Model>("dut");
+template <typename Box>
+BenchOf<Box>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t s, const RtlTlbGeometry& v,
+                      const WaveWindow& w, const LoadedRtl* rtl)
+    : sc_module(name), Bench(c, s, v), dut(s, !w.path.empty(), rtl), waves(w) {
   dut->clk_i(clk);
   dut->rst_ni(rst_n);
   dut->flush_i(flush);
@@ -155,20 +154,9 @@ BenchOf<Model>::BenchOf(sc_core::sc_module_name name, const Config& c, uint64_t 
   dont_initialize();
 }
 
-template <typename Model>
-BenchOf<Model>::~BenchOf() {
-  if (fst) fst->close();
-  dut->final();
-  // The model's scopes unregister through the thread's context: make it ours
-  // again (a fast-mode re-run may have come and gone since), and afterwards
-  // leave no pointer to it behind.
-  Verilated::threadContextp(context.get());
-  dut.reset();
-  Verilated::threadContextp(Verilated::defaultContextp());
-}
 
-template <typename Model>
-void BenchOf<Model>::drive(const TlbPins& p) {
+template <typename Box>
+void BenchOf<Box>::drive(const TlbPins& p) {
   put(flush, p.flush);
   put(req_valid, p.req_valid);
   put(req_fill, p.req_fill);
@@ -181,8 +169,8 @@ void BenchOf<Model>::drive(const TlbPins& p) {
 // Drives on the falling edge; what its pins did at the rising edge reaches
 // the stimulus through the monitor, after the scoreboard has seen it, so the
 // next pins read the model TLB as the fast mode's do.
-template <typename Model>
-void BenchOf<Model>::stimulate() {
+template <typename Box>
+void BenchOf<Box>::stimulate() {
   TlbPins idle;
   idle.rsp_ready = false;  // as TlbDriver::reset
   drive(idle);
@@ -202,8 +190,8 @@ void BenchOf<Model>::stimulate() {
 // holds its value from before the edge (the model's new outputs land a delta
 // later), which is what the handshakes are defined on. The operation's
 // context is the stimulus's: the pins do not carry it.
-template <typename Model>
-void BenchOf<Model>::monitor() {
+template <typename Box>
+void BenchOf<Box>::monitor() {
   ++cycles;
   if (sc_core::sc_time_stamp() != sc_core::sc_time(static_cast<double>(pin_edge_time_ns(cycles)), sc_core::SC_NS))
     throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
@@ -249,14 +237,23 @@ void BenchOf<Model>::monitor() {
 }  // namespace
 
 TlbPinCosim::TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl) {
-  if (rtl) throw std::logic_error("pin-level mode: no model verilated at run time");
+  if (rtl) {
+    bench_ = std::make_unique<BenchOf<LoadedScModel<TlbScShell>>>("tlb_pin_bench", cfg, seed, tlb_geometry_of_config(cfg),
+                                                                   waves, rtl);
+    if (rtl->max_latency != 1)
+      bench_->scoreboard.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+    return;
+  }
   const RtlTlbGeometry& fast = matching_tlb_variant(cfg);  // throws, naming every difference
   for (const RtlTlbGeometry& v : rtl_tlb_pin_variants()) {
     if (v.variant != fast.variant) continue;
     if (const std::string d = tlb_geometry_difference(cfg, v); !d.empty())
       throw std::invalid_argument("the --sc TLB '" + v.variant + "' differs from the config:\n" + d);
-    if (v.variant == "plru") bench_ = std::make_unique<BenchOf<Vgpumem_nested_tlb_sc>>("tlb_pin_bench", cfg, seed, v, waves);
-    else bench_ = std::make_unique<BenchOf<Vgpumem_nested_tlb_lru_sc>>("tlb_pin_bench", cfg, seed, v, waves);
+    if (v.variant == "plru")
+      bench_ = std::make_unique<BenchOf<LinkedScModel<Vgpumem_nested_tlb_sc>>>("tlb_pin_bench", cfg, seed, v, waves, nullptr);
+    else
+      bench_ = std::make_unique<BenchOf<LinkedScModel<Vgpumem_nested_tlb_lru_sc>>>("tlb_pin_bench", cfg, seed, v, waves,
+                                                                                    nullptr);
     return;
   }
   throw std::invalid_argument("the TLB variant '" + fast.variant + "' has no pin-level (--sc) model");

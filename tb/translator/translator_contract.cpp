@@ -29,6 +29,8 @@ RtlContract translator_contract(const Config& cfg) {
   };
   RtlContract c = make_contract("translator", "gpumem_xor_translator", "rtl/gpumem_xor_translator.sv", {GPUMEM_TRANSLATOR_INPUTS(GPUMEM_PORT_NAME)},
                                 {GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_PORT_NAME)}, rows);
+  c.sc_shell = "gpumem::tb::TranslatorScShell";
+  c.sc_shell_header = "tb/translator/translator_sc_shell.hpp";
   c.parameters = {
       {"ADDRESS_BITS", std::to_string(address_bits), "`memory.address_bits`"},
       {"CHANNEL_BIT_COUNT", std::to_string(m), "number of `translator.channel_bits`"},

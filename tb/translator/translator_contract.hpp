@@ -10,14 +10,8 @@
 #include "config/config.hpp"
 #include "regs/register_map.hpp"
 #include "tb/common/rtl_contract.hpp"
+#include "tb/translator/translator_ports.hpp"
 
-// The ports in contract order, as X-macros so that the port table below,
-// the fast-mode adapter (tb/common/rtl_adapter.hpp) and the driver's indices
-// are one list. The first two inputs are clk_i and rst_ni in every block.
-#define GPUMEM_TRANSLATOR_INPUTS(X) \
-  X(clk_i) X(rst_ni) X(reg_we_i) X(reg_addr_i) X(reg_wdata_i) X(req_valid_i) X(req_addr_i) X(req_task_type_i) X(rsp_ready_i)
-#define GPUMEM_TRANSLATOR_OUTPUTS(X) \
-  X(reg_error_o) X(req_ready_o) X(rsp_valid_o) X(rsp_mapped_o) X(rsp_channel_o) X(rsp_scheme_o)
 
 namespace gpumem::tb {
 

@@ -1,5 +1,6 @@
 #include "tb/translator/translator_pin_cosim.hpp"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -8,9 +9,11 @@
 #include "Vgpumem_xor_translator_sc_gpumem_xor_translator.h"
 #include "base/sanitizer.hpp"
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/sc_model.hpp"
 #include "tb/common/verilated_harness.hpp"
 #include "tb/translator/translator_cosim.hpp"
 #include "tb/translator/translator_geometry.hpp"
+#include "tb/translator/translator_sc_shell.hpp"
 #include "verilated.h"
 #include "verilated_fst_sc.h"
 
@@ -24,38 +27,16 @@ using sc_core::sc_signal;
 
 RtlTranslatorGeometry rtl_translator_pin_geometry() { return translator_geometry_of<Params>(); }
 
-struct TranslatorPinCosim::Bench : sc_core::sc_module {
-  SC_HAS_PROCESS(Bench);
-  Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t seed, const WaveWindow& waves);
-  ~Bench() override;
-
-  // The model joins its trace file before the kernel's first dump (with
-  // nothing open yet, a dump writes nothing).
-  void start_of_simulation() override {
-    if (fst) dut->trace(fst, 99);
-  }
-  void stimulus();
-  void monitor();
-  void drive(const TranslatorPins& p);
+// What every form of the bench shares; the sc_module with the pins is BenchOf<Box>.
+struct TranslatorPinCosim::Bench {
+  Bench(const Config& cfg, uint64_t s) : scoreboard(cfg, s), seed(s), address_bits(cfg.memory.address_bits) {}
+  virtual ~Bench() = default;
+  virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
   bool done() const {
     return scoreboard.compared() >= run.transactions || (run.stop_at_first_mismatch && scoreboard.mismatches()) ||
-           context->gotError() || scoreboard.protocol_violation();
+           assertion_failed() || scoreboard.protocol_violation();
   }
 
-  // Low until the first rising edge at 5 ns: the stimulus drives while the
-  // clock is low, as TranslatorDriver::cycle does.
-  sc_core::sc_clock clk{"clk", sc_core::sc_time(kPinClockPeriodNs, sc_core::SC_NS), 0.5,
-                        sc_core::sc_time(kPinClockPeriodNs / 2, sc_core::SC_NS), true};
-  sc_signal<bool> rst_n{"rst_n"}, reg_we{"reg_we"}, reg_error{"reg_error"}, req_valid{"req_valid"}, req_ready{"req_ready"},
-      rsp_valid{"rsp_valid"}, rsp_ready{"rsp_ready"};
-  sc_signal<uint32_t> reg_addr{"reg_addr"}, reg_wdata{"reg_wdata"}, req_task_type{"req_task_type"}, rsp_channel{"rsp_channel"},
-      rsp_scheme{"rsp_scheme"};
-  sc_signal<uint64_t> req_addr{"req_addr"}, rsp_mapped{"rsp_mapped"};
-
-  std::unique_ptr<VerilatedContext> context = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vgpumem_xor_translator_sc> dut;
-  VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
-  WaveWindow waves;
   TranslatorScoreboard scoreboard;
   uint64_t seed;
   unsigned address_bits;
@@ -66,15 +47,60 @@ struct TranslatorPinCosim::Bench : sc_core::sc_module {
   uint64_t cycles = 0;
 };
 
-TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg, uint64_t s, const WaveWindow& w)
-    : sc_module(name), waves(w), scoreboard(cfg, s), seed(s), address_bits(cfg.memory.address_bits) {
-  if (!waves.path.empty()) context->traceEverOn(true);  // before the model exists
-  randomize_initial_values(*context, seed);  // before the model exists
-  context->fatalOnError(false);  // a failing RTL assertion stops the run (done()) with a report
-  // The --sc model takes the thread's context, which a destroyed --cc model
-  // (a fast run before this one) leaves pointing at freed memory.
-  Verilated::threadContextp(context.get());
-  dut = std::make_unique<Vgpumem_xor_translator_sc>("dut");
+namespace {
+
+// Each signal takes its port's type: the built-in model's (bool, uint32_t,
+// uint64_t by width) or a run-time shell's (uint64_t).
+template <typename Port>
+using SignalFor = sc_signal<typename std::remove_reference_t<Port>::data_type>;
+
+template <typename Box>
+struct BenchOf : sc_core::sc_module, TranslatorPinCosim::Bench {
+  using Model = typename Box::Model;
+  SC_HAS_PROCESS(BenchOf);
+  BenchOf(sc_core::sc_module_name name, const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl);
+  ~BenchOf() override {
+    if (fst) fst->close();
+  }
+
+  // The model joins its trace file before the kernel's first dump (with
+  // nothing open yet, a dump writes nothing).
+  void start_of_simulation() override {
+    if (fst) dut.trace(fst);
+  }
+  bool assertion_failed() const override { return dut.assertion_failed(); }
+  void stimulus();
+  void monitor();
+  void drive(const TranslatorPins& p);
+
+  // Low until the first rising edge at 5 ns: the stimulus drives while the
+  // clock is low, as TranslatorDriver::cycle does.
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(kPinClockPeriodNs, sc_core::SC_NS), 0.5,
+                        sc_core::sc_time(kPinClockPeriodNs / 2, sc_core::SC_NS), true};
+  SignalFor<decltype(Model::rst_ni)> rst_n{"rst_n"};
+  SignalFor<decltype(Model::reg_we_i)> reg_we{"reg_we"};
+  SignalFor<decltype(Model::reg_addr_i)> reg_addr{"reg_addr"};
+  SignalFor<decltype(Model::reg_wdata_i)> reg_wdata{"reg_wdata"};
+  SignalFor<decltype(Model::reg_error_o)> reg_error{"reg_error"};
+  SignalFor<decltype(Model::req_valid_i)> req_valid{"req_valid"};
+  SignalFor<decltype(Model::req_ready_o)> req_ready{"req_ready"};
+  SignalFor<decltype(Model::req_addr_i)> req_addr{"req_addr"};
+  SignalFor<decltype(Model::req_task_type_i)> req_task_type{"req_task_type"};
+  SignalFor<decltype(Model::rsp_valid_o)> rsp_valid{"rsp_valid"};
+  SignalFor<decltype(Model::rsp_ready_i)> rsp_ready{"rsp_ready"};
+  SignalFor<decltype(Model::rsp_mapped_o)> rsp_mapped{"rsp_mapped"};
+  SignalFor<decltype(Model::rsp_channel_o)> rsp_channel{"rsp_channel"};
+  SignalFor<decltype(Model::rsp_scheme_o)> rsp_scheme{"rsp_scheme"};
+
+  Box dut;
+  VerilatedFstSc* fst = nullptr;  // owned by the kernel once made (it keeps every trace file)
+  WaveWindow waves;
+};
+
+template <typename Box>
+BenchOf<Box>::BenchOf(sc_core::sc_module_name name, const Config& cfg, uint64_t s, const WaveWindow& w,
+                      const LoadedRtl* rtl)
+    : sc_module(name), Bench(cfg, s), dut(s, !w.path.empty(), rtl), waves(w) {
   dut->clk_i(clk);
   dut->rst_ni(rst_n);
   dut->reg_we_i(reg_we);
@@ -98,18 +124,8 @@ TranslatorPinCosim::Bench::Bench(sc_core::sc_module_name name, const Config& cfg
   dont_initialize();
 }
 
-TranslatorPinCosim::Bench::~Bench() {
-  if (fst) fst->close();
-  dut->final();
-  // The model's scopes unregister through the thread's context: make it ours
-  // again (a fast-mode re-run may have come and gone since), and afterwards
-  // leave no pointer to it behind.
-  Verilated::threadContextp(context.get());
-  dut.reset();
-  Verilated::threadContextp(Verilated::defaultContextp());
-}
-
-void TranslatorPinCosim::Bench::drive(const TranslatorPins& p) {
+template <typename Box>
+void BenchOf<Box>::drive(const TranslatorPins& p) {
   req_valid.write(p.req_valid);
   req_addr.write(p.req_addr);
   req_task_type.write(p.req_task_type);
@@ -122,7 +138,8 @@ void TranslatorPinCosim::Bench::drive(const TranslatorPins& p) {
 
 // Drives on the falling edge and learns at the rising edge whether its
 // request was taken, as an RTL initiator with registered outputs would.
-void TranslatorPinCosim::Bench::stimulus() {
+template <typename Box>
+void BenchOf<Box>::stimulus() {
   TranslatorPins idle;
   idle.rsp_ready = false;  // as TranslatorDriver::reset
   drive(idle);
@@ -146,7 +163,8 @@ void TranslatorPinCosim::Bench::stimulus() {
 // At the rising edge, in the delta the clock changes: every signal still
 // holds its value from before the edge (the model's new outputs land a delta
 // later), which is what the handshakes are defined on.
-void TranslatorPinCosim::Bench::monitor() {
+template <typename Box>
+void BenchOf<Box>::monitor() {
   ++cycles;
   if (sc_core::sc_time_stamp() != sc_core::sc_time(static_cast<double>(pin_edge_time_ns(cycles)), sc_core::SC_NS))
     throw std::logic_error("pin-level bench: edge " + std::to_string(cycles) + " at " + sc_core::sc_time_stamp().to_string() +
@@ -167,16 +185,28 @@ void TranslatorPinCosim::Bench::monitor() {
   e.req_accepted = e.req_ready && p.req_valid;
   e.rsp_valid = rsp_valid.read();
   e.rsp_taken = e.rsp_valid && p.rsp_ready;
-  if (e.rsp_valid) e.rsp = {rsp_mapped.read(), rsp_channel.read(), rsp_scheme.read()};
+  if (e.rsp_valid)
+    e.rsp = {static_cast<uint64_t>(rsp_mapped.read()), static_cast<unsigned>(rsp_channel.read()),
+             static_cast<unsigned>(rsp_scheme.read())};
   e.reg_refused = p.reg_we && reg_error.read();
   scoreboard.edge(p, e, cycles);
 }
 
+}  // namespace
+
 TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl) {
-  if (rtl) throw std::logic_error("pin-level mode: no model verilated at run time");
+  if (rtl) {
+    if (cfg.translator.position != TranslatorPosition::kAfterMmu)
+      throw std::invalid_argument("position: the RTL translator sits after the MMU only");
+    bench_ = std::make_unique<BenchOf<LoadedScModel<TranslatorScShell>>>("translator_pin_bench", cfg, seed, waves, rtl);
+    if (rtl->max_latency != 1)
+      bench_->scoreboard.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+    return;
+  }
   if (const std::string d = geometry_difference(cfg, rtl_translator_pin_geometry()); !d.empty())
     throw std::invalid_argument("config and RTL translator differ:\n" + d);
-  bench_ = std::make_unique<Bench>("translator_pin_bench", cfg, seed, waves);
+  bench_ = std::make_unique<BenchOf<LinkedScModel<Vgpumem_xor_translator_sc>>>("translator_pin_bench", cfg, seed, waves,
+                                                                                 nullptr);
 }
 
 TranslatorPinCosim::~TranslatorPinCosim() = default;
@@ -197,7 +227,7 @@ bool TranslatorPinCosim::run_random(const TranslatorRandomRun& run) {
   return bench_->scoreboard.mismatches() == 0 && !assertion_failed() && !bench_->scoreboard.protocol_violation();
 }
 
-bool TranslatorPinCosim::assertion_failed() const { return bench_->context->gotError(); }
+bool TranslatorPinCosim::assertion_failed() const { return bench_->assertion_failed(); }
 
 const TranslatorScoreboard& TranslatorPinCosim::scoreboard() const { return bench_->scoreboard; }
 uint64_t TranslatorPinCosim::cycles() const { return bench_->cycles; }

@@ -46,8 +46,9 @@ class TranslatorPinCosim {
   // An RTL assertion failed (Verilator printed which); the run stopped there.
   bool assertion_failed() const;
 
+  struct Bench;  // translator_pin_cosim.cpp: what every form of the sc_module shares
+
  private:
-  struct Bench;
   std::unique_ptr<Bench> bench_;
 };
 

@@ -60,7 +60,7 @@ class TranslatorSession final : public BenchSession<Bench> {
 
 std::unique_ptr<CosimSession> make_translator_session(const Config& cfg, uint64_t seed, bool pin_level,
                                                       const LoadedRtl* rtl) {
-  if (pin_level) return std::make_unique<TranslatorSession<TranslatorPinCosim>>(cfg, seed, rtl);
+  if (pin_level) return std::make_unique<TranslatorSession<TranslatorPinCosim>>(cfg, seed, rtl);  // rtl: its --sc library
   return std::make_unique<TranslatorSession<TranslatorCosim>>(cfg, seed, rtl);
 }
 
