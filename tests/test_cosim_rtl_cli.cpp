@@ -1,8 +1,9 @@
 // `gpumem cosim` on RTL verilated at run time (docs/cosim.md, "Any geometry,
 // and your own RTL"): a geometry that is not built in goes through the cache
 // (built once, then reused), a user's implementation of each block's port
-// contract agrees (tests/rtl/), a one-line bug in each is caught with the
-// usual report, and contract violations are named port by port.
+// contract agrees (tests/rtl/), in the fast and the pin-level mode alike, a
+// one-line bug in each is caught with the usual report, and contract
+// violations are named port by port.
 #include <algorithm>
 
 #include "cli_helpers.hpp"
