@@ -137,6 +137,12 @@ Tools find_tools() {
   return t;
 }
 
+// The library's C++ flags. The standard is gpumem's own: SystemC checks at
+// link time that a module was compiled for its library's standard (Debian
+// builds it as C++17, clang's default is C++14), and the adapter's headers
+// are gpumem's.
+constexpr const char* kCompileFlags = "-fPIC -std=c++17 -I" GPUMEM_SOURCE_DIR;
+
 // Verilator's flags for every runtime library, as the built-in blocks are
 // verilated (verilator/CMakeLists.txt, GPUMEM_VERILATE_COMMON_ARGS), with
 // waves of every field.
@@ -276,6 +282,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   key.add(first_line_of({tools.verilator, "--version"}, versions_scratch));
   key.add(tools.cxx).add(first_line_of({tools.cxx, "--version"}, versions_scratch));
   for (const std::string& f : common_flags()) key.add(f);
+  key.add(kCompileFlags);
   // What the libraries compile from the source tree, besides the sources.
   key.add(sc_adapter_source(c));
   for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
@@ -329,7 +336,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     argv.push_back((work / "gpumem_pkg.sv").string());
     argv.insert(argv.end(), files.begin(), files.end());
     // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
-    argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", "-fPIC -I" GPUMEM_SOURCE_DIR, "-LDFLAGS",
+    argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", kCompileFlags, "-LDFLAGS",
                              "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
                              "CXX=" + tools.cxx + " LINK=" + tools.cxx + " OPT_FAST=-O2", "-Mdir",
                              (work / "obj").string(), "-o", so});
