@@ -189,6 +189,21 @@ TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {
       << parse.err;
 }
 
+// On a terminal (here a pseudo-terminal from script(1), of Debian's
+// essential bsdutils), each step of a first use is announced as it starts;
+// piped, nothing is (the other tests read stderr whole).
+TEST_F(Cli, CosimAnnouncesEachStepOfAFirstUseOnATerminal) {
+  const std::string command = "GPUMEM_RTL_CACHE='" + path("cache").string() + "' '" GPUMEM_BINARY "' cosim --config '" +
+                              kDefault + "' --rtl '" + kTwoStage + "' --top two_stage_translator --transactions 100";
+  const int status = std::system(("script -qec \"" + command + "\" /dev/null > '" + path("tty.txt").string() + "' 2>&1").c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(path("tty.txt"));
+  const std::string tty = slurp(path("tty.txt"));
+  for (const char* step : {"gpumem: checking the ports of two_stage_translator against the translator contract",
+                           "gpumem: verilating two_stage_translator for this config (the first time; later runs reuse ",
+                           "gpumem: built in "})
+    EXPECT_NE(tty.find(step), std::string::npos) << step << "\n" << tty;
+}
+
 TEST_F(Cli, CosimNamesAMissingVerilatorOrCompiler) {
   const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
   const std::vector<std::string> args{"cosim", "--config", kEight, "--transactions", "10"};
