@@ -14,15 +14,12 @@
 #include <cstdint>
 #include <memory>
 
+#include "tb/common/initial_values.hpp"
 #include "tb/common/rtl_abi.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 namespace gpumem::tb {
-
-// The seed of Verilator's random initial values from the run's seed: never 0
-// (which Verilator takes as "pick one at random").
-inline int verilator_seed(uint64_t seed) { return static_cast<int>(seed % 0x7FFFFFFEu) + 1; }
 
 #define GPUMEM_RTL_PORT_SET(port) dut.port = inputs[i++];
 #define GPUMEM_RTL_PORT_GET(port) outputs[o++] = static_cast<uint64_t>(dut.port);
@@ -56,8 +53,7 @@ class LinkedRtl {
   // rerun of that seed. `waves`: tracing will be wanted (set before the
   // model exists).
   LinkedRtl(const char* scope, uint64_t seed, bool waves) {
-    context_.randReset(2);
-    context_.randSeed(verilator_seed(seed));
+    randomize_initial_values(context_, seed);
     if (waves) context_.traceEverOn(true);
     // A failing RTL assertion must not abort the process: the co-simulation
     // stops there and reports it with the transaction count and the waves.

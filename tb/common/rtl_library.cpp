@@ -182,15 +182,15 @@ std::string sc_adapter_source(const RtlContract& c) {
   }
   return "// Written by gpumem (tb/common/rtl_library.cpp): the pin-level shell of the\n"
          "// " + c.block + " contract around the model verilated here.\n"
-         "#include <memory>\n#include <type_traits>\n#include \"Vrtl.h\"\n#include \"verilated.h\"\n"
+         "#include <memory>\n#include <type_traits>\n#include \"Vrtl.h\"\n"
+         "#include \"tb/common/initial_values.hpp\"\n"
          "#include \"" + c.sc_shell_header + "\"\n"
          "template <typename Port> using Native = typename std::remove_reference_t<Port>::data_type;\n"
          "struct Impl final : " + c.sc_shell + " {\n"
          "  SC_HAS_PROCESS(Impl);\n"
          "  VerilatedContext context;\n  std::unique_ptr<Vrtl> model;\n" + signals +
          "  Impl(sc_core::sc_module_name name, uint64_t seed) : " + c.sc_shell + "(name) {\n"
-         "    context.randReset(2);  // every flop from the seed, as the fast mode's\n"
-         "    context.randSeed(static_cast<int>(seed % 0x7FFFFFFEu) + 1);\n"
+         "    gpumem::tb::randomize_initial_values(context, seed);  // as the fast mode's\n"
          "    context.fatalOnError(false);\n"
          "    Verilated::threadContextp(&context);\n"
          "    model = std::make_unique<Vrtl>(\"rtl\");\n"
@@ -286,6 +286,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   // What the libraries compile from the source tree, besides the sources.
   key.add(sc_adapter_source(c));
   for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
+                               std::string("tb/common/initial_values.hpp"),
                                std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header})
     key.add(read_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h));
   for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);

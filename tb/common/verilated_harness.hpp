@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "tb/common/cycle_time.hpp"
+#include "tb/common/initial_values.hpp"
 #include "tb/common/wave_window.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -29,19 +30,6 @@ unsigned reset_cycles(Model& dut) {
   dut.rst_ni = 1;
   dut.eval();
   return kCycles;
-}
-
-// Verilator's seed for the random initial values of a run's flops (the RTL is
-// verilated with --x-initial unique): from the run's seed, never 0 (which
-// Verilator takes as "pick one at random").
-inline int verilator_seed(uint64_t seed) { return static_cast<int>(seed % 0x7FFFFFFEu) + 1; }
-
-// Every flop starts from a value drawn from `seed` (+verilator+rand+reset+2),
-// so a missing reset shows the same way in every rerun of that seed. Call
-// before the model exists.
-inline void randomize_initial_values(VerilatedContext& context, uint64_t seed) {
-  context.randReset(2);
-  context.randSeed(verilator_seed(seed));
 }
 
 template <typename Model>
