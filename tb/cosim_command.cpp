@@ -26,10 +26,6 @@ namespace gpumem::tb {
 namespace {
 
 bool translator_built_in(const Config& cfg) { return geometry_difference(cfg, rtl_translator_geometry()).empty(); }
-// What no RTL of the block can run with: the error the built-in check gives.
-std::string translator_unfit(const Config& cfg) {
-  return cfg.translator.position == TranslatorPosition::kAfterMmu ? "" : "position: the RTL translator sits after the MMU only";
-}
 bool tlb_built_in(const Config& cfg) {
   for (const RtlTlbGeometry& v : rtl_tlb_variants())
     if (tlb_geometry_difference(cfg, v).empty()) return true;
@@ -55,9 +51,6 @@ const CosimBlock kBlocks[] = {
 // in a geometry that is not built in. Contract and build problems are input
 // errors, one line per port or Verilator message.
 std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& block, const Config& cfg) {
-  if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
-  if (a.rtl.empty() && a.max_latency)
-    throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
   if (a.rtl.empty() && block.built_in(cfg)) return std::nullopt;
   try {
     // The pin-level mode needs the --sc library too; its waves come from a
@@ -113,15 +106,19 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     names += std::string(names.empty() ? "" : " or ") + b.name;
   }
   if (!block) throw InputError("", 0, "--block", "unknown block '" + a.block + "' (" + names + ")");
+  // Every flag before anything is verilated or run.
+  if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
+  if (a.rtl.empty() && a.max_latency)
+    throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
+  if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");
   const Config cfg = load_config(a.config);
+  if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
   if (a.contract) {
-    if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
     out << contract_markdown(block->contract(cfg));
     return 0;
   }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
   const bool pin = a.mode == "pin";
-  if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
   const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   std::unique_ptr<CosimSession> session;
   try {
@@ -130,7 +127,6 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     throw InputError(a.config, 0, block->config_section, e.what());
   }
 
-  if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");
   const CosimRun run{a.transactions, !a.count_all, a.hang_cycles};
   const bool ok = session->run_random(run);
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed

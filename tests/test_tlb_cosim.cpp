@@ -15,11 +15,15 @@
 #include "wave_layout.hpp"
 #include "config/block_params.hpp"
 #include "Vgpumem_nested_tlb.h"
-#include "tb/common/verilated_harness.hpp"
+#include "tb/common/rtl_adapter.hpp"
+#include "tb/common/rtl_model.hpp"
+#include "tb/tlb/tlb_contract.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
+
+GPUMEM_RTL_PORTS(TestTlbPorts, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
 
 
 // configs/default.yaml: 4 KB / 64 KB pages, 64 entries in 4 ways (16 sets,
@@ -421,13 +425,14 @@ TEST(TlbStimulus, PageTablesAreRougherThanTheAllocatorWritesThem) {
 // registers hold values of that seed (the same in every rerun, different for
 // another seed), not Verilator's zeros, and reset clears what it must.
 TEST(TlbCosim, FlopsStartFromTheSeedsRandomValues) {
+  // The driver's own model and harness (tlb_driver.cpp), read through its ports.
   auto before_reset = [](uint64_t seed) {
-    VerilatedHarness<Vgpumem_nested_tlb> h({}, "tlb", seed);
-    const uint64_t pa = h.dut().rsp_pa_o, pfn = h.dut().rsp_entry_pfn_o;
-    h.dut().flush_i = h.dut().req_valid_i = h.dut().rsp_ready_i = 0;
+    RtlHarness<LinkedRtl<Vgpumem_nested_tlb, TestTlbPorts>> h({}, "tlb", seed);
+    auto out = [&](TlbOut p) { return h.out(static_cast<unsigned>(p)); };
+    const uint64_t pa = out(TlbOut::rsp_pa_o), pfn = out(TlbOut::rsp_entry_pfn_o);
     h.reset();
-    EXPECT_EQ(h.dut().rsp_valid_o, 0u);
-    EXPECT_EQ(h.dut().rsp_pa_o, 0u) << "reset clears the response stage";
+    EXPECT_EQ(out(TlbOut::rsp_valid_o), 0u);
+    EXPECT_EQ(out(TlbOut::rsp_pa_o), 0u) << "reset clears the response stage";
     return std::make_pair(pa, pfn);
   };
   const auto one = before_reset(1), again = before_reset(1), two = before_reset(2);

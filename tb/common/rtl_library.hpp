@@ -8,6 +8,7 @@
 // next run with the same inputs loads it without building (docs/cosim.md,
 // "Any geometry, and your own RTL").
 #pragma once
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,8 @@ struct LoadedRtl {
   // protocol checker calls it late; 0: no bound but the hang watchdog. The
   // project's RTL answers in 1; a user's may take longer (docs/cosim.md).
   unsigned max_latency = 1;
+  // The bound as the protocol checker takes it (no bound: the largest).
+  unsigned latency_bound() const { return max_latency ? max_latency : std::numeric_limits<unsigned>::max(); }
   // "rtl/gpumem_xor_translator.sv verilated for this config", "my.sv, top my_translator"
   std::string description() const;
   // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" for a

@@ -1,6 +1,5 @@
 #include "tb/tlb/tlb_cosim.hpp"
 
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -63,7 +62,7 @@ TlbCosim::TlbCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, co
       variant_(rtl ? tlb_geometry_of_config(cfg) : matching_tlb_variant(cfg)),
       driver_(variant_, seed, waves, rtl ? rtl->api : nullptr),
       scoreboard_(tlb_params(cfg), cfg.address_space.va_bits, seed) {
-  if (rtl) scoreboard_.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+  if (rtl) scoreboard_.set_max_latency(rtl->latency_bound());
   driver_.reset();
 }
 

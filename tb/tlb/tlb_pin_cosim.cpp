@@ -1,6 +1,5 @@
 #include "tb/tlb/tlb_pin_cosim.hpp"
 
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -240,8 +239,7 @@ TlbPinCosim::TlbPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& wav
   if (rtl) {
     bench_ = std::make_unique<BenchOf<LoadedScModel<TlbScShell>>>("tlb_pin_bench", cfg, seed, tlb_geometry_of_config(cfg),
                                                                    waves, rtl);
-    if (rtl->max_latency != 1)
-      bench_->scoreboard.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+    bench_->scoreboard.set_max_latency(rtl->latency_bound());
     return;
   }
   const RtlTlbGeometry& fast = matching_tlb_variant(cfg);  // throws, naming every difference

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "config/block_params.hpp"
@@ -37,6 +38,11 @@ inline RegisterParams translator_port_register_params(const Config& cfg) {
   RegisterParams p = register_params(cfg);
   p.matrix_scheme = false;
   return p;
+}
+
+// Why no translator RTL can run with cfg ("" when one can): it sits after the MMU.
+inline std::string translator_unfit(const Config& cfg) {
+  return cfg.translator.position == TranslatorPosition::kAfterMmu ? "" : "position: the RTL translator sits after the MMU only";
 }
 
 // The translator's ports and elaboration parameters for a config's geometry.

@@ -1,6 +1,5 @@
 #include "tb/translator/translator_cosim.hpp"
 
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,7 +28,7 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
   if (cfg.memory.channels != (1u << rtl.channel_bits.size()))
     s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^CHANNEL_BIT_COUNT = " << (1u << rtl.channel_bits.size())
       << "\n";
-  if (t.position != TranslatorPosition::kAfterMmu) s << "position: the RTL translator sits after the MMU only\n";
+  if (const std::string why = translator_unfit(cfg); !why.empty()) s << why << "\n";
   std::string d = s.str();
   if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, GPUMEM_RTL_TRANSLATOR_*)";
   return d;
@@ -38,8 +37,7 @@ std::string geometry_difference(const Config& cfg, const RtlTranslatorGeometry& 
 // Checked before a model exists (a model of the wrong geometry must not be built).
 static const GpumemRtlApi* checked_model(const Config& cfg, const LoadedRtl* rtl) {
   if (rtl) {
-    if (cfg.translator.position != TranslatorPosition::kAfterMmu)
-      throw std::invalid_argument("position: the RTL translator sits after the MMU only");
+    if (const std::string why = translator_unfit(cfg); !why.empty()) throw std::invalid_argument(why);
     return rtl->api;
   }
   if (const std::string d = geometry_difference(cfg, rtl_translator_geometry()); !d.empty())
@@ -52,7 +50,7 @@ TranslatorCosim::TranslatorCosim(const Config& cfg, uint64_t seed, const WaveWin
       address_bits_(cfg.memory.address_bits),
       driver_(seed, waves, checked_model(cfg, rtl)),
       scoreboard_(cfg, seed) {
-  if (rtl) scoreboard_.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+  if (rtl) scoreboard_.set_max_latency(rtl->latency_bound());
   driver_.reset();
 }
 

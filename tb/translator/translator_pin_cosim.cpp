@@ -1,6 +1,5 @@
 #include "tb/translator/translator_pin_cosim.hpp"
 
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -196,11 +195,9 @@ void BenchOf<Box>::monitor() {
 
 TranslatorPinCosim::TranslatorPinCosim(const Config& cfg, uint64_t seed, const WaveWindow& waves, const LoadedRtl* rtl) {
   if (rtl) {
-    if (cfg.translator.position != TranslatorPosition::kAfterMmu)
-      throw std::invalid_argument("position: the RTL translator sits after the MMU only");
+    if (const std::string why = translator_unfit(cfg); !why.empty()) throw std::invalid_argument(why);
     bench_ = std::make_unique<BenchOf<LoadedScModel<TranslatorScShell>>>("translator_pin_bench", cfg, seed, waves, rtl);
-    if (rtl->max_latency != 1)
-      bench_->scoreboard.set_max_latency(rtl->max_latency ? rtl->max_latency : std::numeric_limits<unsigned>::max());
+    bench_->scoreboard.set_max_latency(rtl->latency_bound());
     return;
   }
   if (const std::string d = geometry_difference(cfg, rtl_translator_pin_geometry()); !d.empty())
