@@ -204,7 +204,7 @@ TEST_F(Cli, CosimAnnouncesEachStepOfAFirstUseOnATerminal) {
     EXPECT_NE(tty.find(step), std::string::npos) << step << "\n" << tty;
 }
 
-TEST_F(Cli, CosimNamesAMissingVerilatorOrCompiler) {
+TEST_F(Cli, CosimNamesAMissingToolOrCacheFolder) {
   const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
   const std::vector<std::string> args{"cosim", "--config", kEight, "--transactions", "10"};
   const Result v = run_env({cache, "GPUMEM_VERILATOR=/no/such/verilator"}, args);
@@ -215,6 +215,13 @@ TEST_F(Cli, CosimNamesAMissingVerilatorOrCompiler) {
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_EQ(c.err, "gpumem: error: cannot compile the verilated RTL: no C++ compiler (/no/such/c++, from CXX); "
                    "install it with scripts/install-deps.sh\n");
+  // A cache folder that cannot be made (a file is in the way).
+  write("file", "");
+  const Result f = run_env({"GPUMEM_RTL_CACHE=" + path("file").string() + "/rtl"}, args);
+  EXPECT_EQ(f.exit_code, 2);
+  EXPECT_EQ(f.out, "");
+  EXPECT_EQ(f.err, "gpumem: error: cannot make the RTL cache folder " + path("file").string() +
+                       "/rtl (GPUMEM_RTL_CACHE, XDG_CACHE_HOME or HOME): Not a directory\n");
 }
 
 }  // namespace

@@ -275,7 +275,9 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   const fs::path root = rtl_cache_dir();
   std::error_code ec;
   fs::create_directories(root, ec);
-  if (ec) throw std::runtime_error("cannot make the RTL cache folder " + root.string() + ": " + ec.message());
+  if (ec)
+    throw RtlToolError("cannot make the RTL cache folder " + root.string() + " (GPUMEM_RTL_CACHE, XDG_CACHE_HOME or HOME): " +
+                       ec.message());
   const fs::path versions_scratch = root;
   Fnv key;
   key.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(c.block).add(out.top).add(package).add(waivers).add(adapter);

@@ -61,7 +61,8 @@ struct RtlBuildError : std::runtime_error {
   std::vector<std::string> details;
 };
 
-// A tool the build needs is missing: the message names it.
+// What the build needs from the machine is missing (a tool, a writable
+// cache folder): the message names it.
 struct RtlToolError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

@@ -43,6 +43,10 @@ for bad in "--timeout 0" "--timeout soon" "--hang-cycles -1"; do
   grep -q -- "--timeout and --hang-cycles take numbers" <<< "$out" || fail "$bad: the options are not named: $out"
   [ ! -d "$tmp/work-bad" ] || fail "$bad: something was built"
 done
+# --config of a file that is not there.
+out=$("$check" --build "$build" --config "$tmp/no-such.yaml" --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q -- "--config: no file $tmp/no-such.yaml" <<< "$out" || fail "--config of a missing file: $out"
+[ ! -d "$tmp/work-bad" ] || fail "--config of a missing file: something was built"
 
 # 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
 # that hangs with the watchdog out of reach is stopped by --timeout and not
