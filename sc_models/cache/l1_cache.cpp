@@ -130,13 +130,18 @@ L1Cache::Fill L1Cache::fill(unsigned space, uint64_t address, uint64_t now, uint
   return f;
 }
 
-bool L1Cache::write(unsigned space, uint64_t address, const uint8_t* data, const uint8_t* enables, unsigned length, uint64_t) {
+bool L1Cache::write(unsigned space, uint64_t address, const uint8_t* data, const uint8_t* enables, unsigned length, uint64_t now) {
   ++stats_.writes;
+  const bool hit = update(space, address, data, enables, length, now);
+  stats_.write_hits += hit;
+  return hit;
+}
+
+bool L1Cache::update(unsigned space, uint64_t address, const uint8_t* data, const uint8_t* enables, unsigned length, uint64_t) {
   unsigned way = 0;
   const uint64_t line = line_of(address);
   Line* l = find(space, line, way);
   if (!l) return false;
-  ++stats_.write_hits;
   l->last_use = ++stamp_;
   uint8_t* bytes = data_of(set_of(line), way) + (address - line);
   for (unsigned i = 0; i < length; ++i)

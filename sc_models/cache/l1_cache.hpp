@@ -72,6 +72,9 @@ class L1Cache {
   // A write through: updates the enabled bytes of a present line (a use);
   // true when the line was there. `enables` may be null (all bytes).
   bool write(unsigned space, uint64_t address, const uint8_t* data, const uint8_t* enables, unsigned length, uint64_t now);
+  // The same without counting a write: a strided write's elements, which
+  // bypass the L1 and count once in `bypasses`, still update present lines.
+  bool update(unsigned space, uint64_t address, const uint8_t* data, const uint8_t* enables, unsigned length, uint64_t now);
 
   // The `length` bytes at `address` from a present line.
   void copy_out(const Lookup& at, uint64_t address, uint8_t* out, unsigned length) const;

@@ -62,8 +62,8 @@ void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
       for (unsigned i = 0; i < strided->shape.count; ++i) {
         const unsigned size = strided->shape.element_size;
         const uint64_t a = strided->shape.element_address(i);
-        cache_.write(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
-        if (buffer_) buffer_->write(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
+        cache_.update(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
+        if (buffer_) buffer_->update(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
       }
     // The prefetch unit watches strided reads too: a warp reading consecutive
     // worklist items across a line boundary is one (docs/prefetch.md).
@@ -74,22 +74,25 @@ void L1CacheTlm::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     return;
   }
   if (trans.is_write()) {
+    // The path below rewrites the payload's address (PA, mapped, channel-local):
+    // the line is the address the SM sent (docs/architecture.md, "Who rewrites a payload").
+    const uint64_t address = trans.get_address();
     memory->b_transport(trans, delay);
     if (!trans.is_response_ok()) {
       ext->how.l1 = L1Result::kWriteMiss;
       ++cache_.stats().writes;
       return;
     }
-    const bool hit = cache_.write(space, trans.get_address(), trans.get_data_ptr(), trans.get_byte_enable_ptr(),
-                                  trans.get_data_length(), now);
+    const bool hit = cache_.write(space, address, trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
     // A prefetched line waiting in the buffer must not go stale either.
-    if (buffer_) buffer_->write(space, trans.get_address(), trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
+    if (buffer_) buffer_->write(space, address, trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
     ext->how.l1 = hit ? L1Result::kWriteHit : L1Result::kWriteMiss;
     return;
   }
+  const uint64_t address = trans.get_address();
   read(trans, *ext, delay);
   if (!prefetcher_ || !trans.is_response_ok()) return;
-  observe(demand_read(*ext, now, trans.get_address(), trans.get_data_length(), trans.get_data_ptr()), *ext, at_issue);
+  observe(demand_read(*ext, now, address, trans.get_data_length(), trans.get_data_ptr()), *ext, at_issue);
 }
 
 DemandRead L1CacheTlm::demand_read(const RequestExtension& ext, uint64_t now, uint64_t address, uint64_t size, const uint8_t* data) const {

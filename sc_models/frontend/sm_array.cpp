@@ -195,6 +195,7 @@ void SmArrayTlm::issue_all() {
     req.size = a.bytes();
     req.sm = best;
     req.warp = r.warp;
+    req.kernel = r.kernel;
     ext.info = RequestInfo{};
     ext.info.id = req.id;
     ext.info.task_type = req.task_type;
@@ -275,7 +276,7 @@ void SmArrayTlm::issue_all() {
         for (CompletionObserver* o : observers_) o->on_completion(c);
       }
     } else {
-      const Completion c{req, ext.how, data.data(), issue, completion};
+      const Completion c{req, ext.how, data.data(), issue, completion, a.op == Op::kWrite ? enables.data() : nullptr};
       for (CompletionObserver* o : observers_) o->on_completion(c);
     }
     ++done_;

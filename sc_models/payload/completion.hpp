@@ -14,6 +14,10 @@ struct Completion {
   const uint8_t* data;  // bytes read, or bytes written
   uint64_t issue_cycle;
   uint64_t completion_cycle;
+  // A write's TLM byte enables (TLM_BYTE_ENABLED per byte written), or null
+  // when every byte of `data` was written: an SM's coalesced write carries
+  // only its threads' bytes.
+  const uint8_t* byte_enables = nullptr;
 };
 
 class CompletionObserver {

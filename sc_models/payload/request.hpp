@@ -20,6 +20,7 @@ struct Request {
   // From an SM of the trace front end (gpumem run --threads); kNoSm otherwise.
   unsigned sm = kNoSm;
   uint32_t warp = 0;  // kernel-wide warp id
+  uint32_t kernel = 0;  // the kernel's position in the trace, from 0
   static constexpr unsigned kNoSm = ~0u;
 };
 

@@ -202,6 +202,9 @@ void print_l1(std::ostream& os, const std::vector<L1Stats>& sms) {
      << t.miss_rate() << "); " << t.mshr_full_stalls << " misses waited for an MSHR (" << t.mshr_stall_cycles << " cycles); "
      << t.evictions << " evictions; " << t.writes << " writes through (" << t.write_hits << " updated a line); " << t.bypasses
      << " strided bypasses; emptied at " << t.invalidations << " kernel launches\n";
+  if (t.bypasses > 0)
+    os << "  " << t.bypasses << " strided requests went past the L1 (frontend.strided_requests: false sends their line "
+          "requests through it)\n";
   os.unsetf(std::ios::fixed);
   os << std::setprecision(6);
 }
