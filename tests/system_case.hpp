@@ -290,7 +290,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
 // starts strict.
 class DataOracle : public CompletionObserver {
  public:
-  DataOracle(bool l1, bool mmu) : l1_(l1), mmu_(mmu) {}
+  explicit DataOracle(bool l1) : l1_(l1) {}
 
   void init(unsigned process, uint64_t address, const std::vector<uint8_t>& bytes) {
     for (size_t i = 0; i < bytes.size(); ++i) {
@@ -357,14 +357,16 @@ class DataOracle : public CompletionObserver {
       held[value] = true;
     }
   };
-  uint64_t key(unsigned process, uint64_t address) const { return (uint64_t{mmu_ ? process : 0u} << 56) ^ address; }
+  // One virtual address space shared by every application
+  // (docs/page-tables.md): a VA is the same byte whichever process names it.
+  uint64_t key(unsigned, uint64_t address) const { return address; }
   Byte& at(unsigned process, uint64_t address) {
     Byte& b = bytes_[key(process, address)];
     if (b.held.empty()) b.begin(0);
     return b;
   }
 
-  bool l1_, mmu_;
+  bool l1_;
   std::unordered_map<uint64_t, Byte> bytes_;
   uint32_t kernel_ = 0, epoch_ = 1;
   uint64_t requests_ = 0, reads_ = 0, faulted_ = 0, strict_bytes_ = 0, racy_bytes_ = 0, mismatches_ = 0;

@@ -32,7 +32,7 @@ inline void child_run(const SystemCase& c, int out) {
   std::string line;
   try {
     const Config cfg = parse_config(c.config, "case.yaml");
-    DataOracle oracle(cfg.l1.present, cfg.has_mmu());
+    DataOracle oracle(cfg.l1.present);
     {
       // The memory-init items, as the driver will load them.
       std::istringstream in(c.trace);
