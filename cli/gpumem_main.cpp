@@ -401,6 +401,8 @@ int sc_main(int argc, char* argv[]) {
                     "with --rtl: cycles from a request to its response before the protocol checker calls it late "
                     "(default: no bound but --hang-cycles)")
       ->check(CLI::Range(1u, 1u << 20));
+  cosim->add_flag("--require-all", cosim_args.require_all,
+                  "refuse (exit 2) a config whose mappings the RTL cannot check (a task type on matrix or a baseline)");
   cosim->add_flag("--contract", cosim_args.contract,
                   "print the block's port contract at the config's geometry (Markdown) and stop");
   cosim->add_option("--mode", cosim_args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")

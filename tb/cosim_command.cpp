@@ -41,10 +41,15 @@ struct CosimBlock {
   RtlContract (*contract)(const Config& cfg);
   bool (*built_in)(const Config& cfg);      // a geometry linked into gpumem
   std::string (*unfit)(const Config& cfg);  // why no RTL of the block can run with cfg, or ""
+  // What of cfg the block's RTL does not implement, so no run checks it
+  // ("task types 0: not checked, scheme ipoly"), or "".
+  std::string (*unchecked)(const Config& cfg);
 };
+std::string nothing_unchecked(const Config&) { return ""; }
 const CosimBlock kBlocks[] = {
-    {"translator", "translator", make_translator_session, translator_contract, translator_built_in, translator_unfit},
-    {"tlb", "mmu", make_tlb_session, tlb_contract, tlb_built_in, tlb_unfit},
+    {"translator", "translator", make_translator_session, translator_contract, translator_built_in, translator_unfit,
+     translator_unchecked},
+    {"tlb", "mmu", make_tlb_session, tlb_contract, tlb_built_in, tlb_unfit, nothing_unchecked},
 };
 
 // The RTL verilated at run time for cfg: a user's (--rtl), or the project's
@@ -117,6 +122,15 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     out << contract_markdown(block->contract(cfg));
     return 0;
   }
+  // A run must not pass what it did not check: say so before it runs, in
+  // the summary, and refuse with --require-all.
+  const std::string unchecked = block->unchecked(cfg);
+  if (!unchecked.empty() && a.require_all)
+    throw InputError(a.config, 0, "--require-all",
+                     unchecked + ": the RTL " + block->name + " does not implement it (docs/cosim.md, \"What a run checks\")");
+  if (!unchecked.empty())
+    out << "unchecked    " << unchecked << " (the RTL " << block->name
+        << " does not implement it: those task types run with the schemes the stimulus writes)" << std::endl;
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
   const bool pin = a.mode == "pin";
   const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
@@ -144,7 +158,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   session->print_counts(out);
   print_coverage(out, session->coverage());
   if (ok) {
-    out << "result       agreement\n";
+    out << "result       agreement" << (unchecked.empty() ? "" : " (" + unchecked + ")") << "\n";
     return 0;
   }
 

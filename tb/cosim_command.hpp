@@ -28,6 +28,7 @@ struct CosimOptions {
   std::string top;
   unsigned max_latency = 0;  // with --rtl: the latency bound (0: the default, none but the watchdog)
   bool contract = false;     // print the block's port contract for the config and stop
+  bool require_all = false;  // refuse a config of which the RTL leaves something unchecked
 };
 
 // Exit status: 0 agreement, 1 mismatch, RTL assertion, protocol violation or

@@ -42,4 +42,19 @@ RtlContract translator_contract(const Config& cfg) {
   return c;
 }
 
+std::string translator_unchecked(const Config& cfg) {
+  std::string tasks, schemes;
+  unsigned n = 0;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    if (cfg.scheme_of(t) != Scheme::kMatrix) continue;
+    const TaskMapping* m = cfg.task_mapping(t);
+    const std::string name = m && !m->baseline.empty() ? m->baseline : "matrix";
+    tasks += (n ? ", " : "") + std::to_string(t);
+    schemes += (n ? ", " : "") + name;
+    ++n;
+  }
+  if (n == 0) return "";
+  return std::string(n == 1 ? "task type " : "task types ") + tasks + ": not checked, scheme" + (n == 1 ? " " : "s ") + schemes;
+}
+
 }  // namespace gpumem::tb

@@ -40,10 +40,26 @@ inline RegisterParams translator_port_register_params(const Config& cfg) {
   return p;
 }
 
-// Why no translator RTL can run with cfg ("" when one can): it sits after the MMU.
+// Why no translator RTL can run with cfg ("" when one can): it sits after
+// the MMU, and its ports and XOR control vectors are as wide as the channel
+// and candidate bits (a zero-width parameter is no Verilog).
 inline std::string translator_unfit(const Config& cfg) {
-  return cfg.translator.position == TranslatorPosition::kAfterMmu ? "" : "position: the RTL translator sits after the MMU only";
+  if (cfg.translator.position != TranslatorPosition::kAfterMmu) return "position: the RTL translator sits after the MMU only";
+  if (cfg.translator.channel_bits.empty())
+    return "channel_bits: the RTL translator maps channel bits, and this config has none (" +
+           std::to_string(cfg.memory.channels) + " channel" + (cfg.memory.channels == 1 ? "" : "s") +
+           "): co-simulate a power-of-two channel count above 1";
+  if (cfg.translator.candidate_bits.empty())
+    return "candidate_bits: the RTL translator needs at least one candidate bit (its XOR control vectors are "
+           "translator.candidate_bits wide); list the bits the xor scheme may read";
+  return "";
 }
+
+// What the RTL translator cannot check of cfg's own mappings ("" when
+// nothing): task types whose scheme is matrix or a baseline (the RTL has
+// none, xor and prime only), as "task types 0, 3: not checked, schemes
+// ipoly, matrix".
+std::string translator_unchecked(const Config& cfg);
 
 // The translator's ports and elaboration parameters for a config's geometry.
 RtlContract translator_contract(const Config& cfg);
