@@ -34,17 +34,21 @@ const std::vector<std::vector<std::vector<unsigned>>>& ipoly_sets() {
   return sets;
 }
 
-// GPGPU-Sim's PAE case (addrdec.cc at accel-sim commit b013499f, 2018), 32
-// channels: chip bit j XOR row bits a[i] and bank bits b[k], with the P100
-// layout's fields relative to the channel field: bank at s + 8, row at s + 12.
+// GPGPU-Sim's PAE case (addrdec.cc, addrdec_tlx, 2018 to 2020), 32 channels:
+// chip bit j XOR bits a[i] of the decoded row and b[k] of the decoded bank,
+// here on the layout of the P100 configuration (no shipped configuration
+// selects PAE, and P100 is the 32-channel one), with its fields relative to
+// the channel field: bank at s + 8, row at s + 12. That row field is 13 bits,
+// so the a[13] and a[14] the equations also name are always 0 there and are
+// left out: the source never reads an address bit above the row field.
 struct PaeRow {
   std::vector<unsigned> row, bank;
 };
 const std::vector<PaeRow>& pae_rows() {
   static const std::vector<PaeRow> rows = {
-      {{13, 10, 9, 5, 0}, {3, 0}},
+      {{10, 9, 5, 0}, {3, 0}},
       {{12, 11, 6, 1}, {3, 2, 1}},
-      {{14, 9, 8, 7, 2}, {1}},
+      {{9, 8, 7, 2}, {1}},
       {{11, 10, 8, 3}, {2, 3}},
       {{12, 9, 8, 5, 4}, {1, 0}},
   };
