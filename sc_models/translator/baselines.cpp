@@ -35,12 +35,13 @@ const std::vector<std::vector<std::vector<unsigned>>>& ipoly_sets() {
 }
 
 // GPGPU-Sim's PAE case (addrdec.cc, addrdec_tlx, 2018 to 2020), 32 channels:
-// chip bit j XOR bits a[i] of the decoded row and b[k] of the decoded bank,
-// here on the layout of the P100 configuration (no shipped configuration
-// selects PAE, and P100 is the 32-channel one), with its fields relative to
-// the channel field: bank at s + 8, row at s + 12. That row field is 13 bits,
-// so the a[13] and a[14] the equations also name are always 0 there and are
-// left out: the source never reads an address bit above the row field.
+// chip bit j XOR bits a[i] of the decoded row and b[k] of the decoded bank.
+// No shipped configuration selects PAE; the layout here is SM6_P100's, the
+// only 32-channel one shipped with it (chip at bit 8, bank at 16, 13 row bits
+// at 20), moved with the channel field: bank at s + 8, row at s + 12, so that
+// pae is defined on any 32-channel field (the source's map fixes them; the
+// two agree at s = 8). A 13-bit row has no a[13] or a[14], which the
+// equations also name: they are left out, as the source never sees them.
 struct PaeRow {
   std::vector<unsigned> row, bank;
 };
