@@ -34,17 +34,22 @@ const std::vector<std::vector<std::vector<unsigned>>>& ipoly_sets() {
   return sets;
 }
 
-// GPGPU-Sim's PAE case (addrdec.cc at accel-sim commit b013499f, 2018), 32
-// channels: chip bit j XOR row bits a[i] and bank bits b[k], with the P100
-// layout's fields relative to the channel field: bank at s + 8, row at s + 12.
+// GPGPU-Sim's PAE case (addrdec.cc, addrdec_tlx, 2018 to 2020), 32 channels:
+// chip bit j XOR bits a[i] of the decoded row and b[k] of the decoded bank.
+// No shipped configuration selects PAE; the layout here is SM6_P100's, the
+// only 32-channel one shipped with it (chip at bit 8, bank at 16, 13 row bits
+// at 20), moved with the channel field: bank at s + 8, row at s + 12, so that
+// pae is defined on any 32-channel field (the source's map fixes them; the
+// two agree at s = 8). A 13-bit row has no a[13] or a[14], which the
+// equations also name: they are left out, as the source never sees them.
 struct PaeRow {
   std::vector<unsigned> row, bank;
 };
 const std::vector<PaeRow>& pae_rows() {
   static const std::vector<PaeRow> rows = {
-      {{13, 10, 9, 5, 0}, {3, 0}},
+      {{10, 9, 5, 0}, {3, 0}},
       {{12, 11, 6, 1}, {3, 2, 1}},
-      {{14, 9, 8, 7, 2}, {1}},
+      {{9, 8, 7, 2}, {1}},
       {{11, 10, 8, 3}, {2, 3}},
       {{12, 9, 8, 5, 4}, {1, 0}},
   };
