@@ -106,7 +106,10 @@ RC_GTEST_FIXTURE_PROP(CounterProperties, EveryCounterIsBoundedByTheRunsMakespanA
     RC_ASSERT(active <= makespan + 1);
     RC_ASSERT(perf.at("windows").get<uint64_t>() == requests / window);
     RC_ASSERT(perf.at("mean_window_entropy").get<double>() >= 0.0);
-    RC_ASSERT(perf.at("mean_window_entropy").get<double>() <= std::log2(double(cfg.memory.channels)) + 1e-9);
+    // Each n log2 n term is rounded to 2^-24 bit (explorer/window_entropy.hpp):
+    // a window may pass log2(N) by N 2^-25.
+    const double most = std::log2(double(cfg.memory.channels)) + cfg.memory.channels * std::ldexp(1.0, -25);
+    RC_ASSERT(perf.at("mean_window_entropy").get<double>() <= most);
     RC_ASSERT(perf.at("bandwidth").get<double>() == (active ? double(bytes) / double(active) : 0.0));
     RC_ASSERT(perf.at("density").get<double>() == (active ? double(requests) / double(active) : 0.0));
     counted += requests;
