@@ -273,6 +273,14 @@ int run_command(const RunArgs& a) {
     std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
               << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
   }
+  // Exit 0 and a report hide a run that mostly faulted, which is nearly
+  // always a trace of physical addresses read as VAs through the page tables.
+  if (!stopped_by && stats.faults() * 2 > stats.requests())
+    std::cerr << "gpumem: warning: " << stats.faults() << " of " << stats.requests()
+              << " requests faulted: with an address_space a trace's addresses are virtual, and the page tables do not map"
+                 " these; a trace of physical addresses (another simulator's, such as DRAMsim3's or Ramulator's) runs on a"
+                 " config without address_space, such as configs/examples/physical-addresses.yaml (docs/trace-format.md,"
+                 " \"Imported traces\")\n";
   if (stopped_by) {
     const std::string what = std::string("interrupted by ") + (stopped_by == SIGINT ? "SIGINT" : "SIGTERM") +
                              " after " + std::to_string(r.requests) + " requests";
@@ -373,7 +381,7 @@ int sc_main(int argc, char* argv[]) {
                   "with --compare-prefetch: draw the three side by side into this PNG (needs python3 with matplotlib)")
       ->check(kPath)
       ->needs("--compare-prefetch");
-  run->add_flag("--quiet", run_args.quiet, "Print nothing on success");
+  run->add_flag("--quiet", run_args.quiet, "Print nothing on success but warnings (on stderr)");
 
   std::string regmap_format = "markdown";
   CLI::App* regmap = app.add_subcommand("regmap", "Print the register map (one source of truth)");

@@ -130,8 +130,25 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "workload[1].range", "needs its address range"},
       {"generator without kind", "memory: {channels: 1}\nworkload:\n  - task_type: 0\n    count: 4\n",
        3, "workload[0].kind", "missing value"},
-      {"non-power-of-two channels without granule", "memory: {channels: 6}\ntranslator: {prime: 7}\n",
-       2, "translator.granule_bytes", "needs an interleave granule"},
+      {"default channel bits that would reach the page",
+       "memory: {channels: 32}\n", 1, "translator.channel_bits",
+       "missing value: 32 channels need 5 channel bits, and from bit 8 (above the 256-byte interleave granule) they would "
+       "reach bit 12 of the 4096-byte smallest page (isolation); write them below it, as in translator: {channel_bits: "
+       "[7, 8, 9, 10, 11]}"},
+      {"default channel bits above a set granule that would reach the page",
+       "memory: {channels: 8}\nmmu: {page_sizes: [8192]}\ntranslator:\n  granule_bytes: 2048\n", 4, "translator.channel_bits",
+       "from bit 11 (above the 2048-byte interleave granule) they would reach bit 13 of the 8192-byte smallest page "
+       "(isolation); write them below it, as in translator: {channel_bits: [10, 11, 12], granule_bytes: 1024}"},
+      {"a granule that is no power of two", "memory: {channels: 8}\ntranslator:\n  granule_bytes: 384\n", 3,
+       "translator.granule_bytes", "must be a power of two"},
+      {"a baseline on a non-power-of-two channel count",
+       "memory: {channels: 24}\ntranslator:\n  tasks:\n    - {task_type: 0, scheme: none}\n    - task_type: 1\n      scheme: ipoly\n",
+       6, "translator.tasks[1].scheme",
+       "scheme ipoly maps channel bits, so it takes a power-of-two channel count (2, 4, 8, 16, 32, 64, 128 or 256), not 24; "
+       "with 24 channels every task type uses scheme prime or none"},
+      {"xor on a non-power-of-two channel count",
+       "memory: {channels: 6}\ntranslator:\n  tasks: [{task_type: 3, scheme: xor, xor_vectors: []}]\n", 3,
+       "translator.tasks[0].scheme", "scheme xor maps channel bits, so it takes a power-of-two channel count (1, 2, 4, 8"},
       // XOR vectors.
       {"vector wider than the candidate bits",
        "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  candidate_bits: [10, 11]\n  tasks:\n"
@@ -321,6 +338,33 @@ TEST(Config, EveryShippedConfigLoads) {
       ADD_FAILURE() << e.what();
     }
   }
+}
+
+// docs/config-reference.md, "Default channel layout": a config that names
+// no layout interleaves its channels at 256 bytes.
+TEST(Config, ChannelLayoutDefaultsToA256ByteGranule) {
+  const Config eight = config_from("memory: {channels: 8}\n");
+  EXPECT_EQ(eight.translator.channel_bits, (std::vector<unsigned>{8, 9, 10})) << "the 3 bits above the granule";
+  EXPECT_EQ(eight.granule_bytes(), 256u);
+  EXPECT_EQ(eight.translator.granule_bytes, 0u) << "with channel bits the granule is 2^c_min";
+  EXPECT_EQ(config_from("memory: {channels: 16}\n").translator.channel_bits, (std::vector<unsigned>{8, 9, 10, 11}))
+      << "the most the default reaches below a 4 KB page";
+  EXPECT_EQ(config_from("memory: {channels: 32}\nmmu: {page_sizes: [8192]}\n").translator.channel_bits,
+            (std::vector<unsigned>{8, 9, 10, 11, 12}));
+  EXPECT_EQ(config_from("memory: {channels: 8}\ntranslator: {granule_bytes: 64}\n").translator.channel_bits,
+            (std::vector<unsigned>{6, 7, 8}))
+      << "above a granule the config sets";
+  const Config six = config_from("memory: {channels: 6}\ntranslator: {prime: 7, default_scheme: prime}\n");
+  EXPECT_TRUE(six.translator.channel_bits.empty());
+  EXPECT_EQ(six.granule_bytes(), 256u);
+  EXPECT_EQ(config_from("memory: {channels: 1}\n").granule_bytes(), 4096u) << "one channel: the smallest page, as before";
+  // A translator section without channel bits takes them too, before its
+  // XOR vectors are counted against them.
+  const Config x = config_from(
+      "memory: {channels: 4}\ntranslator:\n  candidate_bits: [12, 13]\n  tasks: [{task_type: 1, scheme: xor, xor_vectors: [1, 2]}]\n");
+  EXPECT_EQ(x.translator.channel_bits, (std::vector<unsigned>{8, 9}));
+  // Written out, the list is the user's, even when empty.
+  EXPECT_THROW(config_from("memory: {channels: 8}\ntranslator: {channel_bits: []}\n"), InputError);
 }
 
 TEST(Config, StatsWindowOverridesMaxOutstanding) {

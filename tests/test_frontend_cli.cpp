@@ -313,6 +313,48 @@ TEST_F(Cli, ImportedTracesRunUnchanged) {
   EXPECT_EQ(json("a.json").at("frontend").at("kernels"), 2);
 }
 
+// Issue 29: another simulator's trace holds physical addresses. Through
+// configs/default.yaml's page tables they are VAs nobody maps, and every
+// request faults: the run says so on stderr and names the config that runs
+// such a trace, which serves all of it.
+TEST_F(Cli, ADramTraceThatMostlyFaultsIsWarnedAboutAndThePhysicalConfigRunsIt) {
+  const std::string trace = kSource + "/tests/data/importers/dramsim3.trace";
+  const std::string physical = kSource + "/configs/examples/physical-addresses.yaml";
+  Result r = run({"run", "--config", kSource + "/configs/default.yaml", "--trace", trace, "--trace-format", "dramsim3",
+                  "--stats-json", path("d.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json("d.json").at("faults"), 6);
+  EXPECT_EQ(r.err,
+            "gpumem: warning: 6 of 6 requests faulted: with an address_space a trace's addresses are virtual, and the page "
+            "tables do not map these; a trace of physical addresses (another simulator's, such as DRAMsim3's or "
+            "Ramulator's) runs on a config without address_space, such as configs/examples/physical-addresses.yaml "
+            "(docs/trace-format.md, \"Imported traces\")\n");
+
+  r = run({"run", "--config", physical, "--trace", trace, "--trace-format", "dramsim3", "--stats-json", path("p.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "nothing faults, nothing to warn about";
+  const auto j = json("p.json");
+  EXPECT_EQ(j.at("requests"), 6);
+  EXPECT_EQ(j.at("faults"), 0);
+  uint64_t served = 0;
+  for (const auto& c : j.at("channels")) served += c.at("requests").get<uint64_t>();
+  EXPECT_EQ(served, 6u);
+  EXPECT_EQ(j.count("mmu"), 0u) << "no MMU";
+  for (const char* form : {"ramulator-dram", "ramulator2-ldst"}) {
+    r = run({"run", "--config", physical, "--trace", kSource + "/tests/data/importers/" + form + ".trace", "--trace-format",
+             form, "--stats-json", path("r.json").string(), "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << form << ": " << r.err;
+    EXPECT_EQ(json("r.json").at("faults"), 0) << form;
+  }
+
+  // Half faulting is a run about faults, not a wrong config: no warning.
+  r = run({"run", "--config", kSource + "/configs/examples/nested-pages.yaml", "--trace",
+           kSource + "/configs/examples/nested-pages-faults.csv", "--stats-json", path("n.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json("n.json").at("faults").get<uint64_t>() * 2, json("n.json").at("requests").get<uint64_t>());
+  EXPECT_EQ(r.err, "");
+}
+
 TEST_F(Cli, BadFrontEndInputsExitTwoNamingWhere) {
   const auto cfg = write("c.yaml", kConfig);
   const auto bad = write("bad.csv", "thread,pc,op,address,width,dependent,data\nkernel,k,0\n0,0x10,R,0x1002,4,0,\n");

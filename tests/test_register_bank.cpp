@@ -278,6 +278,35 @@ TEST(PerformanceCounters, SixtyFourBitCountsSplitIntoTwoWords) {
   EXPECT_DOUBLE_EQ(r.bandwidth(), double(r.bytes) / double(r.active_cycles));
 }
 
+// The router sees requests in issue order, not in cycle order: one that walks
+// the page tables arrives after a later one that hit the TLB. The span is
+// the earliest arrival's to the latest's, whatever order they came in.
+TEST(PerformanceCounters, ActiveCyclesSpanTheEarliestToTheLatestArrival) {
+  PerformanceMonitor monitor(8, 4);
+  monitor.count(1, 2, 0, 64, 7);  // walked: reaches the router at cycle 7
+  EXPECT_EQ(monitor.task(1).active_cycles, 1u);
+  monitor.count(1, 2, 1, 64, 2);  // issued later, hit the TLB: cycle 2
+  EXPECT_EQ(monitor.task(1).active_cycles, 6u) << "cycles 2 to 7";
+  EXPECT_EQ(monitor.application(2).active_cycles, 6u);
+  EXPECT_DOUBLE_EQ(monitor.application(2).bandwidth(), 128.0 / 6.0);
+  EXPECT_DOUBLE_EQ(monitor.application(2).density(), 2.0 / 6.0);
+  monitor.count(1, 2, 2, 64, 5);  // inside the span
+  monitor.count(1, 3, 3, 64, 0);  // another process, earlier than all
+  EXPECT_EQ(monitor.task(1).active_cycles, 8u) << "cycles 0 to 7";
+  EXPECT_EQ(monitor.application(2).active_cycles, 6u);
+  EXPECT_EQ(monitor.application(3).active_cycles, 1u);
+  EXPECT_EQ(monitor.task(0).active_cycles, 0u) << "no request, no span";
+
+  // The registers read the same span.
+  RegisterBank bank(register_params(bank_config()));
+  for (uint64_t cycle : {7, 2, 5}) bank.count(1, 2, 0, 64, cycle);
+  ASSERT_EQ(bank.write(kRegPerfCtrl, 4, kPerfSnapshot), RegStatus::kOk);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 1, kPerfActiveCyclesLo), 6u);
+  EXPECT_EQ(perf_word(bank, kRegPerfTask, 1, kPerfActiveCyclesHi), 0u);
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 2, kPerfActiveCyclesLo), 6u);
+  EXPECT_EQ(perf_word(bank, kRegPerfApp, 2, kPerfActiveCyclesHi), 0u);
+}
+
 // CTRL bit 1 switches the selections of APP_TASK_SELECT on and off.
 TEST(DynamicSelection, ValidSelectionReplacesTheTaskTypeOnlyWhileEnabled) {
   RegisterBank bank(register_params(bank_config()));

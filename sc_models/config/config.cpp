@@ -79,6 +79,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (root["mmu"]) read_mmu(r, root["mmu"], cfg.mmu);
   const YAML::Node tn = root["translator"];
   if (tn) read_translator(r, tn, cfg, cfg.translator);
+  else default_channel_layout(r, root, cfg, cfg.translator);
   check_translator(r, tn ? tn : root, cfg);
   if (const auto s = root["simulation"]) {
     r.expect_map(s, "simulation", {"cycle_ns", "quantum_cycles"});

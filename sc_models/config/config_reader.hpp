@@ -143,6 +143,7 @@ Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key)
 void read_memory(const Reader& r, const YAML::Node& n, MemoryConfig& m);
 void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m);
 void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t);
+void default_channel_layout(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t);
 void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg);
 void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, Config& cfg);
 void check_translator_with_mmu(const Reader& r, const YAML::Node& n, const Config& cfg);

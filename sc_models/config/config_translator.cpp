@@ -83,6 +83,9 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
   if (n["dynamic_selection"]) t.dynamic_selection = r.to_bool(n["dynamic_selection"], "translator.dynamic_selection");
   r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
   r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
+  if (t.granule_bytes && !is_pow2(t.granule_bytes))
+    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
+  default_channel_layout(r, n, cfg, t);
   if (const auto d = n["default_scheme"]) {
     t.default_scheme = read_scheme(r, d, "translator.default_scheme");
     if (t.default_scheme == Scheme::kXor)
@@ -111,14 +114,42 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
   }
 }
 
+// A config that gives only memory.channels runs on the layout most users
+// mean: channels interleaved at a 256-byte granule, the lowest bits that
+// keep a request whole. Its channel bits are refused, never moved, when
+// they would reach the smallest page (isolation): the message says what to
+// write instead. `n` is the translator section, or the root without one.
+void default_channel_layout(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
+  const unsigned N = cfg.memory.channels;
+  if (!is_pow2(N)) {
+    if (!t.granule_bytes) t.granule_bytes = uint64_t{1} << TranslatorConfig::kDefaultGranuleShift;
+    return;
+  }
+  if (N == 1 || n["channel_bits"]) return;
+  const unsigned m = log2_exact(N);
+  const unsigned c0 = t.granule_bytes ? log2_exact(t.granule_bytes) : TranslatorConfig::kDefaultGranuleShift;
+  const unsigned page_bit = log2_exact(cfg.mmu.smallest_page());
+  if (c0 + m > page_bit) {
+    std::string fix = "translator: {channel_bits: [";
+    for (unsigned j = 0; j < m; ++j) fix += (j ? ", " : "") + std::to_string(page_bit - m + j);
+    fix += "]";
+    if (t.granule_bytes) fix += ", granule_bytes: " + std::to_string(uint64_t{1} << (page_bit - m));
+    fix += "}";
+    r.fail(n, "translator.channel_bits",
+           "missing value: " + std::to_string(N) + " channels need " + std::to_string(m) + " channel bits, and from bit " +
+               std::to_string(c0) + " (above the " + std::to_string(uint64_t{1} << c0) +
+               "-byte interleave granule) they would reach bit " + std::to_string(page_bit) + " of the " +
+               std::to_string(cfg.mmu.smallest_page()) + "-byte smallest page (isolation); write them below it, as in " + fix);
+  }
+  for (unsigned j = 0; j < m; ++j) t.channel_bits.push_back(c0 + j);
+}
+
 void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
   const auto& t = cfg.translator;
   const unsigned N = cfg.memory.channels;
   const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
   const YAML::Node at = cb ? cb : n;
   if (is_pow2(N)) {
-    if (N > 1 && t.channel_bits.empty())
-      r.fail(n, "translator.channel_bits", "missing value: " + std::to_string(N) + " channels need " + std::to_string(log2_exact(N)) + " channel bits");
     if (t.channel_bits.size() != log2_exact(N))
       r.fail(at, "translator.channel_bits", std::to_string(t.channel_bits.size()) + " channel bits give " +
                  std::to_string(1u << t.channel_bits.size()) + " channels but memory.channels is " + std::to_string(N));
@@ -126,11 +157,7 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
     if (!t.channel_bits.empty())
       r.fail(at, "translator.channel_bits", "memory.channels = " + std::to_string(N) +
                  " is not a power of two, so it has no channel bits; use granule_bytes and the prime or none scheme");
-    if (t.granule_bytes == 0)
-      r.fail(n, "translator.granule_bytes", "missing value: a non-power-of-two channel count needs an interleave granule");
   }
-  if (t.granule_bytes && !is_pow2(t.granule_bytes))
-    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
   if (t.granule_bytes && t.granule_bytes >= (unsigned __int128)1 << cfg.memory.address_bits)
     r.fail(n["granule_bytes"], "translator.granule_bytes", "must be smaller than the " +
            std::to_string(cfg.memory.address_bits) + "-bit physical address space");
@@ -186,13 +213,19 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
     // task uses the same channel function. The configured schemes must agree
     // even with interleave_enable false: firmware may set CTRL's enable at
     // run time, and the register bank fixes each task type's scheme.
-    std::set<Scheme> schemes;
-    for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
-      const Scheme s = cfg.scheme_of(task);
-      if (s == Scheme::kXor || s == Scheme::kMatrix)
-        r.fail(n["tasks"], "translator.tasks", std::string("scheme ") + scheme_name(s) + " needs a power-of-two channel count");
-      schemes.insert(s);
+    for (size_t i = 0; i < t.tasks.size(); ++i) {
+      const TaskMapping& tm = t.tasks[i];
+      if (tm.scheme != Scheme::kXor && tm.scheme != Scheme::kMatrix) continue;
+      // A baseline needs a channel bit to hash into; xor and matrix run on one channel too.
+      std::string counts = tm.baseline.empty() ? "1, 2" : "2";
+      for (unsigned c = 4; c <= kMaxChannels; c *= 2) counts += (c == kMaxChannels ? " or " : ", ") + std::to_string(c);
+      r.fail(n["tasks"][i]["scheme"], "translator.tasks[" + std::to_string(i) + "].scheme",
+             "scheme " + (tm.baseline.empty() ? std::string(scheme_name(tm.scheme)) : tm.baseline) +
+                 " maps channel bits, so it takes a power-of-two channel count (" + counts + "), not " + std::to_string(N) +
+                 "; with " + std::to_string(N) + " channels every task type uses scheme prime or none");
     }
+    std::set<Scheme> schemes;
+    for (unsigned task = 0; task < kMaxTaskTypes; ++task) schemes.insert(cfg.scheme_of(task));
     if (schemes.size() > 1)
       r.fail(n["tasks"], "translator.tasks", "with " + std::to_string(N) +
              " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"

@@ -22,7 +22,7 @@ PerfReading PerformanceMonitor::Group::reading() const {
   PerfReading r;
   r.requests = requests;
   r.bytes = bytes;
-  r.active_cycles = requests ? last_cycle - first_cycle + 1 : 0;
+  r.active_cycles = requests ? latest_cycle - earliest_cycle + 1 : 0;
   r.windows = entropy.windows();
   r.mean_window_entropy = entropy.mean();
   return r;

@@ -1,11 +1,12 @@
 // The on-chip performance counters of seed 000, paragraph 0098: per task
 // type and per application (process), the requests and bytes that reached a
-// channel, the cycles between the first and the last of them, and the mean
+// channel, the cycles from the earliest to the latest of them, and the mean
 // window entropy of their channels (windows of W consecutive requests of
 // that group, the definition of explorer/window_entropy.hpp). The register
 // bank reads them into PERF_TASK and PERF_APP on a snapshot; the profile
 // store reads them after a run. docs/register-map.md, "Performance counters".
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -17,7 +18,7 @@ namespace gpumem {
 struct PerfReading {
   uint64_t requests = 0;
   uint64_t bytes = 0;
-  uint64_t active_cycles = 0;  // last request's cycle - first's + 1; 0 with no request
+  uint64_t active_cycles = 0;  // latest arrival's cycle - earliest's + 1; 0 with no request
   uint64_t windows = 0;        // full windows closed
   double mean_window_entropy = 0;
 
@@ -45,16 +46,18 @@ class PerformanceMonitor {
  private:
   struct Group {
     Group(unsigned channels, unsigned window) : entropy(channels, window) {}
+    // Arrivals come in issue order, not cycle order: a request that walks
+    // the page tables reaches the router after a later one that hit the TLB.
     void count(unsigned channel, unsigned bytes_moved, uint64_t cycle) {
-      if (requests == 0) first_cycle = cycle;
-      last_cycle = cycle;
+      earliest_cycle = requests == 0 ? cycle : std::min(earliest_cycle, cycle);
+      latest_cycle = requests == 0 ? cycle : std::max(latest_cycle, cycle);
       ++requests;
       bytes += bytes_moved;
       entropy.add(channel);
     }
     PerfReading reading() const;
 
-    uint64_t requests = 0, bytes = 0, first_cycle = 0, last_cycle = 0;
+    uint64_t requests = 0, bytes = 0, earliest_cycle = 0, latest_cycle = 0;
     WindowedEntropy entropy;
   };
 

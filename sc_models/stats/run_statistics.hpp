@@ -19,6 +19,7 @@ class RunStatistics : public CompletionObserver {
   void on_completion(const Completion& c) override;
 
   uint64_t requests() const { return requests_; }
+  uint64_t faults() const { return faults_; }
   uint64_t makespan() const { return requests_ ? last_completion_ - first_issue_ : 0; }
   double mean_window_entropy() const { return entropy_.mean(); }
 

@@ -7,6 +7,7 @@
 // scheme, position) are drawn from the input too.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cmath>
 #include <cstdint>
@@ -166,7 +167,9 @@ class ReferenceMap {
       const std::vector<Counted>& h = it == history_.end() ? none : it->second;
       uint64_t bytes = 0;
       for (const Counted& c : h) bytes += c.bytes;
-      const uint64_t span = h.empty() ? 0 : h.back().cycle - h.front().cycle + 1;
+      uint64_t earliest = ~uint64_t{0}, latest = 0;
+      for (const Counted& c : h) earliest = std::min(earliest, c.cycle), latest = std::max(latest, c.cycle);
+      const uint64_t span = h.empty() ? 0 : latest - earliest + 1;
       const uint64_t windows = h.size() / window;
       auto entropy_of = [&](size_t first, size_t n) {
         std::map<unsigned, unsigned> hist;
@@ -351,9 +354,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const unsigned channel = in.ConsumeIntegralInRange<unsigned>(0, params.layout.channels - 1);
       const unsigned process = in.ConsumeIntegralInRange<unsigned>(0, kMaxProcesses - 1);
       const unsigned bytes = in.ConsumeIntegralInRange<unsigned>(1, kMaxRequestBytes);
-      cycle += in.ConsumeIntegralInRange<unsigned>(0, 3);  // the router sees cycles in order
-      bank.count(task, process, channel, bytes, cycle);
-      ref.count(task, process, channel, bytes, cycle);
+      cycle += in.ConsumeIntegralInRange<unsigned>(0, 3);
+      // Requests reach the router in issue order, but a TLB hit issued later
+      // arrives before a walk issued earlier: cycles may go back.
+      const uint64_t arrival = cycle - std::min<uint64_t>(cycle, in.ConsumeIntegralInRange<unsigned>(0, 8));
+      bank.count(task, process, channel, bytes, arrival);
+      ref.count(task, process, channel, bytes, arrival);
     } else {
       const uint64_t off = draw_offset(in);
       const unsigned width = in.ConsumeBool() ? 4 : in.ConsumeIntegralInRange<unsigned>(0, 16);
