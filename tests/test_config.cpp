@@ -139,6 +139,10 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "memory: {channels: 8}\nmmu: {page_sizes: [8192]}\ntranslator:\n  granule_bytes: 2048\n", 4, "translator.channel_bits",
        "from bit 11 (above the 2048-byte interleave granule) they would reach bit 13 of the 8192-byte smallest page "
        "(isolation); write them below it, as in translator: {channel_bits: [10, 11, 12], granule_bytes: 1024}"},
+      {"default channel bits above a set granule that would leave the address space",
+       "memory: {address_bits: 16, channels: 16}\nmmu: {page_sizes: [131072]}\ntranslator: {granule_bytes: 8192}\n", 3,
+       "translator.channel_bits", "from bit 13 (above the 8192-byte interleave granule) they would reach past the 16-bit "
+       "physical address space; write them below it, as in translator: {channel_bits: [12, 13, 14, 15], granule_bytes: 4096}"},
       {"a granule that is no power of two", "memory: {channels: 8}\ntranslator:\n  granule_bytes: 384\n", 3,
        "translator.granule_bytes", "must be a power of two"},
       {"a baseline on a non-power-of-two channel count",

@@ -114,11 +114,12 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
   }
 }
 
-// A config that gives only memory.channels runs on the layout most users
-// mean: channels interleaved at a 256-byte granule, the lowest bits that
-// keep a request whole. Its channel bits are refused, never moved, when
-// they would reach the smallest page (isolation): the message says what to
-// write instead. `n` is the translator section, or the root without one.
+// A config that gives only memory.channels runs on the layout the shipped
+// configs use: channels interleaved at a 256-byte granule. Default channel
+// bits that would reach the smallest page (isolation) or leave the address
+// space are refused, not moved elsewhere, so that the default stays one
+// rule; the message gives a layout to write out instead. `n` is the
+// translator section, or the root without one.
 void default_channel_layout(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
   const unsigned N = cfg.memory.channels;
   if (!is_pow2(N)) {
@@ -129,17 +130,20 @@ void default_channel_layout(const Reader& r, const YAML::Node& n, const Config& 
   const unsigned m = log2_exact(N);
   const unsigned c0 = t.granule_bytes ? log2_exact(t.granule_bytes) : TranslatorConfig::kDefaultGranuleShift;
   const unsigned page_bit = log2_exact(cfg.mmu.smallest_page());
-  if (c0 + m > page_bit) {
+  const unsigned limit = std::min(page_bit, cfg.memory.address_bits);
+  if (c0 + m > limit) {
     std::string fix = "translator: {channel_bits: [";
-    for (unsigned j = 0; j < m; ++j) fix += (j ? ", " : "") + std::to_string(page_bit - m + j);
+    for (unsigned j = 0; j < m; ++j) fix += (j ? ", " : "") + std::to_string(limit - m + j);
     fix += "]";
-    if (t.granule_bytes) fix += ", granule_bytes: " + std::to_string(uint64_t{1} << (page_bit - m));
+    if (t.granule_bytes) fix += ", granule_bytes: " + std::to_string(uint64_t{1} << (limit - m));
     fix += "}";
+    const std::string past = limit == page_bit ? "bit " + std::to_string(page_bit) + " of the " +
+                                                     std::to_string(cfg.mmu.smallest_page()) + "-byte smallest page (isolation)"
+                                               : "past the " + std::to_string(limit) + "-bit physical address space";
     r.fail(n, "translator.channel_bits",
            "missing value: " + std::to_string(N) + " channels need " + std::to_string(m) + " channel bits, and from bit " +
                std::to_string(c0) + " (above the " + std::to_string(uint64_t{1} << c0) +
-               "-byte interleave granule) they would reach bit " + std::to_string(page_bit) + " of the " +
-               std::to_string(cfg.mmu.smallest_page()) + "-byte smallest page (isolation); write them below it, as in " + fix);
+               "-byte interleave granule) they would reach " + past + "; write them below it, as in " + fix);
   }
   for (unsigned j = 0; j < m; ++j) t.channel_bits.push_back(c0 + j);
 }
