@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <sstream>
@@ -65,7 +66,9 @@ inline void child_run(const SystemCase& c, int out) {
 
 }  // namespace detail
 
-inline CaseOutcome run_system_case(const SystemCase& c, unsigned timeout_seconds = 120) {
+// `at_child_end`, when given, runs in the child after its report (the fuzz
+// target copies the child's coverage counters out there).
+inline CaseOutcome run_system_case(const SystemCase& c, unsigned timeout_seconds = 120, void (*at_child_end)() = nullptr) {
   CaseOutcome r;
   int fds[2];
   if (pipe(fds) != 0) {
@@ -82,15 +85,20 @@ inline CaseOutcome run_system_case(const SystemCase& c, unsigned timeout_seconds
     close(fds[0]);
     alarm(timeout_seconds);  // a hang ends the child, and the parent says so
     detail::child_run(c, fds[1]);
+    if (at_child_end) at_child_end();
     _exit(0);
   }
   close(fds[1]);
   std::string text;
   char buf[512];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  // A signal to the parent (libFuzzer's timer) interrupts read and waitpid: retry.
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n > 0) text.append(buf, static_cast<size_t>(n));
+    else if (errno != EINTR) break;
+  }
   close(fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (WIFSIGNALED(status)) {
     r.error = WTERMSIG(status) == SIGALRM ? "the run hung (" + std::to_string(timeout_seconds) + " s)"
                                           : "the run died of signal " + std::to_string(WTERMSIG(status));
