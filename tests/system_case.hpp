@@ -8,6 +8,7 @@
 // and a seeded soak draw the same space of configs and traces.
 #pragma once
 #include <cstdint>
+#include <bitset>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -276,7 +277,6 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
         }
       }
     }
-    (void)warps_per_block;
   }
   return {y.str(), t.str(), summary.str()};
 }
@@ -292,11 +292,10 @@ class DataOracle : public CompletionObserver {
  public:
   explicit DataOracle(bool l1) : l1_(l1) {}
 
-  void init(unsigned process, uint64_t address, const std::vector<uint8_t>& bytes) {
-    for (size_t i = 0; i < bytes.size(); ++i) {
-      Byte& b = bytes_[key(process, address + i)];
-      b.value = bytes[i];
-    }
+  // Bytes are keyed by address alone: one virtual address space is shared
+  // by every application (docs/page-tables.md).
+  void init(uint64_t address, const std::vector<uint8_t>& bytes) {
+    for (size_t i = 0; i < bytes.size(); ++i) bytes_[address + i].value = bytes[i];
   }
 
   void on_completion(const Completion& c) override {
@@ -311,7 +310,7 @@ class DataOracle : public CompletionObserver {
       ++epoch_;
     }
     for (unsigned i = 0; i < r.size; ++i) {
-      Byte& b = at(r.process, r.address + i);
+      Byte& b = bytes_[r.address + i];
       if (r.op == Op::kWrite) {
         if (c.byte_enables && c.byte_enables[i] != TLM_BYTE_ENABLED) continue;
         if (b.epoch != epoch_) b.begin(epoch_);
@@ -327,9 +326,9 @@ class DataOracle : public CompletionObserver {
       if (mismatches_++ == 0) {
         char m[256];
         std::snprintf(m, sizeof m,
-                      "request %llu (kernel %u, SM %u, warp %u, %s of %u bytes at 0x%llx, process %u, l1 %s): byte 0x%llx "
+                      "request %llu (kernel %u, SM %u, warp %u, read of %u bytes at 0x%llx, process %u, l1 %s): byte 0x%llx "
                       "read 0x%02x, last written 0x%02x",
-                      (unsigned long long)r.id, r.kernel, r.sm, r.warp, "read", r.size, (unsigned long long)r.address,
+                      (unsigned long long)r.id, r.kernel, r.sm, r.warp, r.size, (unsigned long long)r.address,
                       r.process, l1_result_name(c.how.l1), (unsigned long long)(r.address + i), c.data[i], b.value);
         first_ = m;
       }
@@ -347,24 +346,16 @@ class DataOracle : public CompletionObserver {
  private:
   struct Byte {
     uint8_t value = 0;
-    uint32_t epoch = 0;  // the kernel the fields below are of
+    uint32_t epoch = 0;  // the kernel the fields below are of (0: none yet)
     uint64_t writers = 0;  // SMs that wrote it in that kernel
-    std::vector<bool> held;  // values it held in that kernel
+    std::bitset<256> held;  // values it held in that kernel
     void begin(uint32_t e) {
       epoch = e;
       writers = 0;
-      held.assign(256, false);
+      held.reset();
       held[value] = true;
     }
   };
-  // One virtual address space shared by every application
-  // (docs/page-tables.md): a VA is the same byte whichever process names it.
-  uint64_t key(unsigned, uint64_t address) const { return address; }
-  Byte& at(unsigned process, uint64_t address) {
-    Byte& b = bytes_[key(process, address)];
-    if (b.held.empty()) b.begin(0);
-    return b;
-  }
 
   bool l1_;
   std::unordered_map<uint64_t, Byte> bytes_;

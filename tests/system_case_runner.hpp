@@ -42,7 +42,7 @@ inline void child_run(const SystemCase& c, int out) {
       KernelInfo kernel;
       ThreadRecord record;
       for (auto item = pre->next(init, kernel, record); item != ThreadTraceSource::Item::kEnd; item = pre->next(init, kernel, record))
-        if (item == ThreadTraceSource::Item::kMemoryInit) oracle.init(init.process, init.address, init.bytes);
+        if (item == ThreadTraceSource::Item::kMemoryInit) oracle.init(init.address, init.bytes);
     }
     std::istringstream in(c.trace);
     auto source = read_thread_trace(in, "case.csv");

@@ -14,19 +14,17 @@
 #include <cstdlib>
 #include <random>
 
+#include "random_config.hpp"
 #include "system_case_runner.hpp"
 
 namespace gpumem::test {
 
-// RapidCheck picks every choice, so it can shrink each one (towards lo).
-// Full size for every pick: RapidCheck's size, which starts small, bounds
-// the trace only (draw_system_case's scale), so 64 channels come up as
-// early as 1.
+// RapidCheck picks every choice, so it can shrink each one (towards lo),
+// uniformly: RapidCheck's size bounds the trace only (draw_system_case's
+// scale), so 64 channels come up as early as 1.
 class RcChooser : public Chooser {
  public:
-  unsigned pick(unsigned lo, unsigned hi) override {
-    return lo == hi ? lo : *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(lo, hi + 1));
-  }
+  unsigned pick(unsigned lo, unsigned hi) override { return lo == hi ? lo : uniform<unsigned>(lo, hi + 1); }
 };
 
 class SeededChooser : public Chooser {
