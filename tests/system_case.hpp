@@ -220,9 +220,16 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
   // and pages; memory-init bytes on some; kernels of either process.
   std::ostringstream t;
   t << kThreadTraceHeader << "\n";
+  // Hot lines: a run of neighbours (what a stride or BFS prefetch brings in
+  // is then read and written too, by this SM and others, in this kernel and
+  // the next) and two lines anywhere in the span.
   std::vector<std::vector<uint64_t>> hot(spans.size());
-  for (size_t s = 0; s < spans.size(); ++s)
-    for (unsigned k = 0; k < 4; ++k) hot[s].push_back(spans[s].base + uint64_t{ch.pick(0, unsigned(spans[s].size / line - 1))} * line);
+  for (size_t s = 0; s < spans.size(); ++s) {
+    const unsigned lines = unsigned(spans[s].size / line);
+    const unsigned run = ch.pick(0, lines - 1);
+    for (unsigned k = 0; k < 6 && run + k < lines; ++k) hot[s].push_back(spans[s].base + uint64_t{run + k} * line);
+    for (unsigned k = 0; k < 2; ++k) hot[s].push_back(spans[s].base + uint64_t{ch.pick(0, lines - 1)} * line);
+  }
   // The BFS arrays' first lines are hot too.
   for (unsigned k = 0; k < 5; ++k) hot[0].push_back(spans[0].base + k * 0x200);
   const unsigned inits = ch.pick(0, 3);
@@ -239,7 +246,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
     }
     t << "\n";
   }
-  const unsigned kernels = ch.pick(1, 3);
+  const unsigned kernels = ch.pick(1, 4);
   for (unsigned k = 0; k < kernels; ++k) {
     const unsigned process = ch.pick(0, processes - 1);
     std::vector<size_t> mine;
