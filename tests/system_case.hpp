@@ -267,8 +267,15 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
         const uint64_t line_base = ch.one_of(hot[s]);
         const unsigned stride = width * (1u << ch.pick(0, 3));
         const unsigned lanes = ch.percent(50) ? ch.pick(1, 32) : 32;  // shrinks to one lane
-        const bool fault = mmu && !holes.empty() && ch.percent(3);
-        const uint64_t fault_base = fault ? holes[ch.pick(0, unsigned(holes.size() - 1))].base : 0;
+        // The kernel's own holes: before the MMU a VA outside the VA-range
+        // registers maps with the accessing process's task type, so another
+        // application's address is not the same byte (docs/page-tables.md,
+        // "The translator before the MMU").
+        std::vector<const detail::Span*> own_holes;
+        for (const detail::Span& h : holes)
+          if (h.process == process) own_holes.push_back(&h);
+        const bool fault = !own_holes.empty() && ch.percent(3);
+        const uint64_t fault_base = fault ? own_holes[ch.pick(0, unsigned(own_holes.size() - 1))]->base : 0;
         for (unsigned lane = 0; lane < lanes; ++lane) {
           uint64_t a;
           if (fault) a = fault_base + uint64_t{lane} * width;
