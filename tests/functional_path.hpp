@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "channel/channel_model.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
 #include "mmu/mmu.hpp"

@@ -18,7 +18,7 @@
 
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
 #include "mmu/mmu.hpp"

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "base/bits.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "router/channel_decoder.hpp"
 #include "test_helpers.hpp"
-#include "translator/baselines.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/baselines.hpp"
+#include "base/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem::test {

@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "gpumem_ref_pkg__Dpi.h"

@@ -24,7 +24,7 @@
 #include "base/bits.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "functional_path.hpp"
 #include "random_config.hpp"
 #include "router/channel_decoder.hpp"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/hex.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "mmu/page_table.hpp"
 #include "mmu/pte.hpp"

@@ -14,7 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "base/sanitizer.hpp"
-#include "config/profile_store.hpp"
+#include "params/profile_store.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"

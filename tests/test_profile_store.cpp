@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "config/block_params.hpp"
-#include "config/profile_store.hpp"
+#include "params/block_params.hpp"
+#include "params/profile_store.hpp"
 #include "explorer/profile.hpp"
 #include "test_helpers.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "regs/register_access.hpp"

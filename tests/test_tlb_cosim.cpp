@@ -13,7 +13,7 @@
 
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "Vgpumem_nested_tlb.h"
 #include "tb/common/rtl_adapter.hpp"
 #include "tb/common/rtl_model.hpp"

@@ -7,7 +7,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/sanitizer.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"

@@ -9,10 +9,10 @@
 #include <set>
 #include <vector>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "router/channel_decoder.hpp"
 #include "test_helpers.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem::test {

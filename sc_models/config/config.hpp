@@ -9,7 +9,7 @@
 
 #include "base/channel_layout.hpp"
 #include "base/types.hpp"
-#include "mmu/pte.hpp"
+#include "base/page_geometry.hpp"
 
 namespace gpumem {
 
@@ -54,7 +54,7 @@ struct ApplicationConfig {
   std::vector<RegionConfig> regions;
   int line = 0;
   // Not a YAML key: the task type the profile store selected for this
-  // application (config/profile_store.hpp), which the driver writes to
+  // application (params/profile_store.hpp), which the driver writes to
   // APP_TASK_SELECT[process].
   std::optional<unsigned> selected_task_type;
 };

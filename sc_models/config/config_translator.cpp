@@ -1,8 +1,8 @@
 // The translator section and its checks against memory and the MMU.
 #include "base/hex.hpp"
 #include "config/config_reader.hpp"
-#include "translator/baselines.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/baselines.hpp"
+#include "base/channel_matrix.hpp"
 
 namespace gpumem::config_yaml {
 

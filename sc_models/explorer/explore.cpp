@@ -9,7 +9,7 @@
 #include "base/bits.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
 #include "explorer/window_entropy.hpp"
@@ -17,8 +17,8 @@
 #include "mmu/mmu.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
-#include "translator/baselines.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/baselines.hpp"
+#include "base/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {

@@ -1,12 +1,12 @@
 // Adaptive task types (seed 000, paragraphs 0096-0099): after a run, each
 // application's counters and requests decide the mapping its next run takes
-// from the profile store (config/profile_store.hpp). docs/explorer.md,
+// from the profile store (params/profile_store.hpp). docs/explorer.md,
 // "Profile store", gives the rules and why the thresholds are these.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "config/profile_store.hpp"
+#include "params/profile_store.hpp"
 #include "payload/completion.hpp"
 
 namespace gpumem {

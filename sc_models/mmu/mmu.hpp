@@ -12,11 +12,16 @@
 
 namespace gpumem {
 
-// What the MMU is elaborated with (config/block_params.hpp fills it from the
+// What the MMU is elaborated with (params/block_params.hpp fills it from the
 // config): its TLB, and the VA width its page tables cover.
 struct MmuParams {
   TlbParams tlb;
   unsigned va_bits = 32;
+  // The TLM shell's timing, in cycles, and whether the MMU sets the task
+  // type from the PTE (the translator after it) or leaves the one before.
+  unsigned tlb_hit_cycles = 1;
+  unsigned walk_level_cycles = 1;
+  bool sets_task_type = true;
 };
 
 // The MMU's view of the register bank: what firmware programs.

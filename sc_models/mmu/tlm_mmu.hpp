@@ -11,7 +11,6 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "config/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "payload/clock.hpp"
 #include "payload/payload_extensions.hpp"
@@ -25,15 +24,15 @@ class MmuTlm : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<MmuTlm> downstream;  // translated requests
   tlm_utils::simple_initiator_socket<MmuTlm> walker;      // page-table reads, physical
 
-  MmuTlm(sc_core::sc_module_name name, const Config& cfg, const MmuRegisters& regs, const Clock& clock)
+  MmuTlm(sc_core::sc_module_name name, const MmuParams& params, const MmuRegisters& regs, const Clock& clock)
       : sc_module(name),
         target("target"),
         downstream("downstream"),
         walker("walker"),
-        model_(mmu_params(cfg), regs),
-        hit_(clock.span(cfg.mmu.tlb_hit_cycles)),
-        walk_level_(clock.span(cfg.mmu.walk_level_cycles)),
-        sets_task_(cfg.translator.position == TranslatorPosition::kAfterMmu) {
+        model_(params, regs),
+        hit_(clock.span(params.tlb_hit_cycles)),
+        walk_level_(clock.span(params.walk_level_cycles)),
+        sets_task_(params.sets_task_type) {
     target.register_b_transport(this, &MmuTlm::b_transport);
     target.register_transport_dbg(this, &MmuTlm::transport_dbg);
     walk_.set_extension(&walk_ext_);

@@ -12,7 +12,7 @@
 #include "regs/performance_monitor.hpp"
 #include "regs/register.hpp"
 #include "regs/register_map.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/channel_matrix.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem {

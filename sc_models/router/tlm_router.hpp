@@ -25,8 +25,8 @@ class ChannelRouterTlm : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket_optional<ChannelRouterTlm> page_tables;
   tlm_utils::multi_passthrough_initiator_socket<ChannelRouterTlm> to_channel;
 
-  ChannelRouterTlm(sc_core::sc_module_name name, const Config& cfg, RegisterBank& counters)
-      : sc_module(name), target("target"), page_tables("page_tables"), to_channel("to_channel"), decoder_(cfg.channel_layout()), granule_shift_(cfg.channel_layout().granule_shift), counters_(counters) {
+  ChannelRouterTlm(sc_core::sc_module_name name, const ChannelLayout& layout, RegisterBank& counters)
+      : sc_module(name), target("target"), page_tables("page_tables"), to_channel("to_channel"), decoder_(layout), granule_shift_(layout.granule_shift), counters_(counters) {
     target.register_b_transport(this, &ChannelRouterTlm::b_transport);
     target.register_transport_dbg(this, &ChannelRouterTlm::transport_dbg);
     page_tables.register_b_transport(this, &ChannelRouterTlm::page_table_b_transport);

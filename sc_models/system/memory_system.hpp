@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "channel/tlm_channel.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "mmu/tlm_mmu.hpp"
 #include "payload/clock.hpp"
 #include "regs/tlm_register_bank.hpp"
@@ -25,8 +25,8 @@ class MemorySystem : public sc_core::sc_module {
   MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
       : sc_module(name),
         registers("registers", register_params(cfg)),
-        translator("translator", cfg, registers.bank().translator_registers()),
-        router("router", cfg, registers.bank()) {
+        translator("translator", translator_params(cfg), registers.bank().translator_registers()),
+        router("router", cfg.channel_layout(), registers.bank()) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), cfg.memory.service_cycles, clock));
@@ -37,7 +37,7 @@ class MemorySystem : public sc_core::sc_module {
       entry_ = &translator.target;
       return;
     }
-    mmu = std::make_unique<MmuTlm>("mmu", cfg, registers.bank().mmu_registers(), clock);
+    mmu = std::make_unique<MmuTlm>("mmu", mmu_params(cfg), registers.bank().mmu_registers(), clock);
     mmu->walker.bind(router.page_tables);
     if (cfg.translator.position == TranslatorPosition::kAfterMmu) {
       mmu->downstream.bind(translator.target);

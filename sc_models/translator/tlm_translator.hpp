@@ -9,7 +9,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "config/block_params.hpp"
 #include "payload/payload_extensions.hpp"
 #include "payload/strided.hpp"
 #include "translator/xor_translator.hpp"
@@ -21,14 +20,14 @@ class TranslatorTlm : public sc_core::sc_module {
   tlm_utils::simple_target_socket<TranslatorTlm> target;
   tlm_utils::simple_initiator_socket<TranslatorTlm> initiator;
 
-  TranslatorTlm(sc_core::sc_module_name name, const Config& cfg, const TranslatorRegisters& regs)
+  TranslatorTlm(sc_core::sc_module_name name, const TranslatorParams& params, const TranslatorRegisters& regs)
       : sc_module(name),
         target("target"),
         initiator("initiator"),
-        model_(translator_params(cfg), regs),
+        model_(params, regs),
         regs_(regs),
-        before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu),
-        small_bits_(cfg.mmu.geometry().small_bits) {
+        before_mmu_(params.before_mmu),
+        small_bits_(params.small_page_bits) {
     target.register_b_transport(this, &TranslatorTlm::b_transport);
     target.register_transport_dbg(this, &TranslatorTlm::transport_dbg);
   }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/bits.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/channel_matrix.hpp"
 
 namespace gpumem {
 

@@ -51,7 +51,7 @@ struct TranslatorRegisters {
   }
 };
 
-// What the translator is elaborated with (config/block_params.hpp fills it
+// What the translator is elaborated with (params/block_params.hpp fills it
 // from the config): the channel layout it maps onto, the candidate bits its
 // XOR control vectors select from, the prime of the prime scheme, and the
 // width of the space it maps (the PA, or the VA before the MMU).
@@ -60,6 +60,11 @@ struct TranslatorParams {
   std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}; vector bit i selects p_i
   uint64_t prime = 0;                    // 0: the prime scheme is not configured
   unsigned address_bits = 40;
+  // The TLM shell's: before the MMU (with an address space) the task type
+  // comes from the register bank's VA-range and process tables, looked up
+  // by small page.
+  bool before_mmu = false;
+  unsigned small_page_bits = 12;
 };
 
 class XorTranslator {

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "gpumem_ref_pkg__Dpi.h"

@@ -3,7 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "mmu/mmu.hpp"
 
 namespace gpumem::tb {

@@ -10,7 +10,7 @@
 #include "Vgpumem_nested_tlb_sc.h"
 #include "Vgpumem_nested_tlb_sc_gpumem_nested_tlb.h"
 #include "base/sanitizer.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "mmu/mmu.hpp"
 #include "tb/common/cycle_time.hpp"
 #include "tb/common/sc_model.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "mmu/mmu.hpp"
 
 namespace gpumem::tb {

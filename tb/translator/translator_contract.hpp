@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "regs/register_map.hpp"
 #include "tb/common/rtl_contract.hpp"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/bits.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "fuzz_target.hpp"
 #include "router/channel_decoder.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "example_configs.hpp"
 #include "fuzz_target.hpp"

@@ -1,10 +1,10 @@
-#include "config/profile_store.hpp"
+#include "params/profile_store.hpp"
 
 #include <iomanip>
 #include <sstream>
 
 #include "base/input_file.hpp"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "config/config_reader.hpp"
 #include "regs/register_bank.hpp"
 

@@ -1,4 +1,4 @@
-#include "translator/channel_matrix.hpp"
+#include "base/channel_matrix.hpp"
 
 #include <stdexcept>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 
 namespace gpumem {
 
@@ -8,6 +8,8 @@ TranslatorParams translator_params(const Config& cfg) {
   p.candidate_bits = cfg.translator.candidate_bits;
   p.prime = cfg.translator.prime;
   p.address_bits = cfg.translator_address_bits();
+  p.before_mmu = cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu;
+  p.small_page_bits = cfg.mmu.geometry().small_bits;
   return p;
 }
 
@@ -24,6 +26,9 @@ MmuParams mmu_params(const Config& cfg) {
   MmuParams m;
   m.tlb = tlb_params(cfg);
   m.va_bits = cfg.address_space.va_bits;
+  m.tlb_hit_cycles = cfg.mmu.tlb_hit_cycles;
+  m.walk_level_cycles = cfg.mmu.walk_level_cycles;
+  m.sets_task_type = cfg.translator.position == TranslatorPosition::kAfterMmu;
   return m;
 }
 

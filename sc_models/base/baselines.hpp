@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/channel_layout.hpp"
-#include "translator/channel_matrix.hpp"
+#include "base/channel_matrix.hpp"
 
 namespace gpumem {
 

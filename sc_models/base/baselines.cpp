@@ -1,4 +1,4 @@
-#include "translator/baselines.hpp"
+#include "base/baselines.hpp"
 
 #include <algorithm>
 #include <random>
