@@ -37,4 +37,16 @@ enum class TranslatorPosition : uint8_t { kAfterMmu, kBeforeMmu };
 enum class Replacement : uint8_t { kLru, kPlru };
 const char* replacement_name(Replacement r);
 
+// What decides when an SM's request issues in `gpumem run --threads`
+// (docs/frontend.md, "Running a per-thread trace").
+enum class IssueTiming : uint8_t {
+  kOrdering,  // no earlier than its slot in the ordering: the ordering's drawn latencies leave their gaps
+  kMemory,    // the ordering gives the order only; the model's completions decide when
+};
+
+// The prefetcher beside each SM's L1 (docs/prefetch.md), and where its lines go.
+enum class PrefetchKind : uint8_t { kNone, kStride, kBfs };
+const char* prefetch_kind_name(PrefetchKind k);  // "none", "stride", "bfs"
+enum class PrefetchFill : uint8_t { kL1, kBuffer };
+
 }  // namespace gpumem

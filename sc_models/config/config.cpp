@@ -56,14 +56,6 @@ const TaskMapping* Config::task_mapping(unsigned task) const {
 
 using namespace config_yaml;
 
-const char* prefetch_kind_name(PrefetchKind k) {
-  switch (k) {
-    case PrefetchKind::kNone: return "none";
-    case PrefetchKind::kStride: return "stride";
-    case PrefetchKind::kBfs: return "bfs";
-  }
-  return "none";
-}
 
 Config parse_config(const std::string& text, const std::string& source) {
   Reader r(source);

@@ -112,12 +112,6 @@ struct StatsConfig {
 // The GPU core model in front of the MMU (SPEC 7, seed 002): how per-thread
 // traces become each SM's ordered L1 request sequence (`gpumem trace order`,
 // `gpumem run --threads`). docs/frontend.md explains each parameter.
-// What decides when an SM's request issues in `gpumem run --threads`
-// (docs/frontend.md, "Running a per-thread trace").
-enum class IssueTiming : uint8_t {
-  kOrdering,  // no earlier than its slot in the ordering: the ordering's drawn latencies leave their gaps
-  kMemory,    // the ordering gives the order only; the model's completions decide when
-};
 
 struct FrontendConfig {
   unsigned num_sms = 16;
@@ -160,9 +154,6 @@ struct StrideConfig {
 };
 
 // The prefetch unit beside each SM's L1 (SPEC 8, seed 003; docs/prefetch.md).
-enum class PrefetchKind : uint8_t { kNone, kStride, kBfs };
-const char* prefetch_kind_name(PrefetchKind k);  // "none", "stride", "bfs"
-enum class PrefetchFill : uint8_t { kL1, kBuffer };
 
 struct PrefetchConfig {
   PrefetchKind kind = PrefetchKind::kNone;
