@@ -24,6 +24,7 @@
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"
+#include "params/block_params.hpp"
 #include "stats/run_statistics.hpp"
 #include "system/memory_system.hpp"
 
@@ -117,7 +118,7 @@ struct Run {
     }
     if (cfg.has_mmu()) image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
     memory = std::make_unique<gpumem::MemorySystem>((name + "_memory").c_str(), cfg, clock);
-    driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), cfg, image ? &*image : nullptr);
+    driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), gpumem::driver_params(cfg), image ? &*image : nullptr);
     driver->registers.bind(memory->registers.target);
     driver->memory.bind(memory->router.page_tables);
     player->memory.bind(memory->request_target());

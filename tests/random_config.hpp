@@ -14,6 +14,7 @@
 #include "base/input_error.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
+#include "params/block_params.hpp"
 
 namespace gpumem::test {
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
+#include "params/block_params.hpp"
 #include "random_config.hpp"
 
 namespace gpumem::test {
@@ -106,7 +107,7 @@ RC_GTEST_FIXTURE_PROP(CounterProperties, EveryCounterIsBoundedByTheRunsMakespanA
     RC_ASSERT(active <= makespan + 1);
     RC_ASSERT(perf.at("windows").get<uint64_t>() == requests / window);
     RC_ASSERT(perf.at("mean_window_entropy").get<double>() >= 0.0);
-    // Each n log2 n term is rounded to 2^-24 bit (explorer/window_entropy.hpp):
+    // Each n log2 n term is rounded to 2^-24 bit (metrics/window_entropy.hpp):
     // a window may pass log2(N) by N 2^-25.
     const double most = std::log2(double(cfg.memory.channels)) + cfg.memory.channels * std::ldexp(1.0, -25);
     RC_ASSERT(perf.at("mean_window_entropy").get<double>() <= most);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cache/l1_cache.hpp"
+#include "params/block_params.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem {
@@ -20,7 +21,7 @@ Config l1_config(const std::string& l1 = "{size_bytes: 256, line_bytes: 64, ways
 std::vector<uint8_t> line_of(uint8_t fill) { return std::vector<uint8_t>(64, fill); }
 
 TEST(L1Cache, HitsMissesMergesAndEvictionsOnAHandWorkedTrace) {
-  L1Cache c(l1_config().l1);
+  L1Cache c(l1_params(l1_config()));
   ASSERT_EQ(c.set_of(0x000), 0u);
   ASSERT_EQ(c.set_of(0x040), 1u);
   ASSERT_EQ(c.set_of(0x080), 0u);
@@ -59,7 +60,7 @@ TEST(L1Cache, HitsMissesMergesAndEvictionsOnAHandWorkedTrace) {
 }
 
 TEST(L1Cache, AMissWaitsForAFreeMshr) {
-  L1Cache c(l1_config().l1);  // 2 MSHRs
+  L1Cache c(l1_params(l1_config()));  // 2 MSHRs
   c.fill(0, 0x000, 0, 100, line_of(1).data());
   c.fill(0, 0x040, 1, 60, line_of(2).data());
   // Both in flight at cycle 2: a third miss waits for the earlier to end (60).
@@ -75,7 +76,7 @@ TEST(L1Cache, AMissWaitsForAFreeMshr) {
 }
 
 TEST(L1Cache, WritesGoThroughAndUpdateAPresentLineOnly) {
-  L1Cache c(l1_config().l1);
+  L1Cache c(l1_params(l1_config()));
   c.fill(0, 0x000, 0, 1, line_of(0).data());
   const uint8_t data[4] = {1, 2, 3, 4};
   const uint8_t enables[4] = {0xff, 0, 0xff, 0};
@@ -93,7 +94,7 @@ TEST(L1Cache, WritesGoThroughAndUpdateAPresentLineOnly) {
 }
 
 TEST(L1Cache, AKernelLaunchEmptiesItAndPrefetchedLinesCountWhenEvictedUnused) {
-  L1Cache c(l1_config().l1);
+  L1Cache c(l1_params(l1_config()));
   c.fill(0, 0x000, 0, 1, line_of(0).data(), /*prefetch=*/true);
   c.fill(0, 0x080, 0, 1, line_of(0).data(), /*prefetch=*/true);
   EXPECT_EQ(c.read(0, 0x000, 2).result, L1Result::kHit);  // used: no longer "unused"

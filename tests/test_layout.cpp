@@ -214,6 +214,76 @@ TEST_F(Layout, ThePictureInTheDocsDrawsTheLinkGraphAsBuilt) {
     if (!built.count(e)) ADD_FAILURE() << rel(svg) << " draws " << e.first << " -> " << e.second << ", which the build does not link" << fix;
 }
 
+// The floors of sc_models/ (docs/architecture.md, "Floors"): a folder includes
+// only folders on lower floors, so the data path reads bottom-up and shared
+// types sit below every block that shares them; the config is read only from
+// params/ up, so no block sees it. A new folder needs a floor here.
+const std::map<std::string, int> kFloors{
+    {"base", 0},
+    {"config", 1},   {"payload", 1},    {"metrics", 1},  {"prefetch", 1},
+    {"mmu", 2},      {"translator", 2}, {"channel", 2},  {"frontend", 2},
+    {"regs", 3},
+    {"router", 4},   {"driver", 4},     {"cache", 4},
+    {"params", 5},
+    {"explorer", 6}, {"stats", 6},
+    {"system", 7},
+};
+
+// One include of one model folder by another, with a file that makes it.
+struct FolderEdge {
+  std::string from, to, example;
+};
+
+std::vector<std::string> floor_problems(const std::vector<FolderEdge>& edges) {
+  std::vector<std::string> problems;
+  auto floor = [](const std::string& f) {
+    auto it = kFloors.find(f);
+    return it == kFloors.end() ? -1 : it->second;
+  };
+  std::set<std::string> folders;
+  for (const FolderEdge& e : edges) folders.insert({e.from, e.to});
+  for (const std::string& f : folders)
+    if (floor(f) < 0) problems.push_back("sc_models/" + f + "/ has no floor (tests/test_layout.cpp, kFloors)");
+  for (const FolderEdge& e : edges) {
+    if (e.from == e.to || floor(e.from) < 0 || floor(e.to) < 0) continue;
+    if (e.to == "config" && floor(e.from) < floor("params"))
+      problems.push_back(e.example + ": " + e.from + "/ includes config/; below params/ a block takes a parameter struct of its own");
+    else if (floor(e.to) >= floor(e.from))
+      problems.push_back(e.example + ": " + e.from + "/ (floor " + std::to_string(floor(e.from)) + ") includes " + e.to +
+                         "/ (floor " + std::to_string(floor(e.to)) + "), which is not below it");
+  }
+  return problems;
+}
+
+TEST_F(Layout, EachModelFolderIncludesOnlyFoldersOnLowerFloors) {
+  const fs::path root = fs::path(GPUMEM_SOURCE_DIR) / "sc_models";
+  std::vector<FolderEdge> edges;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const std::string ext = e.path().extension().string();
+    if (ext != ".hpp" && ext != ".cpp") continue;
+    const std::string from = e.path().lexically_relative(root).begin()->string();
+    for (const std::string& inc : quoted_includes(e.path())) {
+      const auto slash = inc.find('/');
+      if (slash == std::string::npos || !fs::exists(root / inc)) continue;
+      const std::string to = inc.substr(0, slash);
+      if (seen.insert({from, to}).second) edges.push_back({from, to, rel(e.path()) + " includes \"" + inc + "\""});
+    }
+    edges.push_back({from, from, ""});  // every folder needs a floor, even one that includes no other
+  }
+  EXPECT_GT(seen.size(), 30u) << "the scan found too few folder includes to mean anything";
+  for (const std::string& p : floor_problems(edges)) ADD_FAILURE() << p;
+}
+
+TEST(LayoutFloors, APlantedBackEdgeOrConfigReadIsCaught) {
+  EXPECT_TRUE(floor_problems({{"regs", "mmu", "x"}, {"system", "config", "x"}, {"params", "config", "x"}}).empty());
+  EXPECT_EQ(floor_problems({{"mmu", "system", "x"}}).size(), 1u);      // a back-edge
+  EXPECT_EQ(floor_problems({{"mmu", "translator", "x"}}).size(), 1u);  // sideways on one floor
+  EXPECT_EQ(floor_problems({{"cache", "config", "x"}}).size(), 1u);    // a block reading the config
+  EXPECT_EQ(floor_problems({{"dram", "base", "x"}}).size(), 1u);       // a folder without a floor
+  EXPECT_EQ(floor_problems({{"dram", "dram", ""}}).size(), 1u);        // even one that includes no other
+}
+
 }  // namespace
 
 namespace {

@@ -14,6 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "base/sanitizer.hpp"
+#include "params/block_params.hpp"
 #include "params/profile_store.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
@@ -131,7 +132,7 @@ void how_cycle_is_now_plus_delay(const std::string& position) {
   RandomMix mix(5, mapped_pages(cfg), 4096, 64, 20000);
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
-  DriverTlm driver("driver", cfg, &image);
+  DriverTlm driver("driver", driver_params(cfg), &image);
   TracePlayer player("player", cfg, mix, clock);
   DelayCheck check("check", clock);
   driver.registers.bind(memory.registers.target);

@@ -253,7 +253,7 @@ TEST(BfsPrefetcher, WithAnEdgeWindowEdgelistLinesFollowTheWarpsOwnEdgeReads) {
 }
 
 TEST(StridePrefetcher, ARepeatedStrideOfOnePcAndWarpPrefetchesDegreeLinesAtTheDistance) {
-  StrideConfig cfg;
+  StrideParams cfg;
   cfg.degree = 2;
   cfg.distance = 4;
   cfg.confidence = 2;
@@ -299,7 +299,7 @@ TEST(StridePrefetcher, ARepeatedStrideOfOnePcAndWarpPrefetchesDegreeLinesAtTheDi
 }
 
 TEST(StridePrefetcher, TheTableKeepsTheMostRecentStreams) {
-  StrideConfig cfg;
+  StrideParams cfg;
   cfg.table_entries = 2;
   StridePrefetcher p(cfg, 128, 4096);
   std::vector<PrefetchRequest> out;

@@ -15,7 +15,7 @@
 
 #include "base/types.hpp"
 #include "mmu/pte.hpp"
-#include "mmu/tlb_result.hpp"
+#include "payload/tlb_result.hpp"
 #include "regs/rtl_package.hpp"
 
 namespace gpumem {

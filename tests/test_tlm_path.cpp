@@ -205,7 +205,7 @@ TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem mem("mem", cfg, clock);
-  DriverTlm driver("driver", cfg, nullptr);
+  DriverTlm driver("driver", driver_params(cfg), nullptr);
   driver.registers.bind(mem.registers.target);
   driver.memory.bind(mem.router.page_tables);
   RegisterProbe idle("idle");  // the request socket must be bound

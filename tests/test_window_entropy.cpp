@@ -1,5 +1,5 @@
 // The one definition of windowed channel entropy and per-address-bit
-// entropy (sc_models/explorer/window_entropy.hpp): hand-worked windows,
+// entropy (sc_models/metrics/window_entropy.hpp): hand-worked windows,
 // seed 000's example, and order independence of the exact sums.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 namespace {

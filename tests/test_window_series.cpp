@@ -1,4 +1,4 @@
-// The windows over time (sc_models/explorer/window_series.hpp): a bounded
+// The windows over time (sc_models/metrics/window_series.hpp): a bounded
 // number of points, each a run of consecutive windows whose mean entropy is
 // WindowedEntropy's own figure for those windows, and which together give
 // back the run's mean window entropy and its requests per channel.
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 namespace {

@@ -5,6 +5,8 @@
 
 namespace gpumem {
 
+constexpr unsigned kPteBytes = 8;  // one page table entry; the walker reads it in one access
+
 // Small pages in the nested region a flag describes: 0 for 0000, 1/2/4/8 for
 // a one-hot flag, -1 for anything else (more than one bit set).
 inline int nested_units(uint8_t flag) {

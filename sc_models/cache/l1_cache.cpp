@@ -25,13 +25,13 @@ L1Stats& L1Stats::operator+=(const L1Stats& o) {
   return *this;
 }
 
-L1Cache::L1Cache(const L1Config& cfg)
-    : line_bytes_(cfg.line_bytes),
-      sets_(cfg.sets()),
-      ways_(cfg.ways),
-      mshrs_(cfg.mshrs),
-      lines_(size_t{cfg.sets()} * cfg.ways),
-      data_(size_t{cfg.sets()} * cfg.ways * cfg.line_bytes) {}
+L1Cache::L1Cache(const L1Params& params)
+    : line_bytes_(params.line_bytes),
+      sets_(params.sets()),
+      ways_(params.ways),
+      mshrs_(params.mshrs),
+      lines_(size_t{params.sets()} * params.ways),
+      data_(size_t{params.sets()} * params.ways * params.line_bytes) {}
 
 L1Cache::Line* L1Cache::find(unsigned space, uint64_t line, unsigned& way) {
   const unsigned set = set_of(line);

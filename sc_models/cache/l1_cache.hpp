@@ -12,11 +12,21 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/config.hpp"
 #include "payload/how.hpp"
 
 namespace gpumem {
 
+// An L1's geometry (docs/config-reference.md, `l1`).
+struct L1Params {
+  uint64_t size_bytes = 32768;
+  unsigned line_bytes = 128;
+  unsigned ways = 4;
+  unsigned mshrs = 32;       // line fills outstanding at once
+  unsigned hit_latency = 2;  // cycles from issue to data on a hit, and to a miss's fill going out
+
+  unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
+  unsigned sets() const { return lines() / ways; }
+};
 
 struct L1Stats {
   uint64_t reads = 0, hits = 0, misses = 0, mshr_merges = 0;
@@ -34,7 +44,7 @@ struct L1Stats {
 
 class L1Cache {
  public:
-  explicit L1Cache(const L1Config& cfg);
+  explicit L1Cache(const L1Params& params);
 
   unsigned line_bytes() const { return line_bytes_; }
   uint64_t line_of(uint64_t address) const { return address & ~uint64_t{line_bytes_ - 1}; }

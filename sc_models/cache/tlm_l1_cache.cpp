@@ -11,33 +11,33 @@ namespace gpumem {
 
 namespace {
 
-L1Config buffer_geometry(const Config& cfg) {
-  L1Config b = cfg.l1;
-  b.size_bytes = uint64_t{cfg.prefetch.buffer_lines} * cfg.l1.line_bytes;
-  b.ways = cfg.prefetch.buffer_lines;  // fully associative
+L1Params buffer_geometry(const L1UnitParams& p) {
+  L1Params b = p.l1;
+  b.size_bytes = uint64_t{p.buffer_lines} * p.l1.line_bytes;
+  b.ways = p.buffer_lines;  // fully associative
   return b;
 }
 
 }  // namespace
 
-L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
-    : sc_module(name), target("target"), memory("memory"), cache_(cfg.l1), clock_(clock), hit_latency_(cfg.l1.hit_latency),
-      line_(cfg.l1.line_bytes), queue_(cfg.prefetch.queue_entries) {
+L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const L1UnitParams& params, const Clock& clock)
+    : sc_module(name), target("target"), memory("memory"), cache_(params.l1), clock_(clock), hit_latency_(params.l1.hit_latency),
+      line_(params.l1.line_bytes), queue_(params.queue_entries) {
   target.register_b_transport(this, &L1CacheTlm::b_transport);
   target.register_transport_dbg(this, &L1CacheTlm::transport_dbg);
-  switch (cfg.prefetch.kind) {
+  switch (params.prefetcher) {
     case PrefetchKind::kNone: break;
     case PrefetchKind::kStride:
-      prefetcher_ = std::make_unique<StridePrefetcher>(cfg.prefetch.stride, cfg.l1.line_bytes, cfg.mmu.smallest_page());
+      prefetcher_ = std::make_unique<StridePrefetcher>(params.stride, params.l1.line_bytes, params.page_bytes);
       break;
     case PrefetchKind::kBfs: {
-      auto bfs = std::make_unique<BfsPrefetcher>(AddressClassifier{}, cfg.l1.line_bytes, cfg.prefetch.edge_window);
+      auto bfs = std::make_unique<BfsPrefetcher>(AddressClassifier{}, params.l1.line_bytes, params.edge_window);
       bfs_ = bfs.get();
       prefetcher_ = std::move(bfs);
       break;
     }
   }
-  if (prefetcher_ && cfg.prefetch.fill == PrefetchFill::kBuffer) buffer_.emplace(buffer_geometry(cfg));
+  if (prefetcher_ && params.fill == PrefetchFill::kBuffer) buffer_.emplace(buffer_geometry(params));
 }
 
 void L1CacheTlm::kernel_start() {

@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-#include "cache/l1_cache.hpp"
+#include "cache/l1_unit_params.hpp"
 #include "payload/issue_clock.hpp"
 #include "payload/payload_extensions.hpp"
 #include "prefetch/bfs_prefetcher.hpp"
@@ -23,12 +23,13 @@
 
 namespace gpumem {
 
+
 class L1CacheTlm : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<L1CacheTlm> target;
   tlm_utils::simple_initiator_socket<L1CacheTlm> memory;
 
-  L1CacheTlm(sc_core::sc_module_name name, const Config& cfg, const Clock& clock);
+  L1CacheTlm(sc_core::sc_module_name name, const L1UnitParams& params, const Clock& clock);
 
   L1Cache& cache() { return cache_; }
   const L1Cache& cache() const { return cache_; }

@@ -35,16 +35,16 @@ struct SmallFrame {
 
 }  // namespace
 
-AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
-  const AddressSpaceConfig& as = cfg.address_space;
-  const PageGeometry geo = cfg.mmu.geometry();
+AddressSpaceImage build_address_space(const AllocatorParams& params, bool nesting) {
+  const AddressSpaceConfig& as = *params.address_space;
+  const PageGeometry geo = params.geometry;
   const uint64_t S = geo.small_bytes(), L = geo.large_bytes();
   const unsigned U = geo.units_per_large();
   AddressSpaceImage img;
   img.layout = PageTableLayout(geo.small_bits, as.va_bits);
   Fragmentation& f = img.fragmentation;
   auto fail = [&](const RegionConfig* r, const std::string& msg) -> void {
-    throw InputError(cfg.source, r->line, cfg.address_space.region_key(r), msg);
+    throw InputError(params.source, r->line, as.region_key(r), msg);
   };
 
   uint64_t next_frame = as.pa_base;
@@ -165,12 +165,12 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
   // mapped, data is: with a non-power-of-two channel count a row of N granules
   // crosses pages and the prime scheme permutes it, so the tables start past
   // the row holding the last data byte and no mapping can move data onto them.
-  if (!cfg.bit_interleaved()) {
-    const unsigned __int128 row = (unsigned __int128)cfg.memory.channels * cfg.granule_bytes();
+  if (!params.bit_interleaved) {
+    const unsigned __int128 row = (unsigned __int128)params.channels * params.granule_bytes;
     unsigned __int128 start = (next_frame + row - 1) / row * row;
     start = (start + L - 1) / L * L;
     if (start >> 64)
-      throw InputError(cfg.source, 0, "address_space", "the page tables would start past 2^64: more than memory.address_bits holds");
+      throw InputError(params.source, 0, "address_space", "the page tables would start past 2^64: more than memory.address_bits holds");
     next_frame = static_cast<uint64_t>(start);
   }
   img.page_table_base = next_frame;
@@ -220,8 +220,8 @@ AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
     }
   }
   img.pa_end = next_frame;
-  if (cfg.memory.address_bits < 64 && img.pa_end > (uint64_t{1} << cfg.memory.address_bits))
-    throw InputError(cfg.source, 0, "address_space",
+  if (params.address_bits < 64 && img.pa_end > (uint64_t{1} << params.address_bits))
+    throw InputError(params.source, 0, "address_space",
                      "the allocation needs " + std::to_string(img.pa_end) + " bytes of physical memory, more than memory.address_bits holds");
   for (const auto& [pa, v] : entries) img.pte_writes.push_back({pa, v});
   return img;

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/config.hpp"
+#include <string>
+
+#include "base/address_space_spec.hpp"
+#include "base/page_geometry.hpp"
 #include "mmu/page_table.hpp"
 
 namespace gpumem {
@@ -56,6 +59,19 @@ struct AddressSpaceImage {
 // `nesting` overrides address_space.nesting (the report compares both); with
 // it off, nest_into is ignored. Throws InputError naming the region when the
 // allocation cannot be done (no room left to nest, memory too small).
-AddressSpaceImage build_address_space(const Config& cfg, bool nesting);
+// What the allocator is given (params/ fills it from the config).
+struct AllocatorParams {
+  std::string source;  // the config file, for errors
+  // The config's own: PageMapping::region and the errors' keys point into it.
+  const AddressSpaceConfig* address_space = nullptr;
+  PageGeometry geometry;
+  unsigned address_bits = 40;  // physical
+  // Without channel bits (prime or one channel) the page tables start past
+  // every data row: channels * granule bytes a row.
+  bool bit_interleaved = true;
+  unsigned channels = 1;
+  uint64_t granule_bytes = 256;
+};
+AddressSpaceImage build_address_space(const AllocatorParams& params, bool nesting);
 
 }  // namespace gpumem

@@ -8,14 +8,14 @@
 
 namespace gpumem {
 
-void program_registers(const Config& cfg, const AddressSpaceImage* image, const RegisterWrite& write) {
+void program_registers(const FirmwareParams& params, const AddressSpaceImage* image, const RegisterWrite& write) {
   auto must = [&](uint32_t offset, uint32_t value, const std::string& what) {
     if (!write(offset, value)) throw std::runtime_error("register bank refused a write to " + what);
   };
   bool dynamic = false;  // CTRL bit 1: on when the profile store selected a task type, unless the config says no
   // Vectors and rows before the scheme, so a task type never runs xor with
   // stale vectors, and the write of the matrix scheme commits the rows.
-  for (const auto& tm : cfg.translator.tasks) {
+  for (const auto& tm : params.tasks) {
     const std::string tj = "[" + std::to_string(tm.task_type) + "][";
     for (size_t j = 0; j < tm.xor_vectors.size(); ++j)
       must(kRegXorVector + 4 * (tm.task_type * kMaxChannelBits + static_cast<uint32_t>(j)), tm.xor_vectors[j],
@@ -27,28 +27,29 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     }
   }
   for (unsigned t = 0; t < kMaxTaskTypes; ++t)
-    must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(cfg.scheme_of(t)), "TASK_SCHEME[" + std::to_string(t) + "]");
+    must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(params.schemes[t]), "TASK_SCHEME[" + std::to_string(t) + "]");
 
   if (image) {
+    const AddressSpaceConfig& as = *params.address_space;
     must(kRegPtRootLo, static_cast<uint32_t>(image->root), "PT_ROOT_LO");
     must(kRegPtRootHi, static_cast<uint32_t>(image->root >> 32), "PT_ROOT_HI");
-    for (const auto& app : cfg.address_space.applications)
+    for (const auto& app : as.applications)
       must(kRegProcessTask + 4 * app.process, app.task_type, "PROCESS_TASK[" + std::to_string(app.process) + "]");
-    for (const auto& app : cfg.address_space.applications)
+    for (const auto& app : as.applications)
       if (app.selected_task_type) {
         must(kRegAppTaskSelect + 4 * app.process, kAppTaskSelectValid | *app.selected_task_type,
              "APP_TASK_SELECT[" + std::to_string(app.process) + "]");
-        dynamic = cfg.translator.dynamic_selection;
+        dynamic = params.dynamic_selection;
       }
-    if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
-      const unsigned small_bits = cfg.mmu.geometry().small_bits;
+    if (params.position == TranslatorPosition::kBeforeMmu) {
+      const unsigned small_bits = params.small_page_bits;
       const uint64_t small = uint64_t{1} << small_bits;
       uint32_t r = 0;
-      for (const auto& app : cfg.address_space.applications)
+      for (const auto& app : as.applications)
         for (const auto& reg : app.regions) {
           if (reg.task_type == app.task_type) continue;
           if (r == kMaxVaRanges)
-            throw InputError(cfg.source, reg.line, cfg.address_space.region_key(&reg) + ".task",
+            throw InputError(params.source, reg.line, as.region_key(&reg) + ".task",
                              "before the MMU a region with its own task type needs a VA range register; all " +
                                  std::to_string(kMaxVaRanges) + " are taken");
           const std::string idx = "[" + std::to_string(r) + "]";
@@ -61,10 +62,10 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     must(kRegTlbInvalidate, 1, "TLB_INVALIDATE");
   }
   // The prefetch classifier: its ranges staged, then committed by enabling it.
-  if (cfg.prefetch.ranges_given) {
+  if (params.prefetch_ranges) {
     static const char* const kArrays[kPfRanges] = {"worklist", "vertexlist", "edgelist", "visitedlist"};
     for (uint32_t k = 0; k < kPfRanges; ++k) {
-      const auto [base, end] = cfg.prefetch.ranges[k];
+      const auto [base, end] = (*params.prefetch_ranges)[k];
       const std::string idx = std::string("[") + std::to_string(k) + "] (" + kArrays[k] + ")";
       must(kRegPfRangeBaseLo + 4 * k, static_cast<uint32_t>(base), "PF_RANGE_BASE_LO" + idx);
       must(kRegPfRangeBaseHi + 4 * k, static_cast<uint32_t>(base >> 32), "PF_RANGE_BASE_HI" + idx);
@@ -73,8 +74,8 @@ void program_registers(const Config& cfg, const AddressSpaceImage* image, const 
     }
     must(kRegPfCtrl, kPfEnable, "PF_CTRL");
   }
-  must(kRegCtrl, (cfg.translator.interleave_enable ? kCtrlInterleaveEnable : 0) | (dynamic ? kCtrlDynamicSelectionEnable : 0) |
-                     (cfg.translator.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0),
+  must(kRegCtrl, (params.interleave_enable ? kCtrlInterleaveEnable : 0) | (dynamic ? kCtrlDynamicSelectionEnable : 0) |
+                     (params.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0),
        "CTRL");
 }
 

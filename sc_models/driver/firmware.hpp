@@ -1,10 +1,17 @@
 // The software side: programs the register bank from the config through
 // ordinary register writes, as firmware or a driver would.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
-#include "config/config.hpp"
+#include "base/address_space_spec.hpp"
+#include "base/task_mapping.hpp"
+#include "base/types.hpp"
 #include "driver/address_space.hpp"
 
 namespace gpumem {
@@ -18,6 +25,20 @@ using RegisterWrite = std::function<bool(uint32_t offset, uint32_t value)>;
 // with them) and (before the MMU) a VA range per region whose task type
 // differs from its application's. Throws std::runtime_error naming the register if the bank
 // refuses a write, InputError if the regions need more VA ranges than exist.
-void program_registers(const Config& cfg, const AddressSpaceImage* image, const RegisterWrite& write);
+// What firmware programs (params/ fills it from the config).
+struct FirmwareParams {
+  std::string source;  // the config file, for errors
+  std::array<Scheme, kMaxTaskTypes> schemes{};  // every task type's, listed or not
+  std::vector<TaskMapping> tasks;               // the listed ones: their vectors and rows
+  bool interleave_enable = true;
+  bool dynamic_selection = true;
+  TranslatorPosition position = TranslatorPosition::kAfterMmu;
+  unsigned small_page_bits = 12;  // VA ranges count small pages
+  const AddressSpaceConfig* address_space = nullptr;  // the config's: errors name its regions
+  // The prefetch classifier's [base, end) per array (worklist, vertexlist,
+  // edgelist, visitedlist); absent: the classifier stays off.
+  std::optional<std::array<std::pair<uint64_t, uint64_t>, 4>> prefetch_ranges;
+};
+void program_registers(const FirmwareParams& params, const AddressSpaceImage* image, const RegisterWrite& write);
 
 }  // namespace gpumem

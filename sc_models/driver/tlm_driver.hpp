@@ -11,12 +11,13 @@
 
 #include "driver/address_space.hpp"
 #include "base/input_error.hpp"
-#include "driver/firmware.hpp"
-#include "frontend/thread_trace.hpp"
+#include "driver/driver_params.hpp"
+#include "payload/memory_init.hpp"
 #include "payload/issue_clock.hpp"
 #include "payload/payload_extensions.hpp"
 
 namespace gpumem {
+
 
 class DriverTlm : public sc_core::sc_module {
  public:
@@ -26,14 +27,14 @@ class DriverTlm : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket_optional<DriverTlm> data;
 
   // `image` may be null: no address space, registers only.
-  DriverTlm(sc_core::sc_module_name name, const Config& cfg, const AddressSpaceImage* image)
-      : sc_module(name), registers("registers"), memory("memory"), data("data"), cfg_(cfg), image_(image) {
+  DriverTlm(sc_core::sc_module_name name, const DriverParams& params, const AddressSpaceImage* image)
+      : sc_module(name), registers("registers"), memory("memory"), data("data"), params_(params), image_(image) {
     SC_HAS_PROCESS(DriverTlm);
     SC_THREAD(run);
   }
 
   // Data to load after the registers are programmed, item by item until
-  // `next` returns false (frontend/thread_trace.hpp, MemoryInit).
+  // `next` returns false (payload/memory_init.hpp).
   void load_memory(std::function<bool(MemoryInit&)> next) { next_init_ = std::move(next); }
   uint64_t bytes_loaded() const { return bytes_loaded_; }
 
@@ -45,7 +46,7 @@ class DriverTlm : public sc_core::sc_module {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     try {
       if (image_) write_page_tables();
-      program_registers(cfg_, image_, [&](uint32_t offset, uint32_t value) {
+      program_registers(params_.firmware, image_, [&](uint32_t offset, uint32_t value) {
         tlm::tlm_generic_payload t;
         set_up(t, tlm::TLM_WRITE_COMMAND, offset, &value, 4);
         registers->b_transport(t, delay);
@@ -79,7 +80,7 @@ class DriverTlm : public sc_core::sc_module {
   // where the kernels' requests will find them, at no channel time. Pieces
   // stay inside one request's reach (granule and small page).
   void load_data() {
-    const uint64_t piece = cfg_.max_request_bytes();
+    const uint64_t piece = params_.max_request_bytes;
     RequestPayload payload;
     tlm::tlm_generic_payload& t = payload.trans;
     RequestExtension& ext = payload.ext;
@@ -90,7 +91,7 @@ class DriverTlm : public sc_core::sc_module {
         const size_t n = static_cast<size_t>(std::min<uint64_t>(piece - address % piece, init.bytes.size() - done));
         ext = RequestExtension{};
         ext.info.process = init.process;
-        ext.info.task_type = cfg_.has_mmu() ? 0 : init.process;  // without an address space the item names its task type
+        ext.info.task_type = params_.virtual_addresses ? 0 : init.process;  // without an address space the item names its task type
         set_up(t, tlm::TLM_WRITE_COMMAND, address, init.bytes.data() + done, static_cast<unsigned>(n));
         if (data->transport_dbg(t) != n) {
           char where[96];
@@ -104,7 +105,7 @@ class DriverTlm : public sc_core::sc_module {
     }
   }
 
-  const Config& cfg_;
+  const DriverParams params_;
   std::function<bool(MemoryInit&)> next_init_;
   uint64_t bytes_loaded_ = 0;
   const AddressSpaceImage* image_;

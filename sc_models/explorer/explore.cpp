@@ -12,7 +12,7 @@
 #include "params/block_params.hpp"
 #include "driver/address_space.hpp"
 #include "driver/firmware.hpp"
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 #include "explorer/xor_search.hpp"
 #include "mmu/mmu.hpp"
 #include "regs/register_bank.hpp"

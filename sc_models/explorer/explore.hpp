@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "explorer/window_series.hpp"
+#include "metrics/window_series.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 

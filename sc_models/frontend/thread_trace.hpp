@@ -11,6 +11,7 @@
 
 #include "base/input_error.hpp"
 #include "base/types.hpp"
+#include "payload/memory_init.hpp"
 
 namespace gpumem {
 
@@ -44,16 +45,6 @@ struct KernelInfo {
   // without one, the task type of every request.
   unsigned process = 0;
   unsigned warps_per_block = 0;  // the launch's block size in warps; 0: the config's frontend.warps_per_block
-};
-
-// Bytes the driver writes into simulated memory before the first kernel,
-// through the same translation the kernels' requests take (the process's
-// page tables and task type, the translator). Generators put the data
-// structures their kernels read here (the BFS generator its CSR arrays).
-struct MemoryInit {
-  unsigned process = 0;  // as KernelInfo::process
-  uint64_t address = 0;
-  std::vector<uint8_t> bytes;  // at most kMemoryInitChunk
 };
 
 // A per-thread trace as a stream. Memory use must not grow with its length.

@@ -2,17 +2,6 @@
 
 namespace gpumem {
 
-const char* fault_reason_name(FaultReason r) {
-  switch (r) {
-    case FaultReason::kNone: return "none";
-    case FaultReason::kVaOutOfRange: return "va_out_of_range";
-    case FaultReason::kUnmapped: return "unmapped";
-    case FaultReason::kPermission: return "permission";
-    case FaultReason::kPageTableError: return "page_table_error";
-  }
-  return "?";
-}
-
 WalkResult PageTableWalker::walk(uint64_t root, uint64_t va, const ReadPte& read) const {
   WalkResult w;
   auto fail = [&](FaultReason r, unsigned level, const std::string& what) {

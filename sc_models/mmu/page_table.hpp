@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mmu/pte.hpp"
+#include "payload/fault_reason.hpp"
 
 namespace gpumem {
 
@@ -28,15 +29,6 @@ struct PageTableLayout {
     return static_cast<unsigned>((va >> sh) & ((uint64_t{1} << width) - 1));
   }
 };
-
-enum class FaultReason : uint8_t {
-  kNone,
-  kVaOutOfRange,    // VA wider than va_bits
-  kUnmapped,        // an invalid PTE on the way
-  kPermission,      // write to a read-only page, read from an unreadable one
-  kPageTableError,  // malformed tables: reserved bits, multi-bit nested flag, a nested region that points back, ...
-};
-const char* fault_reason_name(FaultReason r);
 
 struct WalkResult {
   FaultReason fault = FaultReason::kNone;

@@ -44,7 +44,6 @@ constexpr bool pte_layout_tiles() {
 }
 static_assert(pte_layout_tiles(), "the PTE fields must cover bits 0..63 in order, without gaps");
 
-constexpr unsigned kPteBytes = 8;
 constexpr unsigned kPfnShift = kPtePfn.lsb;
 constexpr unsigned kPfnBits = kPtePfn.width;
 constexpr uint64_t kPteReservedMask = kPteReservedLow.mask() | kPteReservedHigh.mask();

@@ -44,6 +44,74 @@ RegisterParams register_params(const Config& cfg) {
   return r;
 }
 
+L1Params l1_params(const Config& cfg) {
+  L1Params p;
+  p.size_bytes = cfg.l1.size_bytes;
+  p.line_bytes = cfg.l1.line_bytes;
+  p.ways = cfg.l1.ways;
+  p.mshrs = cfg.l1.mshrs;
+  p.hit_latency = cfg.l1.hit_latency;
+  return p;
+}
+
+L1UnitParams l1_unit_params(const Config& cfg) {
+  L1UnitParams p;
+  p.l1 = l1_params(cfg);
+  p.prefetcher = cfg.prefetch.kind;
+  p.queue_entries = cfg.prefetch.queue_entries;
+  p.fill = cfg.prefetch.fill;
+  p.buffer_lines = cfg.prefetch.buffer_lines;
+  p.edge_window = cfg.prefetch.edge_window;
+  p.stride.table_entries = cfg.prefetch.stride.table_entries;
+  p.stride.degree = cfg.prefetch.stride.degree;
+  p.stride.distance = cfg.prefetch.stride.distance;
+  p.stride.confidence = cfg.prefetch.stride.confidence;
+  p.page_bytes = cfg.mmu.smallest_page();
+  return p;
+}
+
+AllocatorParams allocator_params(const Config& cfg) {
+  AllocatorParams p;
+  p.source = cfg.source;
+  p.address_space = &cfg.address_space;
+  p.geometry = cfg.mmu.geometry();
+  p.address_bits = cfg.memory.address_bits;
+  p.bit_interleaved = cfg.bit_interleaved();
+  p.channels = cfg.memory.channels;
+  p.granule_bytes = cfg.granule_bytes();
+  return p;
+}
+
+FirmwareParams firmware_params(const Config& cfg) {
+  FirmwareParams p;
+  p.source = cfg.source;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) p.schemes[t] = cfg.scheme_of(t);
+  p.tasks = cfg.translator.tasks;
+  p.interleave_enable = cfg.translator.interleave_enable;
+  p.dynamic_selection = cfg.translator.dynamic_selection;
+  p.position = cfg.translator.position;
+  p.small_page_bits = cfg.mmu.geometry().small_bits;
+  p.address_space = &cfg.address_space;
+  if (cfg.prefetch.ranges_given) p.prefetch_ranges = cfg.prefetch.ranges;
+  return p;
+}
+
+DriverParams driver_params(const Config& cfg) {
+  DriverParams p;
+  p.firmware = firmware_params(cfg);
+  p.max_request_bytes = cfg.max_request_bytes();
+  p.virtual_addresses = cfg.has_mmu();
+  return p;
+}
+
+AddressSpaceImage build_address_space(const Config& cfg, bool nesting) {
+  return build_address_space(allocator_params(cfg), nesting);
+}
+
+void program_registers(const Config& cfg, const AddressSpaceImage* image, const RegisterWrite& write) {
+  program_registers(firmware_params(cfg), image, write);
+}
+
 TranslatorRegisters registers_from_config(const Config& cfg) {
   TranslatorRegisters r;
   r.interleave_enable = cfg.translator.interleave_enable;

@@ -5,8 +5,9 @@
 #include <cstdint>
 
 #include "base/types.hpp"
-#include "mmu/page_table.hpp"
-#include "mmu/tlb.hpp"
+#include "payload/fault_reason.hpp"
+#include "payload/tlb_entry.hpp"
+#include "payload/tlb_result.hpp"
 
 namespace gpumem {
 

@@ -7,17 +7,26 @@
 // smallest page size: a prefetcher does not cross into a page the program
 // may not have mapped).
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <list>
 #include <unordered_map>
 
-#include "config/config.hpp"
 #include "prefetch/prefetcher.hpp"
 
 namespace gpumem {
 
+// docs/config-reference.md, `prefetch.stride`.
+struct StrideParams {
+  unsigned table_entries = 64;  // streams (PC and warp) tracked, LRU
+  unsigned degree = 2;          // lines prefetched per trigger
+  unsigned distance = 8;        // strides ahead of the read
+  unsigned confidence = 2;      // the same stride seen this many times in a row before prefetching
+};
+
 class StridePrefetcher : public Prefetcher {
  public:
-  StridePrefetcher(const StrideConfig& cfg, unsigned line_bytes, uint64_t page_bytes);
+  StridePrefetcher(const StrideParams& params, unsigned line_bytes, uint64_t page_bytes);
 
   void on_demand_read(const DemandRead& read, std::vector<PrefetchRequest>& out) override;
   void on_prefetch_fill(const PrefetchRequest&, uint64_t, const uint8_t*, uint64_t, std::vector<PrefetchRequest>&) override {}
@@ -34,10 +43,10 @@ class StridePrefetcher : public Prefetcher {
   struct KeyHash {
     size_t operator()(const Key& k) const { return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second); }
   };
-  const StrideConfig cfg_;
+  const StrideParams params_;
   unsigned line_bytes_;
   uint64_t page_bytes_;
-  std::list<std::pair<Key, Entry>> lru_;  // most recent first; at most cfg_.table_entries
+  std::list<std::pair<Key, Entry>> lru_;  // most recent first; at most params_.table_entries
   std::unordered_map<Key, std::list<std::pair<Key, Entry>>::iterator, KeyHash> index_;
 };
 

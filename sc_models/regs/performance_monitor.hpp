@@ -2,7 +2,7 @@
 // type and per application (process), the requests and bytes that reached a
 // channel, the cycles from the earliest to the latest of them, and the mean
 // window entropy of their channels (windows of W consecutive requests of
-// that group, the definition of explorer/window_entropy.hpp). The register
+// that group, the definition of metrics/window_entropy.hpp). The register
 // bank reads them into PERF_TASK and PERF_APP on a snapshot; the profile
 // store reads them after a run. docs/register-map.md, "Performance counters".
 #pragma once
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/types.hpp"
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 

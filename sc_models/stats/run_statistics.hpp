@@ -9,7 +9,7 @@
 
 #include "config/config.hpp"
 #include "payload/completion.hpp"
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 

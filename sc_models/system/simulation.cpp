@@ -6,6 +6,7 @@
 #include "frontend/sm_array.hpp"
 #include "frontend/sm_interconnect.hpp"
 #include "frontend/trace_player.hpp"
+#include "params/block_params.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {
@@ -31,7 +32,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
-  DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
+  DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
   TracePlayer player("player", cfg, source, clock);
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
@@ -60,7 +61,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
-  DriverTlm driver("driver", cfg, cfg.has_mmu() ? image : nullptr);
+  DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
   L1SequenceGenerator sequence(cfg, source);
   SmInterconnectTlm interconnect("interconnect");
   SmArrayTlm sms("sms", cfg, sequence, clock);
@@ -74,12 +75,13 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
     return more;
   });
   std::vector<std::unique_ptr<L1CacheTlm>> l1;
+  const L1UnitParams unit = l1_unit_params(cfg);
   for (unsigned s = 0; s < sms.sm.size(); ++s) {
     if (!cfg.l1.present) {
       sms.sm[s]->bind(interconnect.sms);
       continue;
     }
-    l1.push_back(std::make_unique<L1CacheTlm>(("l1_" + std::to_string(s)).c_str(), cfg, clock));
+    l1.push_back(std::make_unique<L1CacheTlm>(("l1_" + std::to_string(s)).c_str(), unit, clock));
     l1.back()->classifier_from(memory.registers.bank().prefetch_classifier());
     sms.sm[s]->bind(l1.back()->target);
     l1.back()->memory.bind(interconnect.sms);

@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "fuzz_target.hpp"
+#include "params/block_params.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

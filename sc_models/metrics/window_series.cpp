@@ -1,8 +1,8 @@
-#include "explorer/window_series.hpp"
+#include "metrics/window_series.hpp"
 
 #include <stdexcept>
 
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 namespace gpumem {
 

@@ -19,7 +19,7 @@
 #include <optional>
 #include <vector>
 
-#include "explorer/window_series.hpp"
+#include "metrics/window_series.hpp"
 
 namespace gpumem {
 

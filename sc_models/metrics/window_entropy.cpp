@@ -1,4 +1,4 @@
-#include "explorer/window_entropy.hpp"
+#include "metrics/window_entropy.hpp"
 
 #include <algorithm>
 
