@@ -1,9 +1,8 @@
-// Nested-page TLB (SPEC 2, seed 004 claims 6-9), the RTL of gpumem::Tlb in
-// sc_models/tlb.hpp. That header's comment is the contract this module
-// implements bit for bit: set index from the large-page VPN for both sizes,
-// small-entry priority, a large hit inside its nested region reported as
-// nested without touching the replacement state, lowest invalid way first,
-// LRU ages and tree-PLRU heap bits as written there.
+// Nested-page TLB (SPEC 2, seed 004 claims 6-9), the RTL of gpumem::Tlb.
+// Its algorithm (set index, lookup order and the nested result, fill and
+// victim, LRU and tree-PLRU state) is the contract written once in the
+// header comment of sc_models/mmu/tlb.hpp; this module implements it bit
+// for bit. What follows is only what the header cannot say: the pins.
 //
 // One request port carries both operations, in the order the MMU issues them:
 //   lookup (req_fill_i = 0): req_va_i is compared in every way of its set;

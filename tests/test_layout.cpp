@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -288,41 +289,124 @@ TEST(LayoutFloors, APlantedBackEdgeOrConfigReadIsCaught) {
 
 namespace {
 
-// Paths the docs name (sc_models/mmu/tlb.hpp, tb/tlb/, sc_models/mmu/tlb.*)
-// exist, so a file moved or renamed cannot leave the docs pointing nowhere.
+// Source paths named in prose (sc_models/mmu/tlb.hpp, tb/tlb/, sc_models/mmu/tlb.*)
+// exist, so a file moved or renamed cannot leave a doc or a comment pointing
+// nowhere. Source folders only: waves/ and <build>/generated/ hold what runs write.
+const std::regex kSourcePath(R"re(\b((?:sc_models|tb|tests|rtl|cli|bench|verilator|scripts|configs)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/]))re");
+
+// Checks every source path in `text` (line `n` of `file`); returns how many it checked.
+size_t check_paths(const std::string& text, const fs::path& file, int n) {
+  const fs::path src(GPUMEM_SOURCE_DIR);
+  size_t checked = 0;
+  for (std::sregex_iterator it(text.begin(), text.end(), kSourcePath), end; it != end; ++it) {
+    const auto at = static_cast<size_t>(it->position(1));
+    if (at > 0 && (text[at - 1] == '/' || text[at - 1] == '>' || text[at - 1] == '-')) continue;  // build/tests/..., <build>/generated/rtl/...
+    std::string p = (*it)[1];
+    if (p.find("/*") != std::string::npos && p.back() == '*') p = p.substr(0, p.find("/*") + 1);  // tb/*_pin: its folder
+    const auto star = p.find('*');
+    bool found;
+    if (star == std::string::npos) {
+      found = fs::exists(src / p);
+    } else {  // a pattern: something in its folder starts with what comes before the star
+      const fs::path dir = (src / p.substr(0, star)).parent_path();
+      const std::string stem = fs::path(p.substr(0, star)).filename().string();
+      found = false;
+      if (fs::is_directory(dir))
+        for (const auto& e : fs::directory_iterator(dir)) found |= e.path().filename().string().rfind(stem, 0) == 0;
+    }
+    ++checked;
+    if (!found) ADD_FAILURE() << rel(file) << ":" << n << " names " << (*it)[1] << ", which does not exist";
+  }
+  return checked;
+}
+
 TEST(DocsPaths, EverySourcePathTheDocsNameExists) {
   const fs::path src(GPUMEM_SOURCE_DIR);
-  std::vector<fs::path> docs{src / "README.md"};
+  std::vector<fs::path> docs{src / "README.md", src / "CHANGELOG.md"};
   for (const auto& e : fs::directory_iterator(src / "docs"))
     if (e.path().extension() == ".md") docs.push_back(e.path());
-  // Source folders only: waves/ and <build>/generated/ hold what runs write.
-  const std::regex path(R"re(\b((?:sc_models|tb|tests|rtl|cli|bench|verilator|scripts|configs)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/]))re");
   size_t checked = 0;
   for (const fs::path& doc : docs) {
     std::ifstream in(doc);
     std::string line;
-    for (int n = 1; std::getline(in, line); ++n)
-      for (std::sregex_iterator it(line.begin(), line.end(), path), end; it != end; ++it) {
-        const auto at = static_cast<size_t>(it->position(1));
-        if (at > 0 && (line[at - 1] == '/' || line[at - 1] == '>' || line[at - 1] == '-')) continue;  // build/tests/..., <build>/generated/rtl/...
-        std::string p = (*it)[1];
-        if (p.find("/*") != std::string::npos && p.back() == '*') p = p.substr(0, p.find("/*") + 1);  // tb/*_pin: its folder
-        const auto star = p.find('*');
-        bool found;
-        if (star == std::string::npos) {
-          found = fs::exists(src / p);
-        } else {  // a pattern: something in its folder starts with what comes before the star
-          const fs::path dir = (src / p.substr(0, star)).parent_path();
-          const std::string stem = fs::path(p.substr(0, star)).filename().string();
-          found = false;
-          if (fs::is_directory(dir))
-            for (const auto& e : fs::directory_iterator(dir)) found |= e.path().filename().string().rfind(stem, 0) == 0;
-        }
-        ++checked;
-        if (!found) ADD_FAILURE() << rel(doc) << ":" << n << " names " << (*it)[1] << ", which does not exist";
-      }
+    for (int n = 1; std::getline(in, line); ++n) checked += check_paths(line, doc, n);
   }
   EXPECT_GT(checked, 50u);
+}
+
+// The comments of one source file, line by line (line number, comment text):
+// `//` and `/* */` in C++ and SystemVerilog, skipping string and character
+// literals (raw strings included); `#` in CMake and shell.
+std::vector<std::pair<int, std::string>> comments(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  std::vector<std::pair<int, std::string>> out;
+  const std::string ext = file.extension().string();
+  int line = 1;
+  if (ext == ".cmake" || ext == ".sh" || file.filename() == "CMakeLists.txt") {
+    std::istringstream ls(text);
+    std::string l;
+    for (; std::getline(ls, l); ++line) {
+      const auto hash = l.find('#');
+      if (hash != std::string::npos && (hash == 0 || std::isspace(static_cast<unsigned char>(l[hash - 1]))))
+        out.emplace_back(line, l.substr(hash + 1));
+    }
+    return out;
+  }
+  std::string cur;  // the comment being read
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') { ++line; continue; }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {  // to the end of the line
+      const size_t end = text.find('\n', i);
+      out.emplace_back(line, text.substr(i + 2, (end == std::string::npos ? text.size() : end) - i - 2));
+      i = (end == std::string::npos ? text.size() : end) - 1;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {  // each line of the block
+      const size_t end = std::min(text.find("*/", i + 2), text.size());
+      for (size_t j = i + 2; j < end; ++j) {
+        if (text[j] == '\n') {
+          out.emplace_back(line++, cur);
+          cur.clear();
+        } else {
+          cur += text[j];
+        }
+      }
+      out.emplace_back(line, cur);
+      cur.clear();
+      i = end + 1;
+    } else if (c == 'R' && i + 1 < text.size() && text[i + 1] == '"' && ext != ".sv") {  // R"delim( ... )delim"
+      const size_t open = text.find('(', i + 2);
+      if (open == std::string::npos) break;
+      const std::string close = ")" + text.substr(i + 2, open - i - 2) + "\"";
+      const size_t end = std::min(text.find(close, open), text.size());
+      line += static_cast<int>(std::count(text.begin() + static_cast<long>(i), text.begin() + static_cast<long>(end), '\n'));
+      i = end + close.size() - 1;
+    } else if (c == '"' || (c == '\'' && ext != ".sv")) {  // a literal (SystemVerilog's ' starts a cast or a size)
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+      if (i < text.size() && text[i] == '\n') ++line;
+    }
+  }
+  return out;
+}
+
+// Paths named in source comments exist too: a comment that points at a
+// removed or renamed file fails here.
+TEST(DocsPaths, EverySourcePathACommentNamesExists) {
+  const fs::path src(GPUMEM_SOURCE_DIR);
+  const std::set<std::string> exts{".hpp", ".h", ".cpp", ".sv", ".cmake", ".sh"};
+  size_t checked = 0, files = 0;
+  for (const char* dir : {"sc_models", "tb", "cli", "rtl", "verilator", "bench", "tests", "scripts"})
+    for (const auto& e : fs::recursive_directory_iterator(src / dir)) {
+      if (!e.is_regular_file()) continue;
+      if (!exts.count(e.path().extension().string()) && e.path().filename() != "CMakeLists.txt") continue;
+      ++files;
+      for (const auto& [n, text] : comments(e.path())) checked += check_paths(text, e.path(), n);
+    }
+  EXPECT_GT(files, 200u) << "the scan found too few source files to mean anything";
+  EXPECT_GT(checked, 100u) << "the scan found too few paths in comments to mean anything";
 }
 
 }  // namespace

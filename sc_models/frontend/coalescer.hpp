@@ -37,7 +37,7 @@ struct CoalescedAccess {
   std::vector<WritePiece> writes;
   uint32_t thread_id = 0;
   // Narrow fields, so a request is one cache line: the front end holds every
-  // resident block's requests (docs/performance.md, "Memory").
+  // resident block's requests (docs/performance.md, "Trace front end").
   uint16_t width = 0;  // at most a line (4096 bytes)
   Op op = Op::kRead;
   bool dependent = false;
