@@ -1,0 +1,40 @@
+#include "cosim_command.hpp"
+
+#include <string>
+
+#include "validators.hpp"
+
+namespace gpumem::cli {
+
+CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
+  CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
+  cosim->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
+  cosim->add_option("--block", args.block, "translator or tlb")
+      ->check(CLI::IsMember({"translator", "tlb"}));
+  cosim->add_option("--transactions", args.transactions, "random transactions: requests (translator) or translations (tlb); default 1000000")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  cosim->add_option("--seed", args.seed, "random seed (default 1)")->check(kUnsigned);
+  cosim->add_flag("--count-all", args.count_all, "count every mismatch instead of stopping at the first");
+  cosim->add_option("--hang-cycles", args.hang_cycles,
+                    "watchdog: stop with a hang report after this many cycles without a handshake while the bench "
+                    "waits on the RTL (default " + std::to_string(tb::kDefaultHangCycles) + ")")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  cosim->add_option("--waves", args.waves, "folder for the FST and replay files of a mismatch (default waves)")->check(kPath);
+  cosim->add_option("--rtl", args.rtl,
+                    "your RTL of the block's port contract (docs/cosim.md), verilated for the config; repeat for more files")
+      ->check(CLI::ExistingFile);
+  cosim->add_option("--top", args.top, "the top module of --rtl (default gpumem_xor_translator or gpumem_nested_tlb)");
+  cosim->add_option("--max-latency", args.max_latency,
+                    "with --rtl: cycles from a request to its response before the protocol checker calls it late "
+                    "(default: no bound but --hang-cycles)")
+      ->check(CLI::Range(1u, 1u << 20));
+  cosim->add_flag("--require-all", args.require_all,
+                  "refuse (exit 2) a config whose mappings the RTL cannot check (a task type on matrix or a baseline)");
+  cosim->add_flag("--contract", args.contract,
+                  "print the block's port contract at the config's geometry (Markdown) and stop");
+  cosim->add_option("--mode", args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")
+      ->check(CLI::IsMember({"fast", "pin"}));
+  return cosim;
+}
+
+}  // namespace gpumem::cli

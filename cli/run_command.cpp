@@ -1,0 +1,298 @@
+#include "run_command.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
+#include "cli/compare_prefetch.hpp"
+#include "params/block_params.hpp"
+#include "config/config.hpp"
+#include "params/profile_store.hpp"
+#include "driver/address_space.hpp"
+#include "explorer/profile.hpp"
+#include "frontend/thread_trace_io.hpp"
+#include "frontend/trace_reader.hpp"
+#include "frontend/workload.hpp"
+#include "output_paths.hpp"
+#include "plot_runner.hpp"
+#include "stats/progress.hpp"
+#include "stats/report.hpp"
+#include "stats/run_statistics.hpp"
+#include "stats/stats_json.hpp"
+#include "stats/transaction_log.hpp"
+#include "stop_on_signal.hpp"
+#include "system/simulation.hpp"
+#include "validators.hpp"
+
+namespace gpumem::cli {
+
+namespace {
+
+// One line per application the profile store now records.
+void print_profiles(std::ostream& os, const std::string& path, const std::vector<ApplicationProfile>& profiles) {
+  os << "\nprofile store       " << path << "  (docs/explorer.md, \"Profile store\")\n"
+     << "application       task  requests  density  entropy  configured  predicted  verdict   next run\n";
+  for (const ApplicationProfile& p : profiles) {
+    os << std::left << std::setw(18) << p.name << std::right << std::setw(4) << p.task_type << std::setw(10)
+       << p.measured.requests << std::fixed << std::setprecision(3) << std::setw(9) << p.measured.density() << std::setw(9)
+       << p.measured.mean_window_entropy << std::setw(12) << p.configured_entropy << std::setw(11) << p.predicted_entropy
+       << "  " << std::left << std::setw(10) << verdict_name(p.verdict) << std::right
+       << (p.mapping ? "{" + task_mapping_yaml(*p.mapping) + "}" : "its configured mapping") << "\n";
+  }
+}
+
+FrontendReport frontend_report(const Config& cfg, const SimulationResult& r) {
+  return {r.sequence, r.sms, r.warps, r.strided, cfg.frontend.strided_requests, r.memory_init_bytes, r.queued_max,
+          r.queue_limit_holds};
+}
+
+// --compare-prefetch: the three runs in place of one.
+int run_compared(const RunArgs& a, const Config& cfg) {
+  if (a.threads.empty()) throw InputError("", 0, "--compare-prefetch", "needs --threads: the prefetchers sit beside the SMs' L1s");
+  check_output_paths(a.config, a.threads, {{a.stats_json, "--stats-json"}, {a.plot, "--plot"}});
+  std::optional<OutputFile> out, plot_out;
+  std::string python;  // found before the runs: a missing matplotlib must not cost them
+  if (!a.plot.empty()) {
+    python = plot_python();
+    plot_out.emplace(a.plot, "--plot");
+  }
+  if (!a.stats_json.empty()) out.emplace(a.stats_json, "--stats-json");
+  const nlohmann::json runs = compare_prefetch(cfg, a.threads);
+  const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
+  if (out) {
+    std::fwrite(text.data(), 1, text.size(), out->stream());
+    out->commit();
+  }
+  if (plot_out) {
+    const TemporaryFile scratch(text);
+    run_plot_script(python, scratch.path(), partial_path(a.plot));
+    plot_out->commit();
+  }
+  if (!a.quiet) print_prefetch_comparison(std::cout, runs);
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
+  CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
+  run->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
+  CLI::Option* trace_opt =
+      run->add_option("--trace", args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  run->add_option("--threads", args.threads,
+                  "per-thread GPU trace (CSV or binary): scheduled, coalesced and ordered per SM, one initiator per SM "
+                  "(docs/frontend.md)")
+      ->check(kPath)
+      ->excludes(trace_opt);
+  std::vector<std::string> trace_formats{"csv"};
+  for (const char* f : {"dramsim3", "ramulator-dram", "ramulator-cpu", "ramulator2-ldst", "ramulator2-rw"}) trace_formats.push_back(f);
+  run->add_option("--trace-format", args.trace_format,
+                  "form of --trace: csv (gpumem's), or another simulator's (docs/trace-format.md, \"Imported traces\")")
+      ->check(CLI::IsMember(trace_formats))
+      ->needs(trace_opt);
+  run->add_option("--threads-format", args.threads_format, "form of --threads: gpumem (CSV or binary) or accel-sim")
+      ->check(CLI::IsMember({"gpumem", "accel-sim"}));
+  run->add_option("--trace-process", args.import.process,
+                  "imported traces: the process of every request (its task type without an address space)")
+      ->check(CLI::Range(0u, kMaxProcesses - 1));
+  run->add_option("--request-bytes", args.import.request_bytes, "imported DRAM-level traces: bytes of every request (default 64)")
+      ->check(CLI::Range(1u, kMaxRequestBytes));
+  run->add_option("--address-vector-bits", args.import.address_vector_bits,
+                  "ramulator2-rw: bit width of each level of its address vectors, in order")
+      ->delimiter(',')
+      ->check(CLI::Range(0u, 64u));
+  run->add_option("--stats-json", args.stats_json, "Write statistics as JSON to this file")->check(kPath);
+  run->add_option("--txn-log", args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
+  run->add_option("--profile-store", args.profile_store,
+                  "YAML profile store: each application takes its recommended task type from it, and the run records its "
+                  "own (docs/explorer.md, \"Profile store\")")->check(kPath);
+  run->add_flag("--compare-prefetch", args.compare_prefetch,
+                "run --threads with no prefetcher, the stride prefetcher and the BFS prefetcher and print them side by side "
+                "(docs/prefetch.md); --stats-json gets the three")
+      ->excludes("--txn-log")
+      ->excludes("--profile-store");
+  run->add_option("--plot", args.plot,
+                  "with --compare-prefetch: draw the three side by side into this PNG (needs python3 with matplotlib)")
+      ->check(kPath)
+      ->needs("--compare-prefetch");
+  run->add_flag("--quiet", args.quiet, "Print nothing on success but warnings (on stderr)");
+  return run;
+}
+
+int run_command(const RunArgs& a) {
+  const Config configured = load_config(a.config);
+  // The profile store: read and checked before anything runs, and applied
+  // (each application's recommended task type) to the config the run uses.
+  std::optional<ProfileStore> store;
+  std::vector<std::string> store_notes;
+  if (!a.profile_store.empty()) {
+    if (!configured.has_mmu())
+      throw InputError(a.config, 0, "address_space",
+                       "--profile-store keeps applications by name: the config needs address_space.applications");
+    store = std::filesystem::exists(a.profile_store) ? read_profile_store(a.profile_store, configured)
+                                                     : empty_profile_store(configured);
+  }
+  const Config cfg = store ? apply_profile_store(configured, *store, store_notes) : configured;
+  if (a.compare_prefetch) return run_compared(a, cfg);
+  std::unique_ptr<RequestSource> source;
+  std::unique_ptr<ThreadTraceSource> threads;
+  if (!a.threads.empty())
+    threads = a.threads_format == "accel-sim" ? open_accel_sim_trace(a.threads, a.import) : open_thread_trace(a.threads);
+  else if (!a.trace.empty() && a.trace_format != "csv")
+    source = open_imported_trace(cfg, *import_format_from_name(a.trace_format), a.trace, a.import);
+  else if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(cfg, a.trace);
+  else if (!cfg.workload.empty()) source = make_workload(cfg);
+  else throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
+  const std::string& trace_path = threads ? a.threads : a.trace;
+
+  // The allocation the driver loads, and the other one (nesting on versus
+  // off) for the fragmentation comparison.
+  std::optional<AddressSpaceImage> image, other;
+  std::string other_error;  // the comparison may not fit where the run does; that must not stop the run
+  if (cfg.has_mmu()) {
+    image = build_address_space(cfg, cfg.address_space.nesting);
+    try {
+      other = build_address_space(cfg, !cfg.address_space.nesting);
+    } catch (const InputError& e) {
+      other_error = e.what();
+    }
+  }
+  const Fragmentation* with_nesting = nullptr;
+  const Fragmentation* without_nesting = nullptr;
+  if (image) {
+    const Fragmentation* mine = &image->fragmentation;
+    const Fragmentation* theirs = other ? &other->fragmentation : nullptr;
+    with_nesting = cfg.address_space.nesting ? mine : theirs;
+    without_nesting = cfg.address_space.nesting ? theirs : mine;
+  }
+  const AllocationComparison allocations{cfg.address_space.nesting, with_nesting, without_nesting, other_error};
+
+  // Outputs are opened before the run (a bad path must not cost a long
+  // simulation) and appear under their names only when written whole.
+  check_output_paths(a.config, trace_path,
+                     {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}, {a.profile_store, "--profile-store"}});
+  std::optional<OutputFile> json_out, store_out;
+  if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
+  // Rewritten only after a whole run: an interrupted or failed one leaves it as it was.
+  if (store) store_out.emplace(a.profile_store, "--profile-store");
+
+  RunStatistics stats(cfg);
+  std::vector<CompletionObserver*> observers{&stats};
+  std::unique_ptr<TransactionLog> log;
+  if (!a.txn_log.empty()) {
+    log = std::make_unique<TransactionLog>(a.txn_log);
+    observers.push_back(log.get());
+  }
+  std::optional<ApplicationStreams> streams;
+  if (store) observers.push_back(&streams.emplace(cfg));
+  std::unique_ptr<ProgressReporter> progress;
+  if (!a.quiet && isatty(STDERR_FILENO)) {
+    progress = std::make_unique<ProgressReporter>(stderr, source ? source->expected_total() : 0);
+    observers.push_back(progress.get());
+  }
+
+  // A run that stops early (a bad trace line, a model error, SIGINT or
+  // SIGTERM) still writes its outputs, whole for what it simulated: the
+  // transaction log up to the stop, the stats JSON with "complete": false.
+  SimulationResult r;
+  std::vector<ApplicationProfile> profiles;  // recorded by this run
+  auto write_outputs = [&](bool complete, const std::string& error) {
+    if (json_out) {
+      const FrontendReport frontend = frontend_report(cfg, r);
+      const RunReport report{a.config,   trace_path, r.channel_accesses,           r.application_performance,
+                             r.mmu,      r.faults,   r.l1,                         r.prefetch,
+                             threads ? &frontend : nullptr, image ? &allocations : nullptr, profiles};
+      const std::string text = stats_json(cfg, stats, report, complete, error).dump(2) + "\n";
+      std::fwrite(text.data(), 1, text.size(), json_out->stream());
+      json_out->commit();
+    }
+    if (log) log->commit();
+  };
+  int stopped_by = 0;
+  {
+    StopOnSignal stop;
+    try {
+      if (threads) {
+        StoppableThreadSource stoppable(*threads);
+        r = run_thread_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+      } else {
+        StoppableSource stoppable(*source);
+        r = run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+      }
+    } catch (const std::exception& e) {
+      progress.reset();
+      write_outputs(false, e.what());
+      throw;
+    }
+    stopped_by = StopOnSignal::received();
+  }
+  progress.reset();
+
+  if (store && !stopped_by) {
+    for (const auto& app : configured.address_space.applications) {
+      const PerfReading& m = r.application_performance[app.process];
+      if (m.requests == 0) continue;  // nothing measured: the record stays as it was
+      const unsigned ran_with = registers_from_config(cfg).effective_task(app.process, app.task_type);
+      profiles.push_back(recommend(configured, app, m, ran_with, streams->addresses(app.process), store->find(app.name)));
+      store->record(profiles.back());
+    }
+  }
+
+  if (!a.quiet) {
+    std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
+              << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
+    for (const std::string& note : store_notes) std::cout << note << "\n";
+    stats.print(std::cout);
+    if (threads) print_frontend(std::cout, frontend_report(cfg, r));
+    if (!r.l1.empty()) print_l1(std::cout, r.l1);
+    if (!r.l1.empty() && cfg.prefetch.kind != PrefetchKind::kNone) print_prefetch(std::cout, r.prefetch, r.l1, cfg.prefetch.kind);
+    if (r.mmu) print_mmu(std::cout, *r.mmu);
+    print_faults(std::cout, r.faults, 10);
+    if (image) print_fragmentation(std::cout, with_nesting, without_nesting);
+    if (store && !stopped_by) print_profiles(std::cout, a.profile_store, profiles);
+    if (!other_error.empty()) std::cout << "(the allocation " << (cfg.address_space.nesting ? "without" : "with")
+                                        << " nesting does not fit: " << other_error << ")\n";
+    std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
+              << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
+  }
+  // Exit 0 and a report hide a run that mostly faulted, which is nearly
+  // always a trace of physical addresses read as VAs through the page tables.
+  if (!stopped_by && stats.faults() * 2 > stats.requests())
+    std::cerr << "gpumem: warning: " << stats.faults() << " of " << stats.requests()
+              << " requests faulted: with an address_space a trace's addresses are virtual, and the page tables do not map"
+                 " these; a trace of physical addresses (another simulator's, such as DRAMsim3's or Ramulator's) runs on a"
+                 " config without address_space, such as configs/examples/physical-addresses.yaml (docs/trace-format.md,"
+                 " \"Imported traces\")\n";
+  if (stopped_by) {
+    const std::string what = std::string("interrupted by ") + (stopped_by == SIGINT ? "SIGINT" : "SIGTERM") +
+                             " after " + std::to_string(r.requests) + " requests";
+    write_outputs(false, what);
+    std::vector<std::string> holders;
+    if (!a.quiet) holders.push_back("the report");
+    if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
+    if (log) holders.push_back(a.txn_log);
+    std::cerr << "gpumem: " << what;
+    for (size_t i = 0; i < holders.size(); ++i)
+      std::cerr << (i == 0 ? "; " : i + 1 == holders.size() ? " and " : ", ") << holders[i];
+    if (!holders.empty()) std::cerr << (holders.size() == 1 ? " holds" : " hold") << " those requests only";
+    std::cerr << "\n";
+    return 128 + stopped_by;
+  }
+  write_outputs(true, "");
+  if (store_out) {
+    const std::string text = profile_store_yaml(*store);
+    std::fwrite(text.data(), 1, text.size(), store_out->stream());
+    store_out->commit();
+  }
+  return 0;
+}
+
+}  // namespace gpumem::cli
