@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "config/config.hpp"
-#include "driver/address_space.hpp"
+#include "params/block_params.hpp"
 #include "validators.hpp"
 
 namespace gpumem::cli {

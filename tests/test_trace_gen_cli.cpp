@@ -1,5 +1,5 @@
 // gpumem trace gen, driven through its CLI11 declaration under a `trace`
-// command as gpumem_main declares it: the files it writes are what the
+// command as cli/trace_command.cpp declares it: the files it writes are what the
 // generators emit, placement from a config region or a physical base, and
 // the errors that name a flag or a config key leave no file behind.
 #include <gtest/gtest.h>
