@@ -1,5 +1,5 @@
 // Scoreboard of the TLB co-simulation: every RTL response is compared with
-// gpumem::Tlb (sc_models/tlb.hpp), which receives the same operations at the
+// gpumem::Tlb (sc_models/mmu/tlb.hpp), which receives the same operations at the
 // same clock edges: result, set, way, physical address, the entry that hit,
 // the way a fill wrote and the entry it evicted.
 #pragma once
@@ -14,7 +14,7 @@
 #include "tb/common/protocol_checker.hpp"
 #include "tb/common/toggle_coverage.hpp"
 #include "mmu/tlb.hpp"
-#include "tb/tlb/tlb_driver.hpp"
+#include "tb/tlb/tlb_pins.hpp"
 
 namespace gpumem::tb {
 
