@@ -84,8 +84,11 @@ TlbScoreboard TlbBlock::scoreboard(const Config& cfg, uint64_t seed) {
 
 std::unique_ptr<FastModel<TlbBlock>> TlbBlock::fast_model(const RtlTlbGeometry& g, uint64_t seed,
                                                           const WaveWindow& waves, const LoadedRtl* rtl) {
-  if (rtl || g.variant == "plru") return make_fast_model<TlbBlock, LinkedRtl<Vgpumem_nested_tlb, TlbPorts>>(seed, waves, rtl);
-  if (g.variant == "lru") return make_fast_model<TlbBlock, LinkedRtl<Vgpumem_nested_tlb_lru, TlbPorts>>(seed, waves, rtl);
+  using Plru = LinkedRtl<Vgpumem_nested_tlb, TlbPorts>;
+  using Lru = LinkedRtl<Vgpumem_nested_tlb_lru, TlbPorts>;
+  if (rtl) return make_fast_model<TlbBlock, Plru>(seed, waves, rtl);  // the library's model: Plru goes unused
+  if (g.variant == "plru") return make_fast_model<TlbBlock, Plru>(seed, waves, nullptr);
+  if (g.variant == "lru") return make_fast_model<TlbBlock, Lru>(seed, waves, nullptr);
   throw std::invalid_argument("TLB: no verilated variant '" + g.variant + "'");
 }
 

@@ -1,6 +1,7 @@
 #include "tb/translator/translator_contract.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "mmu/pte.hpp"
 
@@ -38,6 +39,12 @@ std::string translator_geometry_difference(const Config& cfg, const RtlTranslato
   std::string d = s.str();
   if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, GPUMEM_RTL_TRANSLATOR_*)";
   return d;
+}
+
+RtlTranslatorGeometry matching_translator_geometry(const Config& cfg, const RtlTranslatorGeometry& built_in) {
+  if (const std::string d = translator_geometry_difference(cfg, built_in); !d.empty())
+    throw std::invalid_argument("config and RTL translator differ:\n" + d);
+  return built_in;
 }
 
 std::vector<RtlContractPort> translator_port_table(const RtlTranslatorGeometry& g) {

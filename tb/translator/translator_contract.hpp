@@ -91,6 +91,9 @@ std::string translator_unchecked(const Config& cfg);
 // "" when the config's translator geometry equals the RTL's elaboration
 // parameters, else a message naming both values.
 std::string translator_geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl);
+// `built_in` when it is cfg's geometry; else throws std::invalid_argument
+// with the difference.
+RtlTranslatorGeometry matching_translator_geometry(const Config& cfg, const RtlTranslatorGeometry& built_in);
 
 // The port table at a geometry, in the RTL's order.
 std::vector<RtlContractPort> translator_port_table(const RtlTranslatorGeometry& g);

@@ -47,10 +47,7 @@ RtlTranslatorGeometry TranslatorBlock::geometry(const Config& cfg, const LoadedR
     if (const std::string why = translator_unfit(cfg); !why.empty()) throw std::invalid_argument(why);
     return translator_geometry_of_config(cfg);
   }
-  const RtlTranslatorGeometry built_in = rtl_translator_geometry();
-  if (const std::string d = translator_geometry_difference(cfg, built_in); !d.empty())
-    throw std::invalid_argument("config and RTL translator differ:\n" + d);
-  return built_in;
+  return matching_translator_geometry(cfg, rtl_translator_geometry());
 }
 
 std::unique_ptr<FastModel<TranslatorBlock>> TranslatorBlock::fast_model(const RtlTranslatorGeometry&, uint64_t seed,

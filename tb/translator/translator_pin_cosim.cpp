@@ -20,10 +20,8 @@ std::unique_ptr<PinModule<TranslatorBlock>> TranslatorBlock::pin_module(const Co
                                                                         const WaveWindow& waves, const LoadedRtl* rtl) {
   if (rtl)
     return make_pin_module<TranslatorBlock, LoadedScModel<TranslatorScShell>>(cfg, seed, geometry(cfg, rtl), waves, rtl);
-  const RtlTranslatorGeometry built_in = rtl_translator_pin_geometry();
-  if (const std::string d = translator_geometry_difference(cfg, built_in); !d.empty())
-    throw std::invalid_argument("config and RTL translator differ:\n" + d);
-  return make_pin_module<TranslatorBlock, LinkedScModel<Vgpumem_xor_translator_sc>>(cfg, seed, built_in, waves, nullptr);
+  return make_pin_module<TranslatorBlock, LinkedScModel<Vgpumem_xor_translator_sc>>(
+      cfg, seed, matching_translator_geometry(cfg, rtl_translator_pin_geometry()), waves, nullptr);
 }
 
 }  // namespace gpumem::tb
