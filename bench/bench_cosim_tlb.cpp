@@ -40,7 +40,7 @@ std::vector<PackedPins> record_pins(const Config& cfg, uint64_t seed, const TlbR
 }
 
 // The floor: the model and the clock with the same pins, nothing else.
-// Clocked as TlbDriver::cycle does (inputs with the clock low, then the edge).
+// Clocked as the fast mode does (tb/common/fast_bench.hpp) (inputs with the clock low, then the edge).
 uint64_t bare_loop(const std::vector<PackedPins>& pins, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_nested_tlb dut(&context, "tlb");
@@ -72,7 +72,7 @@ uint64_t bare_loop(const std::vector<PackedPins>& pins, uint64_t& cycles) {
 BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
   BlockRates rates;
   TlbRandomRun run;
-  run.translations = o.transactions / o.rounds;
+  run.transactions = o.transactions / o.rounds;
   run.reset_per_65536 = 0;  // the bare loop replays pins without a reset pin
   const bool agreed = alternate_rounds(
       o,
@@ -83,7 +83,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
           std::fprintf(stderr, "tlb fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
           return false;
         }
-        rates.fast.add(cosim.translations(), cosim.cycles(), t0);
+        rates.fast.add(cosim.transactions(), cosim.cycles(), t0);
         return true;
       },
       [&](uint64_t seed) {
@@ -91,7 +91,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
         const auto t0 = Clock::now();
         uint64_t cycles = 0;
         bare_loop(pins, cycles);
-        rates.bare.add(run.translations, cycles, t0);  // the same pins finish the same translations
+        rates.bare.add(run.transactions, cycles, t0);  // the same pins finish the same translations
       });
   if (!agreed) {
     rates.fast.failed = true;
@@ -100,7 +100,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
   rates.pin = in_child_process([&] {
     Rate pin;
     TlbRandomRun pin_run;
-    pin_run.translations = o.pin_transactions;
+    pin_run.transactions = o.pin_transactions;
     pin_run.reset_per_65536 = 0;
     const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
     TlbPinCosim cosim(cfg, o.seed);
@@ -108,7 +108,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
       std::fprintf(stderr, "tlb pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
       pin.failed = true;
     }
-    pin.add(cosim.translations(), cosim.cycles(), t0);
+    pin.add(cosim.transactions(), cosim.cycles(), t0);
     return pin;
   });
   return rates;

@@ -16,7 +16,7 @@ namespace {
 using namespace gpumem::tb;
 
 // The floor: the model, the stimulus and the clock, nothing else. Clocked as
-// TranslatorDriver::cycle does (inputs with the clock low, then the edge).
+// the fast mode does (tb/common/fast_bench.hpp) (inputs with the clock low, then the edge).
 uint64_t bare_loop(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_xor_translator dut(&context, "translator");
@@ -63,7 +63,7 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
           std::fprintf(stderr, "translator fast mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
           return false;
         }
-        rates.fast.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
+        rates.fast.add(cosim.transactions(), cosim.cycles(), t0);
         return true;
       },
       [&](uint64_t seed) {
@@ -87,7 +87,7 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
       std::fprintf(stderr, "translator pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
       pin.failed = true;
     }
-    pin.add(cosim.scoreboard().compared(), cosim.cycles(), t0);
+    pin.add(cosim.transactions(), cosim.cycles(), t0);
     return pin;
   });
   return rates;

@@ -11,21 +11,19 @@
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "config/config.hpp"
-#include "tb/common/cosim_session.hpp"
+#include "tb/common/block_session.hpp"
 #include "tb/common/cycle_time.hpp"
 #include "tb/common/rtl_library.hpp"
-#include "tb/tlb/tlb_contract.hpp"
-#include "tb/tlb/tlb_cosim.hpp"
-#include "tb/tlb/tlb_session.hpp"
-#include "tb/translator/translator_contract.hpp"
-#include "tb/translator/translator_cosim.hpp"
-#include "tb/translator/translator_session.hpp"
+#include "tb/tlb/tlb_driver.hpp"
+#include "tb/tlb/tlb_pin_cosim.hpp"
+#include "tb/translator/translator_driver.hpp"
+#include "tb/translator/translator_pin_cosim.hpp"
 
 namespace gpumem::tb {
 
 namespace {
 
-bool translator_built_in(const Config& cfg) { return geometry_difference(cfg, rtl_translator_geometry()).empty(); }
+bool translator_built_in(const Config& cfg) { return translator_geometry_difference(cfg, rtl_translator_geometry()).empty(); }
 bool tlb_built_in(const Config& cfg) {
   for (const RtlTlbGeometry& v : rtl_tlb_variants())
     if (tlb_geometry_difference(cfg, v).empty()) return true;
@@ -33,7 +31,8 @@ bool tlb_built_in(const Config& cfg) {
 }
 std::string tlb_unfit(const Config& cfg) { return cfg.has_mmu() ? "" : tlb_geometry_difference(cfg, rtl_tlb_variants().front()); }
 
-// The blocks `gpumem cosim` runs: a new one is a row here and a session.
+// The blocks `gpumem cosim` runs: a new one is a row here and its traits
+// (tb/common/fast_bench.hpp).
 struct CosimBlock {
   const char* name;
   const char* config_section;  // named in the error when the config does not suit the block
@@ -47,9 +46,9 @@ struct CosimBlock {
 };
 std::string nothing_unchecked(const Config&) { return ""; }
 const CosimBlock kBlocks[] = {
-    {"translator", "translator", make_translator_session, translator_contract, translator_built_in, translator_unfit,
-     translator_unchecked},
-    {"tlb", "mmu", make_tlb_session, tlb_contract, tlb_built_in, tlb_unfit, nothing_unchecked},
+    {TranslatorBlock::kName, "translator", make_cosim_session<TranslatorBlock>, translator_contract,
+     translator_built_in, translator_unfit, translator_unchecked},
+    {TlbBlock::kName, "mmu", make_cosim_session<TlbBlock>, tlb_contract, tlb_built_in, tlb_unfit, nothing_unchecked},
 };
 
 // The RTL verilated at run time for cfg: a user's (--rtl), or the project's

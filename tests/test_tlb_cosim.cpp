@@ -23,7 +23,7 @@
 namespace gpumem::tb {
 namespace {
 
-GPUMEM_RTL_PORTS(TestTlbPorts, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
+GPUMEM_RTL_PORTS(TestTlbPorts, GPUMEM_TLB_PORTS)
 
 
 // configs/default.yaml: 4 KB / 64 KB pages, 64 entries in 4 ways (16 sets,
@@ -81,7 +81,7 @@ TEST(TlbCosim, EachVariantEqualsItsConfig) {
   EXPECT_EQ(variants[1].variant, "lru");
   const std::string l = tlb_geometry_difference(lru_config(), variants[1]);
   EXPECT_TRUE(l.empty()) << "configs/examples/tlb-lru.yaml and the verilated LRU TLB differ:\n" << l;
-  EXPECT_EQ(TlbCosim(lru_config(), 1).variant().variant, "lru");
+  EXPECT_EQ(TlbCosim(lru_config(), 1).geometry().variant, "lru");
 }
 
 TEST(TlbCosim, GeometryDifferenceNamesBoth) {
@@ -462,18 +462,18 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
 void random_run_covers_every_bin(const Config& cfg, uint64_t seed) {
   TlbCosim cosim(cfg, seed);
   TlbRandomRun run;
-  run.translations = 1'000'000;
+  run.transactions = 1'000'000;
   const bool ok = cosim.run_random(run);
   const auto& sb = cosim.scoreboard();
   ASSERT_TRUE(ok) << sb.first_mismatch()->report();
-  EXPECT_EQ(cosim.translations(), run.translations);
+  EXPECT_EQ(cosim.transactions(), run.transactions);
   std::printf("%llu translations (%llu faulted, %llu walks), %llu operations in %llu cycles\n",
-              static_cast<unsigned long long>(cosim.translations()), static_cast<unsigned long long>(cosim.faults()),
-              static_cast<unsigned long long>(cosim.walks()), static_cast<unsigned long long>(sb.compared()),
+              static_cast<unsigned long long>(cosim.transactions()), static_cast<unsigned long long>(cosim.counts().faults),
+              static_cast<unsigned long long>(cosim.counts().walks), static_cast<unsigned long long>(sb.compared()),
               static_cast<unsigned long long>(cosim.cycles()));
   std::printf("%s", coverage_text(sb.coverage().groups()).c_str());
   EXPECT_TRUE(every_bin_hit(sb.coverage().groups()));
-  EXPECT_GT(cosim.image_switches(), 0u);
+  EXPECT_GT(cosim.counts().image_switches, 0u);
 }
 
 TEST(TlbCosim, OneMillionRandomTranslationsCoverEveryBin) { random_run_covers_every_bin(default_config(), 20240605); }
@@ -485,8 +485,8 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const Config cfg = default_config();
   const std::string dir = temp_dir("gpumem-tlb-waves");
   TlbRandomRun run;
-  run.translations = 2000;
-  const MismatchArtifacts files = write_tlb_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
+  run.transactions = 2000;
+  const MismatchArtifacts files = write_mismatch_artifacts<TlbBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("tlb.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);
@@ -508,9 +508,9 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
 TEST(TlbCosim, LruLayoutNamesSignalsOfTheLruWaves) {
   const std::string dir = temp_dir("gpumem-tlb-lru-waves");
   TlbRandomRun run;
-  run.translations = 500;
+  run.transactions = 500;
   const MismatchArtifacts files =
-      write_tlb_mismatch_artifacts(lru_config(), "configs/examples/tlb-lru.yaml", 7, run, 400, dir, 200);
+      write_mismatch_artifacts<TlbBlock>(lru_config(), "configs/examples/tlb-lru.yaml", 7, run, 400, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("tlb-lru.gtkw", files.waves), "");
   std::filesystem::remove_all(dir);

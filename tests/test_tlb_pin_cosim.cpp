@@ -37,8 +37,8 @@ struct Summary {
 template <typename Cosim>
 Summary summary(const Cosim& c) {
   const TlbScoreboard& sb = c.scoreboard();
-  return {sb.compared(), c.cycles(),         sb.mismatches(), c.translations(), c.faults(),
-          c.walks(),     c.image_switches(), sb.flushes(),    coverage_text(sb.coverage().groups())};
+  return {sb.compared(), c.cycles(),                sb.mismatches(), c.transactions(), c.counts().faults,
+          c.counts().walks, c.counts().image_switches, sb.flushes(),    coverage_text(sb.coverage().groups())};
 }
 
 std::ostream& operator<<(std::ostream& os, const Summary& s) {
@@ -67,18 +67,18 @@ TEST(TlbPinCosim, GeometryEqualsTheFastModels) {
 TEST(TlbPinCosim, FiftyThousandRandomTranslations) {
   TlbPinCosim cosim(default_config(), 20240607);
   TlbRandomRun run;
-  run.translations = 50'000;
+  run.transactions = 50'000;
   const bool ok = cosim.run_random(run);
   const TlbScoreboard& sb = cosim.scoreboard();
   ASSERT_TRUE(ok) << sb.first_mismatch()->report();
-  EXPECT_EQ(cosim.variant().variant, "plru");
-  EXPECT_EQ(cosim.translations(), run.translations);
+  EXPECT_EQ(cosim.geometry().variant, "plru");
+  EXPECT_EQ(cosim.transactions(), run.transactions);
   EXPECT_EQ(sb.mismatches(), 0u);
   EXPECT_EQ(sb.outstanding(), 0u);
-  EXPECT_GT(sb.compared(), run.translations) << "fills and retries are operations too";
+  EXPECT_GT(sb.compared(), run.transactions) << "fills and retries are operations too";
   const auto& c = sb.coverage();
   EXPECT_TRUE(every_bin_hit({&c.lookup, &c.fill, &c.evicted_way, &c.flush, &c.back_pressure}));
-  EXPECT_GT(cosim.image_switches(), 0u);
+  EXPECT_GT(cosim.counts().image_switches, 0u);
 }
 
 // One seed, one run: the pin-level bench sees the fast mode's operations in
@@ -87,7 +87,7 @@ TEST(TlbPinCosim, FiftyThousandRandomTranslations) {
 // before the SystemC one exists (Verilator's one-model-at-a-time).
 void same_run_in_both_modes(const Config& cfg, uint64_t seed) {
   TlbRandomRun run;
-  run.translations = 30'000;
+  run.transactions = 30'000;
   run.stop_at_first_mismatch = false;
   Summary fast{};
   {
@@ -109,7 +109,7 @@ TEST(TlbPinCosim, SameSeedSameRunAsFastModeOnTheLruVariant) { same_run_in_both_m
 TEST(TlbPinCosim, ResetAddsTheSameCyclesAsFastMode) {
   const Config cfg = default_config();
   TlbRandomRun run;
-  run.translations = 2000;
+  run.transactions = 2000;
   uint64_t fast_cycles = 0;
   {
     TlbCosim cosim(cfg, 3);
@@ -129,7 +129,7 @@ TEST(TlbPinCosim, WavesFromTheSystemCSide) {
   {
     TlbPinCosim cosim(default_config(), 5, WaveWindow{fst, 1000});
     TlbRandomRun run;
-    run.translations = 2000;
+    run.transactions = 2000;
     ASSERT_TRUE(cosim.run_random(run));
   }
   ASSERT_TRUE(std::filesystem::exists(fst));
@@ -145,12 +145,12 @@ TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
   const Config cfg = default_config();
   const std::string dir = temp_dir("gpumem-tlb-pin-artifacts");
   TlbRandomRun run;
-  run.translations = 2000;
+  run.transactions = 2000;
   {
     TlbPinCosim cosim(cfg, 7);
     ASSERT_TRUE(cosim.run_random(run));
     const MismatchArtifacts files =
-        write_tlb_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
+        write_mismatch_artifacts<TlbBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
     EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
     ASSERT_TRUE(std::filesystem::exists(files.waves));
     EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
@@ -163,7 +163,7 @@ TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
 TEST(TlbPinCosim, OneRunPerProcess) {
   TlbPinCosim cosim(default_config(), 1);
   TlbRandomRun run;
-  run.translations = 10;
+  run.transactions = 10;
   ASSERT_TRUE(cosim.run_random(run));
   EXPECT_THROW(cosim.run_random(run), std::logic_error);
   EXPECT_THROW(cosim.reset(), std::logic_error);

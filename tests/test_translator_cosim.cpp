@@ -36,14 +36,14 @@ class TranslatorCosimTest : public ::testing::Test {
 };
 
 TEST(TranslatorCosim, GeometryEqualsDefaultConfig) {
-  const std::string d = geometry_difference(default_config(), rtl_translator_geometry());
+  const std::string d = translator_geometry_difference(default_config(), rtl_translator_geometry());
   EXPECT_TRUE(d.empty()) << "configs/default.yaml and the verilated translator differ:\n" << d;
 }
 
 TEST(TranslatorCosim, GeometryDifferenceNamesBoth) {
   RtlTranslatorGeometry rtl = rtl_translator_geometry();
   rtl.channel_bits = {7, 8, 9, 10};
-  const std::string d = geometry_difference(default_config(), rtl);
+  const std::string d = translator_geometry_difference(default_config(), rtl);
   EXPECT_NE(d.find("translator.channel_bits = [8, 9, 10, 11]"), std::string::npos) << d;
   EXPECT_NE(d.find("RTL CHANNEL_BITS = [7, 8, 9, 10]"), std::string::npos) << d;
 }
@@ -259,7 +259,7 @@ TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   const std::string dir = temp_dir("gpumem-waves");
   TranslatorRandomRun run;
   run.transactions = 2000;
-  const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
+  const MismatchArtifacts files = write_mismatch_artifacts<TranslatorBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("translator.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);

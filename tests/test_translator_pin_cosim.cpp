@@ -109,7 +109,7 @@ TEST(TranslatorPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
     TranslatorPinCosim cosim(cfg, 7);
     cosim.reset();
     ASSERT_TRUE(cosim.run_random(run));
-    const MismatchArtifacts files = write_mismatch_artifacts(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
+    const MismatchArtifacts files = write_mismatch_artifacts<TranslatorBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
     EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
     ASSERT_TRUE(std::filesystem::exists(files.waves));
     EXPECT_GT(std::filesystem::file_size(files.waves), 100u);

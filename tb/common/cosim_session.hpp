@@ -1,16 +1,15 @@
 // One co-simulation of one RTL block, in fast mode (the --cc model clocked
 // from C++) or pin-level mode (the --sc model under a SystemC clock), as
-// `gpumem cosim` runs it. Each block implements it once over both of its
-// benches (tb/<block>/<block>_session.*), so the command has one run path
-// and a new block (the L1, the prefetcher) plugs in by adding a session and
-// a row to the command's block table.
+// `gpumem cosim` runs it. BlockSession (block_session.hpp) implements it
+// once for every block over both benches, so the command has one run path
+// and a new block (the L1, the prefetcher) plugs in by adding its traits
+// and a row to the command's block table.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "tb/common/coverage.hpp"
@@ -57,34 +56,6 @@ class CosimSession {
   // pin-level one stays, as SystemC cannot elaborate again.
   virtual ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const = 0;
   virtual std::string wave_layout() const = 0;  // the GTKWave layout in waves/
-};
-
-// What a session reads alike from any block's bench: its cycles, its RTL
-// assertions, its scoreboard's mismatches and coverage.
-template <typename Bench>
-class BenchSession : public CosimSession {
- public:
-  template <typename... Args>
-  explicit BenchSession(Args&&... args) : bench_(std::forward<Args>(args)...) {}
-
-  std::vector<const CoverageGroup*> coverage() const override { return bench_.scoreboard().coverage().groups(); }
-  uint64_t cycles() const override { return bench_.cycles(); }
-  uint64_t mismatches() const override { return bench_.scoreboard().mismatches(); }
-  std::optional<std::string> first_mismatch_report() const override {
-    const auto& m = bench_.scoreboard().first_mismatch();
-    return m ? std::optional<std::string>(m->report()) : std::nullopt;
-  }
-  uint64_t first_mismatch_cycle() const override {
-    const auto& m = bench_.scoreboard().first_mismatch();
-    return m ? m->cycle : 0;
-  }
-  bool assertion_failed() const override { return bench_.assertion_failed(); }
-  const std::optional<ProtocolViolation>& protocol_violation() const override {
-    return bench_.scoreboard().protocol_violation();
-  }
-
- protected:
-  Bench bench_;
 };
 
 }  // namespace gpumem::tb

@@ -42,6 +42,23 @@ struct ChannelSample {
   bool taken() const { return valid && ready; }
 };
 
+// The handshakes a rising edge resolved, from the valid and ready each side
+// held before it: what both modes sample into a block's Edge.
+struct EdgeHandshakes {
+  bool req_ready = false;     // req_ready_o
+  bool req_accepted = false;  // req_valid_i && req_ready_o
+  bool rsp_valid = false;     // rsp_valid_o
+  bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
+  bool rsp_stalled = false;   // rsp_valid_o && !rsp_ready_i
+  void sample(bool req_valid_i, bool req_ready_o, bool rsp_valid_o, bool rsp_ready_i) {
+    req_ready = req_ready_o;
+    req_accepted = req_ready_o && req_valid_i;
+    rsp_valid = rsp_valid_o;
+    rsp_taken = rsp_valid_o && rsp_ready_i;
+    rsp_stalled = rsp_valid_o && !rsp_ready_i;
+  }
+};
+
 // Payloads need operator== and a free `std::string describe(const Payload&)`.
 template <typename Request, typename Response>
 class ProtocolChecker {

@@ -5,41 +5,41 @@
 // is what a shared library verilated at run time exports (rtl_library.cpp
 // writes a three-line source around it).
 //
-// A block's port lists are X-macros in contract order, e.g.
-//   #define GPUMEM_TRANSLATOR_INPUTS(X) X(clk_i) X(rst_ni) ...
-// and GPUMEM_RTL_PORTS(TranslatorPorts, GPUMEM_TRANSLATOR_INPUTS, ...) makes
-// the traits LinkedRtl takes. The first two inputs are always clk_i and rst_ni.
+// A block's ports are its table (port_table.hpp), and
+// GPUMEM_RTL_PORTS(TranslatorPorts, GPUMEM_TRANSLATOR_PORTS) makes the
+// traits LinkedRtl takes.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <memory>
 
 #include "tb/common/initial_values.hpp"
+#include "tb/common/port_table.hpp"
 #include "tb/common/rtl_abi.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 namespace gpumem::tb {
 
-#define GPUMEM_RTL_PORT_SET(port) dut.port = inputs[i++];
-#define GPUMEM_RTL_PORT_GET(port) outputs[o++] = static_cast<uint64_t>(dut.port);
-#define GPUMEM_RTL_PORT_COUNT(port) +1
-// Traits NAME of the port lists: their counts, and the copies between the
-// Verilated model's fields and arrays of values.
-#define GPUMEM_RTL_PORTS(NAME, INPUTS, OUTPUTS)                              \
-  struct NAME {                                                              \
-    static constexpr unsigned kInputs = 0 INPUTS(GPUMEM_RTL_PORT_COUNT);     \
-    static constexpr unsigned kOutputs = 0 OUTPUTS(GPUMEM_RTL_PORT_COUNT);   \
-    template <typename Model>                                                \
-    static void set(Model& dut, const uint64_t* inputs) {                    \
-      unsigned i = 0;                                                        \
-      INPUTS(GPUMEM_RTL_PORT_SET)                                            \
-    }                                                                        \
-    template <typename Model>                                                \
-    static void get(const Model& dut, uint64_t* outputs) {                   \
-      unsigned o = 0;                                                        \
-      OUTPUTS(GPUMEM_RTL_PORT_GET)                                           \
-    }                                                                        \
+#define GPUMEM_RTL_PORT_SET(port, ...) dut.port = inputs[i++];
+#define GPUMEM_RTL_PORT_GET(port, ...) outputs[o++] = static_cast<uint64_t>(dut.port);
+#define GPUMEM_RTL_PORT_COUNT(port, ...) +1
+// Traits NAME of a port table: its counts, and the copies between the
+// Verilated model's fields and arrays of values in contract order.
+#define GPUMEM_RTL_PORTS(NAME, TABLE)                                                                   \
+  struct NAME {                                                                                         \
+    static constexpr unsigned kInputs = 0 TABLE(GPUMEM_RTL_PORT_COUNT, GPUMEM_RTL_PORT_COUNT, GPUMEM_PORT_SKIP); \
+    static constexpr unsigned kOutputs = 0 TABLE(GPUMEM_PORT_SKIP, GPUMEM_PORT_SKIP, GPUMEM_RTL_PORT_COUNT);    \
+    template <typename Model>                                                                           \
+    static void set(Model& dut, const uint64_t* inputs) {                                               \
+      unsigned i = 0;                                                                                   \
+      TABLE(GPUMEM_RTL_PORT_SET, GPUMEM_RTL_PORT_SET, GPUMEM_PORT_SKIP)                                 \
+    }                                                                                                   \
+    template <typename Model>                                                                           \
+    static void get(const Model& dut, uint64_t* outputs) {                                              \
+      unsigned o = 0;                                                                                   \
+      TABLE(GPUMEM_PORT_SKIP, GPUMEM_PORT_SKIP, GPUMEM_RTL_PORT_GET)                                    \
+    }                                                                                                   \
   };
 
 // One model with its own VerilatedContext.

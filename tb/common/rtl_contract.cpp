@@ -1,7 +1,7 @@
 #include "tb/common/rtl_contract.hpp"
 
+#include <algorithm>
 #include <cstdio>
-#include <stdexcept>
 
 namespace gpumem::tb {
 
@@ -12,17 +12,9 @@ unsigned RtlContract::inputs() const {
 }
 
 RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
-                          const std::vector<const char*>& inputs, const std::vector<const char*>& outputs,
-                          const std::map<std::string, RtlPortRow>& rows) {
-  RtlContract c{block, module, rtl_file, "", "", {}, {}};
-  for (const auto* list : {&inputs, &outputs}) {
-    for (const char* name : *list) {
-      const auto it = rows.find(name);
-      if (it == rows.end()) throw std::logic_error(std::string(block) + " contract: no row for port " + name);
-      c.ports.push_back({name, list == &outputs, it->second.width, it->second.width_text, it->second.meaning});
-    }
-  }
-  if (c.ports.size() != rows.size()) throw std::logic_error(std::string(block) + " contract: a row for a port it does not have");
+                          const std::vector<RtlContractPort>& table) {
+  RtlContract c{block, module, rtl_file, "", "", "", table, {}};
+  std::stable_partition(c.ports.begin(), c.ports.end(), [](const RtlContractPort& p) { return !p.output; });
   return c;
 }
 

@@ -5,7 +5,6 @@
 // against it (rtl_port_check.hpp) before anything is built.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -31,25 +30,26 @@ struct RtlContract {
   std::string rtl_file;    // and its file, relative to the source tree
   std::string sc_shell;    // the pin-level shell's class and header (rtl_sc_shell.hpp)
   std::string sc_shell_header;
+  std::string ports_header;  // the port table the shell is made from
   std::vector<RtlContractPort> ports;  // inputs first, then outputs, each in the adapter's order
   std::vector<RtlContractParameter> parameters;
   unsigned inputs() const;
   unsigned outputs() const { return static_cast<unsigned>(ports.size()) - inputs(); }
 };
 
-// What a block's contract says of one port beyond its name and direction.
-struct RtlPortRow {
-  unsigned width;
-  const char* width_text;
-  const char* meaning;
-};
-// The contract of ports `inputs` then `outputs` (the block's X-macro lists,
-// GPUMEM_PORT_NAMES), each described by its row; a port without a row, or a
-// row without a port, is std::logic_error.
+// A port table (port_table.hpp) as contract ports, in table order: the
+// widths are evaluated where it expands, over that block's geometry `g`.
+#define GPUMEM_CONTRACT_INPUT(port, width, width_text, meaning) \
+  ::gpumem::tb::RtlContractPort{#port, false, width, width_text, meaning},
+#define GPUMEM_CONTRACT_OUTPUT(port, width, width_text, meaning) \
+  ::gpumem::tb::RtlContractPort{#port, true, width, width_text, meaning},
+#define GPUMEM_CONTRACT_PORTS(TABLE) \
+  std::vector<::gpumem::tb::RtlContractPort> { TABLE(GPUMEM_CONTRACT_INPUT, GPUMEM_CONTRACT_INPUT, GPUMEM_CONTRACT_OUTPUT) }
+
+// The contract of a block's table: its inputs, then its outputs, each in
+// table order (the adapter's).
 RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
-                          const std::vector<const char*>& inputs, const std::vector<const char*>& outputs,
-                          const std::map<std::string, RtlPortRow>& rows);
-#define GPUMEM_PORT_NAME(port) #port,
+                          const std::vector<RtlContractPort>& table);
 
 // A list of bit positions as one packed literal, 8 bits per entry, entry 0
 // in the low byte: {8, 9, 10, 11} -> 32'h0B0A0908 (verilator/CMakeLists.txt,

@@ -119,14 +119,19 @@ struct Tools {
   std::string verilator, cxx;
 };
 
-Tools find_tools() {
+std::string find_verilator() {
   const char* v = std::getenv("GPUMEM_VERILATOR");
   const std::string verilator_name = v && *v ? v : "verilator";
-  Tools t{find_tool(verilator_name), ""};
-  if (t.verilator.empty())
+  const std::string verilator = find_tool(verilator_name);
+  if (verilator.empty())
     throw RtlToolError(std::string("cannot verilate the RTL: no Verilator (") + verilator_name +
                              (v && *v ? ", from GPUMEM_VERILATOR" : " on PATH") +
                              "); install it with scripts/install-deps.sh");
+  return verilator;
+}
+
+Tools find_tools() {
+  Tools t{find_verilator(), ""};
   const char* c = std::getenv("CXX");
   const std::string cxx_name = c && *c ? c : GPUMEM_CXX_COMPILER;
   t.cxx = find_tool(cxx_name);
@@ -153,13 +158,15 @@ const std::vector<std::string>& common_flags() {
 }
 
 std::string adapter_source(const RtlContract& c) {
-  std::string in, out;
-  for (const RtlContractPort& p : c.ports) (p.output ? out : in) += " X(" + p.name + ")";
+  std::string table;  // the contract's ports as a port table (port_table.hpp), widths at this config
+  for (const RtlContractPort& p : c.ports)
+    table += std::string(" ") + (p.output ? "OUT" : p.name == "clk_i" ? "CLOCK" : "IN") + "(" + p.name + ", " +
+             std::to_string(p.width) + ")";
   return "// Written by gpumem (tb/common/rtl_library.cpp): the fast-mode adapter of\n"
          "// the " + c.block + " contract around the model verilated here.\n"
          "#include \"Vrtl.h\"\n#include \"tb/common/rtl_adapter.hpp\"\n"
-         "#define GPUMEM_INPUTS(X)" + in + "\n#define GPUMEM_OUTPUTS(X)" + out + "\n"
-         "GPUMEM_RTL_PORTS(Ports, GPUMEM_INPUTS, GPUMEM_OUTPUTS)\n"
+         "#define GPUMEM_PORTS(CLOCK, IN, OUT)" + table + "\n"
+         "GPUMEM_RTL_PORTS(Ports, GPUMEM_PORTS)\n"
          "extern \"C\" const GpumemRtlApi* " GPUMEM_RTL_API_ENTRY "() { return gpumem::tb::rtl_api<Vrtl, Ports>(); }\n";
 }
 
@@ -204,6 +211,40 @@ std::string sc_adapter_source(const RtlContract& c) {
          "  void final() override { model->final(); }\n};\n"
          "extern \"C\" void* " GPUMEM_RTL_SC_ENTRY "(const char* name, uint64_t seed) {\n"
          "  return static_cast<gpumem::tb::RtlScShell*>(new Impl(name, seed));\n}\n";
+}
+
+// Verilator's flags for parameters "NAME=value".
+std::vector<std::string> g_flags(const std::vector<std::string>& parameters) {
+  std::vector<std::string> flags;
+  for (const std::string& p : parameters) flags.push_back("-G" + p);
+  return flags;
+}
+
+// What step 1 of load_rtl finds: `top` of `sources` (gpumem_pkg first)
+// elaborated with each contract parameter it declares.
+struct Elaborated {
+  RtlModule module;
+  std::vector<std::string> parameters_set;  // "NAME=value"
+};
+Elaborated elaborate(const std::string& verilator, const std::vector<std::string>& sources, const std::string& top,
+                     const RtlContract& c, const fs::path& work, const fs::path& log) {
+  auto xml = [&](const std::vector<std::string>& params) {
+    // Lint is the build's business: here only the elaborated ports matter.
+    std::vector<std::string> argv{verilator, "--xml-only", "-Wno-fatal", "--top-module", top,
+                                  "--xml-output", (work / "module.xml").string()};
+    argv.insert(argv.end(), params.begin(), params.end());
+    argv.insert(argv.end(), sources.begin(), sources.end());
+    if (run(argv, log) != 0)
+      throw RtlBuildError("Verilator cannot read the RTL (" + log.string() + ")", problems(log, false));
+    return read_rtl_module((work / "module.xml").string(), top);
+  };
+  const RtlModule declared = xml({});
+  Elaborated out;
+  for (const RtlContractParameter& p : c.parameters)
+    for (const std::string& name : declared.parameters)
+      if (name == p.name) out.parameters_set.push_back(p.name + "=" + p.value);
+  out.module = out.parameters_set.empty() ? declared : xml(g_flags(out.parameters_set));
+  return out;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -254,6 +295,15 @@ std::string rtl_cache_dir() {
   return std::string(home && *home ? home : "/tmp") + "/.cache/gpumem/rtl";
 }
 
+RtlModule elaborate_project_rtl(const RtlContract& c, const std::string& work) {
+  const fs::path dir = work;
+  fs::create_directories(dir);
+  write_file(dir / "gpumem_pkg.sv", systemverilog_package());
+  const std::vector<std::string> sources{(dir / "gpumem_pkg.sv").string(),
+                                         (fs::path(GPUMEM_SOURCE_DIR) / c.rtl_file).string()};
+  return elaborate(find_verilator(), sources, c.module, c, dir, dir / "build.log").module;
+}
+
 LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level) {
   const RtlContract& c = request.contract;
   LoadedRtl out;
@@ -288,8 +338,8 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   // What the libraries compile from the source tree, besides the sources.
   key.add(sc_adapter_source(c));
   for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
-                               std::string("tb/common/initial_values.hpp"),
-                               std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header})
+                               std::string("tb/common/initial_values.hpp"), std::string("tb/common/port_table.hpp"),
+                               std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header, c.ports_header})
     key.add(read_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h));
   for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);
   for (const std::string& f : files) key.add(f).add(read_file(f));
@@ -362,33 +412,16 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
 
     // 1. The module's ports and parameters, at the config's parameter values.
     step("checking the ports of " + out.top + " against the " + c.block + " contract");
-    auto xml = [&](const std::vector<std::string>& params) {
-      // Lint is the build's business: here only the elaborated ports matter.
-      std::vector<std::string> argv{tools.verilator, "--xml-only", "-Wno-fatal", "--top-module", out.top,
-                                    "--xml-output", (work / "module.xml").string()};
-      argv.insert(argv.end(), params.begin(), params.end());
-      argv.insert(argv.end(), sources.begin(), sources.end());
-      if (run(argv, log) != 0)
-        throw RtlBuildError("Verilator cannot read the RTL (" + log.string() + ")", problems(log, false));
-      return read_rtl_module((work / "module.xml").string(), out.top);
-    };
-    const RtlModule declared = xml({});
-    std::vector<std::string> params;
-    for (const RtlContractParameter& p : c.parameters)
-      for (const std::string& name : declared.parameters)
-        if (name == p.name) {
-          params.push_back("-G" + p.name + "=" + p.value);
-          out.parameters_set.push_back(p.name + "=" + p.value);
-        }
-    const RtlModule module = params.empty() ? declared : xml(params);
-    if (const std::vector<std::string> errors = check_ports(c, module); !errors.empty()) {
+    Elaborated elaborated = elaborate(tools.verilator, sources, out.top, c, work, log);
+    out.parameters_set = std::move(elaborated.parameters_set);
+    if (const std::vector<std::string> errors = check_ports(c, elaborated.module); !errors.empty()) {
       fs::remove_all(work);  // nothing in it to look at: the messages say it all
       throw RtlBuildError(out.top + " does not meet the " + c.block + " port contract (docs/cosim.md)", errors);
     }
 
     // 2. Verilate and compile: the model and the adapter, one shared library.
     step("verilating " + out.top + " for this config (the first time; later runs reuse " + dir.string() + ")");
-    const std::vector<std::string> lint = verilate(work, false, params, "libgpumem_rtl.so");
+    const std::vector<std::string> lint = verilate(work, false, g_flags(out.parameters_set), "libgpumem_rtl.so");
     if (out.user_rtl) out.lint = lint;
     write_lines(work / "parameters.txt", out.parameters_set);
     write_lines(work / "lint.txt", out.lint);
@@ -403,9 +436,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   if (pin_level && !fs::exists(sc_library)) {
     step("verilating " + out.top + " as a SystemC module for the pin-level mode");
     const fs::path work = work_folder("sc");
-    std::vector<std::string> params;
-    for (const std::string& p : out.parameters_set) params.push_back("-G" + p);
-    verilate(work, true, params, "libgpumem_rtl_sc.so");
+    verilate(work, true, g_flags(out.parameters_set), "libgpumem_rtl_sc.so");
     fs::rename(work / "libgpumem_rtl_sc.so", sc_library);  // one file: atomic, whoever is second replaces it
     fs::remove_all(work);
     out.built = true;

@@ -16,6 +16,7 @@
 
 #include "tb/common/rtl_abi.h"
 #include "tb/common/rtl_contract.hpp"
+#include "tb/common/rtl_port_check.hpp"
 
 namespace gpumem::tb {
 
@@ -79,5 +80,10 @@ std::string rtl_cache_dir();
 // missing one is a std::runtime_error naming it. Loaded libraries stay
 // loaded for the life of the process.
 LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level = false);
+
+// The project's RTL of a contract as load_rtl's port check reads it:
+// verilator --xml-only with each contract parameter its module declares, in
+// the folder `work` (its files and log stay there). Throws as load_rtl does.
+RtlModule elaborate_project_rtl(const RtlContract& c, const std::string& work);
 
 }  // namespace gpumem::tb

@@ -60,6 +60,8 @@ class RtlHarness {
   // The pins in contract order: set inputs before settle(), read outputs after it.
   uint64_t& in(unsigned port) { return rtl_.inputs()[port]; }
   uint64_t out(unsigned port) const { return rtl_.outputs()[port]; }
+  uint64_t* inputs() { return rtl_.inputs(); }
+  const uint64_t* outputs() const { return rtl_.outputs(); }
 
   // rst_ni low for two cycles with the inputs as the caller left them
   // (idle), then released with the clock low. As reset_cycles()

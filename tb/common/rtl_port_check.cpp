@@ -123,4 +123,33 @@ std::vector<std::string> check_ports(const RtlContract& contract, const RtlModul
   return errors;
 }
 
+std::vector<std::string> table_differences(const std::vector<RtlContractPort>& table, const RtlModule& module) {
+  std::vector<std::string> errors;
+  std::map<std::string, const RtlModulePort*> ports;
+  for (const RtlModulePort& p : module.ports) ports[p.name] = &p;
+  std::map<std::string, const RtlContractPort*> rows;
+  for (const RtlContractPort& r : table) rows[r.name] = &r;
+  auto what = [](const std::string& direction, unsigned width) {
+    return direction + ", " + std::to_string(width) + (width == 1 ? " bit" : " bits");
+  };
+  for (const RtlContractPort& r : table) {
+    const std::string row = what(r.output ? "output" : "input", r.width);
+    const auto it = ports.find(r.name);
+    if (it == ports.end()) errors.push_back("port " + r.name + ": in the table (" + row + "), not in " + module.name);
+    else if (what(it->second->direction, it->second->width) != row)
+      errors.push_back("port " + r.name + ": the table says " + row + ", " + module.name + " has " +
+                       what(it->second->direction, it->second->width));
+  }
+  for (const RtlModulePort& p : module.ports)
+    if (!rows.count(p.name))
+      errors.push_back("port " + p.name + ": in " + module.name + " (" + what(p.direction, p.width) + "), not in the table");
+  if (!errors.empty()) return errors;
+  std::string table_order, module_order;
+  for (const RtlContractPort& r : table) table_order += " " + r.name;
+  for (const RtlModulePort& p : module.ports) module_order += " " + p.name;
+  if (table_order != module_order)
+    errors.push_back("port order: the table's is" + table_order + "; " + module.name + "'s is" + module_order);
+  return errors;
+}
+
 }  // namespace gpumem::tb

@@ -29,4 +29,10 @@ RtlModule read_rtl_module(const std::string& xml_path, const std::string& top);
 // Empty when `module` has every contract port at its width and direction.
 std::vector<std::string> check_ports(const RtlContract& contract, const RtlModule& module);
 
+// Empty when `module`'s ports are a block's port table exactly (port_table.hpp:
+// the rows of a contract in table order): the same ports, directions and
+// widths, in the same order, and none besides. The project's RTL is held to
+// this; check_ports is what any RTL of the block must meet.
+std::vector<std::string> table_differences(const std::vector<RtlContractPort>& table, const RtlModule& module);
+
 }  // namespace gpumem::tb

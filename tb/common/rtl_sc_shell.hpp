@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <systemc>
 
+#include "tb/common/port_table.hpp"
+
 namespace gpumem::tb {
 
 struct RtlScShell : sc_core::sc_module {
@@ -20,15 +22,14 @@ struct RtlScShell : sc_core::sc_module {
 // A library exports GPUMEM_RTL_SC_ENTRY (rtl_abi.h): its shell, made under
 // the current module, as the RtlScShell* it is, type-erased.
 
-#define GPUMEM_RTL_SC_SHELL_IN(port) sc_core::sc_in<uint64_t> port{#port};
-#define GPUMEM_RTL_SC_SHELL_OUT(port) sc_core::sc_out<uint64_t> port{#port};
-// The shell NAME of a block's port lists (its DATA_INPUTS: every input but clk_i).
-#define GPUMEM_RTL_SC_SHELL(NAME, DATA_INPUTS, OUTPUTS) \
-  struct NAME : ::gpumem::tb::RtlScShell {              \
-    using RtlScShell::RtlScShell;                       \
-    sc_core::sc_in<bool> clk_i{"clk_i"};                \
-    DATA_INPUTS(GPUMEM_RTL_SC_SHELL_IN)                 \
-    OUTPUTS(GPUMEM_RTL_SC_SHELL_OUT)                    \
+#define GPUMEM_RTL_SC_SHELL_CLOCK(port, ...) sc_core::sc_in<bool> port{#port};
+#define GPUMEM_RTL_SC_SHELL_IN(port, ...) sc_core::sc_in<uint64_t> port{#port};
+#define GPUMEM_RTL_SC_SHELL_OUT(port, ...) sc_core::sc_out<uint64_t> port{#port};
+// The shell NAME of a block's port table.
+#define GPUMEM_RTL_SC_SHELL(NAME, TABLE)                                                  \
+  struct NAME : ::gpumem::tb::RtlScShell {                                                \
+    using RtlScShell::RtlScShell;                                                         \
+    TABLE(GPUMEM_RTL_SC_SHELL_CLOCK, GPUMEM_RTL_SC_SHELL_IN, GPUMEM_RTL_SC_SHELL_OUT)     \
   };
 
 }  // namespace gpumem::tb

@@ -7,6 +7,10 @@
 // A bench is a template over the box and binds its signals by port name;
 // each signal takes its port's type (`Box::Model`'s).
 #pragma once
+// First: once SystemC is seen, verilated.h uses the global names of
+// systemc.h, which verilated_sc.h includes.
+#include "verilated_sc.h"
+
 #include <cstdint>
 #include <memory>
 #include <stdexcept>

@@ -1,20 +1,46 @@
 // What any TLB RTL under `gpumem cosim` must be (docs/cosim.md, "The port
-// contract"): its ports (tlb_ports.hpp) and their widths at a config.
+// contract"): its ports (the table in tlb_ports.hpp) and their widths at a
+// geometry, and the elaboration parameters that make the geometry.
 #pragma once
+#include <string>
+#include <vector>
 
 #include "config/config.hpp"
+#include "tb/common/port_table.hpp"
 #include "tb/common/rtl_contract.hpp"
 #include "tb/tlb/tlb_ports.hpp"
 
 namespace gpumem::tb {
 
-#define GPUMEM_PORT_INDEX(port) port,
-enum class TlbIn : unsigned { GPUMEM_TLB_INPUTS(GPUMEM_PORT_INDEX) };
-enum class TlbOut : unsigned { GPUMEM_TLB_OUTPUTS(GPUMEM_PORT_INDEX) };
-#undef GPUMEM_PORT_INDEX
+GPUMEM_PORT_INDICES(TlbIn, TlbOut, GPUMEM_TLB_PORTS)
+inline constexpr const char* kTlbModule = "gpumem_nested_tlb";  // the project's RTL
+inline constexpr const char* kTlbRtlFile = "rtl/gpumem_nested_tlb.sv";
 
-// The TLB's ports and elaboration parameters for a config's MMU geometry
-// (the config must have an address_space section).
+// The RTL's elaboration parameters: a built-in variant's, read back from its
+// Verilated model (tlb_driver.hpp), or a config's.
+struct RtlTlbGeometry {
+  std::string variant;  // "plru" (configs/default.yaml), "lru" (configs/examples/tlb-lru.yaml), "runtime"
+  unsigned va_bits, small_bits, large_bits, entries, ways;
+  bool plru, nested_tail;
+};
+// From a Verilated model's parameter class (the parameters are `verilator public`).
+template <typename Params>
+RtlTlbGeometry tlb_geometry_of(const char* variant) {
+  return {variant,     Params::VA_BITS, Params::SMALL_BITS, Params::LARGE_BITS, Params::ENTRIES,
+          Params::WAYS, Params::PLRU != 0, Params::NESTED_TAIL != 0};
+}
+// cfg's MMU geometry as the TLB RTL's parameters: what a model verilated at
+// run time for cfg has (variant "runtime").
+RtlTlbGeometry tlb_geometry_of_config(const Config& cfg);
+// "" when the config's MMU geometry equals the RTL's elaboration parameters,
+// else a message naming both values.
+std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl);
+
+// The port table at a geometry, in the RTL's order.
+std::vector<RtlContractPort> tlb_port_table(const RtlTlbGeometry& g);
+// The TLB's ports and elaboration parameters at a geometry, or for a
+// config's MMU (the config must have an address_space section).
+RtlContract tlb_contract(const RtlTlbGeometry& g);
 RtlContract tlb_contract(const Config& cfg);
 
 }  // namespace gpumem::tb

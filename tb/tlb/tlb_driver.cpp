@@ -6,59 +6,54 @@
 #include "Vgpumem_nested_tlb_gpumem_nested_tlb.h"
 #include "Vgpumem_nested_tlb_lru.h"
 #include "Vgpumem_nested_tlb_lru_gpumem_nested_tlb.h"
+#include "config/block_params.hpp"
 #include "tb/common/rtl_adapter.hpp"
-#include "tb/common/rtl_model.hpp"
-#include "tb/tlb/tlb_contract.hpp"
+#include "tb/tlb/tlb_block.hpp"
 
 namespace gpumem::tb {
 
 namespace {
-GPUMEM_RTL_PORTS(TlbPorts, GPUMEM_TLB_INPUTS, GPUMEM_TLB_OUTPUTS)
+GPUMEM_RTL_PORTS(TlbPorts, GPUMEM_TLB_PORTS)
 
 constexpr unsigned in(TlbIn p) { return static_cast<unsigned>(p); }
 constexpr unsigned out(TlbOut p) { return static_cast<unsigned>(p); }
+}  // namespace
 
-// One cycle on any kind of model: drive `p` with the clock low, sample the
-// handshakes, then the rising edge.
-template <typename Harness>
-TlbEdge drive(Harness& h, const TlbPins& p) {
-  h.in(in(TlbIn::flush_i)) = p.flush;
-  h.in(in(TlbIn::req_valid_i)) = p.req_valid;
-  h.in(in(TlbIn::req_fill_i)) = p.req_fill;
-  h.in(in(TlbIn::req_va_i)) = p.req_va;
-  h.in(in(TlbIn::req_pte_i)) = p.req_pte;
-  h.in(in(TlbIn::rsp_ready_i)) = p.rsp_ready;
-  h.in(in(TlbIn::rst_ni)) = !p.reset;
-  h.settle();
+void TlbBlock::drive(const TlbPins& p, uint64_t* inputs) {
+  inputs[in(TlbIn::rst_ni)] = !p.reset;
+  inputs[in(TlbIn::flush_i)] = p.flush;
+  inputs[in(TlbIn::req_valid_i)] = p.req_valid;
+  inputs[in(TlbIn::req_fill_i)] = p.req_fill;
+  inputs[in(TlbIn::req_va_i)] = p.req_va;
+  inputs[in(TlbIn::req_pte_i)] = p.req_pte;
+  inputs[in(TlbIn::rsp_ready_i)] = p.rsp_ready;
+}
 
+// In reset the handshakes are the reset's, not the RTL's: nothing is taken.
+TlbEdge TlbBlock::sample(const TlbPins& p, const uint64_t* outputs) {
   TlbEdge e;
   const bool running = !p.reset;
-  e.req_ready = running && h.out(out(TlbOut::req_ready_o));
-  e.req_accepted = e.req_ready && p.req_valid;
-  e.rsp_valid = running && h.out(out(TlbOut::rsp_valid_o));
-  e.rsp_taken = e.rsp_valid && p.rsp_ready;
-  e.rsp_stalled = e.rsp_valid && !p.rsp_ready;
+  e.sample(p.req_valid, running && outputs[out(TlbOut::req_ready_o)], running && outputs[out(TlbOut::rsp_valid_o)],
+           p.rsp_ready);
   if (e.rsp_valid) {
     TlbResponse& r = e.rsp;
-    r.fill = h.out(out(TlbOut::rsp_fill_o));
-    r.result = static_cast<TlbResult>(h.out(out(TlbOut::rsp_result_o)));
-    r.set = static_cast<unsigned>(h.out(out(TlbOut::rsp_set_o)));
-    r.way = static_cast<unsigned>(h.out(out(TlbOut::rsp_way_o)));
-    r.pa = h.out(out(TlbOut::rsp_pa_o));
-    r.evicted = h.out(out(TlbOut::rsp_evicted_o));
+    r.fill = outputs[out(TlbOut::rsp_fill_o)];
+    r.result = static_cast<TlbResult>(outputs[out(TlbOut::rsp_result_o)]);
+    r.set = static_cast<unsigned>(outputs[out(TlbOut::rsp_set_o)]);
+    r.way = static_cast<unsigned>(outputs[out(TlbOut::rsp_way_o)]);
+    r.pa = outputs[out(TlbOut::rsp_pa_o)];
+    r.evicted = outputs[out(TlbOut::rsp_evicted_o)];
     r.entry.valid = tlb_response_has_entry(r);
-    r.entry.large_page = h.out(out(TlbOut::rsp_entry_large_page_o));
-    r.entry.vpn = h.out(out(TlbOut::rsp_entry_vpn_o));
-    r.entry.pfn = h.out(out(TlbOut::rsp_entry_pfn_o));
-    r.entry.nested_flag = static_cast<uint8_t>(h.out(out(TlbOut::rsp_entry_nested_flag_o)));
-    r.entry.task_type = static_cast<uint8_t>(h.out(out(TlbOut::rsp_entry_task_type_o)));
-    r.entry.readable = h.out(out(TlbOut::rsp_entry_readable_o));
-    r.entry.writable = h.out(out(TlbOut::rsp_entry_writable_o));
+    r.entry.large_page = outputs[out(TlbOut::rsp_entry_large_page_o)];
+    r.entry.vpn = outputs[out(TlbOut::rsp_entry_vpn_o)];
+    r.entry.pfn = outputs[out(TlbOut::rsp_entry_pfn_o)];
+    r.entry.nested_flag = static_cast<uint8_t>(outputs[out(TlbOut::rsp_entry_nested_flag_o)]);
+    r.entry.task_type = static_cast<uint8_t>(outputs[out(TlbOut::rsp_entry_task_type_o)]);
+    r.entry.readable = outputs[out(TlbOut::rsp_entry_readable_o)];
+    r.entry.writable = outputs[out(TlbOut::rsp_entry_writable_o)];
   }
-  h.rise();
   return e;
 }
-}  // namespace
 
 const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
   static const std::vector<RtlTlbGeometry> v{tlb_geometry_of<Vgpumem_nested_tlb_gpumem_nested_tlb>("plru"),
@@ -66,51 +61,54 @@ const std::vector<RtlTlbGeometry>& rtl_tlb_variants() {
   return v;
 }
 
-struct TlbDriver::Impl {
-  virtual ~Impl() = default;
-  virtual void reset() = 0;
-  virtual TlbEdge cycle(const TlbPins& in) = 0;
-  virtual uint64_t cycles() const = 0;
-  virtual bool assertion_failed() const = 0;
-};
-
-template <typename Rtl>
-struct TlbDriver::ImplOf final : TlbDriver::Impl {
-  template <typename... Args>
-  explicit ImplOf(Args&&... args) : h(std::forward<Args>(args)...) {}
-  void reset() override {
-    h.in(in(TlbIn::flush_i)) = 0;
-    h.in(in(TlbIn::req_valid_i)) = 0;
-    h.in(in(TlbIn::rsp_ready_i)) = 0;
-    h.reset();
+const RtlTlbGeometry& matching_tlb_variant(const Config& cfg) {
+  if (!cfg.has_mmu()) throw std::invalid_argument(tlb_geometry_difference(cfg, rtl_tlb_variants().front()));
+  std::string why;
+  for (const RtlTlbGeometry& v : rtl_tlb_variants()) {
+    const std::string d = tlb_geometry_difference(cfg, v);
+    if (d.empty()) return v;
+    why += "the '" + v.variant + "' variant:\n" + d + "\n";
   }
-  TlbEdge cycle(const TlbPins& p) override { return drive(h, p); }
-  uint64_t cycles() const override { return h.cycles(); }
-  bool assertion_failed() const override { return h.assertion_failed(); }
-  RtlHarness<Rtl> h;
-};
-
-TlbDriver::TlbDriver(const RtlTlbGeometry& variant, uint64_t seed, const WaveWindow& waves, const GpumemRtlApi* rtl) {
-  if (rtl) impl_ = std::make_unique<ImplOf<TableRtl>>(waves, *rtl, "tlb", seed);
-  else if (variant.variant == "plru")
-    impl_ = std::make_unique<ImplOf<LinkedRtl<Vgpumem_nested_tlb, TlbPorts>>>(waves, "tlb", seed);
-  else if (variant.variant == "lru")
-    impl_ = std::make_unique<ImplOf<LinkedRtl<Vgpumem_nested_tlb_lru, TlbPorts>>>(waves, "tlb", seed);
-  else throw std::invalid_argument("TLB driver: no verilated variant '" + variant.variant + "'");
+  throw std::invalid_argument("no verilated TLB matches the config's MMU:\n" + why);
 }
 
-TlbDriver::~TlbDriver() = default;
-
-void TlbDriver::reset() {
-  impl_->reset();
-  cycles_ = impl_->cycles();
+RtlTlbGeometry TlbBlock::geometry(const Config& cfg, const LoadedRtl* rtl) {
+  if (!rtl) return matching_tlb_variant(cfg);
+  if (!cfg.has_mmu()) throw std::invalid_argument(tlb_geometry_difference(cfg, RtlTlbGeometry{}));
+  return tlb_geometry_of_config(cfg);
 }
 
-TlbEdge TlbDriver::cycle(const TlbPins& in) {
-  ++cycles_;
-  return impl_->cycle(in);
+TlbScoreboard TlbBlock::scoreboard(const Config& cfg, uint64_t seed) {
+  return TlbScoreboard(tlb_params(cfg), cfg.address_space.va_bits, seed);
 }
 
-bool TlbDriver::assertion_failed() const { return impl_->assertion_failed(); }
+std::unique_ptr<FastModel<TlbBlock>> TlbBlock::fast_model(const RtlTlbGeometry& g, uint64_t seed,
+                                                          const WaveWindow& waves, const LoadedRtl* rtl) {
+  using Plru = LinkedRtl<Vgpumem_nested_tlb, TlbPorts>;
+  using Lru = LinkedRtl<Vgpumem_nested_tlb_lru, TlbPorts>;
+  if (rtl) return make_fast_model<TlbBlock, Plru>(seed, waves, rtl);  // the library's model: Plru goes unused
+  if (g.variant == "plru") return make_fast_model<TlbBlock, Plru>(seed, waves, nullptr);
+  if (g.variant == "lru") return make_fast_model<TlbBlock, Lru>(seed, waves, nullptr);
+  throw std::invalid_argument("TLB: no verilated variant '" + g.variant + "'");
+}
+
+std::string TlbBlock::details(const RtlTlbGeometry& g) {
+  return ", " + std::to_string(g.entries) + " entries, " + std::to_string(g.ways) + " ways, " +
+         (g.plru ? "tree-PLRU" : "LRU");
+}
+
+void TlbBlock::print_counts(std::ostream& out, const TlbScoreboard& sb, const TlbCounts& n, uint64_t cycles) {
+  out << "translations " << n.transactions << " (" << n.faults << " faulted), " << n.walks << " walks, "
+      << sb.compared() << " operations compared in " << cycles << " cycles\n"
+      << "flushes      " << sb.flushes() << " (" << sb.coverage().flush[0] << " with an operation in flight, "
+      << n.image_switches << " with a page-table switch); " << sb.coverage().back_pressure[0]
+      << " cycles of back-pressure\n"
+      << "resets       " << n.resets << " in the middle of traffic (" << sb.discarded() << " operations discarded); "
+      << n.malformed_fills << " malformed leaves filled\n";
+}
+
+std::string TlbBlock::wave_layout(const Config& cfg) {
+  return cfg.mmu.replacement == Replacement::kLru ? "tlb-lru.gtkw" : "tlb.gtkw";
+}
 
 }  // namespace gpumem::tb

@@ -4,5 +4,5 @@
 #include "tb/tlb/tlb_ports.hpp"
 
 namespace gpumem::tb {
-GPUMEM_RTL_SC_SHELL(TlbScShell, GPUMEM_TLB_DATA_INPUTS, GPUMEM_TLB_OUTPUTS)
+GPUMEM_RTL_SC_SHELL(TlbScShell, GPUMEM_TLB_PORTS)
 }  // namespace gpumem::tb

@@ -14,7 +14,7 @@
 #include "tb/common/protocol_checker.hpp"
 #include "tb/common/toggle_coverage.hpp"
 #include "mmu/tlb.hpp"
-#include "tb/tlb/tlb_driver.hpp"
+#include "tb/tlb/tlb_pins.hpp"
 
 namespace gpumem::tb {
 

@@ -314,7 +314,7 @@ const TlbPins& TlbStimulus::next() {
   if (reset_cycles_left_ == 0 && started_ > 0 && (r >> 48) < run_.reset_per_65536) {
     reset_cycles_left_ = 2;
     abandon_all();
-    ++resets_;
+    ++counts_.resets;
   }
   if (reset_cycles_left_ > 0) {
     --reset_cycles_left_;
@@ -324,7 +324,7 @@ const TlbPins& TlbStimulus::next() {
     return pins_;
   }
   pins_.reset = false;
-  if (held_ < 0 && started_ < run_.translations && (r & 0xFF) < run_.start_per_256) {
+  if (held_ < 0 && started_ < run_.transactions && (r & 0xFF) < run_.start_per_256) {
     if (const uint64_t free = in_state_[kFree]) {
       const size_t i = static_cast<size_t>(__builtin_ctzll(free));
       Translation& t = slots_[i] = Translation{};
@@ -368,20 +368,20 @@ void TlbStimulus::observe(const TlbEdge& e) {
       set_state(i, kNeedLookup);
     } else if (e.rsp.result == TlbResult::kHitSmall || e.rsp.result == TlbResult::kHitLarge) {
       set_state(i, kFree);
-      ++translations_;
+      ++counts_.transactions;
     } else {
       // A miss, or a hit in a large page's nested region: walk (claim 6 S16).
       if (t.attempt > 8) throw std::logic_error("TLB co-simulation: translation " + std::to_string(t.id) + " never hits");
       const Walked& w = walk(t.va);
-      ++walks_;
+      ++counts_.walks;
       const bool leaf_owns_va = !(w.leaf.large_page && (e.rsp.result == TlbResult::kNested ||
                                                    geo_.in_nested_region(t.va, w.leaf.nested_flag)));
       const bool fill_malformed = w.malformed && leaf_owns_va && ((r_ >> 41) & 1);
-      malformed_fills_ += fill_malformed;
+      counts_.malformed_fills += fill_malformed;
       if ((w.fault && !fill_malformed) || !leaf_owns_va) {
         set_state(i, kFree);
-        ++translations_;
-        ++faults_;
+        ++counts_.transactions;
+        ++counts_.faults;
       } else {
         t.leaf = w.leaf;
         t.leaf_raw = w.raw;
@@ -402,7 +402,7 @@ void TlbStimulus::observe(const TlbEdge& e) {
   // the TLB. Walks in flight finish with the old leaves, as they would in hardware.
   if (pins_.flush && (r_ >> 40) % 2) {
     image_ ^= 1;
-    ++image_switches_;
+    ++counts_.image_switches;
   }
 }
 

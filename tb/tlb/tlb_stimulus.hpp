@@ -17,7 +17,7 @@
 #include "driver/address_space.hpp"
 #include "mmu/page_table.hpp"
 #include "tb/common/protocol_checker.hpp"
-#include "tb/tlb/tlb_driver.hpp"
+#include "tb/tlb/tlb_pins.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
 
 namespace gpumem::tb {
@@ -39,7 +39,7 @@ struct TlbPageTables {
 TlbPageTables random_page_tables(const Config& cfg, uint64_t seed);
 
 struct TlbRandomRun {
-  uint64_t translations = 1'000'000;
+  uint64_t transactions = 1'000'000;   // translations to finish
   unsigned max_in_flight = 4;          // translations started and not finished
   unsigned start_per_256 = 205;        // a new translation in ~80% of cycles with room
   unsigned rsp_ready_per_256 = 179;    // ~70%: random back-pressure
@@ -47,6 +47,25 @@ struct TlbRandomRun {
   unsigned reset_per_65536 = 16;       // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
   uint64_t hang_cycles = kDefaultHangCycles;
   bool stop_at_first_mismatch = true;
+};
+
+// What a run's stimulus counted.
+struct TlbCounts {
+  uint64_t transactions = 0;  // translations finished (translated or faulted)
+  uint64_t faults = 0, walks = 0;
+  uint64_t image_switches = 0;  // flushes with a switch to the other page-table image
+  uint64_t resets = 0;          // in the middle of traffic
+  // Malformed leaves the bench's MMU filled although the walker refused them.
+  uint64_t malformed_fills = 0;
+  TlbCounts& operator+=(const TlbCounts& o) {
+    transactions += o.transactions;
+    faults += o.faults;
+    walks += o.walks;
+    image_switches += o.image_switches;
+    resets += o.resets;
+    malformed_fills += o.malformed_fills;
+    return *this;
+  }
 };
 
 class TlbStimulus {
@@ -62,7 +81,7 @@ class TlbStimulus {
   TlbStimulus& operator=(const TlbStimulus&) = delete;
 
   // The run's translations have all finished.
-  bool done() const { return translations_ >= run_.translations; }
+  bool done() const { return counts_.transactions >= run_.transactions; }
   // The pins of the next cycle. Call after the scoreboard has seen the edge
   // before: it reads the model's state as that edge left it.
   const TlbPins& next();
@@ -71,13 +90,7 @@ class TlbStimulus {
   // The edge that ended the cycle of the last next().
   void observe(const TlbEdge& e);
 
-  uint64_t translations() const { return translations_; }  // finished (translated or faulted)
-  uint64_t faults() const { return faults_; }
-  uint64_t walks() const { return walks_; }
-  uint64_t image_switches() const { return image_switches_; }
-  uint64_t resets() const { return resets_; }
-  // Malformed leaves the bench's MMU filled although the walker refused them.
-  uint64_t malformed_fills() const { return malformed_fills_; }
+  const TlbCounts& counts() const { return counts_; }
 
  private:
   class VaSource;  // where VAs come from (tlb_stimulus.cpp)
@@ -140,7 +153,7 @@ class TlbStimulus {
   uint64_t edges_ = 0;  // observe calls
   unsigned reset_cycles_left_ = 0;
   uint64_t started_ = 0, next_id_;
-  uint64_t translations_ = 0, faults_ = 0, walks_ = 0, image_switches_ = 0, resets_ = 0, malformed_fills_ = 0;
+  TlbCounts counts_;
 };
 
 }  // namespace gpumem::tb

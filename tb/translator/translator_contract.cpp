@@ -1,46 +1,74 @@
 #include "tb/translator/translator_contract.hpp"
 
-#include <map>
+#include <sstream>
+#include <stdexcept>
 
 #include "mmu/pte.hpp"
 
 namespace gpumem::tb {
 
-RtlContract translator_contract(const Config& cfg) {
-  const unsigned address_bits = cfg.memory.address_bits;
+namespace {
+std::string list(const std::vector<unsigned>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+}  // namespace
+
+RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg) {
   const auto& t = cfg.translator;
-  const unsigned m = static_cast<unsigned>(t.channel_bits.size());
-  const std::map<std::string, RtlPortRow> rows{
-      {"clk_i", {1, "1", "clock; everything happens at its rising edge"}},
-      {"rst_ni", {1, "1", "reset, active low: registers to their reset values, requests in flight dropped"}},
-      {"reg_we_i", {1, "1", "a 32-bit register write this cycle"}},
-      {"reg_addr_i", {register_address_bits(), "`REG_ADDR_BITS` (gpumem_pkg)", "its byte offset in the register map"}},
-      {"reg_wdata_i", {32, "32", "its value"}},
-      {"reg_error_o", {1, "1", "with `reg_we_i`, in the same cycle: the write is refused (and changes nothing)"}},
-      {"req_valid_i", {1, "1", "a request is offered; held with its payload until taken"}},
-      {"req_ready_o", {1, "1", "the request is taken at this edge (with `req_valid_i`)"}},
-      {"req_addr_i", {address_bits, "`memory.address_bits`", "the physical address to map"}},
-      {"req_task_type_i", {kPteTaskType.width, "4 (`PTE_TASK_TYPE_BITS`)", "its task type: selects TASK_SCHEME[t] and XOR_VECTOR[t]"}},
-      {"rsp_valid_o", {1, "1", "a response is offered; held until taken"}},
-      {"rsp_ready_i", {1, "1", "the response is taken at this edge (with `rsp_valid_o`)"}},
-      {"rsp_mapped_o", {address_bits, "`memory.address_bits`", "the mapped address"}},
-      {"rsp_channel_o", {m, "number of `translator.channel_bits`", "its channel: bit j is mapped address bit c_j"}},
-      {"rsp_scheme_o", {2, "2 (`scheme_e`)", "the scheme that mapped it: none, xor or prime"}},
-  };
-  RtlContract c = make_contract("translator", "gpumem_xor_translator", "rtl/gpumem_xor_translator.sv", {GPUMEM_TRANSLATOR_INPUTS(GPUMEM_PORT_NAME)},
-                                {GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_PORT_NAME)}, rows);
+  return {cfg.memory.address_bits, t.channel_bits, t.candidate_bits, t.prime};
+}
+
+std::string translator_geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl) {
+  std::ostringstream s;
+  const auto& t = cfg.translator;
+  if (cfg.memory.address_bits != rtl.address_bits)
+    s << "address bits: config memory.address_bits = " << cfg.memory.address_bits << ", RTL ADDRESS_BITS = " << rtl.address_bits << "\n";
+  if (t.channel_bits != rtl.channel_bits)
+    s << "channel bits: config translator.channel_bits = " << list(t.channel_bits)
+      << ", RTL CHANNEL_BITS = " << list(rtl.channel_bits) << "\n";
+  if (t.candidate_bits != rtl.candidate_bits)
+    s << "candidate bits: config translator.candidate_bits = " << list(t.candidate_bits)
+      << ", RTL CANDIDATE_BITS = " << list(rtl.candidate_bits) << "\n";
+  if (t.prime != rtl.prime) s << "prime: config translator.prime = " << t.prime << ", RTL PRIME = " << rtl.prime << "\n";
+  if (cfg.memory.channels != (1u << rtl.channel_bits.size()))
+    s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^CHANNEL_BIT_COUNT = " << (1u << rtl.channel_bits.size())
+      << "\n";
+  if (const std::string why = translator_unfit(cfg); !why.empty()) s << why << "\n";
+  std::string d = s.str();
+  if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, GPUMEM_RTL_TRANSLATOR_*)";
+  return d;
+}
+
+RtlTranslatorGeometry matching_translator_geometry(const Config& cfg, const RtlTranslatorGeometry& built_in) {
+  if (const std::string d = translator_geometry_difference(cfg, built_in); !d.empty())
+    throw std::invalid_argument("config and RTL translator differ:\n" + d);
+  return built_in;
+}
+
+std::vector<RtlContractPort> translator_port_table(const RtlTranslatorGeometry& g) {
+  return GPUMEM_CONTRACT_PORTS(GPUMEM_TRANSLATOR_PORTS);
+}
+
+RtlContract translator_contract(const RtlTranslatorGeometry& g) {
+  RtlContract c =
+      make_contract("translator", kTranslatorModule, kTranslatorRtlFile, translator_port_table(g));
   c.sc_shell = "gpumem::tb::TranslatorScShell";
   c.sc_shell_header = "tb/translator/translator_sc_shell.hpp";
+  c.ports_header = "tb/translator/translator_ports.hpp";
   c.parameters = {
-      {"ADDRESS_BITS", std::to_string(address_bits), "`memory.address_bits`"},
-      {"CHANNEL_BIT_COUNT", std::to_string(m), "number of `translator.channel_bits`"},
-      {"CANDIDATE_BIT_COUNT", std::to_string(t.candidate_bits.size()), "number of `translator.candidate_bits`"},
-      {"CHANNEL_BITS", packed_positions(t.channel_bits), "`translator.channel_bits`, 8 bits each, c_0 lowest"},
-      {"CANDIDATE_BITS", packed_positions(t.candidate_bits), "`translator.candidate_bits`, 8 bits each, p_0 lowest"},
-      {"PRIME", std::to_string(t.prime), "`translator.prime` (0: none)"},
+      {"ADDRESS_BITS", std::to_string(g.address_bits), "`memory.address_bits`"},
+      {"CHANNEL_BIT_COUNT", std::to_string(g.channel_bits.size()), "number of `translator.channel_bits`"},
+      {"CANDIDATE_BIT_COUNT", std::to_string(g.candidate_bits.size()), "number of `translator.candidate_bits`"},
+      {"CHANNEL_BITS", packed_positions(g.channel_bits), "`translator.channel_bits`, 8 bits each, c_0 lowest"},
+      {"CANDIDATE_BITS", packed_positions(g.candidate_bits), "`translator.candidate_bits`, 8 bits each, p_0 lowest"},
+      {"PRIME", std::to_string(g.prime), "`translator.prime` (0: none)"},
   };
   return c;
 }
+
+RtlContract translator_contract(const Config& cfg) { return translator_contract(translator_geometry_of_config(cfg)); }
 
 std::string translator_unchecked(const Config& cfg) {
   std::string tasks, schemes;

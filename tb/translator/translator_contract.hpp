@@ -1,25 +1,52 @@
 // What any translator RTL under `gpumem cosim` must be (docs/cosim.md, "The
-// port contract"): its ports, and its register port's rules. The scoreboard
-// and the DPI-C library (tb/dpi/) answer register writes by those rules.
+// port contract"): its ports (the table in translator_ports.hpp) and their
+// widths at a geometry, the elaboration parameters that make the geometry,
+// and its register port's rules. The scoreboard and the DPI-C library
+// (tb/dpi/) answer register writes by those rules.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "regs/register_map.hpp"
+#include "tb/common/port_table.hpp"
 #include "tb/common/rtl_contract.hpp"
 #include "tb/translator/translator_ports.hpp"
 
-
 namespace gpumem::tb {
 
-#define GPUMEM_PORT_INDEX(port) port,
-enum class TranslatorIn : unsigned { GPUMEM_TRANSLATOR_INPUTS(GPUMEM_PORT_INDEX) };
-enum class TranslatorOut : unsigned { GPUMEM_TRANSLATOR_OUTPUTS(GPUMEM_PORT_INDEX) };
-#undef GPUMEM_PORT_INDEX
+GPUMEM_PORT_INDICES(TranslatorIn, TranslatorOut, GPUMEM_TRANSLATOR_PORTS)
+inline constexpr const char* kTranslatorModule = "gpumem_xor_translator";  // the project's RTL
+inline constexpr const char* kTranslatorRtlFile = "rtl/gpumem_xor_translator.sv";
+
+// The RTL's elaboration parameters: the built-in model's, read back from it
+// (translator_driver.hpp), or a config's.
+struct RtlTranslatorGeometry {
+  unsigned address_bits;
+  std::vector<unsigned> channel_bits;    // c_0..c_{M-1}
+  std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}
+  uint64_t prime;
+};
+// From a Verilated model's parameter class, --cc or --sc (the parameters
+// are `verilator public`): the positions are packed 8 bits each, entry 0 in
+// the low byte, as verilator/CMakeLists.txt passes them.
+template <typename T>
+std::vector<unsigned> unpack_positions(T packed, unsigned count) {
+  static_assert(std::is_integral_v<T>, "more than 8 positions (a wide parameter) is not supported yet");
+  std::vector<unsigned> v;
+  for (unsigned i = 0; i < count; ++i) v.push_back(static_cast<unsigned>((uint64_t{packed} >> (8 * i)) & 0xFF));
+  return v;
+}
+template <typename Params>
+RtlTranslatorGeometry translator_geometry_of() {
+  return {Params::ADDRESS_BITS, unpack_positions(Params::CHANNEL_BITS, Params::CHANNEL_BIT_COUNT),
+          unpack_positions(Params::CANDIDATE_BITS, Params::CANDIDATE_BIT_COUNT), Params::PRIME};
+}
+RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg);
 
 // The registers a translator holds; its register port refuses every other
 // offset, as a bus decoder would never route them to it.
@@ -61,7 +88,18 @@ inline std::string translator_unfit(const Config& cfg) {
 // ipoly, matrix".
 std::string translator_unchecked(const Config& cfg);
 
-// The translator's ports and elaboration parameters for a config's geometry.
+// "" when the config's translator geometry equals the RTL's elaboration
+// parameters, else a message naming both values.
+std::string translator_geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl);
+// `built_in` when it is cfg's geometry; else throws std::invalid_argument
+// with the difference.
+RtlTranslatorGeometry matching_translator_geometry(const Config& cfg, const RtlTranslatorGeometry& built_in);
+
+// The port table at a geometry, in the RTL's order.
+std::vector<RtlContractPort> translator_port_table(const RtlTranslatorGeometry& g);
+// The translator's ports and elaboration parameters at a geometry, or for a
+// config's.
+RtlContract translator_contract(const RtlTranslatorGeometry& g);
 RtlContract translator_contract(const Config& cfg);
 
 }  // namespace gpumem::tb

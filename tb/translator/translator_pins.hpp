@@ -1,8 +1,11 @@
 // A translator's pins for one cycle and what its edge did, in the model's
 // terms: what every translator bench drives and samples, whatever model
-// (Verilated, SystemC, or none behind the DPI-C library) is on the pins.
+// (Verilated, SystemC, or none behind the DPI-C library) is on the pins
+// (TranslatorBlock::drive and sample put them on the ports and read them back).
 #pragma once
 #include <cstdint>
+
+#include "tb/common/protocol_checker.hpp"
 
 namespace gpumem::tb {
 
@@ -35,13 +38,9 @@ struct TranslatorRequest {
 };
 
 // What happened at the rising edge that ends the cycle.
-struct TranslatorEdge {
-  bool req_ready = false;     // req_ready_o
-  bool req_accepted = false;  // req_valid_i && req_ready_o
-  bool rsp_valid = false;     // rsp_valid_o
-  bool rsp_taken = false;     // rsp_valid_o && rsp_ready_i
-  TranslatorResponse rsp;     // the response pins while rsp_valid
-  bool reg_refused = false;   // reg_we_i && reg_error_o: the RTL refused the register write
+struct TranslatorEdge : EdgeHandshakes {
+  TranslatorResponse rsp;    // the response pins while rsp_valid
+  bool reg_refused = false;  // reg_we_i && reg_error_o: the RTL refused the register write
 };
 
 }  // namespace gpumem::tb

@@ -4,5 +4,5 @@
 #include "tb/translator/translator_ports.hpp"
 
 namespace gpumem::tb {
-GPUMEM_RTL_SC_SHELL(TranslatorScShell, GPUMEM_TRANSLATOR_DATA_INPUTS, GPUMEM_TRANSLATOR_OUTPUTS)
+GPUMEM_RTL_SC_SHELL(TranslatorScShell, GPUMEM_TRANSLATOR_PORTS)
 }  // namespace gpumem::tb

@@ -18,10 +18,18 @@
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
 #include "tb/translator/translator_contract.hpp"
-#include "tb/translator/translator_driver.hpp"
+#include "tb/translator/translator_pins.hpp"
 #include "translator/xor_translator.hpp"
 
 namespace gpumem::tb {
+
+// What a protocol violation's report says of a payload.
+std::string describe(const TranslatorRequest& r);
+std::string describe(const TranslatorResponse& r);
+
+// A translator transaction carries nothing beyond its pins (the TLB's
+// operations do: TlbOpContext).
+struct TranslatorOpContext {};
 
 struct TranslatorMismatch {
   uint64_t transaction;  // 0-based, in request order (a register write: the next request's)
@@ -54,11 +62,15 @@ class TranslatorScoreboard {
   // An edge with rst_ni low: the RTL's registers and response stage reset,
   // so the model's registers do and the requests in flight are discarded.
   void reset_edge();
+  // After a reset of the RTL before traffic: the scoreboard keeps no
+  // handshake state beyond its protocol checker's (the TLB's does).
+  void reset_handshake() {}
   uint64_t discarded() const { return discarded_; }  // requests lost to resets
   void cover_register_write(uint32_t offset, uint32_t value, const Register* reg);
   // One clock edge as both modes see it: the pins driven in the cycle and the
   // handshakes sampled at its edge, through the protocol checker and then fed
   // in the order above. After a protocol violation nothing more is compared.
+  void edge(const TranslatorPins& pins, const TranslatorEdge& e, TranslatorOpContext, uint64_t cycle) { edge(pins, e, cycle); }
   void edge(const TranslatorPins& pins, const TranslatorEdge& e, uint64_t cycle) {
     sample_toggles(pins, e);
     if (pins.reset) {
