@@ -6,7 +6,7 @@
 #include "Vgpumem_nested_tlb_gpumem_nested_tlb.h"
 #include "Vgpumem_nested_tlb_lru.h"
 #include "Vgpumem_nested_tlb_lru_gpumem_nested_tlb.h"
-#include "config/block_params.hpp"
+#include "params/block_params.hpp"
 #include "tb/common/rtl_adapter.hpp"
 #include "tb/tlb/tlb_block.hpp"
 
