@@ -105,7 +105,7 @@ struct Run {
   gpumem::RunStatistics stats;
 
   Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats, bool bare_chain)
-      : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(gpumem::workload_params(cfg))), stats(cfg) {
+      : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(cfg)), stats(cfg) {
     player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), gpumem::trace_player_params(cfg), *source, clock);
     if (with_stats) player->add_observer(&stats);
     if (bare_chain) {

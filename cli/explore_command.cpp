@@ -77,7 +77,7 @@ int explore_command(const ExploreArgs& a) {
   const Config cfg = load_config(a.config);
   std::unique_ptr<RequestSource> source;
   if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
-  else if (!cfg.workload.empty()) source = make_workload(workload_params(cfg));
+  else if (!cfg.workload.empty()) source = make_workload(cfg);
   else throw InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
   check_output_paths(a.config, a.trace, {{a.json, "--json"}, {a.emit_yaml, "--emit-yaml"}, {a.plot, "--plot"}});
   std::optional<OutputFile> json_out, yaml_out, plot_out;  // opened first: a bad path must not cost a search

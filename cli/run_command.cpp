@@ -150,7 +150,7 @@ int run_command(const RunArgs& a) {
   else if (!a.trace.empty() && a.trace_format != "csv")
     source = open_imported_trace(request_limits(cfg), *import_format_from_name(a.trace_format), a.trace, a.import);
   else if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
-  else if (!cfg.workload.empty()) source = make_workload(workload_params(cfg));
+  else if (!cfg.workload.empty()) source = make_workload(cfg);
   else throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
   const std::string& trace_path = threads ? a.threads : a.trace;
 

@@ -237,7 +237,7 @@ TEST(MmuPath, FaultsCompleteTheirRequestAndTheRunGoesOn) {
 // into the other's large frame; nested walks, fewer frames with nesting.
 TEST(MmuPath, NestedPagesExample) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/nested-pages.yaml");
-  auto src = make_workload(workload_params(cfg));
+  auto src = make_workload(cfg);
   RunStatistics stats(cfg);
   const SimulationResult r = run_simulation(cfg, *src, {&stats});
   ASSERT_TRUE(r.mmu);

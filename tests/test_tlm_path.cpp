@@ -88,7 +88,7 @@ TEST(TlmPath, ReadAfterWriteSixChannelsPrime) {
 
 TEST(TlmPath, Table1IdentityTakesSevenCycles) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/table1-identity.yaml");
-  auto src = make_workload(workload_params(cfg));
+  auto src = make_workload(cfg);
   RunStatistics stats(cfg);
   Recorder rec;
   run_simulation(cfg, *src, {&stats, &rec});
@@ -104,7 +104,7 @@ TEST(TlmPath, Table1IdentityTakesSevenCycles) {
 
 TEST(TlmPath, Table1XorTakesOneCycle) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/table1-xor.yaml");
-  auto src = make_workload(workload_params(cfg));
+  auto src = make_workload(cfg);
   RunStatistics stats(cfg);
   Recorder rec;
   run_simulation(cfg, *src, {&stats, &rec});
@@ -120,7 +120,7 @@ TEST(TlmPath, ServiceCyclesAndMaxOutstandingShapeTheTimeline) {
       "memory: {address_bits: 32, channels: 4, service_cycles: 3, max_outstanding: 2}\n"
       "translator: {channel_bits: [8, 9]}\n"
       "workload: [{kind: strided, task_type: 0, base: 0, stride: 1024, count: 6, size: 64, issue_interval: 0}]\n");
-  auto src = make_workload(workload_params(cfg));
+  auto src = make_workload(cfg);
   Recorder rec;
   RunStatistics stats(cfg);
   run_simulation(cfg, *src, {&rec, &stats});

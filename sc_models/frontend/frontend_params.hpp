@@ -44,20 +44,4 @@ struct TracePlayerParams {
   unsigned max_outstanding = 64;    // requests in flight at once
 };
 
-// One generator of the config's workload (make_workload; docs/config-reference.md, "workload").
-struct GeneratorParams {
-  enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
-  unsigned task_type = 0;       // without an address space: the task type of every request
-  unsigned process = 0;         // with one: the issuing process; base is a VA
-  uint64_t base = 0;
-  uint64_t stride = 64;         // strided
-  uint64_t range = 0;           // random: addresses in [base, base + range); strided: wrap after range bytes (0: never)
-  uint64_t count = 1000;
-  unsigned size = 64;
-  double write_fraction = 0;    // share of writes (strided: every k-th request is a write)
-  uint64_t seed = 1;
-  uint64_t start_cycle = 0;
-  uint64_t issue_interval = 1;  // cycles between two requests of this generator
-};
-
 }  // namespace gpumem

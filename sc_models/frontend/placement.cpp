@@ -36,4 +36,32 @@ Placement physical_placement(unsigned task_type, uint64_t base, unsigned address
   return p;
 }
 
+Placement region_placement(const AddressSpaceConfig& as, const std::string& file, const std::string& app,
+                           const std::string& region) {
+  if (!as.present) throw InputError(file, 0, "address_space", "the config has no address space to find application '" + app + "' in");
+  std::string apps;
+  for (size_t i = 0; i < as.applications.size(); ++i) {
+    const ApplicationConfig& a = as.applications[i];
+    apps += (i ? ", " : "") + a.name;
+    if (a.name != app) continue;
+    std::string regions;
+    for (const RegionConfig& r : a.regions) {
+      regions += (regions.empty() ? "" : ", ") + r.name;
+      if (r.name != region) continue;
+      Placement p;
+      p.process = a.process;
+      p.base = r.va;
+      p.last = r.va + (r.size - 1);
+      p.writable = r.writable;
+      p.file = file;
+      p.line = r.line;
+      p.region_key = as.region_key(&r);
+      return p;
+    }
+    throw InputError(file, a.line, "address_space.applications[" + std::to_string(i) + "].regions",
+                     "application '" + app + "' has no region '" + region + "' (its regions: " + regions + ")");
+  }
+  throw InputError(file, 0, "address_space.applications", "no application '" + app + "' (applications: " + apps + ")");
+}
+
 }  // namespace gpumem

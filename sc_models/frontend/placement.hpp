@@ -1,12 +1,13 @@
 // Where a per-thread generator puts its data (docs/workloads.md,
 // "Placement"): at a physical base with a task type, or at the start of a
-// named region of a named application of a config's address space
-// (region_placement, params/frontend_params.hpp). Either way the generator
-// checks that what it touches fits, and an error names what the user has to
-// change: the flag, or the config key.
+// named region of a named application of a config's address space. Either
+// way the generator checks that what it touches fits, and an error names
+// what the user has to change: the flag, or the config key.
 #pragma once
 #include <cstdint>
 #include <string>
+
+#include "base/address_space_spec.hpp"
 
 namespace gpumem {
 
@@ -32,5 +33,11 @@ struct Placement {
 
 // At a physical base; addresses must stay below 2^address_bits (64: no limit).
 Placement physical_placement(unsigned task_type, uint64_t base, unsigned address_bits = 64);
+
+// At the start of region `region` of application `app` in `space`, which the
+// config file `file` describes. InputError (the file, the key) when the
+// config has no address space, or no such application or region.
+Placement region_placement(const AddressSpaceConfig& space, const std::string& file, const std::string& app,
+                           const std::string& region);
 
 }  // namespace gpumem

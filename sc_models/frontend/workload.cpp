@@ -11,7 +11,7 @@ namespace {
 
 class Generator {
  public:
-  explicit Generator(const GeneratorParams& g) : g_(g), rng_(g.seed) {}
+  explicit Generator(const GeneratorConfig& g) : g_(g), rng_(g.seed) {}
   bool done() const { return i_ >= g_.count; }
   uint64_t next_cycle() const { return g_.start_cycle + i_ * g_.issue_interval; }
   void emit(Request& r) {
@@ -19,7 +19,7 @@ class Generator {
     r.task_type = g_.task_type;
     r.process = g_.process;
     r.size = g_.size;
-    if (g_.kind == GeneratorParams::Kind::kStrided) {
+    if (g_.kind == GeneratorConfig::Kind::kStrided) {
       r.address = g_.base + offset_;
       offset_ += g_.stride;
       if (g_.range && offset_ >= g_.range) offset_ %= g_.range;
@@ -38,7 +38,7 @@ class Generator {
   }
 
  private:
-  GeneratorParams g_;
+  GeneratorConfig g_;
   uint64_t rng_;
   uint64_t i_ = 0;
   uint64_t offset_ = 0;
@@ -47,7 +47,7 @@ class Generator {
 
 class MergedWorkload : public RequestSource {
  public:
-  explicit MergedWorkload(const std::vector<GeneratorParams>& generators) {
+  explicit MergedWorkload(const std::vector<GeneratorConfig>& generators) {
     for (const auto& g : generators) {
       gens_.emplace_back(g);
       total_ += g.count;
@@ -73,7 +73,7 @@ class MergedWorkload : public RequestSource {
 
 }  // namespace
 
-std::unique_ptr<RequestSource> make_workload(const std::vector<GeneratorParams>& generators) {
+std::unique_ptr<RequestSource> make_workload(const std::vector<GeneratorConfig>& generators) {
   return std::make_unique<MergedWorkload>(generators);
 }
 

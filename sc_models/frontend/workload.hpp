@@ -3,11 +3,11 @@
 #include <memory>
 #include <vector>
 
-#include "frontend/frontend_params.hpp"
+#include "base/workload_spec.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
 
-std::unique_ptr<RequestSource> make_workload(const std::vector<GeneratorParams>& generators);
+std::unique_ptr<RequestSource> make_workload(const std::vector<GeneratorConfig>& generators);
 
 }  // namespace gpumem

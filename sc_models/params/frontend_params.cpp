@@ -1,6 +1,6 @@
 #include "params/frontend_params.hpp"
 
-#include "base/input_error.hpp"
+#include "frontend/workload.hpp"
 
 namespace gpumem {
 
@@ -41,53 +41,10 @@ TracePlayerParams trace_player_params(const Config& cfg) {
   return p;
 }
 
-std::vector<GeneratorParams> workload_params(const Config& cfg) {
-  std::vector<GeneratorParams> out;
-  for (const GeneratorConfig& g : cfg.workload) {
-    GeneratorParams p;
-    p.kind = g.kind == GeneratorConfig::Kind::kRandom ? GeneratorParams::Kind::kRandom : GeneratorParams::Kind::kStrided;
-    p.task_type = g.task_type;
-    p.process = g.process;
-    p.base = g.base;
-    p.stride = g.stride;
-    p.range = g.range;
-    p.count = g.count;
-    p.size = g.size;
-    p.write_fraction = g.write_fraction;
-    p.seed = g.seed;
-    p.start_cycle = g.start_cycle;
-    p.issue_interval = g.issue_interval;
-    out.push_back(p);
-  }
-  return out;
-}
+std::unique_ptr<RequestSource> make_workload(const Config& cfg) { return make_workload(cfg.workload); }
 
 Placement region_placement(const Config& cfg, const std::string& app, const std::string& region) {
-  const AddressSpaceConfig& as = cfg.address_space;
-  if (!cfg.has_mmu()) throw InputError(cfg.source, 0, "address_space", "the config has no address space to find application '" + app + "' in");
-  std::string apps;
-  for (size_t i = 0; i < as.applications.size(); ++i) {
-    const ApplicationConfig& a = as.applications[i];
-    apps += (i ? ", " : "") + a.name;
-    if (a.name != app) continue;
-    std::string regions;
-    for (const RegionConfig& r : a.regions) {
-      regions += (regions.empty() ? "" : ", ") + r.name;
-      if (r.name != region) continue;
-      Placement p;
-      p.process = a.process;
-      p.base = r.va;
-      p.last = r.va + (r.size - 1);
-      p.writable = r.writable;
-      p.file = cfg.source;
-      p.line = r.line;
-      p.region_key = as.region_key(&r);
-      return p;
-    }
-    throw InputError(cfg.source, a.line, "address_space.applications[" + std::to_string(i) + "].regions",
-                     "application '" + app + "' has no region '" + region + "' (its regions: " + regions + ")");
-  }
-  throw InputError(cfg.source, 0, "address_space.applications", "no application '" + app + "' (applications: " + apps + ")");
+  return region_placement(cfg.address_space, cfg.source, app, region);
 }
 
 }  // namespace gpumem
