@@ -29,6 +29,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "params/frontend_params.hpp"
 #include "system/simulation.hpp"
 
 namespace {
@@ -120,7 +121,7 @@ struct FrontEndRun {
 FrontEndRun front_end_alone(const gpumem::Config& cfg, gpumem::ThreadTraceSource& inner) {
   SampledSource source(inner);
   const auto t0 = Steady::now();
-  gpumem::L1SequenceGenerator gen(cfg, source);
+  gpumem::L1SequenceGenerator gen(gpumem::frontend_params(cfg), source);
   gpumem::MemoryInit init;
   while (gen.next_memory_init(init)) {}
   std::vector<gpumem::L1Request> issued;

@@ -25,6 +25,7 @@
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"
 #include "params/block_params.hpp"
+#include "params/frontend_params.hpp"
 #include "stats/run_statistics.hpp"
 #include "system/memory_system.hpp"
 
@@ -105,7 +106,7 @@ struct Run {
 
   Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats, bool bare_chain)
       : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(cfg)), stats(cfg) {
-    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), cfg, *source, clock);
+    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), gpumem::trace_player_params(cfg), *source, clock);
     if (with_stats) player->add_observer(&stats);
     if (bare_chain) {
       a = std::make_unique<PassThrough>((name + "_a").c_str());

@@ -23,6 +23,7 @@
 #include "frontend/trace_reader.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
+#include "params/frontend_params.hpp"
 #include "plot_runner.hpp"
 #include "stats/progress.hpp"
 #include "stats/run_statistics.hpp"
@@ -75,7 +76,7 @@ CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
 int explore_command(const ExploreArgs& a) {
   const Config cfg = load_config(a.config);
   std::unique_ptr<RequestSource> source;
-  if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(cfg, a.trace);
+  if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
   else if (!cfg.workload.empty()) source = make_workload(cfg);
   else throw InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
   check_output_paths(a.config, a.trace, {{a.json, "--json"}, {a.emit_yaml, "--emit-yaml"}, {a.plot, "--plot"}});

@@ -14,6 +14,7 @@
 #include "base/output_file.hpp"
 #include "cli/compare_prefetch.hpp"
 #include "params/block_params.hpp"
+#include "params/frontend_params.hpp"
 #include "config/config.hpp"
 #include "params/profile_store.hpp"
 #include "driver/address_space.hpp"
@@ -147,8 +148,8 @@ int run_command(const RunArgs& a) {
   if (!a.threads.empty())
     threads = a.threads_format == "accel-sim" ? open_accel_sim_trace(a.threads, a.import) : open_thread_trace(a.threads);
   else if (!a.trace.empty() && a.trace_format != "csv")
-    source = open_imported_trace(cfg, *import_format_from_name(a.trace_format), a.trace, a.import);
-  else if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(cfg, a.trace);
+    source = open_imported_trace(request_limits(cfg), *import_format_from_name(a.trace_format), a.trace, a.import);
+  else if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
   else if (!cfg.workload.empty()) source = make_workload(cfg);
   else throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
   const std::string& trace_path = threads ? a.threads : a.trace;

@@ -10,6 +10,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "output_paths.hpp"
+#include "params/frontend_params.hpp"
 #include "validators.hpp"
 
 namespace gpumem::cli {
@@ -49,7 +50,7 @@ int order(const TraceArgs& a) {
   OutputFile out(a.output, "--out");
   std::FILE* f = out.stream();
   std::fprintf(f, "%s\n", kL1SequenceHeader);
-  L1SequenceGenerator gen(cfg, *in);
+  L1SequenceGenerator gen(frontend_params(cfg), *in);
   std::vector<L1Request> issued;
   while (gen.tick(issued)) {
     for (const L1Request& r : issued) write_l1_request(f, r);

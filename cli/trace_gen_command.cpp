@@ -16,6 +16,7 @@
 #include "frontend/pattern_generators.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "params/frontend_params.hpp"
 
 namespace gpumem::cli {
 

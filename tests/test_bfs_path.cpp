@@ -18,6 +18,7 @@
 #include "base/sanitizer.hpp"
 #include "frontend/bfs_trace.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "params/frontend_params.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 

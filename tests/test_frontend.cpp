@@ -12,6 +12,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "params/frontend_params.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem {
@@ -363,7 +364,7 @@ Config frontend_config(const std::string& frontend) {
 std::vector<L1Request> order(const Config& cfg, const std::string& text, SequenceStats* stats = nullptr) {
   std::istringstream in(text);
   auto src = read_thread_trace(in, "t.csv");
-  L1SequenceGenerator gen(cfg, *src);
+  L1SequenceGenerator gen(frontend_params(cfg), *src);
   std::vector<L1Request> out;
   while (gen.tick(out)) {}
   if (stats) *stats = gen.stats();

@@ -27,6 +27,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/pattern_generators.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "params/frontend_params.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {
@@ -961,7 +962,7 @@ TEST(GeneratorTraceFiles, EveryGeneratorThroughCsvAndBinaryAndTheFrontEnd) {
       // The front end takes it whole: its layout checks pass, every record is scheduled.
       std::istringstream in(text);
       auto source = read_thread_trace(in, "t");
-      L1SequenceGenerator order(cfg, *source);
+      L1SequenceGenerator order(frontend_params(cfg), *source);
       std::vector<L1Request> issued;
       EXPECT_NO_THROW(while (order.tick(issued)) issued.clear());
       EXPECT_EQ(order.stats().thread_accesses, sink.records());

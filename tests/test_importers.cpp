@@ -13,6 +13,7 @@
 #include "base/input_error.hpp"
 #include "frontend/trace_import.hpp"
 #include "frontend/trace_reader.hpp"
+#include "params/frontend_params.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {
@@ -47,13 +48,13 @@ std::vector<Request> drain(RequestSource& src) {
 }
 
 std::vector<Request> import_file(const Config& cfg, ImportFormat f, const std::string& file, const ImportOptions& o) {
-  auto src = open_imported_trace(cfg, f, kData + file, o);
+  auto src = open_imported_trace(request_limits(cfg), f, kData + file, o);
   return drain(*src);
 }
 
 std::vector<Request> import_text(const Config& cfg, ImportFormat f, const std::string& text, const ImportOptions& o) {
   std::istringstream in(text);
-  auto src = read_imported_trace(cfg, f, in, "t.trace", o);
+  auto src = read_imported_trace(request_limits(cfg), f, in, "t.trace", o);
   return drain(*src);
 }
 
@@ -181,7 +182,7 @@ TEST(ImportTraces, StreamOneLineAtATime) {
   std::string text;
   for (int i = 0; i < 10000; ++i) text += "0x" + std::to_string(i * 64) + " READ " + std::to_string(i) + "\n";
   std::istringstream in(text);
-  auto src = read_imported_trace(physical_config(), ImportFormat::kDramsim3, in, "t.trace", options(0));
+  auto src = read_imported_trace(request_limits(physical_config()), ImportFormat::kDramsim3, in, "t.trace", options(0));
   Request r;
   ASSERT_TRUE(src->next(r));
   EXPECT_LT(in.tellg(), 40);
@@ -303,7 +304,7 @@ TEST(ImportTraces, BadOptionsNameTheFlag) {
                           "--trace-process", "no application has process id 4"));
   EXPECT_TRUE(rejected_at([&] { import_text(vcfg, ImportFormat::kDramsim3, "0x100000000 READ 0\n", options(3)); }, "t.trace", 1,
                           1, "va", "out of range of the configured virtual address space"));
-  EXPECT_TRUE(rejected_at([&] { open_imported_trace(cfg, ImportFormat::kDramsim3, kData + "missing.trace", options(0)); },
+  EXPECT_TRUE(rejected_at([&] { open_imported_trace(request_limits(cfg), ImportFormat::kDramsim3, kData + "missing.trace", options(0)); },
                           kData + "missing.trace", 0, 0, "", "cannot open trace file"));
 }
 
@@ -314,7 +315,7 @@ TEST(ImportTraces, RangeCheckIsTheCsvReadersCheck) {
   std::string csv_message, import_message;
   try {
     std::istringstream in("cycle,task_type,op,address,size\n0,0,R,0xFFFFFFC0,64\n1,0,R,0x100000000,64\n");
-    CsvTraceReader reader(cfg, in, "t.csv");
+    CsvTraceReader reader(request_limits(cfg), in, "t.csv");
     Request r;
     while (reader.next(r)) {
     }

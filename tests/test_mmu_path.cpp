@@ -15,6 +15,7 @@
 
 #include "base/sanitizer.hpp"
 #include "params/block_params.hpp"
+#include "params/frontend_params.hpp"
 #include "params/profile_store.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
@@ -133,7 +134,7 @@ void how_cycle_is_now_plus_delay(const std::string& position) {
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
   DriverTlm driver("driver", driver_params(cfg), &image);
-  TracePlayer player("player", cfg, mix, clock);
+  TracePlayer player("player", trace_player_params(cfg), mix, clock);
   DelayCheck check("check", clock);
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
@@ -218,7 +219,7 @@ TEST(MmuPath, FaultsCompleteTheirRequestAndTheRunGoesOn) {
       "1,1,R,0x700000,64\n"     // unmapped
       "2,1,R,0x128000,64\n"     // a_large's nested region, no small page there
       "3,1,W,0x100040,64\n");
-  CsvTraceReader reader(cfg, trace, "t.csv");
+  CsvTraceReader reader(request_limits(cfg), trace, "t.csv");
   RunStatistics stats(cfg);
   const SimulationResult r = run_simulation(cfg, reader, {&stats});
   EXPECT_EQ(r.requests, 4u);

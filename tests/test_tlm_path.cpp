@@ -8,6 +8,7 @@
 
 #include "base/sanitizer.hpp"
 #include "params/block_params.hpp"
+#include "params/frontend_params.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"

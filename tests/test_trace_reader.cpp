@@ -7,6 +7,7 @@
 
 #include "base/input_error.hpp"
 #include "frontend/trace_reader.hpp"
+#include "params/frontend_params.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {
@@ -18,7 +19,7 @@ Config trace_config() { return config_from(base_yaml("translator: {channel_bits:
 std::vector<Request> read_all(const std::string& text) {
   const Config cfg = trace_config();
   std::istringstream in(text);
-  CsvTraceReader reader(cfg, in, "trace.csv");
+  CsvTraceReader reader(request_limits(cfg), in, "trace.csv");
   std::vector<Request> out;
   Request r;
   while (reader.next(r)) out.push_back(r);
@@ -119,7 +120,7 @@ TEST(TraceReader, BadLinesNameFileLineAndColumn) {
 TEST(TraceReader, ReaderStreamsRecordsBeforeABadLine) {
   const Config cfg = trace_config();
   std::istringstream in("cycle,task_type,op,address,size\n0,0,R,0x0,64\n1,0,W,0x40,64\n2,0,R,0x41,64\n3,0,R,0x80,64\n");
-  CsvTraceReader reader(cfg, in, "trace.csv");
+  CsvTraceReader reader(request_limits(cfg), in, "trace.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
   EXPECT_EQ(r.address, 0x0u);
@@ -138,7 +139,7 @@ TEST(TraceReader, ReaderStreamsRecordsBeforeABadLine) {
 TEST(TraceReader, MissingFileIsAnInputError) {
   const Config cfg = trace_config();
   try {
-    CsvTraceReader reader(cfg, std::string("/nonexistent/trace.csv"));
+    CsvTraceReader reader(request_limits(cfg), std::string("/nonexistent/trace.csv"));
     FAIL() << "a missing trace opened";
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), "/nonexistent/trace.csv");
@@ -150,7 +151,7 @@ TEST(TraceReader, SixtyFourBitAddressesReachTheTop) {
   // 2^64 does not fit the 64-bit limit arithmetic; the last granule must still be usable.
   const Config wide = config_from(base_yaml("translator: {channel_bits: [8, 9, 10]}\n", 8, 64));
   std::istringstream in("cycle,task_type,op,address,size\n0,0,R,0xFFFFFFFFFFFFFF00,256\n1,0,R,0xFFFFFFFFFFFFFFFF,1\n");
-  CsvTraceReader reader(wide, in, "trace.csv");
+  CsvTraceReader reader(request_limits(wide), in, "trace.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
   EXPECT_EQ(r.address, 0xFFFFFFFFFFFFFF00u);
@@ -165,7 +166,7 @@ TEST(TraceReader, PageSizeBoundsSharingBetweenTaskTypes) {
   EXPECT_EQ(read_all(trace).size(), 2u);
   const Config big = config_from(base_yaml("mmu: {page_sizes: [8192]}\ntranslator: {channel_bits: [8, 9, 10]}\n"));
   std::istringstream in(trace);
-  CsvTraceReader reader(big, in, "trace.csv");
+  CsvTraceReader reader(request_limits(big), in, "trace.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
   EXPECT_THROW(reader.next(r), InputError);
@@ -183,7 +184,7 @@ Config mmu_trace_config() {
 TEST(TraceReader, VirtualTraceCarriesProcessAndVa) {
   const Config cfg = mmu_trace_config();
   std::istringstream in("cycle,process,op,va,size\n0,3,W,0x10040,64\n2,3,R,0xFFFFFFC0,64\n");
-  CsvTraceReader reader(cfg, in, "v.csv");
+  CsvTraceReader reader(request_limits(cfg), in, "v.csv");
   Request r;
   ASSERT_TRUE(reader.next(r));
   EXPECT_EQ(r.process, 3u);
@@ -211,7 +212,7 @@ TEST(TraceReader, VirtualTraceErrorsNameLineAndColumn) {
     EXPECT_TRUE(input_error_at(
         [&] {
           std::istringstream in(c.text);
-          CsvTraceReader reader(cfg, in, "v.csv");
+          CsvTraceReader reader(request_limits(cfg), in, "v.csv");
           Request r;
           while (reader.next(r)) {
           }

@@ -12,6 +12,7 @@
 #include "base/address_space_spec.hpp"
 #include "base/page_geometry.hpp"
 #include "base/task_mapping.hpp"
+#include "base/workload_spec.hpp"
 
 namespace gpumem {
 
@@ -125,23 +126,6 @@ struct PrefetchConfig {
   bool ranges_given = false;
   std::array<std::pair<uint64_t, uint64_t>, 4> ranges{};
   int line = 0;
-};
-
-struct GeneratorConfig {
-  enum class Kind : uint8_t { kStrided, kRandom } kind = Kind::kStrided;
-  unsigned task_type = 0;      // physical mode: the task type of every request
-  unsigned process = 0;        // with an address space: the issuing process; base is a VA
-  uint64_t base = 0;
-  uint64_t stride = 64;       // strided
-  uint64_t range = 0;         // random: addresses in [base, base + range) (required);
-                              // strided: wrap back to base after range bytes (0: never)
-  uint64_t count = 1000;
-  unsigned size = 64;
-  double write_fraction = 0;  // share of writes (strided: every k-th request is a write)
-  uint64_t seed = 1;
-  uint64_t start_cycle = 0;
-  uint64_t issue_interval = 1;  // cycles between two requests of this generator
-  int line = 0;                 // where it was declared, for later error messages
 };
 
 struct Config {

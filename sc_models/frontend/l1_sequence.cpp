@@ -18,8 +18,8 @@ double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1
 
 }  // namespace
 
-L1SequenceGenerator::L1SequenceGenerator(const Config& cfg, ThreadTraceSource& source)
-    : cfg_(cfg), fe_(cfg.frontend), source_(source), sms_(cfg.frontend.num_sms), store_(cfg.frontend.max_records_in_memory) {
+L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source)
+    : fe_(params), source_(source), sms_(params.num_sms), store_(params.max_records_in_memory) {
   stats_.sm.resize(fe_.num_sms);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
     sms_[s].slots.resize(fe_.blocks_per_sm);
@@ -35,21 +35,21 @@ void L1SequenceGenerator::fail(const std::string& key, const std::string& msg) c
 
 void L1SequenceGenerator::check_record(const ThreadRecord& r) const {
   if (r.width > fe_.line_bytes) fail("width", "width " + std::to_string(r.width) + " is wider than a line");
-  if (cfg_.has_mmu()) {
-    const unsigned bits = cfg_.address_space.va_bits;
+  if (fe_.limits.virtual_addresses) {
+    const unsigned bits = fe_.limits.address_bits;
     if (bits < 64 && (r.address + r.width - 1) >> bits)
       fail("address", "VA " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit virtual address space");
   } else {
-    const unsigned bits = cfg_.memory.address_bits;
+    const unsigned bits = fe_.limits.address_bits;
     if (bits < 64 && (r.address + r.width - 1) >> bits)
       fail("address", "address " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit physical address space");
   }
 }
 
 void L1SequenceGenerator::check_kernel() const {
-  if (cfg_.has_mmu() && !cfg_.address_space.application(next_kernel_.process))
+  if (fe_.limits.virtual_addresses && !fe_.limits.has_process(next_kernel_.process))
     fail("process", "kernel '" + next_kernel_.name + "': no application has process id " + std::to_string(next_kernel_.process));
-  if (!cfg_.has_mmu() && next_kernel_.process >= kMaxTaskTypes)
+  if (!fe_.limits.virtual_addresses && next_kernel_.process >= kMaxTaskTypes)
     fail("process", "kernel '" + next_kernel_.name + "': task type out of range (0-15)");
 }
 
@@ -78,7 +78,7 @@ bool L1SequenceGenerator::next_memory_init(MemoryInit& init) {
   while (true) {
     switch (source_.next(init, next_kernel_, record_)) {
       case ThreadTraceSource::Item::kMemoryInit:
-        if (cfg_.has_mmu() && !cfg_.address_space.application(init.process))
+        if (fe_.limits.virtual_addresses && !fe_.limits.has_process(init.process))
           fail("process", "memory-init: no application has process id " + std::to_string(init.process));
         return true;
       case ThreadTraceSource::Item::kKernel:

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "config/config.hpp"
 #include "frontend/coalescer.hpp"
+#include "frontend/frontend_params.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/thread_trace.hpp"
 
@@ -66,9 +66,9 @@ void write_l1_request(std::FILE* f, const L1Request& r);
 
 class L1SequenceGenerator {
  public:
-  // Records are checked against `cfg` (process or task type, address width)
-  // as they are read; errors name the source's position.
-  L1SequenceGenerator(const Config& cfg, ThreadTraceSource& source);
+  // Records are checked against `params.limits` (process or task type,
+  // address width) as they are read; errors name the source's position.
+  L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source);
 
   // The trace's memory-init items, in order, before anything else; false
   // once they are all handed out.
@@ -143,8 +143,7 @@ class L1SequenceGenerator {
   void check_kernel() const;
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
 
-  const Config& cfg_;
-  const FrontendConfig& fe_;
+  const FrontendParams fe_;
   ThreadTraceSource& source_;
   // One item of lookahead: a block ends where the next record's block differs.
   Peek peek_ = Peek::kNone;

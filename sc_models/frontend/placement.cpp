@@ -36,9 +36,9 @@ Placement physical_placement(unsigned task_type, uint64_t base, unsigned address
   return p;
 }
 
-Placement region_placement(const Config& cfg, const std::string& app, const std::string& region) {
-  const AddressSpaceConfig& as = cfg.address_space;
-  if (!cfg.has_mmu()) throw InputError(cfg.source, 0, "address_space", "the config has no address space to find application '" + app + "' in");
+Placement region_placement(const AddressSpaceConfig& as, const std::string& file, const std::string& app,
+                           const std::string& region) {
+  if (!as.present) throw InputError(file, 0, "address_space", "the config has no address space to find application '" + app + "' in");
   std::string apps;
   for (size_t i = 0; i < as.applications.size(); ++i) {
     const ApplicationConfig& a = as.applications[i];
@@ -53,15 +53,15 @@ Placement region_placement(const Config& cfg, const std::string& app, const std:
       p.base = r.va;
       p.last = r.va + (r.size - 1);
       p.writable = r.writable;
-      p.file = cfg.source;
+      p.file = file;
       p.line = r.line;
       p.region_key = as.region_key(&r);
       return p;
     }
-    throw InputError(cfg.source, a.line, "address_space.applications[" + std::to_string(i) + "].regions",
+    throw InputError(file, a.line, "address_space.applications[" + std::to_string(i) + "].regions",
                      "application '" + app + "' has no region '" + region + "' (its regions: " + regions + ")");
   }
-  throw InputError(cfg.source, 0, "address_space.applications", "no application '" + app + "' (applications: " + apps + ")");
+  throw InputError(file, 0, "address_space.applications", "no application '" + app + "' (applications: " + apps + ")");
 }
 
 }  // namespace gpumem

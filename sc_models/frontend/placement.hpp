@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "config/config.hpp"
+#include "base/address_space_spec.hpp"
 
 namespace gpumem {
 
@@ -34,9 +34,10 @@ struct Placement {
 // At a physical base; addresses must stay below 2^address_bits (64: no limit).
 Placement physical_placement(unsigned task_type, uint64_t base, unsigned address_bits = 64);
 
-// At the start of region `region` of application `app` in `cfg`'s address
-// space. InputError (the config file, the key) when the config has no
-// address space, or no such application or region.
-Placement region_placement(const Config& cfg, const std::string& app, const std::string& region);
+// At the start of region `region` of application `app` in `space`, which the
+// config file `file` describes. InputError (the file, the key) when the
+// config has no address space, or no such application or region.
+Placement region_placement(const AddressSpaceConfig& space, const std::string& file, const std::string& app,
+                           const std::string& region);
 
 }  // namespace gpumem

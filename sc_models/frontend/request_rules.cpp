@@ -4,18 +4,12 @@
 
 namespace gpumem {
 
-RequestRules::RequestRules(const Config& cfg)
-    : cfg_(cfg),
-      virtual_(cfg.has_mmu()),
-      address_max_(cfg.has_mmu()                  ? bit(cfg.address_space.va_bits) - 1
-                   : cfg.memory.address_bits >= 64 ? ~uint64_t{0}
-                                                   : bit(cfg.memory.address_bits) - 1),
-      max_size_(cfg.max_request_bytes()) {}
+RequestRules::RequestRules(const RequestLimits& limits)
+    : limits_(limits), address_max_(limits.address_bits >= 64 ? ~uint64_t{0} : bit(limits.address_bits) - 1) {}
 
 std::string RequestRules::owner_error(uint64_t owner, const std::string& text) const {
-  if (virtual_) {
-    if (owner >= kMaxProcesses || !cfg_.address_space.application(static_cast<unsigned>(owner)))
-      return "no application has process id " + text;
+  if (limits_.virtual_addresses) {
+    if (!limits_.has_process(owner)) return "no application has process id " + text;
   } else if (owner >= kMaxTaskTypes) {
     return "task type " + std::to_string(owner) + " out of range (0-15)";
   }
@@ -23,14 +17,14 @@ std::string RequestRules::owner_error(uint64_t owner, const std::string& text) c
 }
 
 std::string RequestRules::size_error(uint64_t size) const {
-  if (is_pow2(size) && size <= max_size_) return "";
+  if (is_pow2(size) && size <= max_size()) return "";
   return "size " + std::to_string(size) + " must be a power of two no larger than the interleave granule (" +
-         std::to_string(max_size_) + " bytes)";
+         std::to_string(max_size()) + " bytes)";
 }
 
 std::string RequestRules::range_error(uint64_t address, uint64_t size, const std::string& text) const {
   if (address <= address_max_ && address_max_ - address >= size - 1) return "";
-  return "address " + text + " out of range of the configured " + (virtual_ ? "virtual" : "physical") + " address space";
+  return "address " + text + " out of range of the configured " + (virtual_addresses() ? "virtual" : "physical") + " address space";
 }
 
 std::string RequestRules::alignment_error(uint64_t address, uint64_t size, const std::string& text) {
@@ -39,8 +33,8 @@ std::string RequestRules::alignment_error(uint64_t address, uint64_t size, const
 }
 
 void RequestRules::set_owner(Request& r, uint64_t owner) const {
-  r.process = virtual_ ? static_cast<unsigned>(owner) : 0;
-  r.task_type = virtual_ ? 0 : static_cast<unsigned>(owner);
+  r.process = virtual_addresses() ? static_cast<unsigned>(owner) : 0;
+  r.task_type = virtual_addresses() ? 0 : static_cast<unsigned>(owner);
 }
 
 }  // namespace gpumem

@@ -1,4 +1,4 @@
-// The checks a request record passes against the config, one set shared by
+// The checks a request record passes against its limits, one set shared by
 // the CSV trace reader and the importers of other simulators' traces
 // (docs/trace-format.md, "Validation and errors"). Each check returns the
 // message of the error, or "" when the value passes; the caller knows the
@@ -7,21 +7,21 @@
 #include <cstdint>
 #include <string>
 
-#include "config/config.hpp"
+#include "frontend/frontend_params.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
 
 class RequestRules {
  public:
-  explicit RequestRules(const Config& cfg);
+  explicit RequestRules(const RequestLimits& limits);
 
   // With an address space a record names a process and a VA; without, a
   // task type and a physical address.
-  bool virtual_addresses() const { return virtual_; }
-  const char* owner_key() const { return virtual_ ? "process" : "task_type"; }
-  const char* address_key() const { return virtual_ ? "va" : "address"; }
-  unsigned max_size() const { return max_size_; }
+  bool virtual_addresses() const { return limits_.virtual_addresses; }
+  const char* owner_key() const { return virtual_addresses() ? "process" : "task_type"; }
+  const char* address_key() const { return virtual_addresses() ? "va" : "address"; }
+  unsigned max_size() const { return limits_.max_request_bytes; }
 
   // `text` is the value as the record wrote it, for the message.
   std::string owner_error(uint64_t owner, const std::string& text) const;
@@ -33,10 +33,8 @@ class RequestRules {
   void set_owner(Request& r, uint64_t owner) const;
 
  private:
-  const Config& cfg_;
-  bool virtual_;
+  RequestLimits limits_;
   uint64_t address_max_;  // highest address; 2^address_bits itself does not fit 64 bits
-  unsigned max_size_;     // largest request: the interleave granule, at most kMaxRequestBytes
 };
 
 }  // namespace gpumem

@@ -15,9 +15,9 @@ namespace {
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 }
 
-SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const Config& cfg, L1SequenceGenerator& sequence, const Clock& clock)
-    : sc_module(name), cfg_(cfg), sequence_(sequence), clock_(clock), sms_(cfg.frontend.num_sms), stats_(cfg.frontend.num_sms) {
-  for (unsigned s = 0; s < cfg.frontend.num_sms; ++s)
+SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& params, L1SequenceGenerator& sequence, const Clock& clock)
+    : sc_module(name), fe_(params), sequence_(sequence), clock_(clock), sms_(params.num_sms), stats_(params.num_sms) {
+  for (unsigned s = 0; s < params.num_sms; ++s)
     sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
   SC_HAS_PROCESS(SmArrayTlm);
   SC_THREAD(run);
@@ -38,7 +38,7 @@ void SmArrayTlm::run() {
 uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait) {
   SmState& st = sms_[s];
   const L1Request& r = st.queue.front();
-  const uint64_t slot = cfg_.frontend.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
+  const uint64_t slot = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
   const uint64_t ordered = std::max(slot, st.next_free);
   uint64_t c = ordered;
   const auto ready = st.warp_ready.find(r.warp);
@@ -58,7 +58,7 @@ uint64_t SmArrayTlm::issue_lower_bound(unsigned s, uint64_t tick_cycle) {
 uint64_t SmArrayTlm::mshr_free(SmState& st, uint64_t c) const {
   // Completions by c have freed their MSHRs (no later issue is earlier).
   while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
-  return st.outstanding.size() >= cfg_.frontend.mshr_entries ? std::max(c, st.outstanding.top()) : c;
+  return st.outstanding.size() >= fe_.mshr_entries ? std::max(c, st.outstanding.top()) : c;
 }
 
 void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
@@ -86,12 +86,12 @@ WarpRunSummary SmArrayTlm::warp_summary() const {
 }
 
 void SmArrayTlm::issue_all() {
-  IssueClock clock(clock_, cfg_.simulation.quantum_cycles);
+  IssueClock clock(clock_, fe_.quantum_cycles);
   RequestPayload payload;
   tlm::tlm_generic_payload& trans = payload.trans;
   RequestExtension& ext = payload.ext;
-  std::vector<unsigned char> data(std::max(cfg_.frontend.line_bytes, kMaxStridedElements * kMaxElementBytes)),
-      enables(cfg_.frontend.line_bytes);
+  std::vector<unsigned char> data(std::max(fe_.line_bytes, kMaxStridedElements * kMaxElementBytes)),
+      enables(fe_.line_bytes);
   StridedExtension strided;  // on the payload for a strided request only
   // Takes it off at the end, also when the path throws: the payload would free it.
   struct Detach {
@@ -124,7 +124,7 @@ void SmArrayTlm::issue_all() {
         // real time). Ticks not needed would run the ordering ahead of the
         // SMs the memory holds back, and their queues would grow.
         if (sequence_done || sequence_.idle_until_kernel_ends(s)) continue;
-        const uint64_t tick_at = cfg_.frontend.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
+        const uint64_t tick_at = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
         const uint64_t c = std::max({issue_lower_bound(s, tick_at), kernel_start, last_issue_});
         if (c < tick_cycle) {
           tick_cycle = c;
@@ -148,7 +148,7 @@ void SmArrayTlm::issue_all() {
     // The earliest event first, the lower SM on a tie; a tick is held back
     // while the queues hold frontend.max_queued requests (docs/frontend.md).
     bool tick = tick_cycle < best_cycle || (tick_cycle == best_cycle && ticker < best);
-    if (tick && best_cycle != kNever && queued_ >= cfg_.frontend.max_queued) {
+    if (tick && best_cycle != kNever && queued_ >= fe_.max_queued) {
       tick = false;
       ++queue_limit_holds_;
     }
@@ -181,7 +181,7 @@ void SmArrayTlm::issue_all() {
     --queued_this_kernel;
     const uint64_t issue = best_cycle;
     last_issue_ = issue;
-    if (st.outstanding.size() >= cfg_.frontend.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
+    if (st.outstanding.size() >= fe_.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
 
     sc_core::sc_time delay = clock.advance_to(issue);
 
@@ -189,8 +189,8 @@ void SmArrayTlm::issue_all() {
     req.id = done_;
     req.cycle = issue - start_cycle_;
     req.address = a.base();
-    req.process = cfg_.has_mmu() ? r.process : 0;
-    req.task_type = cfg_.has_mmu() ? 0 : r.process;
+    req.process = fe_.limits.virtual_addresses ? r.process : 0;
+    req.task_type = fe_.limits.virtual_addresses ? 0 : r.process;
     req.op = a.op;
     req.size = a.bytes();
     req.sm = best;

@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "config/config.hpp"
+#include "frontend/frontend_params.hpp"
 #include "frontend/l1_sequence.hpp"
 #include "frontend/sm_stats.hpp"
 #include "payload/clock.hpp"
@@ -33,7 +33,7 @@ class SmArrayTlm : public sc_core::sc_module {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<SmArrayTlm>>> sm;  // one per SM
 
-  SmArrayTlm(sc_core::sc_module_name name, const Config& cfg, L1SequenceGenerator& sequence, const Clock& clock);
+  SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& params, L1SequenceGenerator& sequence, const Clock& clock);
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
   void start_after(const sc_core::sc_event& e) { start_after_ = &e; }
@@ -48,7 +48,7 @@ class SmArrayTlm : public sc_core::sc_module {
   const StridedRunStats& strided_stats() const { return strided_stats_; }
   // The most requests ordered but not yet issued at once, over all SMs.
   uint64_t queued_max() const { return queued_max_; }
-  // Ticks held back because the queues held frontend.max_queued requests.
+  // Ticks held back because the queues held max_queued requests.
   uint64_t queue_limit_holds() const { return queue_limit_holds_; }
 
  private:
@@ -73,7 +73,7 @@ class SmArrayTlm : public sc_core::sc_module {
   void close_kernel();
   void retire_warp(const WarpAccumulator& acc);  // into the run's warp summary
 
-  const Config& cfg_;
+  const FrontendParams fe_;
   L1SequenceGenerator& sequence_;
   const Clock& clock_;
   std::vector<CompletionObserver*> observers_;

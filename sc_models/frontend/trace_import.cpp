@@ -42,13 +42,13 @@ struct LineRequest {
 
 class DramTraceImporter : public RequestSource {
  public:
-  DramTraceImporter(const Config& cfg, ImportFormat format, std::unique_ptr<std::ifstream> owned, std::istream& in,
+  DramTraceImporter(const RequestLimits& limits, ImportFormat format, std::unique_ptr<std::ifstream> owned, std::istream& in,
                     std::string name, const ImportOptions& options)
       : owned_(std::move(owned)),
         in_(in),
         name_(std::move(name)),
         format_(format),
-        rules_(cfg),
+        rules_(limits),
         options_(options),
         line_(name_),
         what_(std::string("a ") + import_format_name(format) + " line") {
@@ -268,18 +268,18 @@ std::string import_format_names() {
   return s;
 }
 
-std::unique_ptr<RequestSource> open_imported_trace(const Config& cfg, ImportFormat format, const std::string& path,
+std::unique_ptr<RequestSource> open_imported_trace(const RequestLimits& limits, ImportFormat format, const std::string& path,
                                                    const ImportOptions& options) {
   refuse_accel_sim(format);
   auto file = open_input_file(path, "trace");
   std::istream& in = *file;
-  return std::make_unique<DramTraceImporter>(cfg, format, std::move(file), in, path, options);
+  return std::make_unique<DramTraceImporter>(limits, format, std::move(file), in, path, options);
 }
 
-std::unique_ptr<RequestSource> read_imported_trace(const Config& cfg, ImportFormat format, std::istream& in,
+std::unique_ptr<RequestSource> read_imported_trace(const RequestLimits& limits, ImportFormat format, std::istream& in,
                                                    const std::string& name, const ImportOptions& options) {
   refuse_accel_sim(format);
-  return std::make_unique<DramTraceImporter>(cfg, format, nullptr, in, name, options);
+  return std::make_unique<DramTraceImporter>(limits, format, nullptr, in, name, options);
 }
 
 }  // namespace gpumem

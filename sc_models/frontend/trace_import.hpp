@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "config/config.hpp"
+#include "frontend/frontend_params.hpp"
 #include "frontend/thread_trace.hpp"
 #include "payload/request.hpp"
 
@@ -38,13 +38,13 @@ struct ImportOptions {
   std::vector<unsigned> address_vector_bits;
 };
 
-// A DRAM-level trace as requests, checked against the config. Throws
+// A DRAM-level trace as requests, checked against `limits`. Throws
 // InputError for a bad option (key: the command-line flag) when opening, and
 // for a bad record (file:line:column: field) when next() reaches it.
-std::unique_ptr<RequestSource> open_imported_trace(const Config& cfg, ImportFormat format, const std::string& path,
+std::unique_ptr<RequestSource> open_imported_trace(const RequestLimits& limits, ImportFormat format, const std::string& path,
                                                    const ImportOptions& options);
 // For tests: reads from a stream, named `name` in messages.
-std::unique_ptr<RequestSource> read_imported_trace(const Config& cfg, ImportFormat format, std::istream& in,
+std::unique_ptr<RequestSource> read_imported_trace(const RequestLimits& limits, ImportFormat format, std::istream& in,
                                                    const std::string& name, const ImportOptions& options);
 
 // An Accel-Sim trace as the per-thread trace: `path` is one kernel-N.traceg

@@ -6,8 +6,8 @@
 
 namespace gpumem {
 
-TracePlayer::TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock)
-    : sc_module(name), memory("memory"), cfg_(cfg), source_(source), clock_(clock) {
+TracePlayer::TracePlayer(sc_core::sc_module_name name, const TracePlayerParams& params, RequestSource& source, const Clock& clock)
+    : sc_module(name), memory("memory"), params_(params), source_(source), clock_(clock) {
   SC_HAS_PROCESS(TracePlayer);
   SC_THREAD(run);
 }
@@ -25,7 +25,7 @@ void TracePlayer::run() {
 }
 
 void TracePlayer::issue_all() {
-  IssueClock clock(clock_, cfg_.simulation.quantum_cycles);
+  IssueClock clock(clock_, params_.quantum_cycles);
   RequestPayload payload;  // one, reused: no allocation per request
   tlm::tlm_generic_payload& trans = payload.trans;
   RequestInfo& info = payload.ext.info;
@@ -33,7 +33,7 @@ void TracePlayer::issue_all() {
   unsigned char data[kMaxRequestBytes];
 
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles
-  const size_t max_outstanding = cfg_.memory.max_outstanding;
+  const size_t max_outstanding = params_.max_outstanding;
   // Request cycles count from the player's start, which is not time zero
   // when it waits for another run.
   const uint64_t start_cycle = clock.start_cycle();

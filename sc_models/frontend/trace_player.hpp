@@ -1,5 +1,5 @@
 // Initiator: issues requests from a RequestSource at their cycles, at most
-// memory.max_outstanding in flight, under a quantum keeper. Requests do not
+// max_outstanding in flight, under a quantum keeper. Requests do not
 // wait for one another's completion. A page fault completes its request (the
 // observers see how.fault) and the run goes on; any other error response stops it.
 #pragma once
@@ -12,7 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "config/config.hpp"
+#include "frontend/frontend_params.hpp"
 #include "payload/clock.hpp"
 #include "payload/completion.hpp"
 #include "payload/request.hpp"
@@ -23,7 +23,7 @@ class TracePlayer : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<TracePlayer> memory;
 
-  TracePlayer(sc_core::sc_module_name name, const Config& cfg, RequestSource& source, const Clock& clock);
+  TracePlayer(sc_core::sc_module_name name, const TracePlayerParams& params, RequestSource& source, const Clock& clock);
 
   void add_observer(CompletionObserver* o) { observers_.push_back(o); }
   // Hold the run until `e` fires: the driver's set-up, or another player.
@@ -40,7 +40,7 @@ class TracePlayer : public sc_core::sc_module {
   void run();
   void issue_all();
 
-  const Config& cfg_;
+  const TracePlayerParams params_;
   RequestSource& source_;
   const Clock& clock_;
   std::vector<CompletionObserver*> observers_;

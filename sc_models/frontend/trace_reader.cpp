@@ -28,20 +28,19 @@ std::vector<std::string> split(const std::string& line) {
 }
 }  // namespace
 
-CsvTraceReader::CsvTraceReader(const Config& cfg, const std::string& path)
-    : CsvTraceReader(cfg, open_input_file(path, "trace"), path, nullptr) {}
+CsvTraceReader::CsvTraceReader(const RequestLimits& limits, const std::string& path)
+    : CsvTraceReader(limits, open_input_file(path, "trace"), path, nullptr) {}
 
-CsvTraceReader::CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name)
-    : CsvTraceReader(cfg, nullptr, std::move(display_name), &in) {}
+CsvTraceReader::CsvTraceReader(const RequestLimits& limits, std::istream& in, std::string display_name)
+    : CsvTraceReader(limits, nullptr, std::move(display_name), &in) {}
 
-CsvTraceReader::CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in)
+CsvTraceReader::CsvTraceReader(const RequestLimits& limits, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in)
     : owned_(std::move(owned)),
       in_(in ? *in : *owned_),
       name_(std::move(name)),
-      cfg_(cfg),
-      rules_(cfg),
-      columns_(cfg.has_mmu() ? kVirtualColumns : kPhysicalColumns),
-      page_bytes_(cfg.mmu.smallest_page()) {
+      rules_(limits),
+      columns_(limits.virtual_addresses ? kVirtualColumns : kPhysicalColumns),
+      page_bytes_(limits.page_bytes) {
   read_header();
 }
 
@@ -71,7 +70,7 @@ void CsvTraceReader::read_header() {
       std::string header;
       for (size_t i = 0; i < want; ++i) header += (i ? "," : "") + std::string(columns_[i]);
       fail("", "header must be '" + header + "' with an optional ',data' column" +
-                   (cfg_.has_mmu() ? " (the config has an address space)" : "") + ", got '" + t + "'");
+                   (rules_.virtual_addresses() ? " (the config has an address space)" : "") + ", got '" + t + "'");
     }
     has_data_column_ = cols.size() == want + 1;
     return;
@@ -119,7 +118,7 @@ bool CsvTraceReader::next(Request& r) {
     r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : default_write_data(r.id, r.address);
     // Physical mode only: with an address space the PTEs carry the task types.
     const auto [it, inserted] =
-        cfg_.has_mmu() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task_type, line_no_);
+        rules_.virtual_addresses() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task_type, line_no_);
     if (!inserted && it->second.first != r.task_type)
       fail("task_type", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
                        std::to_string(it->second.second) + "; a page carries one task type");

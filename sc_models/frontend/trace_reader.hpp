@@ -1,5 +1,5 @@
 // Reads the CSV request trace (docs/trace-format.md) one line at a time and
-// validates every record against the config; errors name the file and line.
+// validates every record against the limits; errors name the file and line.
 #pragma once
 #include <fstream>
 #include <istream>
@@ -7,7 +7,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "config/config.hpp"
 #include "frontend/request_rules.hpp"
 #include "payload/request.hpp"
 
@@ -15,12 +14,12 @@ namespace gpumem {
 
 class CsvTraceReader : public RequestSource {
  public:
-  CsvTraceReader(const Config& cfg, const std::string& path);                     // opens the file
-  CsvTraceReader(const Config& cfg, std::istream& in, std::string display_name);  // for tests
+  CsvTraceReader(const RequestLimits& limits, const std::string& path);                     // opens the file
+  CsvTraceReader(const RequestLimits& limits, std::istream& in, std::string display_name);  // for tests
   bool next(Request& r) override;
 
  private:
-  CsvTraceReader(const Config& cfg, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
+  CsvTraceReader(const RequestLimits& limits, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
   void read_header();
   bool next_content_line(std::string& trimmed);
   [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
@@ -30,7 +29,6 @@ class CsvTraceReader : public RequestSource {
   std::string name_;
   int line_no_ = 0;
   bool has_data_column_ = false;
-  const Config& cfg_;
   const RequestRules rules_;
   const char* const* columns_;
   uint64_t page_bytes_;

@@ -47,8 +47,8 @@ class Generator {
 
 class MergedWorkload : public RequestSource {
  public:
-  explicit MergedWorkload(const Config& cfg) {
-    for (const auto& g : cfg.workload) {
+  explicit MergedWorkload(const std::vector<GeneratorConfig>& generators) {
+    for (const auto& g : generators) {
       gens_.emplace_back(g);
       total_ += g.count;
     }
@@ -73,6 +73,8 @@ class MergedWorkload : public RequestSource {
 
 }  // namespace
 
-std::unique_ptr<RequestSource> make_workload(const Config& cfg) { return std::make_unique<MergedWorkload>(cfg); }
+std::unique_ptr<RequestSource> make_workload(const std::vector<GeneratorConfig>& generators) {
+  return std::make_unique<MergedWorkload>(generators);
+}
 
 }  // namespace gpumem

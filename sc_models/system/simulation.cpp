@@ -7,6 +7,7 @@
 #include "frontend/sm_interconnect.hpp"
 #include "frontend/trace_player.hpp"
 #include "params/block_params.hpp"
+#include "params/frontend_params.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {
@@ -33,7 +34,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
   DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
-  TracePlayer player("player", cfg, source, clock);
+  TracePlayer player("player", trace_player_params(cfg), source, clock);
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
   player.memory.bind(memory.request_target());
@@ -62,9 +63,10 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   Clock clock(cfg.simulation.cycle_ns);
   MemorySystem memory("memory", cfg, clock);
   DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
-  L1SequenceGenerator sequence(cfg, source);
+  const FrontendParams frontend = frontend_params(cfg);
+  L1SequenceGenerator sequence(frontend, source);
   SmInterconnectTlm interconnect("interconnect");
-  SmArrayTlm sms("sms", cfg, sequence, clock);
+  SmArrayTlm sms("sms", frontend, sequence, clock);
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
   driver.data.bind(interconnect.sms);

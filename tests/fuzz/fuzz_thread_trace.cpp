@@ -14,6 +14,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "fuzz_target.hpp"
+#include "params/frontend_params.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<gpumem::Config> configs =
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     gpumem::fuzz::expect_input_errors_only("thread_trace", [&] {
       std::istringstream in(text);
       auto source = gpumem::read_thread_trace(in, "fuzz.trace");
-      gpumem::L1SequenceGenerator gen(cfg, *source);
+      gpumem::L1SequenceGenerator gen(gpumem::frontend_params(cfg), *source);
       gpumem::MemoryInit init;
       while (gen.next_memory_init(init)) {}
       std::vector<gpumem::L1Request> issued;

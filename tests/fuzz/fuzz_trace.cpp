@@ -12,6 +12,7 @@
 #include "example_configs.hpp"
 #include "frontend/trace_reader.hpp"
 #include "fuzz_target.hpp"
+#include "params/frontend_params.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<gpumem::Config> configs = gpumem::fuzz::load_examples(
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const gpumem::Config& cfg : configs) {
     gpumem::fuzz::expect_input_errors_only("trace", [&] {
       std::istringstream in(text);
-      gpumem::CsvTraceReader reader(cfg, in, "fuzz.csv");
+      gpumem::CsvTraceReader reader(gpumem::request_limits(cfg), in, "fuzz.csv");
       gpumem::Request r;
       uint64_t records = 0;
       while (reader.next(r))
