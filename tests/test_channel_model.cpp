@@ -9,7 +9,7 @@ namespace gpumem::test {
 namespace {
 
 TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
-  ChannelModel ch(3);
+  ChannelModel ch(ChannelParams{3});
   const auto a = ch.schedule(0, 0), b = ch.schedule(0, 0), c = ch.schedule(10, 0);
   EXPECT_EQ(a.start, 0u);
   EXPECT_EQ(b.start, 3u);
@@ -20,7 +20,7 @@ TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
 }
 
 TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
-  ChannelModel ch(2);
+  ChannelModel ch(ChannelParams{2});
   // One request's walk: reads at 1, 5, 9, data at 13.
   for (uint64_t t : {1, 5, 9, 13}) EXPECT_EQ(ch.schedule(t, 0).start, t);
   // The next request's root read arrives at 1: 1-3 is taken, 3-5 is free.
@@ -36,7 +36,7 @@ TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
 }
 
 TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
-  ChannelModel ch(4);
+  ChannelModel ch(ChannelParams{4});
   // Back to back, each call's horizon its own arrival: only the access still
   // in service is held, so the ring stays at one reservation, not a thousand.
   for (uint64_t t = 0; t < 1000; ++t) {
@@ -48,7 +48,7 @@ TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
   EXPECT_EQ(ch.reservations_held(), 1u);
   // A horizon that has not passed them keeps them: the walk's out-of-order
   // arrival must still see the reservations it could collide with.
-  ChannelModel held(4);
+  ChannelModel held(ChannelParams{4});
   for (uint64_t t = 0; t < 10; ++t) held.schedule(t * 4, 0);
   EXPECT_EQ(held.reservations_held(), 10u);
   EXPECT_EQ(held.schedule(2, 0).start, 40u);  // every slot from 0 to 40 is taken

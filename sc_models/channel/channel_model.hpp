@@ -9,9 +9,14 @@
 
 namespace gpumem {
 
+// What a channel is elaborated with (params/ fills it from the config).
+struct ChannelParams {
+  unsigned service_cycles = 1;  // one access per service_cycles
+};
+
 class ChannelModel {
  public:
-  explicit ChannelModel(unsigned service_cycles) : service_cycles_(service_cycles) {}
+  explicit ChannelModel(const ChannelParams& params) : service_cycles_(params.service_cycles) {}
   ChannelModel(const ChannelModel&) = delete;  // owns its memory
   ChannelModel& operator=(const ChannelModel&) = delete;
   ChannelModel(ChannelModel&&) = default;

@@ -44,6 +44,12 @@ RegisterParams register_params(const Config& cfg) {
   return r;
 }
 
+ChannelParams channel_params(const Config& cfg) {
+  ChannelParams p;
+  p.service_cycles = cfg.memory.service_cycles;
+  return p;
+}
+
 L1Params l1_params(const Config& cfg) {
   L1Params p;
   p.size_bytes = cfg.l1.size_bytes;

@@ -3,6 +3,7 @@
 // this is the one place that says which config key feeds which parameter.
 #pragma once
 #include "cache/l1_unit_params.hpp"
+#include "channel/channel_model.hpp"
 #include "config/config.hpp"
 #include "driver/driver_params.hpp"
 #include "mmu/mmu.hpp"
@@ -15,6 +16,7 @@ TranslatorParams translator_params(const Config& cfg);
 TlbParams tlb_params(const Config& cfg);
 MmuParams mmu_params(const Config& cfg);
 RegisterParams register_params(const Config& cfg);
+ChannelParams channel_params(const Config& cfg);
 L1Params l1_params(const Config& cfg);
 L1UnitParams l1_unit_params(const Config& cfg);
 AllocatorParams allocator_params(const Config& cfg);

@@ -29,7 +29,7 @@ class MemorySystem : public sc_core::sc_module {
         router("router", cfg.channel_layout(), registers.bank()) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
-          sc_core::sc_gen_unique_name("channel"), cfg.memory.service_cycles, clock));
+          sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock));
       router.to_channel.bind(channels.back()->target);
     }
     if (!cfg.has_mmu()) {
