@@ -189,7 +189,7 @@ int run_command(const RunArgs& a) {
   std::vector<CompletionObserver*> observers{&stats};
   std::unique_ptr<TransactionLog> log;
   if (!a.txn_log.empty()) {
-    log = std::make_unique<TransactionLog>(a.txn_log);
+    log = std::make_unique<TransactionLog>(a.txn_log, cfg.memory.model == MemoryModel::kDram);
     observers.push_back(log.get());
   }
   std::optional<ApplicationStreams> streams;
@@ -208,7 +208,7 @@ int run_command(const RunArgs& a) {
   auto write_outputs = [&](bool complete, const std::string& error) {
     if (json_out) {
       const FrontendReport frontend = frontend_report(cfg, r);
-      const RunReport report{a.config,   trace_path, r.channel_accesses,           r.application_performance,
+      const RunReport report{a.config,   trace_path, r.channel_accesses,  r.dram,         r.application_performance,
                              r.mmu,      r.faults,   r.l1,                         r.prefetch,
                              threads ? &frontend : nullptr, image ? &allocations : nullptr, profiles};
       const std::string text = stats_json(cfg, stats, report, complete, error).dump(2) + "\n";
@@ -252,6 +252,7 @@ int run_command(const RunArgs& a) {
               << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
     for (const std::string& note : store_notes) std::cout << note << "\n";
     stats.print(std::cout);
+    if (cfg.memory.model == MemoryModel::kDram) print_dram(std::cout, dram_json(cfg, stats, r.dram));
     if (threads) print_frontend(std::cout, frontend_report(cfg, r));
     if (!r.l1.empty()) print_l1(std::cout, r.l1);
     if (!r.l1.empty() && cfg.prefetch.kind != PrefetchKind::kNone) print_prefetch(std::cout, r.prefetch, r.l1, cfg.prefetch.kind);

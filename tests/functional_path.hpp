@@ -27,7 +27,7 @@ class FunctionalPath {
  public:
   explicit FunctionalPath(const Config& cfg)
       : bank_(register_params(cfg)), decoder_(cfg.channel_layout()), before_mmu_(cfg.has_mmu() && cfg.translator.position == TranslatorPosition::kBeforeMmu) {
-    for (unsigned c = 0; c < cfg.memory.channels; ++c) channels_.emplace_back(ChannelParams{1});
+    for (unsigned c = 0; c < cfg.memory.channels; ++c) channels_.emplace_back(ChannelParams{});  // simple, one access a cycle
     if (cfg.has_mmu()) {
       image_ = std::make_unique<AddressSpaceImage>(build_address_space(cfg, cfg.address_space.nesting));
       for (const PteWrite& w : image_->pte_writes) physical(w.pa, Op::kWrite, w.value);

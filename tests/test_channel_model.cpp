@@ -8,8 +8,14 @@
 namespace gpumem::test {
 namespace {
 
+ChannelParams simple(unsigned service_cycles) {
+  ChannelParams p;
+  p.service_cycles = service_cycles;
+  return p;
+}
+
 TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
-  ChannelModel ch(ChannelParams{3});
+  ChannelModel ch(simple(3));
   const auto a = ch.schedule(0, 0), b = ch.schedule(0, 0), c = ch.schedule(10, 0);
   EXPECT_EQ(a.start, 0u);
   EXPECT_EQ(b.start, 3u);
@@ -20,7 +26,7 @@ TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
 }
 
 TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
-  ChannelModel ch(ChannelParams{2});
+  ChannelModel ch(simple(2));
   // One request's walk: reads at 1, 5, 9, data at 13.
   for (uint64_t t : {1, 5, 9, 13}) EXPECT_EQ(ch.schedule(t, 0).start, t);
   // The next request's root read arrives at 1: 1-3 is taken, 3-5 is free.
@@ -36,7 +42,7 @@ TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
 }
 
 TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
-  ChannelModel ch(ChannelParams{4});
+  ChannelModel ch(simple(4));
   // Back to back, each call's horizon its own arrival: only the access still
   // in service is held, so the ring stays at one reservation, not a thousand.
   for (uint64_t t = 0; t < 1000; ++t) {
@@ -48,11 +54,36 @@ TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
   EXPECT_EQ(ch.reservations_held(), 1u);
   // A horizon that has not passed them keeps them: the walk's out-of-order
   // arrival must still see the reservations it could collide with.
-  ChannelModel held(ChannelParams{4});
+  ChannelModel held(simple(4));
   for (uint64_t t = 0; t < 10; ++t) held.schedule(t * 4, 0);
   EXPECT_EQ(held.reservations_held(), 10u);
   EXPECT_EQ(held.schedule(2, 0).start, 40u);  // every slot from 0 to 40 is taken
 }
 
 }  // namespace
+TEST(ChannelModel, LatencyCyclesDelayCompletionsWithoutHoldingTheChannel) {
+  ChannelParams p = simple(2);
+  p.latency_cycles = 10;
+  ChannelModel ch(p);
+  const auto a = ch.access(0, 0, 0, false), b = ch.access(0, 0, 64, true);
+  EXPECT_EQ(a.finish, 12u);
+  EXPECT_EQ(b.start, 2u) << "the second access is served when the first's slot ends, not its latency";
+  EXPECT_EQ(b.finish, 14u);
+}
+
+TEST(ChannelModel, TheDramModelAddsTheSameLatency) {
+  ChannelParams p;
+  p.model = MemoryModel::kDram;
+  p.dram.spec = *dram_preset("hbm2");
+  p.dram.cycle_ps = p.dram.spec.tck_ps;
+  ChannelModel plain(p);
+  p.latency_cycles = 7;
+  ChannelModel later(p);
+  const auto a = plain.access(0, 0, 0, false), b = later.access(0, 0, 0, false);
+  EXPECT_EQ(a.finish, 14u + 14 + 2) << "a closed bank: tRCD + CL + tBL";
+  EXPECT_EQ(b.finish, a.finish + 7);
+  EXPECT_EQ(b.row, RowResult::kMiss);
+  EXPECT_EQ(later.accesses(), 1u);
+}
+
 }  // namespace gpumem::test

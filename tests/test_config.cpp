@@ -49,6 +49,43 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"bit beyond the address width",
        "memory: {address_bits: 32, channels: 8}\ntranslator:\n  channel_bits: [8, 9, 10]\n  candidate_bits: [11, 32]\n",
        4, "translator.candidate_bits[1]", "must be below 32"},
+      // The memory model and the DRAM.
+      {"unknown memory model", "memory:\n  channels: 8\n  model: sdram\n", 3, "memory.model", "'sdram' is not one of: simple, dram"},
+      {"unknown preset", "memory:\n  channels: 8\n  preset: ddr9\n", 3, "memory.preset", "unknown preset 'ddr9' (ddr4, gddr6, hbm2)"},
+      {"preset on the simple model", "memory:\n  channels: 8\n  model: simple\n  preset: hbm2\n", 4, "memory.preset",
+       "applies to memory.model: dram only"},
+      {"service cycles on the dram model", "memory:\n  channels: 8\n  preset: hbm2\n  service_cycles: 4\n", 4,
+       "memory.service_cycles", "applies to memory.model: simple only"},
+      {"tRC below tRAS + tRP", "memory:\n  channels: 8\n  preset: ddr4\n  dram:\n    timing:\n      tRC: 70\n", 6,
+       "memory.dram.timing.tRC", "tRC (70) < tRAS + tRP (74): the standard requires tRC >= tRAS + tRP"},
+      {"tRAS below tRCD", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing: {tRAS: 10, tRC: 30}\n", 5,
+       "memory.dram.timing.tRAS", "tRAS (10) < tRCD (14)"},
+      {"tCCD_L below tCCD_S", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing: {tCCD_S: 3}\n", 5,
+       "memory.dram.timing.tCCD_L", "tCCD_L (2) < tCCD_S (3)"},
+      {"refresh longer than its interval", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tREFI: 200\n", 6,
+       "memory.dram.timing.tREFI", "tREFI (200) <= tRFC (260)"},
+      {"zero timing", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tRCD: 0\n", 6,
+       "memory.dram.timing.tRCD", "outside [1,"},
+      {"unknown timing", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tXYZ: 3\n", 6,
+       "memory.dram.timing.tXYZ", "unknown key"},
+      {"banks not a power of two", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    banks_per_group: 3\n", 5,
+       "memory.dram.banks_per_group", "3 is not a power of two"},
+      {"address order missing a field", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    address_order: row-bank-column\n",
+       5, "memory.dram.address_order", "name every field once"},
+      {"address order unknown field", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    address_order: row-rank-bg-bank-column\n",
+       5, "memory.dram.address_order", "unknown field 'bg'"},
+      {"address order field twice", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    address_order: row-rank-row-bank-column\n",
+       5, "memory.dram.address_order", "field 'row' given twice"},
+      {"high watermark above the queue", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    write_queue: 16\n    write_high: 20\n",
+       6, "memory.dram.write_high", "high watermark 20 above the write queue's 16 entries"},
+      {"low watermark not below the high", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    write_low: 32\n", 5,
+       "memory.dram.write_low", "low watermark 32 not below the high watermark 32"},
+      {"unknown page policy", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    page_policy: adaptive\n", 5,
+       "memory.dram.page_policy", "'adaptive' is not one of: open, closed"},
+      {"unknown refresh", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    refresh: none\n", 5, "memory.dram.refresh",
+       "'none' is not one of: all_bank, per_bank"},
+      {"columns hold no burst", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    columns: 2\n", 5,
+       "memory.dram.columns", "2 columns hold no burst of 4"},
       // The matrix scheme.
       {"singular matrix",
        "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - task_type: 1\n      scheme: matrix\n"
@@ -77,7 +114,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
        2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, frontend, l1, prefetch, workload)"},
       {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
-       3, "memory.chanels", "unknown key (allowed: address_bits, channels, service_cycles, max_outstanding)"},
+       3, "memory.chanels", "unknown key (allowed: address_bits, channels, model, service_cycles, latency_cycles, max_outstanding, preset, dram)"},
       {"unknown key in a task",
        "memory: {channels: 2}\ntranslator:\n  channel_bits: [8]\n  tasks:\n    - {task_type: 1, scheme: none, vectors: [1]}\n",
        5, "translator.tasks[0].vectors", "allowed: task_type, scheme, xor_vectors, matrix, seed"},
@@ -226,6 +263,23 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"only comments", "# nothing here\n\n", 0, "", "empty config"},
   };
   for (const auto& c : cases) EXPECT_TRUE(rejected_as(c)) << c.what;
+}
+
+TEST(Config, APresetIsTheDramModelOverriddenKeyByKey) {
+  const Config simple = config_from("memory: {channels: 8}\n");
+  EXPECT_EQ(simple.memory.model, MemoryModel::kSimple);
+  const Config c = config_from(
+      "memory:\n  channels: 8\n  preset: ddr4\n  latency_cycles: 40\n  dram:\n    page_policy: closed\n"
+      "    address_order: row-bank-bankgroup-rank-column\n    timing: {tRCD: 24, tRAS: 54, tRC: 76}\n");
+  EXPECT_EQ(c.memory.model, MemoryModel::kDram);
+  EXPECT_EQ(c.memory.latency_cycles, 40u);
+  EXPECT_EQ(c.memory.dram.preset, "ddr4");
+  EXPECT_EQ(c.memory.dram.timing.tRCD, 24u);
+  EXPECT_EQ(c.memory.dram.timing.tRP, dram_preset("ddr4")->timing.tRP) << "the rest stays the preset's";
+  EXPECT_EQ(c.memory.dram.page_policy, PagePolicy::kClosed);
+  EXPECT_EQ(address_order_text(c.memory.dram.address_order), "row-bank-bankgroup-rank-column");
+  const Config d = config_from("memory: {channels: 8, model: dram}\n");
+  EXPECT_EQ(d.memory.dram.preset, "hbm2") << "the dram model's default preset";
 }
 
 TEST(Config, MissingFileIsAnInputError) {

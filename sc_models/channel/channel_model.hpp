@@ -1,22 +1,33 @@
 // One memory channel: its share of memory (a SparseMemory indexed by the
-// channel-local address) and its timing (one access per service_cycles;
-// a request starts at the earliest free slot at or after its arrival).
+// channel-local address) and its timing, by one of two models
+// (memory.model): `simple`, one access per service_cycles, a request
+// starting at the earliest free slot at or after its arrival; or `dram`,
+// banks, rows and JEDEC timing (channel/dram_channel.hpp). Both add a fixed
+// pipelined latency that does not hold the channel (memory.latency_cycles).
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "base/ring_buffer.hpp"
 #include "base/sparse_memory.hpp"
+#include "channel/dram_channel.hpp"
 
 namespace gpumem {
 
 // What a channel is elaborated with (params/ fills it from the config).
 struct ChannelParams {
-  unsigned service_cycles = 1;  // one access per service_cycles
+  unsigned service_cycles = 1;  // simple: one access per service_cycles
+  unsigned latency_cycles = 0;  // added to every completion, on top of the channel's own time
+  MemoryModel model = MemoryModel::kSimple;
+  DramParams dram;              // dram: the channel's organisation and timing
 };
 
 class ChannelModel {
  public:
-  explicit ChannelModel(const ChannelParams& params) : service_cycles_(params.service_cycles) {}
+  explicit ChannelModel(const ChannelParams& params)
+      : service_cycles_(params.service_cycles), latency_cycles_(params.latency_cycles) {
+    if (params.model == MemoryModel::kDram) dram_ = std::make_unique<DramChannel>(params.dram);
+  }
   ChannelModel(const ChannelModel&) = delete;  // owns its memory
   ChannelModel& operator=(const ChannelModel&) = delete;
   ChannelModel(ChannelModel&&) = default;
@@ -26,7 +37,27 @@ class ChannelModel {
     uint64_t start;
     uint64_t finish;
     unsigned depth;  // requests in the channel when this one arrives, itself included
+    // dram only: when it entered the read or write queue, where it landed and what its row did.
+    uint64_t accept = 0;
+    DramAddress at{};
+    RowResult row = RowResult::kHit;
   };
+
+  // One access by whichever model the channel has; the completion includes
+  // memory.latency_cycles.
+  Slot access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write) {
+    if (!dram_) {
+      Slot s = schedule(arrival, horizon);
+      s.finish += latency_cycles_;
+      return s;
+    }
+    ++accesses_;
+    const DramChannel::Access a =
+        write ? dram_->write(arrival, horizon, local) : dram_->read(arrival, horizon, local);
+    return {a.start, a.finish + latency_cycles_, a.depth, a.accept, a.at, a.row};
+  }
+  DramChannel* dram() { return dram_.get(); }
+  const DramChannel* dram() const { return dram_.get(); }
 
   // Serves an access at the earliest `service_cycles` slot at or after its
   // arrival that no earlier reservation holds. Arrivals need not come in
@@ -71,6 +102,8 @@ class ChannelModel {
     uint64_t arrival, start, finish;
   };
   unsigned service_cycles_;
+  unsigned latency_cycles_;
+  std::unique_ptr<DramChannel> dram_;
   uint64_t accesses_ = 0;
   // Reservations by start cycle, non-overlapping; arrivals in order append,
   // so an insert before the back is rare.

@@ -39,12 +39,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
       serve(trans, *m, how, ext->info.issue_cycle, delay);
       return;
     }
-    const ChannelModel::Slot slot = model_.schedule(how.cycle, ext->info.issue_cycle);
     const uint64_t local = trans.get_address();
+    const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write());
     access(trans, local);
     how.start_cycle = slot.start;
     how.finish_cycle = slot.finish;
     how.queue_depth = slot.depth;
+    note_dram(how, slot);
     advance(how, delay, clock_.span(slot.finish - how.cycle));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
   }
@@ -54,7 +55,11 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // one another from the message's arrival.
   void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay) {
     std::array<ChannelModel::Slot, kMaxStridedElements> slots;
-    for (unsigned a = 0; a < m.accesses; ++a) slots[a] = model_.schedule(how.cycle, horizon);
+    for (unsigned a = 0; a < m.accesses; ++a) {
+      unsigned first = 0;  // the access's first element says where it lands
+      while (first + 1 < m.count && m.access[first] != a) ++first;
+      slots[a] = model_.access(how.cycle, horizon, m.local[first], trans.is_write());
+    }
     unsigned char* data = trans.get_data_ptr();
     for (unsigned k = 0; k < m.count; ++k) {
       const ChannelModel::Slot& s = slots[m.access[k]];
@@ -69,8 +74,18 @@ class MemoryChannelTlm : public sc_core::sc_module {
     how.start_cycle = slots[0].start;
     how.finish_cycle = finish;
     how.queue_depth = slots[0].depth;
+    note_dram(how, slots[0]);
     advance(how, delay, clock_.span(finish - how.cycle));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  void note_dram(How& how, const ChannelModel::Slot& slot) const {
+    if (!model_.dram()) return;
+    how.dram = true;
+    how.arrival_cycle = how.cycle;
+    how.accept_cycle = slot.accept;
+    how.dram_at = slot.at;
+    how.row = slot.row;
   }
 
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -64,6 +64,9 @@ Config parse_config(const std::string& text, const std::string& source) {
     if (s["cycle_ns"]) {
       cfg.simulation.cycle_ns = r.to_double(s["cycle_ns"], "simulation.cycle_ns");
       if (!(cfg.simulation.cycle_ns > 0)) r.fail(s["cycle_ns"], "simulation.cycle_ns", "must be positive");
+      // The DRAM converts between its clock and the model's in whole picoseconds.
+      if (cfg.memory.model == MemoryModel::kDram && !(cfg.simulation.cycle_ns >= 0.001 && cfg.simulation.cycle_ns <= 1e6))
+        r.fail(s["cycle_ns"], "simulation.cycle_ns", "with memory.model: dram the cycle is from 0.001 to 1000000 ns");
     }
     r.opt_uint(s, "simulation", "quantum_cycles", cfg.simulation.quantum_cycles, 1, uint64_t{1} << 40);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/channel_layout.hpp"
+#include "base/dram_spec.hpp"
 #include "base/types.hpp"
 #include "base/address_space_spec.hpp"
 #include "base/page_geometry.hpp"
@@ -19,8 +20,11 @@ namespace gpumem {
 struct MemoryConfig {
   unsigned address_bits = 40;     // physical address width; wider addresses are rejected
   unsigned channels = 8;
-  unsigned service_cycles = 1;    // one access per service_cycles per channel
+  MemoryModel model = MemoryModel::kSimple;
+  unsigned service_cycles = 1;    // simple: one access per service_cycles per channel
+  unsigned latency_cycles = 0;    // both models: pipelined latency added to every completion
   unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
+  DramSpec dram;                  // dram: memory.preset with the memory.dram overrides
 };
 
 struct MmuConfig {

@@ -10,12 +10,179 @@ Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key)
   r.fail(n, key, "unknown scheme '" + s + "' (none, xor or prime)");
 }
 
+namespace {
+
+void read_dram_timing(const Reader& r, const YAML::Node& n, DramTiming& t) {
+  const std::string k = "memory.dram.timing";
+  r.expect_map(n, k, {"CL", "CWL", "tBL", "tRCD", "tRP", "tRAS", "tRC", "tCCD_S", "tCCD_L", "tRRD_S", "tRRD_L", "tFAW",
+                      "tWTR_S", "tWTR_L", "tRTP", "tWR", "tRTRS", "tRFC", "tRFCb", "tREFI"});
+  const unsigned most = 1u << 20;
+  r.opt_uint(n, k, "CL", t.CL, 1, most);
+  r.opt_uint(n, k, "CWL", t.CWL, 1, most);
+  r.opt_uint(n, k, "tBL", t.tBL, 1, most);
+  r.opt_uint(n, k, "tRCD", t.tRCD, 1, most);
+  r.opt_uint(n, k, "tRP", t.tRP, 1, most);
+  r.opt_uint(n, k, "tRAS", t.tRAS, 1, most);
+  r.opt_uint(n, k, "tRC", t.tRC, 1, most);
+  r.opt_uint(n, k, "tCCD_S", t.tCCD_S, 1, most);
+  r.opt_uint(n, k, "tCCD_L", t.tCCD_L, 1, most);
+  r.opt_uint(n, k, "tRRD_S", t.tRRD_S, 1, most);
+  r.opt_uint(n, k, "tRRD_L", t.tRRD_L, 1, most);
+  r.opt_uint(n, k, "tFAW", t.tFAW, 1, most);
+  r.opt_uint(n, k, "tWTR_S", t.tWTR_S, 0, most);
+  r.opt_uint(n, k, "tWTR_L", t.tWTR_L, 0, most);
+  r.opt_uint(n, k, "tRTP", t.tRTP, 1, most);
+  r.opt_uint(n, k, "tWR", t.tWR, 1, most);
+  r.opt_uint(n, k, "tRTRS", t.tRTRS, 0, most);
+  r.opt_uint(n, k, "tRFC", t.tRFC, 1, most);
+  r.opt_uint(n, k, "tRFCb", t.tRFCb, 1, most);
+  r.opt_uint(n, k, "tREFI", t.tREFI, 0, uint64_t{1} << 30);
+}
+
+// The standard's own relations between timings, each refused with its name.
+void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::Node& memory, const DramTiming& t) {
+  const auto at = [&](const char* name) {
+    return timing && timing[name] ? timing[name] : timing ? timing : memory;
+  };
+  const auto key = [](const char* name) { return std::string("memory.dram.timing.") + name; };
+  const auto need = [&](bool ok, const char* name, const std::string& what) {
+    if (!ok) r.fail(at(name), key(name), what);
+  };
+  const auto n = [](unsigned v) { return std::to_string(v); };
+  need(t.tRC >= t.tRAS + t.tRP, "tRC",
+       "tRC (" + n(t.tRC) + ") < tRAS + tRP (" + n(t.tRAS + t.tRP) + "): the standard requires tRC >= tRAS + tRP");
+  need(t.tRAS >= t.tRCD, "tRAS",
+       "tRAS (" + n(t.tRAS) + ") < tRCD (" + n(t.tRCD) + "): the standard requires tRAS >= tRCD");
+  need(t.tCCD_L >= t.tCCD_S, "tCCD_L",
+       "tCCD_L (" + n(t.tCCD_L) + ") < tCCD_S (" + n(t.tCCD_S) + "): the same bank group is never faster");
+  need(t.tRRD_L >= t.tRRD_S, "tRRD_L",
+       "tRRD_L (" + n(t.tRRD_L) + ") < tRRD_S (" + n(t.tRRD_S) + "): the same bank group is never faster");
+  need(t.tWTR_L >= t.tWTR_S, "tWTR_L",
+       "tWTR_L (" + n(t.tWTR_L) + ") < tWTR_S (" + n(t.tWTR_S) + "): the same bank group is never faster");
+  need(t.tFAW >= t.tRRD_S, "tFAW",
+       "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S");
+  need(t.tRFCb <= t.tRFC, "tRFCb",
+       "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's");
+  need(!t.tREFI || t.tREFI > t.tRFC, "tREFI",
+       "tREFI (" + n(t.tREFI) + ") <= tRFC (" + n(t.tRFC) + "): the rank would never leave refresh");
+}
+
+void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, DramSpec& d) {
+  const std::string k = "memory.dram";
+  // Copied, not assigned: assigning an absent key's node to a Node throws.
+  const YAML::Node timing = n ? n["timing"] : YAML::Node(YAML::NodeType::Undefined);
+  if (n) {
+    r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
+                        "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
+                        "write_high", "write_low", "row_hit_cap", "timing"});
+    r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
+    DramOrganization& o = d.org;
+    const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
+      r.opt_uint(n, k, name, v, 1, hi);
+      if (n[name] && !is_pow2(v)) r.fail(n[name], Reader::join(k, name), std::to_string(v) + " is not a power of two");
+    };
+    pow2("ranks", o.ranks, 64);
+    pow2("bank_groups", o.bank_groups, 64);
+    pow2("banks_per_group", o.banks_per_group, 64);
+    pow2("rows", o.rows, 1u << 24);
+    pow2("columns", o.columns, 1u << 16);
+    pow2("bus_bits", o.bus_bits, 1024);
+    pow2("burst_length", o.burst_length, 64);
+    if (n["bus_bits"] && o.bus_bits < 8) r.fail(n["bus_bits"], k + ".bus_bits", "a data bus of at least 8 bits");
+    if (o.columns < o.burst_length)
+      r.fail(n["columns"] ? n["columns"] : n["burst_length"], k + (n["columns"] ? ".columns" : ".burst_length"),
+             std::to_string(o.columns) + " columns hold no burst of " + std::to_string(o.burst_length));
+    if (const auto a = n["address_order"]) {
+      const std::string text = r.to_string(a, k + ".address_order");
+      std::vector<DramField> order;
+      size_t from = 0;
+      while (from <= text.size()) {
+        const size_t dash = text.find('-', from);
+        const std::string name = text.substr(from, dash == std::string::npos ? std::string::npos : dash - from);
+        int found = -1;
+        for (int f = 0; f < 5; ++f)
+          if (name == kDramFieldNames[f]) found = f;
+        if (found < 0)
+          r.fail(a, k + ".address_order",
+                 "unknown field '" + name + "' (row, rank, bankgroup, bank, column, most significant first, joined by '-')");
+        if (std::find(order.begin(), order.end(), DramField(found)) != order.end())
+          r.fail(a, k + ".address_order", "field '" + name + "' given twice");
+        order.push_back(DramField(found));
+        if (dash == std::string::npos) break;
+        from = dash + 1;
+      }
+      if (order.size() != 5)
+        r.fail(a, k + ".address_order", "name every field once: row, rank, bankgroup, bank, column");
+      d.address_order = order;
+    }
+    if (const auto p = n["page_policy"]) {
+      const std::string v = r.to_string(p, k + ".page_policy");
+      if (v == "open") d.page_policy = PagePolicy::kOpen;
+      else if (v == "closed") d.page_policy = PagePolicy::kClosed;
+      else r.fail(p, k + ".page_policy", "'" + v + "' is not one of: open, closed");
+    }
+    if (const auto p = n["refresh"]) {
+      const std::string v = r.to_string(p, k + ".refresh");
+      if (v == "all_bank") d.refresh = RefreshMode::kAllBank;
+      else if (v == "per_bank") d.refresh = RefreshMode::kPerBank;
+      else r.fail(p, k + ".refresh", "'" + v + "' is not one of: all_bank, per_bank");
+    }
+    if (n["dual_command_bus"]) d.dual_command_bus = r.to_bool(n["dual_command_bus"], k + ".dual_command_bus");
+    r.opt_uint(n, k, "read_queue", d.read_queue, 1, 1u << 16);
+    r.opt_uint(n, k, "bank_queue", d.bank_queue, 1, 1u << 16);
+    r.opt_uint(n, k, "write_queue", d.write_queue, 1, 1u << 16);
+    r.opt_uint(n, k, "write_high", d.write_high, 1, 1u << 16);
+    r.opt_uint(n, k, "write_low", d.write_low, 0, 1u << 16);
+    r.opt_uint(n, k, "row_hit_cap", d.row_hit_cap, 0, 1u << 16);
+    const YAML::Node wq = n["write_high"] ? n["write_high"] : n["write_queue"] ? n["write_queue"] : n;
+    if (d.write_high > d.write_queue)
+      r.fail(wq, k + ".write_high", "high watermark " + std::to_string(d.write_high) + " above the write queue's " +
+                                        std::to_string(d.write_queue) + " entries");
+    if (d.write_low >= d.write_high)
+      r.fail(n["write_low"] ? n["write_low"] : wq, k + ".write_low",
+             "low watermark " + std::to_string(d.write_low) + " not below the high watermark " + std::to_string(d.write_high));
+    if (timing) read_dram_timing(r, timing, d.timing);
+  }
+  check_dram_timing(r, timing, n ? n : memory, d.timing);
+  if (d.refresh == RefreshMode::kPerBank && d.timing.tREFI && d.timing.tREFI < d.org.banks())
+    r.fail(n ? n : memory, k + ".refresh", "per-bank refresh needs tREFI of at least one cycle per bank");
+}
+
+}  // namespace
+
 void read_memory(const Reader& r, const YAML::Node& n, MemoryConfig& m) {
-  r.expect_map(n, "memory", {"address_bits", "channels", "service_cycles", "max_outstanding"});
+  r.expect_map(n, "memory", {"address_bits", "channels", "model", "service_cycles", "latency_cycles", "max_outstanding",
+                             "preset", "dram"});
   r.opt_uint(n, "memory", "address_bits", m.address_bits, 16, 64);
   r.opt_uint(n, "memory", "channels", m.channels, 1, kMaxChannels);
-  r.opt_uint(n, "memory", "service_cycles", m.service_cycles, 1, 1u << 20);
+  r.opt_uint(n, "memory", "latency_cycles", m.latency_cycles, 0, 1u << 20);
   r.opt_uint(n, "memory", "max_outstanding", m.max_outstanding, 1, 1u << 20);
+  // A preset or a dram section without a model means the dram model.
+  if (n["preset"] || n["dram"]) m.model = MemoryModel::kDram;
+  if (const auto v = n["model"]) {
+    const std::string s = r.to_string(v, "memory.model");
+    if (s == "simple") m.model = MemoryModel::kSimple;
+    else if (s == "dram") m.model = MemoryModel::kDram;
+    else r.fail(v, "memory.model", "'" + s + "' is not one of: simple, dram");
+  }
+  if (m.model == MemoryModel::kSimple) {
+    for (const char* k : {"preset", "dram"})
+      if (n[k]) r.fail(n[k], std::string("memory.") + k, "applies to memory.model: dram only");
+    r.opt_uint(n, "memory", "service_cycles", m.service_cycles, 1, 1u << 20);
+    return;
+  }
+  if (n["service_cycles"])
+    r.fail(n["service_cycles"], "memory.service_cycles", "applies to memory.model: simple only (dram has its timing)");
+  std::string preset = "hbm2";
+  if (const auto p = n["preset"]) preset = r.to_string(p, "memory.preset");
+  const DramSpec* spec = dram_preset(preset);
+  if (!spec) {
+    std::string list;
+    for (const auto& name : dram_preset_names()) list += (list.empty() ? "" : ", ") + name;
+    r.fail(n["preset"], "memory.preset", "unknown preset '" + preset + "' (" + list + ")");
+  }
+  m.dram = *spec;
+  read_dram(r, n["dram"], n, m.dram);
 }
 
 void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {

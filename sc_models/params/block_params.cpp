@@ -1,5 +1,7 @@
 #include "params/block_params.hpp"
 
+#include <cmath>
+
 namespace gpumem {
 
 TranslatorParams translator_params(const Config& cfg) {
@@ -46,7 +48,11 @@ RegisterParams register_params(const Config& cfg) {
 
 ChannelParams channel_params(const Config& cfg) {
   ChannelParams p;
+  p.model = cfg.memory.model;
   p.service_cycles = cfg.memory.service_cycles;
+  p.latency_cycles = cfg.memory.latency_cycles;
+  p.dram.spec = cfg.memory.dram;
+  p.dram.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
   return p;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "base/dram_spec.hpp"
 #include "base/types.hpp"
 #include "payload/fault_reason.hpp"
 #include "payload/tlb_entry.hpp"
@@ -64,6 +65,14 @@ struct How {
   uint64_t start_cycle = 0;
   uint64_t finish_cycle = 0;
   unsigned queue_depth = 0;  // requests in the channel at arrival, itself included
+  // memory.model: dram only: the cycle it reached the channel and the cycle
+  // it entered the read or write queue (later if the queue was full), where
+  // it landed, what its row did.
+  bool dram = false;
+  uint64_t arrival_cycle = 0;
+  uint64_t accept_cycle = 0;
+  DramAddress dram_at;
+  RowResult row = RowResult::kHit;
   L1Result l1 = L1Result::kNone;
 };
 

@@ -16,6 +16,8 @@
 namespace gpumem {
 
 nlohmann::json mmu_json(const MmuStats& s);
+// The DRAM table of the report, from the stats JSON's "dram" object (dram_json).
+void print_dram(std::ostream& os, const nlohmann::json& dram);
 nlohmann::json faults_json(const std::vector<FaultRecord>& faults);
 nlohmann::json fragmentation_json(const Fragmentation& f);
 

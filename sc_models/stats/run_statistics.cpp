@@ -51,6 +51,12 @@ void RunStatistics::on_completion(const Completion& c) {
   ch.bytes += bytes;
   ch.residence_cycles += c.completion_cycle - c.issue_cycle;
   ch.max_queue_depth = std::max(ch.max_queue_depth, c.how.queue_depth);
+  if (c.how.dram && c.request.op != Op::kWrite) {
+    const uint64_t latency = c.how.finish_cycle - c.how.accept_cycle;
+    read_latency_.add(latency);
+    ++ch.dram_reads;
+    ch.dram_read_cycles += latency;
+  }
   TaskStats& t = tasks_[c.how.task_type];
   ++t.requests;
   (c.request.op == Op::kWrite ? t.writes : t.reads)++;
@@ -132,8 +138,14 @@ void RunStatistics::print(std::ostream& os) const {
      << std::fixed << std::setprecision(3) << "mean window entropy " << entropy_.mean() << " bits (max "
      << entropy_.maximum() << ", " << entropy_.windows() << " windows)\n\n"
      << "channel  requests  busy_cycles  util   mean_q  max_q\n";
+  const bool dram = cfg_.memory.model == MemoryModel::kDram;  // its busy figures are in the DRAM table
   for (size_t i = 0; i < channels_.size(); ++i) {
     const auto& c = channels_[i];
+    if (dram) {
+      os << std::setw(7) << i << std::setw(10) << c.requests << std::setw(13) << "-" << std::setw(7) << "-" << std::setw(8)
+         << (span ? double(c.residence_cycles) / double(span) : 0.0) << std::setw(7) << c.max_queue_depth << "\n";
+      continue;
+    }
     const uint64_t busy = c.requests * service_cycles_;
     os << std::setw(7) << i << std::setw(10) << c.requests << std::setw(13) << busy << std::setw(7)
        << (span ? double(busy) / double(span) : 0.0) << std::setw(8)

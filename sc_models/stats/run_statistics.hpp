@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "payload/completion.hpp"
+#include "metrics/latency_histogram.hpp"
 #include "metrics/window_entropy.hpp"
 
 namespace gpumem {
@@ -22,6 +23,12 @@ class RunStatistics : public CompletionObserver {
   uint64_t faults() const { return faults_; }
   uint64_t makespan() const { return requests_ ? last_completion_ - first_issue_ : 0; }
   double mean_window_entropy() const { return entropy_.mean(); }
+  // memory.model: dram: reads from entering the channel's read queue to their data (with memory.latency_cycles).
+  const LatencyHistogram& read_latency() const { return read_latency_; }
+  uint64_t channel_reads(size_t c) const { return channels_[c].dram_reads; }
+  double channel_mean_read_latency(size_t c) const {
+    return channels_[c].dram_reads ? double(channels_[c].dram_read_cycles) / double(channels_[c].dram_reads) : 0.0;
+  }
 
   nlohmann::json to_json() const;
   void print(std::ostream& os) const;
@@ -32,6 +39,7 @@ class RunStatistics : public CompletionObserver {
     uint64_t bytes = 0;
     uint64_t residence_cycles = 0;  // sum of (completion - issue): time-integral of queue depth
     unsigned max_queue_depth = 0;
+    uint64_t dram_reads = 0, dram_read_cycles = 0;
   };
   struct TaskStats {
     uint64_t requests = 0, reads = 0, writes = 0, bytes = 0;
@@ -50,6 +58,7 @@ class RunStatistics : public CompletionObserver {
   std::vector<ChannelStats> channels_;
   std::vector<TaskStats> tasks_;
   WindowedEntropy entropy_;
+  LatencyHistogram read_latency_;
   uint64_t requests_ = 0;
   uint64_t first_issue_ = ~uint64_t{0};
   uint64_t last_completion_ = 0;

@@ -1,5 +1,7 @@
 #include "stats/stats_json.hpp"
 
+#include <cmath>
+
 namespace gpumem {
 
 namespace {
@@ -30,7 +32,79 @@ nlohmann::json allocations_json(const AllocationComparison& a) {
           {"without_nesting", fragmentation(a.without_nesting)}};
 }
 
+nlohmann::json latency_json(const LatencyHistogram& h) {
+  nlohmann::json bins = nlohmann::json::array();
+  for (const auto& b : h.bins()) bins.push_back({{"lo", b.lo}, {"hi", b.hi}, {"count", b.count}});
+  return {{"reads", h.count()},          {"mean", h.mean()},
+          {"p50", h.percentile(0.50)},   {"p95", h.percentile(0.95)},
+          {"p99", h.percentile(0.99)},   {"max", h.max()},
+          {"histogram", bins}};
+}
+
 }  // namespace
+
+nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const std::vector<DramCounters>& dram) {
+  using nlohmann::json;
+  const DramSpec& spec = cfg.memory.dram;
+  const double ns_per_cycle = cfg.simulation.cycle_ns;
+  const double tck_ns = double(spec.tck_ps) / 1000.0;
+  // The run's span in memory cycles: what the bandwidth is shared over.
+  const double span_ns = double(stats.makespan()) * ns_per_cycle;
+  const double span_tck = span_ns / tck_ns;
+  const double peak_gbps = double(spec.org.access_bytes()) / spec.timing.tBL / tck_ns;  // bytes per ns = GB/s
+  json channels = json::array();
+  for (size_t c = 0; c < dram.size(); ++c) {
+    const DramCounters& d = dram[c];
+    DramBankCounters sum;
+    json banks = json::array();
+    for (size_t b = 0; b < d.banks.size(); ++b) {
+      const DramBankCounters& n = d.banks[b];
+      sum.reads += n.reads, sum.writes += n.writes, sum.row_hits += n.row_hits, sum.row_misses += n.row_misses;
+      sum.row_conflicts += n.row_conflicts, sum.activates += n.activates, sum.precharges += n.precharges;
+      const unsigned per_rank = spec.org.banks();
+      banks.push_back({{"rank", b / per_rank},
+                       {"bank_group", b % per_rank / spec.org.banks_per_group},
+                       {"bank", b % spec.org.banks_per_group},
+                       {"reads", n.reads},
+                       {"writes", n.writes},
+                       {"row_hits", n.row_hits},
+                       {"row_misses", n.row_misses},
+                       {"row_conflicts", n.row_conflicts},
+                       {"activates", n.activates},
+                       {"precharges", n.precharges}});
+    }
+    const uint64_t accesses = sum.reads + sum.writes;
+    const double bytes = double(d.data_bus_cycles) / spec.timing.tBL * spec.org.access_bytes();
+    const double busy = double(d.data_bus_cycles);
+    channels.push_back({{"channel", c},
+                        {"reads", sum.reads},
+                        {"writes", sum.writes},
+                        {"forwarded_reads", d.forwarded_reads},
+                        {"bytes_read", uint64_t(sum.reads) * spec.org.access_bytes()},
+                        {"bytes_written", uint64_t(sum.writes) * spec.org.access_bytes()},
+                        {"row_hits", sum.row_hits},
+                        {"row_misses", sum.row_misses},
+                        {"row_conflicts", sum.row_conflicts},
+                        {"row_hit_rate", accesses ? double(sum.row_hits) / double(accesses) : 0.0},
+                        {"activates", sum.activates},
+                        {"precharges", sum.precharges},
+                        {"refreshes", d.refreshes},
+                        {"write_drains", d.write_drains},
+                        {"busy_cycles", d.data_bus_cycles},
+                        {"idle_cycles", span_tck > busy ? uint64_t(span_tck - busy) : 0},
+                        {"bandwidth_gbps", span_ns > 0 ? bytes / span_ns : 0.0},
+                        {"peak_share", span_tck > 0 ? busy / span_tck : 0.0},
+                        {"mean_read_latency", stats.channel_mean_read_latency(c)},
+                        {"banks", banks}});
+  }
+  return {{"preset", spec.preset},
+          {"tck_ps", spec.tck_ps},
+          {"address_order", address_order_text(spec.address_order)},
+          {"page_policy", spec.page_policy == PagePolicy::kOpen ? "open" : "closed"},
+          {"peak_gbps_per_channel", peak_gbps},
+          {"read_latency", latency_json(stats.read_latency())},
+          {"channels", channels}};
+}
 
 nlohmann::json stats_json(const Config& cfg, const RunStatistics& stats, const RunReport& run, bool complete,
                           const std::string& error) {
@@ -46,6 +120,16 @@ nlohmann::json stats_json(const Config& cfg, const RunStatistics& stats, const R
   if (!run.l1.empty()) j["l1"] = l1_json(run.l1);
   if (!run.l1.empty()) j["prefetch"] = prefetch_json(run.prefetch, run.l1, cfg.prefetch.kind);
   for (size_t c = 0; c < run.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = run.channel_accesses[c];
+  if (cfg.memory.model == MemoryModel::kDram) {
+    j["dram"] = dram_json(cfg, stats, run.dram);
+    // The simple model's busy figure (requests x service_cycles) does not apply: the data bus's does.
+    for (size_t c = 0; c < run.dram.size() && c < j["channels"].size(); ++c) {
+      const double busy_model_cycles = double(run.dram[c].data_bus_cycles) * double(cfg.memory.dram.tck_ps) /
+                                       (cfg.simulation.cycle_ns * 1000.0);
+      j["channels"][c]["busy_cycles"] = uint64_t(std::ceil(busy_model_cycles));
+      j["channels"][c]["utilisation"] = stats.makespan() ? busy_model_cycles / double(stats.makespan()) : 0.0;
+    }
+  }
   if (run.mmu) j["mmu"] = mmu_json(*run.mmu);
   if (run.address_space) {
     j["fault_records"] = faults_json(run.faults);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "channel/dram_channel.hpp"
 #include "config/config.hpp"
 #include "params/profile_store.hpp"
 #include "regs/performance_monitor.hpp"
@@ -31,6 +32,7 @@ struct RunReport {
   const std::string& config;  // as given on the command line
   const std::string& trace;   // as given; "" for the built-in workload
   const std::vector<uint64_t>& channel_accesses;            // per channel
+  const std::vector<DramCounters>& dram;                    // per channel, memory.model: dram
   const std::vector<PerfReading>& application_performance;  // by process; empty when the run read none
   const std::optional<MmuStats>& mmu;
   const std::vector<FaultRecord>& faults;
@@ -40,6 +42,9 @@ struct RunReport {
   const AllocationComparison* address_space;  // with an address space, else null
   const std::vector<ApplicationProfile>& profiles;  // recorded by the run into a profile store
 };
+
+// The "dram" object (memory.model: dram; docs/memory.md, "Statistics").
+nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const std::vector<DramCounters>& dram);
 
 // `complete` false: something stopped the run early, `error` says what; the
 // JSON then holds what was measured up to the stop.

@@ -2,8 +2,10 @@
 
 namespace gpumem {
 
-TransactionLog::TransactionLog(const std::string& path) : out_(path, "--txn-log"), f_(out_.stream()) {
+TransactionLog::TransactionLog(const std::string& path, bool dram_columns)
+    : out_(path, "--txn-log"), f_(out_.stream()), dram_columns_(dram_columns) {
   std::fputs(kTransactionLogHeader, f_);
+  if (dram_columns_) std::fprintf(f_, ",%s", kDramLogColumns);
   std::fputc('\n', f_);
 }
 
@@ -30,6 +32,14 @@ void TransactionLog::on_completion(const Completion& c) {
   if (c.request.sm != Request::kNoSm) std::fprintf(f_, "%u,%u,", c.request.sm, c.request.warp);
   else std::fputs(",,", f_);
   std::fputs(l1_result_name(h.l1), f_);
+  if (dram_columns_) {
+    // Empty for a request that never reached a channel (a fault, an L1 hit).
+    if (h.dram && h.fault == FaultReason::kNone && !l1)
+      std::fprintf(f_, ",%u,%u,%u,%u,%s,%llu", h.dram_at.rank, h.dram_at.bank_group, h.dram_at.bank, h.dram_at.row,
+                   row_result_name(h.row), static_cast<ull>(h.start_cycle - h.arrival_cycle));
+    else
+      std::fputs(",,,,,,", f_);
+  }
   std::fputc('\n', f_);
 }
 

@@ -14,8 +14,15 @@ namespace gpumem {
 
 namespace {
 
-void collect(MemorySystem& memory, SimulationResult& r) {
+void collect(MemorySystem& memory, const Clock& clock, SimulationResult& r) {
   for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  // The writes still posted reach their banks, and the refreshes due fall, by the end of the run.
+  const uint64_t end = clock.cycles(sc_core::sc_time_stamp());
+  for (const auto& c : memory.channels)
+    if (DramChannel* d = c->model().dram()) {
+      d->drain(end);
+      r.dram.push_back(d->counters());
+    }
   const PerformanceMonitor& perf = memory.registers.bank().performance();
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.task_performance.push_back(perf.task(t));
   for (unsigned p = 0; p < kMaxProcesses; ++p) r.application_performance.push_back(perf.application(p));
@@ -47,7 +54,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   SimulationResult r;
   r.requests = player.requests_done();
   r.wall_seconds = player.wall_seconds();
-  collect(memory, r);
+  collect(memory, clock, r);
   if (player.failure()) {
     if (partial) *partial = r;
     std::rethrow_exception(player.failure());
@@ -108,7 +115,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   SimulationResult r;
   r.requests = sms.requests_done();
   r.wall_seconds = sms.wall_seconds();
-  collect(memory, r);
+  collect(memory, clock, r);
   r.sms = sms.sm_stats();
   r.warps = sms.warp_summary();
   r.strided = sms.strided_stats();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cache/l1_cache.hpp"
+#include "channel/dram_channel.hpp"
 #include "prefetch/prefetch_queue.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
@@ -21,6 +22,7 @@ struct SimulationResult {
   uint64_t requests = 0;
   double wall_seconds = 0;
   std::vector<uint64_t> channel_accesses;  // per channel: data and page-table accesses
+  std::vector<DramCounters> dram;          // per channel, memory.model: dram (the posted writes sent at the end)
   std::optional<MmuStats> mmu;             // with an address space
   std::vector<FaultRecord> faults;         // the first Mmu::kMaxFaultRecords (all are counted in mmu)
   // The register bank's performance counters at the end (PERF_TASK, PERF_APP, live).

@@ -1,0 +1,106 @@
+// What a DRAM channel is (memory.model: dram): its organisation, its JEDEC
+// timing, where a channel-local address lands in it, and its controller's
+// queues and policies. A section struct of the config kept here because the
+// config, params/ and the channel all read it (docs/config-reference.md,
+// "memory.dram"; docs/memory.md for the model).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpumem {
+
+enum class MemoryModel { kSimple, kDram };
+enum class PagePolicy { kOpen, kClosed };
+enum class RefreshMode { kAllBank, kPerBank };
+
+// The fields a channel-local address splits into. The burst offset (the
+// bytes of one access) sits below all of them and is not a field.
+enum class DramField { kRow, kRank, kBankGroup, kBank, kColumn };
+inline constexpr const char* kDramFieldNames[] = {"row", "rank", "bankgroup", "bank", "column"};
+
+// Every figure below comes from a preset (dram_preset()) and the config's
+// overrides; the zeros here are never used as figures.
+struct DramOrganization {
+  unsigned ranks = 0;
+  unsigned bank_groups = 0;
+  unsigned banks_per_group = 0;
+  unsigned rows = 0;
+  unsigned columns = 0;       // column addresses per row, each bus_bits wide
+  unsigned bus_bits = 0;      // the channel's data bus
+  unsigned burst_length = 0;  // data beats per column command
+  unsigned banks() const { return bank_groups * banks_per_group; }
+  unsigned access_bytes() const { return bus_bits / 8 * burst_length; }  // one column command's data
+  unsigned bursts_per_row() const { return columns / burst_length; }
+  uint64_t row_bytes() const { return uint64_t{columns} * bus_bits / 8; }
+  uint64_t capacity_bytes() const { return row_bytes() * rows * banks() * ranks; }
+};
+
+// In memory clock cycles (tCK), the names the standards and the peers use.
+struct DramTiming {
+  unsigned CL = 0;      // read command to first data
+  unsigned CWL = 0;     // write command to first data
+  unsigned tBL = 0;     // one burst on the data bus
+  unsigned tRCD = 0;    // activate to read or write
+  unsigned tRP = 0;     // precharge to activate
+  unsigned tRAS = 0;    // activate to precharge
+  unsigned tRC = 0;     // activate to activate, same bank
+  unsigned tCCD_S = 0;  // column to column, other bank group
+  unsigned tCCD_L = 0;  // column to column, same bank group
+  unsigned tRRD_S = 0;  // activate to activate, other bank group
+  unsigned tRRD_L = 0;  // activate to activate, same bank group
+  unsigned tFAW = 0;    // at most four activates per rank in this window
+  unsigned tWTR_S = 0;  // end of write data to read, other bank group
+  unsigned tWTR_L = 0;  // end of write data to read, same bank group
+  unsigned tRTP = 0;    // read to precharge
+  unsigned tWR = 0;     // end of write data to precharge
+  unsigned tRTRS = 0;   // data bus turnaround: between ranks, and between reads and writes
+  unsigned tRFC = 0;    // all-bank refresh to activate
+  unsigned tRFCb = 0;   // per-bank refresh to activate in that bank
+  unsigned tREFI = 0;   // refresh interval (per rank); 0: no refresh
+};
+
+struct DramSpec {
+  std::string preset;
+  uint64_t tck_ps = 0;  // the memory clock's period
+  DramOrganization org;
+  DramTiming timing;
+  std::vector<DramField> address_order;  // most significant first; every field once
+  PagePolicy page_policy = PagePolicy::kOpen;
+  RefreshMode refresh = RefreshMode::kAllBank;
+  bool dual_command_bus = false;  // HBM: a row command (ACT, PRE, REF) and a column command in the same cycle
+  unsigned read_queue = 32;   // the transaction queue: reads not yet in their bank's queue
+  unsigned bank_queue = 8;    // per bank: accesses admitted and waiting for their column command
+  unsigned write_queue = 32;  // posted writes not yet sent to the banks
+  unsigned write_high = 32;   // writes drain when the write queue reaches this many...
+  unsigned write_low = 8;     // ...until this many remain; and drain whole while no read waits, past this many
+  unsigned row_hit_cap = 4;   // row hits that may overtake an older request waiting for another row of the bank
+};
+
+// Where an access landed inside its channel (channel/dram_address.hpp splits it).
+struct DramAddress {
+  unsigned rank = 0, bank_group = 0, bank = 0;  // bank: within its group
+  uint32_t row = 0, column = 0;                 // column: in bursts
+  bool operator==(const DramAddress& o) const {
+    return rank == o.rank && bank_group == o.bank_group && bank == o.bank && row == o.row && column == o.column;
+  }
+};
+
+// What an access found at its bank.
+enum class RowResult : uint8_t {
+  kHit,        // the row was open
+  kMiss,       // the bank was closed: an activate
+  kConflict,   // another row was open: a precharge and an activate
+  kForwarded,  // a read answered from a posted write to the same access
+  kPosted,     // a write accepted into the write queue (it reaches its bank later)
+};
+const char* row_result_name(RowResult r);
+
+// A preset's figures (docs/config-reference.md says where each came from).
+// Null for an unknown name.
+const DramSpec* dram_preset(const std::string& name);
+std::vector<std::string> dram_preset_names();
+
+std::string address_order_text(const std::vector<DramField>& order);
+
+}  // namespace gpumem

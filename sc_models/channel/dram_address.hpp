@@ -1,0 +1,33 @@
+// Where a channel-local address lands inside a DRAM channel: the router has
+// removed the channel bits, this splits what is left into column, bank,
+// bank group, rank and row in the configured order (memory.dram.address_order,
+// most significant field first). The bytes of one access sit below every
+// field. Address bits above the channel's capacity alias in timing only: the
+// data stays where the address says (docs/memory.md, "Address split").
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/dram_spec.hpp"
+
+namespace gpumem {
+
+class DramAddressMap {
+ public:
+  explicit DramAddressMap(const DramSpec& spec);
+  DramAddress decode(uint64_t local) const;
+  uint64_t encode(const DramAddress& a) const;  // the lowest local address that decodes to `a`
+  unsigned offset_bits() const { return offset_bits_; }
+  // The local address's bit positions of one field, lowest first.
+  std::vector<unsigned> field_bits(DramField f) const;
+
+ private:
+  struct Slice {
+    DramField field;
+    unsigned shift, bits;
+  };
+  unsigned offset_bits_;
+  std::vector<Slice> slices_;  // least significant first
+};
+
+}  // namespace gpumem

@@ -1,0 +1,400 @@
+#include "channel/dram_channel.hpp"
+
+#include <algorithm>
+
+namespace gpumem {
+
+const char* dram_command_name(DramCommandKind k) {
+  switch (k) {
+    case DramCommandKind::kActivate: return "ACT";
+    case DramCommandKind::kPrecharge: return "PRE";
+    case DramCommandKind::kRead: return "RD";
+    case DramCommandKind::kWrite: return "WR";
+    case DramCommandKind::kRefresh: return "REF";
+  }
+  return "?";
+}
+
+namespace {
+
+// First index whose key is >= v, in a ring sorted by key.
+template <typename T, typename Key>
+size_t lower_index(const RingBuffer<T>& r, uint64_t v, Key key) {
+  size_t lo = 0, hi = r.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (key(r[mid]) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+uint64_t at_least(uint64_t v) { return v; }
+uint64_t minus_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+}  // namespace
+
+DramChannel::DramChannel(const DramParams& params)
+    : spec_(params.spec), t_(params.spec.timing), cycle_ps_(params.cycle_ps), map_(params.spec) {
+  lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + t_.tCCD_L + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
+              t_.tRTRS + t_.tRTP + t_.tWR;
+  banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
+  ranks_.resize(spec_.org.ranks);
+  // Ranks refresh in turn, spread evenly over the interval.
+  for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval() * (r + 1) / spec_.org.ranks;
+  counters_.banks.resize(banks_.size());
+  bank_queues_.resize(banks_.size(), RingBuffer<uint64_t>(8));
+  write_queue_.reserve(spec_.write_queue);
+}
+
+uint64_t DramChannel::to_memory(uint64_t c) const {
+  if (cycle_ps_ == spec_.tck_ps) return c;
+  return (c * cycle_ps_ + spec_.tck_ps - 1) / spec_.tck_ps;
+}
+
+uint64_t DramChannel::to_model(uint64_t m) const {
+  if (cycle_ps_ == spec_.tck_ps) return m;
+  return (m * spec_.tck_ps + cycle_ps_ - 1) / cycle_ps_;
+}
+
+unsigned DramChannel::write_to_read(unsigned same_group) const {
+  return t_.CWL + t_.tBL + (same_group ? t_.tWTR_L : t_.tWTR_S);
+}
+
+uint64_t DramChannel::command_slot(uint64_t t, bool column) const {
+  const RingBuffer<uint64_t>& bus = spec_.dual_command_bus && !column ? row_bus_ : command_bus_;
+  size_t i = lower_index(bus, t, [](uint64_t c) { return c; });
+  while (i < bus.size() && bus[i] == t) ++t, ++i;
+  return t;
+}
+
+uint64_t DramChannel::activate_slot(uint64_t t, unsigned rank, unsigned bg) const {
+  const RingBuffer<Act>& acts = ranks_[rank].acts;
+  const auto cyc = [](const Act& a) { return a.cycle; };
+  for (;;) {
+    uint64_t u = command_slot(t, false);
+    bool moved = false;
+    // tRRD: activates of one rank keep their distance, longer within a bank group.
+    const unsigned rrd = std::max(t_.tRRD_L, t_.tRRD_S);
+    for (size_t i = lower_index(acts, minus_sat(u + 1, rrd), cyc); i < acts.size() && acts[i].cycle < u + rrd; ++i) {
+      const uint64_t d = acts[i].bank_group == bg ? t_.tRRD_L : t_.tRRD_S;
+      if (acts[i].cycle + d > u && u + d > acts[i].cycle) {
+        u = acts[i].cycle + d;
+        moved = true;
+        break;
+      }
+    }
+    // tFAW: no window of tFAW cycles holds a fifth activate.
+    if (!moved) {
+      const size_t lo = lower_index(acts, minus_sat(u + 1, t_.tFAW), cyc);
+      const size_t hi = lower_index(acts, u + t_.tFAW, cyc);
+      for (size_t j = lo; j + 3 < hi; ++j) {
+        const uint64_t first = std::min(acts[j].cycle, u), last = std::max(acts[j + 3].cycle, u);
+        if (last - first < t_.tFAW) {
+          u = acts[j].cycle + t_.tFAW;
+          break;
+        }
+      }
+    }
+    if (u == t) return u;
+    t = u;
+  }
+}
+
+uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const {
+  const RingBuffer<Column>& cols = ranks_[rank].columns;
+  const auto cyc = [](const Column& c) { return c.cycle; };
+  const unsigned latency = write ? t_.CWL : t_.CL;
+  const unsigned wtr_max = write_to_read(1);
+  for (;;) {
+    uint64_t u = command_slot(t, true);
+    bool moved = false;
+    // tCCD within the rank.
+    const unsigned ccd = std::max(t_.tCCD_L, t_.tCCD_S);
+    for (size_t i = lower_index(cols, minus_sat(u + 1, ccd), cyc); i < cols.size() && cols[i].cycle < u + ccd; ++i) {
+      const uint64_t d = cols[i].bank_group == bg ? t_.tCCD_L : t_.tCCD_S;
+      if (cols[i].cycle + d > u && u + d > cols[i].cycle) {
+        u = cols[i].cycle + d;
+        moved = true;
+        break;
+      }
+    }
+    // Write to read in the rank: a read waits tWTR after the write's data.
+    if (!moved) {
+      const size_t from = lower_index(cols, write ? u : minus_sat(u, wtr_max), cyc);
+      for (size_t i = from; i < cols.size(); ++i) {
+        const Column& c = cols[i];
+        if (write ? c.cycle >= u + wtr_max : c.cycle > u) break;
+        if (c.write == write) continue;
+        const uint64_t gap = write_to_read(c.bank_group == bg);
+        if (!write && c.cycle <= u && u < c.cycle + gap) {
+          u = c.cycle + gap;
+          moved = true;
+          break;
+        }
+        if (write && u <= c.cycle && c.cycle < u + gap) {
+          u = c.cycle + 1;
+          moved = true;
+          break;
+        }
+      }
+    }
+    // The data bus: one burst at a time, tRTRS between ranks and between directions.
+    if (!moved) {
+      const uint64_t s = u + latency, e = s + t_.tBL;
+      size_t i = lower_index(data_bus_, s > t_.tRTRS ? s - t_.tRTRS + 1 : 0, [](const Burst& b) { return b.end; });
+      for (; i < data_bus_.size() && data_bus_[i].start < e + t_.tRTRS; ++i) {
+        const Burst& b = data_bus_[i];
+        const uint64_t gap = (b.rank == rank && b.write == write) ? 0 : t_.tRTRS;
+        if (s < b.end + gap && e + gap > b.start) {
+          u = b.end + gap - latency;
+          break;
+        }
+      }
+    }
+    if (u == t) return u;
+    t = u;
+  }
+}
+
+DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool write) const {
+  const Bank& b = bank(at);
+  Plan p;
+  p.at = at;
+  if (b.open && b.row == at.row) {
+    p.row = RowResult::kHit;
+    p.column = column_slot(std::max(lo, b.act + t_.tRCD), at.rank, at.bank_group, write);
+    return p;
+  }
+  // First ready: the row an older request is about to close, while it fits before that precharge.
+  if (b.prev_open && b.prev_row == at.row && b.prev_hits < spec_.row_hit_cap && lo < b.prev_pre) {
+    const uint64_t c = column_slot(std::max(lo, b.prev_act + t_.tRCD), at.rank, at.bank_group, write);
+    const uint64_t done = write ? c + t_.CWL + t_.tBL + t_.tWR : c + t_.tRTP;
+    if (done <= b.prev_pre) {
+      p.row = RowResult::kHit;
+      p.bypass = true;
+      p.column = c;
+      return p;
+    }
+  }
+  uint64_t act_lo;
+  if (b.open) {
+    p.row = RowResult::kConflict;
+    p.has_pre = true;
+    p.pre = command_slot(std::max(lo, b.pre_ready), false);
+    act_lo = std::max(p.pre + t_.tRP, b.act_ready);
+  } else {
+    p.row = RowResult::kMiss;
+    act_lo = std::max(lo, b.act_ready);
+  }
+  p.has_act = true;
+  p.act = activate_slot(act_lo, at.rank, at.bank_group);
+  p.column = column_slot(p.act + t_.tRCD, at.rank, at.bank_group, write);
+  return p;
+}
+
+void DramChannel::add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre) {
+  const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
+  RingBuffer<uint64_t>& bus = spec_.dual_command_bus && !column ? row_bus_ : command_bus_;
+  if (kind != DramCommandKind::kPrecharge || !auto_pre) bus.insert(lower_index(bus, t, [](uint64_t c) { return c; }), t);
+  if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
+}
+
+void DramChannel::commit(const Plan& p, bool write) {
+  Bank& b = bank(p.at);
+  DramBankCounters& n = counters_.banks[bank_index(p.at)];
+  Rank& r = ranks_[p.at.rank];
+  if (p.has_pre) {
+    add_command(p.pre, DramCommandKind::kPrecharge, {p.at.rank, p.at.bank_group, p.at.bank, b.row, 0});
+    ++n.precharges;
+    b.prev_open = true;
+    b.prev_row = b.row;
+    b.prev_act = b.act;
+    b.prev_pre = p.pre;
+    b.prev_hits = 0;
+  }
+  if (p.has_act) {
+    add_command(p.act, DramCommandKind::kActivate, p.at);
+    ++n.activates;
+    b.open = true;
+    b.row = p.at.row;
+    b.act = p.act;
+    b.act_ready = p.act + t_.tRC;
+    b.pre_ready = p.act + t_.tRAS;
+    r.acts.insert(lower_index(r.acts, p.act, [](const Act& a) { return a.cycle; }), {p.act, p.at.bank_group});
+  }
+  add_command(p.column, write ? DramCommandKind::kWrite : DramCommandKind::kRead, p.at);
+  r.columns.insert(lower_index(r.columns, p.column, [](const Column& c) { return c.cycle; }),
+                   {p.column, p.at.bank_group, write});
+  const uint64_t s = p.column + (write ? t_.CWL : t_.CL);
+  data_bus_.insert(lower_index(data_bus_, s, [](const Burst& x) { return x.start; }), {s, s + t_.tBL, p.at.rank, write});
+  counters_.data_bus_cycles += t_.tBL;
+  counters_.last_data_cycle = std::max(counters_.last_data_cycle, s + t_.tBL);
+  (write ? n.writes : n.reads) += 1;
+  (p.row == RowResult::kHit ? n.row_hits : p.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
+  const uint64_t pre_after = write ? p.column + t_.CWL + t_.tBL + t_.tWR : p.column + t_.tRTP;
+  if (p.bypass) {
+    ++b.prev_hits;
+    return;
+  }
+  b.pre_ready = std::max(b.pre_ready, pre_after);
+  if (spec_.page_policy == PagePolicy::kClosed) {
+    // The precharge rides on the column command and takes no command slot.
+    const uint64_t pre = b.pre_ready;
+    add_command(pre, DramCommandKind::kPrecharge, p.at, true);
+    ++n.precharges;
+    b.prev_open = true;
+    b.prev_row = b.row;
+    b.prev_act = b.act;
+    b.prev_pre = pre;
+    b.prev_hits = 0;
+    b.open = false;
+    b.act_ready = std::max(b.act_ready, pre + t_.tRP);
+  }
+}
+
+void DramChannel::refresh(unsigned rank) {
+  Rank& r = ranks_[rank];
+  const uint64_t due = r.next_refresh;
+  const size_t first = size_t(rank) * spec_.org.banks();
+  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
+  // All-bank: every bank of the rank; per-bank: the next bank in turn.
+  const size_t from = per_bank ? first + r.refresh_bank : first;
+  const size_t to = per_bank ? from + 1 : first + spec_.org.banks();
+  uint64_t ref = due;
+  for (size_t i = from; i < to; ++i) {
+    Bank& b = banks_[i];
+    const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
+    if (b.open) {
+      const uint64_t pre = command_slot(std::max(due, b.pre_ready), false);
+      add_command(pre, DramCommandKind::kPrecharge, {rank, g, k, b.row, 0});
+      ++counters_.banks[i].precharges;
+      b.open = false;
+      b.act_ready = std::max(b.act_ready, pre + t_.tRP);
+    }
+    ref = std::max(ref, b.act_ready);
+  }
+  ref = command_slot(ref, false);
+  const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
+  add_command(ref, DramCommandKind::kRefresh, {rank, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0});
+  for (size_t i = from; i < to; ++i) {
+    banks_[i].act_ready = ref + (per_bank ? t_.tRFCb : t_.tRFC);
+    banks_[i].prev_open = false;
+  }
+  r.next_refresh += refresh_interval();
+  if (per_bank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
+  ++counters_.refreshes;
+}
+
+uint64_t DramChannel::refresh_interval() const {
+  return spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
+}
+
+bool DramChannel::idle(uint64_t t) {
+  while (!admitted_.empty() && admitted_.front() <= t) admitted_.drop_front();
+  return read_queue_.empty() && admitted_.empty();
+}
+
+uint64_t DramChannel::bank_admission(const DramAddress& at, uint64_t t) {
+  RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
+  while (!q.empty() && q.front() <= t) q.drop_front();
+  return q.size() >= spec_.bank_queue ? std::max(t, q[q.size() - spec_.bank_queue]) : t;
+}
+
+void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out) {
+  for (;;) {
+    const Plan p = plan(at, lo, write);
+    if (t_.tREFI && p.column >= ranks_[at.rank].next_refresh) {
+      refresh(at.rank);
+      continue;
+    }
+    commit(p, write);
+    RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
+    q.insert(lower_index(q, p.column, at_least), p.column);
+    admitted_.insert(lower_index(admitted_, p.column, at_least), p.column);
+    if (out) *out = p;
+    return;
+  }
+}
+
+void DramChannel::drain_writes(uint64_t lo, size_t keep) {
+  while (write_queue_.size() > keep) {
+    // Row hits first, else the oldest.
+    size_t pick = 0;
+    for (size_t i = 0; i < write_queue_.size(); ++i) {
+      const Bank& b = bank(write_queue_[i].at);
+      if (b.open && b.row == write_queue_[i].at.row) {
+        pick = i;
+        break;
+      }
+    }
+    const Posted w = write_queue_[pick];
+    write_queue_.erase(write_queue_.begin() + long(pick));
+    send(w.at, bank_admission(w.at, std::max(lo, w.arrival)), true, nullptr);
+  }
+}
+
+void DramChannel::forget_before(uint64_t h) {
+  const uint64_t keep_from = minus_sat(h, lookback_);
+  for (Rank& r : ranks_) {
+    while (!r.acts.empty() && r.acts.front().cycle < keep_from) r.acts.drop_front();
+    while (!r.columns.empty() && r.columns.front().cycle < keep_from) r.columns.drop_front();
+  }
+  while (!command_bus_.empty() && command_bus_.front() < h) command_bus_.drop_front();
+  while (!row_bus_.empty() && row_bus_.front() < h) row_bus_.drop_front();
+  while (!data_bus_.empty() && data_bus_.front().end + t_.tRTRS <= h) data_bus_.drop_front();
+}
+
+DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write) {
+  const uint64_t a = to_memory(arrival);
+  forget_before(to_memory(horizon));
+  const DramAddress at = map_.decode(local);
+  const uint64_t line = local >> map_.offset_bits();
+  while (!read_queue_.empty() && read_queue_.front() <= a) read_queue_.drop_front();
+  if (write) {
+    write_queue_.push_back({a, line, at});
+    const unsigned depth = unsigned(write_queue_.size());
+    if (write_queue_.size() >= spec_.write_high) {
+      ++counters_.write_drains;
+      drain_writes(a, spec_.write_low);
+    } else if (idle(a) && write_queue_.size() > spec_.write_low) {
+      ++counters_.write_drains;  // no read waits: the writes go now
+      drain_writes(a, 0);
+    }
+    return {arrival, arrival, arrival, depth, at, RowResult::kPosted};
+  }
+  for (auto it = write_queue_.rbegin(); it != write_queue_.rend(); ++it)
+    if (it->line == line) {
+      ++counters_.forwarded_reads;
+      return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
+    }
+  // A full read queue admits the next read when its oldest read moves to its bank's queue.
+  uint64_t accept = a;
+  if (read_queue_.size() >= spec_.read_queue) accept = read_queue_[read_queue_.size() - spec_.read_queue];
+  const uint64_t enter = bank_admission(at, accept);
+  const unsigned depth = unsigned(read_queue_.size() - lower_index(read_queue_, a + 1, at_least)) + 1;
+  Plan p;
+  send(at, enter, false, &p);
+  read_queue_.insert(lower_index(read_queue_, enter, at_least), enter);
+  const uint64_t first = p.has_pre ? p.pre : p.has_act ? p.act : p.column;
+  return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), depth, at, p.row};
+}
+
+DramChannel::Access DramChannel::read(uint64_t arrival, uint64_t horizon, uint64_t local) {
+  return access(arrival, horizon, local, false);
+}
+
+DramChannel::Access DramChannel::write(uint64_t arrival, uint64_t horizon, uint64_t local) {
+  return access(arrival, horizon, local, true);
+}
+
+void DramChannel::drain(uint64_t cycle) {
+  const uint64_t end = to_memory(cycle);
+  drain_writes(end, 0);
+  const uint64_t last = std::max(end, counters_.last_data_cycle);
+  if (!t_.tREFI) return;
+  for (unsigned r = 0; r < ranks_.size(); ++r)
+    while (ranks_[r].next_refresh <= last) refresh(r);
+}
+
+}  // namespace gpumem

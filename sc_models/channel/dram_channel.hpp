@@ -1,0 +1,177 @@
+// One DRAM channel behind the router (memory.model: dram): banks with their
+// rows, the JEDEC timing between commands, a command bus and a data bus, a
+// read queue and a write queue, refresh. docs/memory.md is the model's
+// contract; the directed tests (tests/test_dram_timing.cpp) work each
+// constraint by hand.
+//
+// Why a planner and not a cycle-stepped controller: the model is loosely
+// timed. A request's completion is announced when it reaches the channel,
+// and the front end, the L1 and the MMU's walk act on that cycle at once. So
+// each access's commands are planned when it arrives, in arrival order,
+// each at the earliest cycle every constraint allows against every command
+// already planned (earlier arrivals keep their cycles; a later arrival takes
+// any gap between them that fits). A row hit that arrives while its bank
+// waits to close that row for an older request is served before the
+// precharge when it fits there (first ready), at most row_hit_cap times per
+// row; it never moves the older request, whose completion is already known.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/dram_spec.hpp"
+#include "base/ring_buffer.hpp"
+#include "channel/dram_address.hpp"
+
+namespace gpumem {
+
+enum class DramCommandKind : uint8_t { kActivate, kPrecharge, kRead, kWrite, kRefresh };
+const char* dram_command_name(DramCommandKind k);
+
+// A planned command, in memory clock cycles (kept only when recording).
+struct DramCommand {
+  uint64_t cycle;
+  DramCommandKind kind;
+  unsigned rank, bank_group, bank;  // the refresh's bank fields are 0
+  uint32_t row;
+  bool auto_precharge = false;  // closed page: the precharge rides on the column command
+};
+
+struct DramParams {
+  DramSpec spec;
+  uint64_t cycle_ps = 1000;  // the model's cycle; memory cycles are spec.tck_ps
+};
+
+struct DramBankCounters {
+  uint64_t reads = 0, writes = 0;
+  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
+  uint64_t activates = 0, precharges = 0;
+};
+
+struct DramCounters {
+  std::vector<DramBankCounters> banks;  // rank-major, then bank group, then bank
+  uint64_t refreshes = 0;
+  uint64_t forwarded_reads = 0;
+  uint64_t write_drains = 0;        // times the write queue reached its high watermark
+  uint64_t data_bus_cycles = 0;     // memory cycles the data bus carried data
+  uint64_t last_data_cycle = 0;     // memory cycle the last burst ended
+};
+
+class DramChannel {
+ public:
+  explicit DramChannel(const DramParams& params);
+
+  // One access, in the model's cycles. `horizon`: no later call arrives
+  // before it (see ChannelModel::schedule).
+  struct Access {
+    uint64_t accept;  // entered the read or write queue (after waiting for room in a full one)
+    uint64_t start;   // first command's cycle (a posted write: its arrival)
+    uint64_t finish;  // a read: its last data; a write: its acceptance
+    unsigned depth;   // the queue it joined, itself included
+    DramAddress at;
+    RowResult row;
+  };
+  Access read(uint64_t arrival, uint64_t horizon, uint64_t local);
+  Access write(uint64_t arrival, uint64_t horizon, uint64_t local);
+  // Sends the posted writes and the refreshes due by `cycle` (model cycles),
+  // so the counters cover the whole run. Call once at the end.
+  void drain(uint64_t cycle);
+
+  const DramCounters& counters() const { return counters_; }
+  const DramAddressMap& address_map() const { return map_; }
+  const DramSpec& spec() const { return spec_; }
+  // Peak bandwidth as bytes per memory cycle.
+  double peak_bytes_per_cycle() const { return double(spec_.org.access_bytes()) / spec_.timing.tBL; }
+  void record_commands(bool on) { recording_ = on; }
+  const std::vector<DramCommand>& commands() const { return commands_; }
+
+  uint64_t to_memory(uint64_t model_cycle) const;   // the first memory edge at or after it
+  uint64_t to_model(uint64_t memory_cycle) const;   // the first model edge at or after it
+
+ private:
+  struct Bank {
+    bool open = false;
+    uint32_t row = 0;
+    uint64_t act = 0;        // the open row's activate
+    uint64_t act_ready = 0;  // earliest next activate
+    uint64_t pre_ready = 0;  // earliest precharge of the open row
+    // The row the last planned precharge closes, for first-ready hits.
+    bool prev_open = false;
+    uint32_t prev_row = 0;
+    uint64_t prev_act = 0, prev_pre = 0;
+    unsigned prev_hits = 0;
+  };
+  struct Act {
+    uint64_t cycle;
+    unsigned bank_group;
+  };
+  struct Column {
+    uint64_t cycle;
+    unsigned bank_group;
+    bool write;
+  };
+  struct Burst {
+    uint64_t start, end;
+    unsigned rank;
+    bool write;
+  };
+  struct Rank {
+    RingBuffer<Act> acts{16};
+    RingBuffer<Column> columns{32};
+    uint64_t next_refresh = 0;
+    unsigned refresh_bank = 0;  // per-bank refresh: the bank whose turn is next
+  };
+  struct Posted {
+    uint64_t arrival;  // memory cycles
+    uint64_t line;     // local address >> offset bits
+    DramAddress at;
+  };
+  struct Plan {
+    DramAddress at;
+    RowResult row;
+    bool bypass = false;
+    uint64_t pre = 0, act = 0, column = 0;  // pre/act unused on a hit
+    bool has_pre = false, has_act = false;
+  };
+
+  Access access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write);
+  Plan plan(const DramAddress& at, uint64_t lo, bool write) const;
+  void commit(const Plan& p, bool write);
+  void send(const DramAddress& at, uint64_t lo, bool write, Plan* out);  // plan (refreshing first if due) and commit
+  void refresh(unsigned rank);
+  uint64_t refresh_interval() const;  // between one rank's refreshes (per bank: tREFI / banks)
+  uint64_t bank_admission(const DramAddress& at, uint64_t t);  // when the bank's queue has room at or after t
+  bool idle(uint64_t t);  // no read waits and no admitted access is still to issue at t
+  void drain_writes(uint64_t lo, size_t keep);
+  void forget_before(uint64_t memory_cycle);
+
+  uint64_t command_slot(uint64_t t, bool column) const;
+  uint64_t activate_slot(uint64_t t, unsigned rank, unsigned bg) const;
+  uint64_t column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const;
+  void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
+  Bank& bank(const DramAddress& a) { return banks_[bank_index(a)]; }
+  const Bank& bank(const DramAddress& a) const { return banks_[bank_index(a)]; }
+  size_t bank_index(const DramAddress& a) const {
+    return (size_t(a.rank) * spec_.org.bank_groups + a.bank_group) * spec_.org.banks_per_group + a.bank;
+  }
+  unsigned write_to_read(unsigned same_group) const;
+
+  DramSpec spec_;
+  DramTiming t_;
+  uint64_t cycle_ps_;
+  DramAddressMap map_;
+  uint64_t lookback_;  // no command constrains one further away than this
+  std::vector<Bank> banks_;
+  std::vector<RingBuffer<uint64_t>> bank_queues_;  // per bank: column cycles of admitted accesses, ascending
+  RingBuffer<uint64_t> admitted_{64};              // the same over all banks
+  std::vector<Rank> ranks_;
+  RingBuffer<uint64_t> command_bus_{64};  // cycles with a command, ascending (dual: column commands)
+  RingBuffer<uint64_t> row_bus_{64};      // dual_command_bus: cycles with a row command
+  RingBuffer<Burst> data_bus_{64};        // bursts by start, non-overlapping
+  RingBuffer<uint64_t> read_queue_{64};   // reads' cycles of leaving for their bank's queue, ascending
+  std::vector<Posted> write_queue_;
+  DramCounters counters_;
+  bool recording_ = false;
+  std::vector<DramCommand> commands_;
+};
+
+}  // namespace gpumem

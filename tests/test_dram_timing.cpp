@@ -1,0 +1,363 @@
+// Directed tests of the DRAM channel, one per timing constraint and per
+// controller rule, each worked by hand on a toy device whose figures are all
+// different, so that dropping a constraint or moving it by one cycle changes
+// a command's cycle (docs/memory.md, "Timing constraints").
+#include <gtest/gtest.h>
+
+#include "channel/dram_channel.hpp"
+
+namespace gpumem {
+namespace {
+
+// Two ranks of two bank groups of four banks; 16 rows of four 32-byte bursts.
+DramSpec toy() {
+  DramSpec s;
+  s.preset = "toy";
+  s.tck_ps = 1000;
+  s.org = {2, 2, 4, 16, 16, 64, 4};
+  DramTiming& t = s.timing;
+  t.CL = 5, t.CWL = 3, t.tBL = 2, t.tRCD = 4, t.tRP = 3, t.tRAS = 8, t.tRC = 13;
+  t.tCCD_S = 3, t.tCCD_L = 5, t.tRRD_S = 2, t.tRRD_L = 4, t.tFAW = 10;
+  t.tWTR_S = 2, t.tWTR_L = 4, t.tRTP = 2, t.tWR = 3, t.tRTRS = 2;
+  t.tRFC = 20, t.tRFCb = 10, t.tREFI = 0;
+  s.address_order = {DramField::kRow, DramField::kRank, DramField::kBankGroup, DramField::kBank, DramField::kColumn};
+  s.read_queue = 64, s.write_queue = 64, s.write_high = 1, s.write_low = 0;  // writes go to their banks at once
+  s.row_hit_cap = 4;
+  return s;
+}
+
+// The same with a long tRCD, so that column commands stay clear of the
+// activates' command slots in the tests that watch activates and columns.
+DramSpec wide() {
+  DramSpec s = toy();
+  s.timing.tRCD = 30, s.timing.tRAS = 30, s.timing.tRC = 33;
+  return s;
+}
+
+struct Dram {
+  explicit Dram(const DramSpec& spec, uint64_t cycle_ps = 1000) : ch(DramParams{spec, cycle_ps}) {
+    ch.record_commands(true);
+  }
+  uint64_t addr(unsigned rank, unsigned bg, unsigned bank, uint32_t row, uint32_t column = 0) const {
+    DramAddress a;
+    a.rank = rank, a.bank_group = bg, a.bank = bank, a.row = row, a.column = column;
+    return ch.address_map().encode(a);
+  }
+  DramChannel::Access read(uint64_t at, uint64_t local) { return ch.read(at, 0, local); }
+  DramChannel::Access write(uint64_t at, uint64_t local) { return ch.write(at, 0, local); }
+  // The cycle of the n-th command of a kind (from 0), or -1.
+  int64_t cycle(DramCommandKind kind, unsigned n = 0) const {
+    for (const DramCommand& c : ch.commands())
+      if (c.kind == kind && n-- == 0) return int64_t(c.cycle);
+    return -1;
+  }
+  size_t count(DramCommandKind kind) const {
+    size_t n = 0;
+    for (const DramCommand& c : ch.commands()) n += c.kind == kind;
+    return n;
+  }
+  DramChannel ch;
+};
+
+constexpr auto ACT = DramCommandKind::kActivate;
+constexpr auto PRE = DramCommandKind::kPrecharge;
+constexpr auto RD = DramCommandKind::kRead;
+constexpr auto WR = DramCommandKind::kWrite;
+constexpr auto REF = DramCommandKind::kRefresh;
+
+TEST(DramAddressMap, FieldsSitAboveTheBurstInTheConfiguredOrder) {
+  const DramAddressMap map(toy());
+  // 32-byte bursts: 5 offset bits; then column (2), bank (2), bank group (1), rank (1), row (4).
+  EXPECT_EQ(map.offset_bits(), 5u);
+  EXPECT_EQ(map.field_bits(DramField::kColumn), (std::vector<unsigned>{5, 6}));
+  EXPECT_EQ(map.field_bits(DramField::kBank), (std::vector<unsigned>{7, 8}));
+  EXPECT_EQ(map.field_bits(DramField::kBankGroup), (std::vector<unsigned>{9}));
+  EXPECT_EQ(map.field_bits(DramField::kRank), (std::vector<unsigned>{10}));
+  EXPECT_EQ(map.field_bits(DramField::kRow), (std::vector<unsigned>{11, 12, 13, 14}));
+  const DramAddress a = map.decode(0b1011'1'0'10'01'00000);
+  EXPECT_EQ(a.row, 0b1011u);
+  EXPECT_EQ(a.rank, 1u);
+  EXPECT_EQ(a.bank_group, 0u);
+  EXPECT_EQ(a.bank, 2u);
+  EXPECT_EQ(a.column, 1u);
+  EXPECT_EQ(map.encode(a), 0b1011'1'0'10'01'00000u);
+  // Bits above the capacity alias in timing: the row wraps.
+  EXPECT_EQ(map.decode(uint64_t{1} << 15), map.decode(0));
+}
+
+TEST(DramTiming, tRCDAndCLAndtBL_ReadToAClosedBank) {
+  Dram d(toy());
+  const auto r = d.read(0, d.addr(0, 0, 0, 0));
+  EXPECT_EQ(d.cycle(ACT), 0);
+  EXPECT_EQ(d.cycle(RD), 4);                       // ACT + tRCD
+  EXPECT_EQ(r.finish, 4u + 5 + 2);                  // RD + CL + tBL
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(r.start, 0u);
+}
+
+TEST(DramTiming, tRASThentRC_AConflictRightAfterAnActivate) {
+  Dram d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4
+  const auto r = d.read(1, d.addr(0, 0, 0, 1));
+  EXPECT_EQ(r.row, RowResult::kConflict);
+  EXPECT_EQ(d.cycle(PRE), 8);                       // ACT + tRAS (RD + tRTP = 6 is earlier)
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // ACT + tRC (PRE + tRP = 11 is earlier)
+  EXPECT_EQ(d.cycle(RD, 1), 17);
+}
+
+TEST(DramTiming, tRTPThentRP_AConflictAfterALateRead) {
+  Dram d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4
+  d.read(7, d.addr(0, 0, 0, 0, 1));                 // a hit: RD at 9 (tCCD_L after 4)
+  EXPECT_EQ(d.cycle(RD, 1), 9);
+  d.read(10, d.addr(0, 0, 0, 1));
+  EXPECT_EQ(d.cycle(PRE), 11);                      // RD + tRTP
+  EXPECT_EQ(d.cycle(ACT, 1), 14);                   // PRE + tRP (ACT + tRC = 13 is earlier)
+}
+
+TEST(DramTiming, tWR_PrechargeWaitsForTheWriteRecovery) {
+  Dram d(toy());
+  d.write(0, d.addr(0, 0, 0, 0));                   // ACT 0, WR 4, data 7..9
+  EXPECT_EQ(d.cycle(WR), 4);
+  d.read(1, d.addr(0, 0, 0, 1));
+  EXPECT_EQ(d.cycle(PRE), 12);                      // WR + CWL + tBL + tWR
+  EXPECT_EQ(d.cycle(ACT, 1), 15);                   // PRE + tRP
+}
+
+TEST(DramTiming, tRRD_SAndtRRD_L_ActivatesInOneRank) {
+  Dram d(wide());
+  d.read(0, d.addr(0, 0, 0, 0));
+  d.read(0, d.addr(0, 1, 0, 0));
+  d.read(0, d.addr(0, 0, 1, 0));
+  EXPECT_EQ(d.cycle(ACT, 0), 0);
+  EXPECT_EQ(d.cycle(ACT, 1), 2);                    // other bank group: tRRD_S
+  EXPECT_EQ(d.cycle(ACT, 2), 4);
+  Dram e(wide());
+  e.read(0, e.addr(0, 0, 0, 0));
+  e.read(0, e.addr(0, 0, 1, 0));
+  EXPECT_EQ(e.cycle(ACT, 1), 4);                    // same bank group: tRRD_L
+}
+
+TEST(DramTiming, tFAW_TheFifthActivateWaitsForTheWindow) {
+  Dram d(wide());
+  const unsigned banks[5][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}};
+  for (const auto& b : banks) d.read(0, d.addr(0, b[0], b[1], 0));
+  EXPECT_EQ(d.cycle(ACT, 3), 6);
+  EXPECT_EQ(d.cycle(ACT, 4), 10);                   // first ACT + tFAW (tRRD would allow 8)
+  // The window is per rank: the other rank activates at the next free command slot.
+  d.read(0, d.addr(1, 0, 0, 0));
+  EXPECT_EQ(d.cycle(ACT, 5), 1);
+}
+
+TEST(DramTiming, tCCD_SAndtCCD_L_ColumnsInOneRank) {
+  Dram d(wide());
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 30
+  d.read(0, d.addr(0, 1, 0, 0));                    // ACT 2, RD >= 32
+  EXPECT_EQ(d.cycle(RD, 0), 30);
+  EXPECT_EQ(d.cycle(RD, 1), 33);                    // other bank group: 30 + tCCD_S
+  Dram e(wide());
+  e.read(0, e.addr(0, 0, 0, 0));                    // ACT 0, RD 30
+  e.read(0, e.addr(0, 0, 1, 0));                    // ACT 4, RD >= 34
+  EXPECT_EQ(e.cycle(RD, 1), 35);                    // same bank group: 30 + tCCD_L
+}
+
+TEST(DramTiming, tWTR_LAndtWTR_S_ReadsAfterAWrite) {
+  Dram d(wide());
+  d.write(0, d.addr(0, 0, 0, 0));                   // ACT 0, WR 30, data 33..35
+  d.read(31, d.addr(0, 0, 0, 0, 1));                // same bank group
+  EXPECT_EQ(d.cycle(RD, 0), 39);                    // WR + CWL + tBL + tWTR_L
+  Dram e(wide());
+  e.write(0, e.addr(0, 0, 0, 0));
+  e.read(0, e.addr(0, 1, 0, 0));                    // other bank group: ACT 2
+  EXPECT_EQ(e.cycle(RD, 0), 37);                    // WR + CWL + tBL + tWTR_S
+}
+
+TEST(DramTiming, tRTRS_RankSwitchOnTheDataBus) {
+  Dram d(wide());
+  d.read(0, d.addr(0, 0, 0, 0));                    // RD 30, data 35..37
+  d.read(0, d.addr(1, 0, 0, 0));                    // ACT 1 (command bus), RD >= 31
+  EXPECT_EQ(d.cycle(ACT, 1), 1);
+  EXPECT_EQ(d.cycle(RD, 1), 34);                    // its data from 37 + tRTRS = 39
+}
+
+TEST(DramTiming, ReadToWriteTurnaroundInOneRank) {
+  Dram d(wide());
+  d.read(0, d.addr(0, 0, 0, 0));                    // RD 30, data 35..37
+  d.write(0, d.addr(0, 1, 0, 0));                   // ACT 2, WR >= 33 (tCCD_S)
+  EXPECT_EQ(d.cycle(WR, 0), 36);                    // its data from 37 + tRTRS = 39, less CWL
+}
+
+TEST(DramTiming, CWL_AWritesDataThenAReadInTheOtherRank) {
+  Dram d(wide());
+  d.write(0, d.addr(0, 0, 0, 0));                   // WR 30, data 33..35
+  d.read(0, d.addr(1, 0, 0, 0));                    // ACT 1, RD >= 31
+  EXPECT_EQ(d.cycle(RD, 0), 32);                    // data from 35 + tRTRS = 37, less CL
+}
+
+TEST(DramTiming, CommandBus_OneCommandACycle) {
+  Dram d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));
+  d.read(0, d.addr(1, 0, 0, 0));                    // no constraint between ranks but the bus
+  EXPECT_EQ(d.cycle(ACT, 1), 1);
+}
+
+TEST(DramTiming, DualCommandBus_ARowAndAColumnCommandShareACycle) {
+  DramSpec s = toy();
+  for (const bool dual : {false, true}) {
+    s.dual_command_bus = dual;
+    Dram d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                  // ACT 0, RD 4
+    d.read(4, d.addr(0, 1, 0, 0));
+    EXPECT_EQ(d.cycle(ACT, 1), dual ? 4 : 5) << (dual ? "HBM: beside the read" : "one command a cycle");
+  }
+}
+
+TEST(DramTiming, tREFI_tRFC_AllBankRefresh) {
+  DramSpec s = toy();
+  s.timing.tREFI = 100;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4; the two ranks refresh in turn: rank 0 at 50, rank 1 at 100
+  const auto r = d.read(70, d.addr(0, 0, 0, 0, 1));
+  EXPECT_EQ(d.cycle(PRE), 50);                      // the open row closes at the refresh's due cycle
+  EXPECT_EQ(d.cycle(REF), 53);                      // PRE + tRP
+  EXPECT_EQ(r.row, RowResult::kMiss);               // the refresh closed the row
+  EXPECT_EQ(d.cycle(ACT, 1), 73);                   // REF + tRFC
+  EXPECT_EQ(d.ch.counters().refreshes, 1u);
+  d.ch.drain(400);                                  // rank 0 at 150, 250, 350; rank 1 at 100, 200, 300, 400
+  EXPECT_EQ(d.ch.counters().refreshes, 8u);
+}
+
+TEST(DramTiming, tRFCb_PerBankRefreshClosesOneBankInTurn) {
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 800;  // 8 banks: one bank's refresh every 100 cycles, bank (0,0) first
+  s.refresh = RefreshMode::kPerBank;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4 in bank (0,0)
+  d.read(0, d.addr(0, 0, 1, 0));                    // ACT 4 in bank (0,1)... (tRRD_L)
+  const auto r = d.read(120, d.addr(0, 0, 0, 0, 1));
+  EXPECT_EQ(d.cycle(PRE), 100);
+  EXPECT_EQ(d.cycle(REF), 103);                     // PRE + tRP
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(d.cycle(ACT, 2), 120);                  // REF + tRFCb = 113 is past: at its arrival
+  const auto other = d.read(121, d.addr(0, 0, 1, 0, 1));
+  EXPECT_EQ(other.row, RowResult::kHit) << "the other banks keep their rows";
+  Dram e(s);
+  e.read(0, e.addr(0, 0, 0, 0));
+  e.read(105, e.addr(0, 0, 0, 0, 1));
+  EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
+}
+
+TEST(DramQueues, WritesWaitInTheWriteQueueUntilTheHighWatermark) {
+  DramSpec s = toy();
+  s.write_high = 4, s.write_low = 1;
+  Dram d(s);
+  d.read(0, d.addr(1, 1, 3, 9));                    // a read still to issue (RD 4): the channel is not idle
+  for (uint64_t t = 0; t < 3; ++t) EXPECT_EQ(d.write(t, d.addr(0, 0, 0, 0, uint32_t(t))).row, RowResult::kPosted);
+  EXPECT_EQ(d.count(WR), 0u);
+  d.write(3, d.addr(0, 1, 0, 0));
+  EXPECT_EQ(d.count(WR), 3u);                       // drained to the low watermark
+  EXPECT_EQ(d.ch.counters().write_drains, 1u);
+  EXPECT_GE(d.cycle(WR, 0), 3);
+  // A read of a write still queued is answered from the queue; one already sent goes to its bank.
+  EXPECT_EQ(d.read(4, d.addr(0, 1, 0, 0)).row, RowResult::kForwarded);
+  EXPECT_NE(d.read(4, d.addr(0, 0, 0, 0, 0)).row, RowResult::kForwarded);
+  d.ch.drain(10);
+  EXPECT_EQ(d.count(WR), 4u);
+}
+
+TEST(DramQueues, WhileNoReadWaitsTheWriteQueueDrainsPastTheLowWatermark) {
+  DramSpec s = toy();
+  s.write_high = 4, s.write_low = 1;
+  Dram d(s);
+  d.write(0, d.addr(0, 0, 0, 0));
+  EXPECT_EQ(d.count(WR), 0u);                       // at the low watermark: it waits
+  d.write(1, d.addr(0, 0, 0, 0, 1));
+  EXPECT_EQ(d.count(WR), 2u);                       // past it, and nothing to read: all go
+  EXPECT_EQ(d.ch.counters().write_drains, 1u);
+}
+
+TEST(DramQueues, DrainSendsRowHitsFirst) {
+  DramSpec s = toy();
+  s.write_high = 3, s.write_low = 0;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 5));                    // row 5 open in bank (0,0)
+  d.write(1, d.addr(0, 0, 0, 6));                   // older, another row
+  d.write(2, d.addr(0, 0, 0, 5, 1));                // a row hit
+  d.write(3, d.addr(0, 1, 0, 0));
+  ASSERT_EQ(d.count(WR), 3u);
+  const auto& cmds = d.ch.commands();
+  std::vector<uint32_t> write_rows;
+  for (const auto& c : cmds)
+    if (c.kind == WR) write_rows.push_back(c.row);
+  EXPECT_EQ(write_rows.front(), 5u);
+}
+
+TEST(DramQueues, AFullBankQueueHoldsTheReadQueueAndTheReadsBehindIt) {
+  const auto third_activate = [](unsigned read_queue, unsigned bank_queue) {
+    DramSpec s = toy();
+    s.read_queue = read_queue, s.bank_queue = bank_queue;
+    Dram d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                  // ACT 0, RD 4
+    d.read(0, d.addr(0, 0, 0, 0, 1));               // the same bank: with one slot, it enters the bank's queue at 4
+    const auto r = d.read(0, d.addr(0, 1, 0, 0));   // another bank, behind it in the read queue
+    return std::make_pair(d.cycle(ACT, 1), r.accept);
+  };
+  EXPECT_EQ(third_activate(1, 1), std::make_pair(int64_t{5}, uint64_t{4}));  // admitted at 4; the command bus holds 4
+  EXPECT_EQ(third_activate(2, 1), std::make_pair(int64_t{2}, uint64_t{0}));  // room in the read queue: tRRD_S only
+  EXPECT_EQ(third_activate(1, 2), std::make_pair(int64_t{2}, uint64_t{0}));  // room in the bank's queue: the same
+}
+
+TEST(DramScheduler, ARowHitOvertakesAnOlderConflictWithinTheCap) {
+  DramSpec s = toy();
+  s.row_hit_cap = 1;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4
+  d.read(20, d.addr(0, 0, 0, 0, 1));                // RD 20: row 0 may close at 22
+  d.read(1, d.addr(0, 0, 0, 1));                    // older request for row 1: PRE 22, ACT 25, RD 29
+  EXPECT_EQ(d.cycle(PRE), 22);
+  const auto hit = d.read(2, d.addr(0, 0, 0, 0, 2));
+  EXPECT_EQ(hit.row, RowResult::kHit);              // served before the precharge...
+  EXPECT_EQ(d.cycle(RD, 3), 9);                     // ...at RD 4 + tCCD_L
+  EXPECT_EQ(d.cycle(PRE), 22);                      // and the older request keeps its cycles
+  EXPECT_EQ(d.cycle(ACT, 1), 25);
+  // The cap: a second hit on the closing row waits behind the older request.
+  const auto late = d.read(3, d.addr(0, 0, 0, 0, 3));
+  EXPECT_EQ(late.row, RowResult::kConflict);
+}
+
+TEST(DramScheduler, ClosedPagePrechargesAfterEveryAccess) {
+  DramSpec s = toy();
+  s.page_policy = PagePolicy::kClosed;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4, auto-precharge at ACT + tRAS = 8
+  EXPECT_EQ(d.cycle(PRE), 8);
+  const auto r = d.read(5, d.addr(0, 0, 0, 0, 1));
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // ACT + tRC (PRE + tRP = 11)
+}
+
+TEST(DramClock, ModelCyclesConvertToMemoryCyclesAndBack) {
+  Dram d(toy(), 2000);                              // the model's cycle is two memory cycles
+  const auto r = d.read(3, d.addr(0, 0, 0, 0));     // arrives at memory cycle 6
+  EXPECT_EQ(d.cycle(ACT), 6);
+  EXPECT_EQ(r.start, 3u);
+  EXPECT_EQ(r.finish, 9u);                          // data ends at memory cycle 17: model cycle 8.5, rounded up
+}
+
+TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
+  for (const std::string& name : dram_preset_names()) {
+    const DramSpec* s = dram_preset(name);
+    ASSERT_NE(s, nullptr) << name;
+    const DramTiming& t = s->timing;
+    EXPECT_GE(t.tRC, t.tRAS + t.tRP) << name;
+    EXPECT_GE(t.tRAS, t.tRCD) << name;
+    EXPECT_GT(t.tREFI, t.tRFC) << name;
+    EXPECT_EQ(s->address_order.size(), 5u) << name;
+    EXPECT_EQ(s->org.access_bytes() % 32, 0u) << name;
+  }
+  EXPECT_EQ(dram_preset("ddr5"), nullptr);
+}
+
+}  // namespace
+}  // namespace gpumem
