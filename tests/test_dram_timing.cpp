@@ -359,5 +359,19 @@ TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
   EXPECT_EQ(dram_preset("ddr5"), nullptr);
 }
 
+TEST(DramPresets, Hbm2SplitsTheLocalAddressAsDocsMemoryMdSays) {
+  const DramAddressMap map(*dram_preset("hbm2"));
+  EXPECT_EQ(map.offset_bits(), 6u);
+  const auto range = [&](DramField f) {
+    const auto b = map.field_bits(f);
+    return std::make_pair(b.front(), b.back());
+  };
+  EXPECT_EQ(range(DramField::kColumn), std::make_pair(6u, 10u));
+  EXPECT_EQ(range(DramField::kBank), std::make_pair(11u, 12u));
+  EXPECT_EQ(range(DramField::kBankGroup), std::make_pair(13u, 14u));
+  EXPECT_TRUE(map.field_bits(DramField::kRank).empty());
+  EXPECT_EQ(range(DramField::kRow), std::make_pair(15u, 29u));
+}
+
 }  // namespace
 }  // namespace gpumem
