@@ -1,6 +1,6 @@
 // Random configs as a user might write them, for property tests (RapidCheck,
 // which shrinks a failure to a minimal config): 1-16 channels, candidate
-// bits, per-task schemes, often an address space of several applications,
+// bits, per-task schemes, either memory model, often an address space of several applications,
 // and now and then a rule of docs/config-reference.md broken on purpose.
 #pragma once
 #include <rapidcheck.h>
@@ -74,7 +74,36 @@ struct Drawn {
 // small regions of several applications (small ones nested in large frames
 // and in large pages' VA tails), the translator after or before the MMU.
 // Each rule is broken with probability 1/8.
+// Half the time the DRAM model behind the channels: a random preset with
+// small queues, early drains, refresh and either page policy, so that
+// reordering, write draining, forwarding and refresh all happen in a short
+// run. Drawn after everything else, so the draws before it stay as they were.
+inline std::string draw_memory_model() {
+  if (coin()) return "";
+  std::string m = ", preset: " + pick<std::string>({"ddr4", "gddr6", "hbm2"}) +
+                  ", latency_cycles: " + std::to_string(pick<unsigned>({0, 1, 40}));
+  const unsigned high = pick<unsigned>({2, 4, 32});
+  m += ", dram: {page_policy: " + pick<std::string>({"open", "closed"}) +
+       ", refresh: " + pick<std::string>({"all_bank", "per_bank"}) +
+       ", write_high: " + std::to_string(high) + ", write_low: " + std::to_string(uniform<unsigned>(0, high)) +
+       ", read_queue: " + std::to_string(pick<unsigned>({1, 32})) +
+       ", bank_queue: " + std::to_string(pick<unsigned>({1, 8})) +
+       ", row_hit_cap: " + std::to_string(pick<unsigned>({0, 4}));
+  if (coin()) m += ", timing: {tREFI: 2000}";
+  return m + "}";
+}
+
+inline Drawn draw_config_without_memory_model();
+
 inline Drawn draw_config() {
+  Drawn d = draw_config_without_memory_model();
+  const std::string model = draw_memory_model();
+  const size_t close = d.yaml.find("}\n");  // the end of the first line, "memory: {...}"
+  d.yaml.insert(close, model);
+  return d;
+}
+
+inline Drawn draw_config_without_memory_model() {
   Drawn d;
   auto breaks = [&](unsigned flaw) {
     const bool b = uniform(0, 8) == 0;

@@ -292,7 +292,24 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
       }
     }
   }
-  return {y.str(), t.str(), summary.str()};
+  // The memory model, drawn last so the draws above stay as they were: half
+  // the cases on a random DRAM preset with small queues, early write drains
+  // (reads then forwarded from the write queue), refresh and either page
+  // policy, so the scheduler reorders while the oracle checks the data.
+  std::string config = y.str();
+  if (ch.percent(50)) {
+    const std::string preset = ch.one_of(std::vector<std::string>{"ddr4", "gddr6", "hbm2"});
+    const unsigned high = ch.one_of(std::vector<unsigned>{2, 4, 32});
+    std::ostringstream d;
+    d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: "
+      << (ch.percent(50) ? "open" : "closed") << ", refresh: " << (ch.percent(50) ? "all_bank" : "per_bank")
+      << ", write_high: " << high << ", write_low: " << ch.pick(0, high - 1) << ", read_queue: " << ch.pick(1, 32)
+      << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: 2000}}";
+    const size_t from = config.find("service_cycles: "), to = config.find(',', from);
+    config.replace(from, to - from, d.str());
+    summary << " dram:" << preset;
+  }
+  return {config, t.str(), summary.str()};
 }
 
 // What every read must return, in the order the SMs call the memory path
