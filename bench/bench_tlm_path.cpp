@@ -1,5 +1,6 @@
 // Full TLM path (player -> translator -> router -> channels), the same with the
-// MMU in front (warm TLB, and a TLB-thrashing stream), against a bare chain of
+// MMU in front (warm TLB, and a TLB-thrashing stream), the full path with the
+// DRAM model (memory.preset: hbm2) behind the channels, against a bare chain of
 // pass-through b_transport modules driven by the same player: same request
 // count, same process, same quantum keeper. Prints the rates and their ratios.
 //   gpumem_bench_tlm [--requests N] [--range BYTES] [--stats]
@@ -160,9 +161,13 @@ int sc_main(int argc, char* argv[]) {
   const std::string translator =
       "translator:\n  channel_bits: [8, 9, 10, 11]\n  candidate_bits: [12, 13, 14, 15, 16, 17, 18, 19]\n"
       "  tasks: [{task_type: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n";
-  const std::string physical = memory + translator +
-      "workload: [{kind: strided, task_type: 1, base: 0, stride: 64, range: " + rg + ", count: " + n +
-      ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
+  const std::string stream = "workload: [{kind: strided, task_type: 1, base: 0, stride: 64, range: " + rg +
+                             ", count: " + n + ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
+  const std::string physical = memory + translator + stream;
+  // The same stream on HBM2 channels: banks, rows, queues, refresh.
+  const std::string dram =
+      "memory: {address_bits: 40, channels: 16, max_outstanding: 64, preset: hbm2}\n"
+      "simulation: {quantum_cycles: 10000}\n" + translator + stream;
   // The same stream through the MMU: one application on large pages, a TLB
   // that holds the whole working set (warm) ...
   auto mmu_yaml = [&](uint64_t region, uint64_t stride, uint64_t wrap) {
@@ -182,7 +187,7 @@ int sc_main(int argc, char* argv[]) {
   // Which run goes first changes its rate by tens of percent on this
   // machine, so every configuration runs once per round and the order
   // rotates from round to round; a rate is all requests over all its time.
-  enum Kind { kFull, kWarm, kThrash, kChain, kFloor, kKinds };
+  enum Kind { kFull, kWarm, kThrash, kDram, kChain, kFloor, kKinds };
   gpumem::Clock clock(1.0);
   std::vector<std::unique_ptr<Run>> runs[kKinds];
   std::vector<std::unique_ptr<BareInitiator>> floors;
@@ -192,6 +197,7 @@ int sc_main(int argc, char* argv[]) {
     runs[kFull].push_back(std::make_unique<Run>("full" + tag, physical, clock, with_stats, false));
     runs[kWarm].push_back(std::make_unique<Run>("warm" + tag, warm_yaml, clock, with_stats, false));
     runs[kThrash].push_back(std::make_unique<Run>("thrash" + tag, thrash_yaml, clock, with_stats, false));
+    runs[kDram].push_back(std::make_unique<Run>("dram" + tag, dram, clock, with_stats, false));
     runs[kChain].push_back(std::make_unique<Run>("chain" + tag, physical, clock, with_stats, true));
     floors.push_back(std::make_unique<BareInitiator>(("floor" + tag).c_str(), per_run));
     for (unsigned k = 0; k < kKinds; ++k) order.emplace_back(static_cast<Kind>((k + r) % kKinds), r);
@@ -241,11 +247,13 @@ int sc_main(int argc, char* argv[]) {
               rate[kWarm] / 1e6, double(ws.walk_reads) / double(ws.lookups));
   std::printf("mmu thrash   every request to the next of %llu large pages:         %8.2f M requests/s  (%.4f walk reads/request)\n",
               static_cast<unsigned long long>(thrash_pages), rate[kThrash] / 1e6, double(ts.walk_reads) / double(ts.lookups));
+  std::printf("dram         the full path on HBM2 channels (memory.preset: hbm2): %8.2f M requests/s\n", rate[kDram] / 1e6);
   std::printf("bare chain   player -> pass -> pass -> sink:                         %8.2f M requests/s\n", rate[kChain] / 1e6);
   std::printf("floor        minimal loop -> pass -> pass -> sink:                   %8.2f M requests/s\n", rate[kFloor] / 1e6);
   std::printf("ratio: %.3f\n", rate[kFull] / rate[kChain]);
   std::printf("ratio_mmu_warm: %.3f\n", rate[kWarm] / rate[kChain]);
   std::printf("ratio_mmu_thrash: %.3f\n", rate[kThrash] / rate[kChain]);
   std::printf("ratio_to_floor: %.3f\n", rate[kFull] / rate[kFloor]);
+  std::printf("ratio_dram_to_simple: %.3f\n", rate[kDram] / rate[kFull]);
   return 0;
 }

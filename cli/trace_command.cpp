@@ -23,7 +23,39 @@ ThreadTraceForm form_of(const TraceArgs& a) {
   return thread_trace_form_for(a.output);
 }
 
+// The requests as the memory sees them, in DRAMsim3's trace form
+// ("0xADDR READ|WRITE CYCLE"): the config's ordering coalesces and orders the
+// per-thread trace, and each request goes out at its slot (a strided
+// request's elements one line each), so gpumem (`run --trace-format
+// dramsim3`) and DRAMsim3 read the same stream.
+int convert_to_dramsim3(const TraceArgs& a) {
+  if (a.config.empty()) throw InputError("", 0, "--config", "--to dramsim3 needs the config whose ordering makes the requests");
+  const Config cfg = load_config(a.config);
+  check_output_paths(a.config, a.input, {{a.output, "--out"}});
+  const auto in = open_thread_trace(a.input);
+  OutputFile out(a.output, "--out");
+  std::FILE* f = out.stream();
+  L1SequenceGenerator gen(frontend_params(cfg), *in);
+  std::vector<L1Request> issued;
+  uint64_t lines = 0;
+  while (gen.tick(issued)) {
+    for (const L1Request& r : issued) {
+      const CoalescedAccess& c = r.access;
+      const unsigned n = c.strided() ? c.elements : 1;
+      const uint64_t first = c.strided() ? c.address : c.base();
+      for (unsigned k = 0; k < n; ++k, ++lines)
+        std::fprintf(f, "0x%llx %s %llu\n", static_cast<unsigned long long>(first + k * c.stride),
+                     c.op == Op::kWrite ? "WRITE" : "READ", static_cast<unsigned long long>(r.slot));
+    }
+    issued.clear();
+  }
+  out.commit();
+  if (!a.quiet) std::cout << a.input << " -> " << a.output << ": " << lines << " DRAMsim3 trace lines\n";
+  return 0;
+}
+
 int convert(const TraceArgs& a) {
+  if (a.to == "dramsim3") return convert_to_dramsim3(a);
   check_output_paths("", a.input, {{a.output, "--out"}});
   const auto in = open_thread_trace(a.input);
   OutputFile out(a.output, "--out");
@@ -71,6 +103,10 @@ CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
   a.convert->add_option("output", a.output, "file to write")->required()->check(kPath);
   a.convert->add_option("--form", a.form, "csv or binary (default: binary for a .bin name, else csv)")
       ->check(CLI::IsMember({"csv", "binary"}));
+  a.convert->add_option("--to", a.to, "dramsim3: the requests the config's ordering makes, as a DRAMsim3 trace")
+      ->check(CLI::IsMember({"dramsim3"}));
+  a.convert->add_option("--config", a.config, "YAML config whose frontend section orders the trace (--to dramsim3)")
+      ->check(kPath);
   a.convert->add_flag("--quiet", a.quiet, "Print nothing on success");
   a.order = trace->add_subcommand("order", "Schedule, coalesce and order a per-thread trace into each SM's L1 request sequence (seed 002)");
   a.order->add_option("--config", a.config, "YAML config file (its frontend section)")->required()->check(kPath);

@@ -11,7 +11,7 @@ struct TraceArgs {
   CLI::App* convert = nullptr;
   CLI::App* order = nullptr;
   TraceGenArgs gen;
-  std::string config, input, output, form;
+  std::string config, input, output, form, to;
   bool quiet = false;
 };
 

@@ -11,7 +11,7 @@ namespace gpumem {
 template <typename T>
 class RingBuffer {
  public:
-  explicit RingBuffer(size_t capacity = 4) : slots_(round_up(capacity)) {}
+  explicit RingBuffer(size_t capacity = 4) : slots_(round_up(capacity)), mask_(slots_.size() - 1) {}
 
   size_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
@@ -51,16 +51,18 @@ class RingBuffer {
     while (p < n) p <<= 1;
     return p;
   }
-  size_t mask() const { return slots_.size() - 1; }
+  size_t mask() const { return mask_; }
   void grow_if_full() {
     if (count_ < slots_.size()) return;
     std::vector<T> bigger(slots_.size() * 2);
     for (size_t i = 0; i < count_; ++i) bigger[i] = std::move((*this)[i]);
     slots_.swap(bigger);
+    mask_ = slots_.size() - 1;
     head_ = 0;
   }
 
   std::vector<T> slots_;
+  size_t mask_;  // slots_.size() - 1, kept: every access masks
   size_t head_ = 0, count_ = 0;
 };
 

@@ -22,22 +22,23 @@ DramAddressMap::DramAddressMap(const DramSpec& spec) : offset_bits_(log2_exact(s
   for (auto it = spec.address_order.rbegin(); it != spec.address_order.rend(); ++it) {
     const unsigned bits = log2_exact(field_count(spec.org, *it));
     slices_.push_back({*it, shift, bits});
+    shift_[static_cast<size_t>(*it)] = shift;
+    mask_[static_cast<size_t>(*it)] = (uint64_t{1} << bits) - 1;
     shift += bits;
   }
 }
 
 DramAddress DramAddressMap::decode(uint64_t local) const {
+  const auto field = [&](DramField f) {
+    const auto i = static_cast<size_t>(f);
+    return static_cast<uint32_t>((local >> shift_[i]) & mask_[i]);
+  };
   DramAddress a;
-  for (const Slice& s : slices_) {
-    const auto v = static_cast<uint32_t>((local >> s.shift) & ((uint64_t{1} << s.bits) - 1));
-    switch (s.field) {
-      case DramField::kRow: a.row = v; break;
-      case DramField::kRank: a.rank = v; break;
-      case DramField::kBankGroup: a.bank_group = v; break;
-      case DramField::kBank: a.bank = v; break;
-      case DramField::kColumn: a.column = v; break;
-    }
-  }
+  a.row = field(DramField::kRow);
+  a.rank = field(DramField::kRank);
+  a.bank_group = field(DramField::kBankGroup);
+  a.bank = field(DramField::kBank);
+  a.column = field(DramField::kColumn);
   return a;
 }
 

@@ -5,6 +5,7 @@
 // field. Address bits above the channel's capacity alias in timing only: the
 // data stays where the address says (docs/memory.md, "Address split").
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,9 @@ class DramAddressMap {
   };
   unsigned offset_bits_;
   std::vector<Slice> slices_;  // least significant first
+  // Per field (DramField order): shift and mask, so decode is five extractions.
+  std::array<unsigned, 5> shift_{};
+  std::array<uint64_t, 5> mask_{};
 };
 
 }  // namespace gpumem

@@ -17,16 +17,31 @@ const char* dram_command_name(DramCommandKind k) {
 
 namespace {
 
-// First index whose key is >= v, in a ring sorted by key.
+// First index whose key is >= v, in a ring sorted by key. The entries a new
+// command is checked against are most often the last few, so the search
+// gallops back from the end before it halves.
 template <typename T, typename Key>
 size_t lower_index(const RingBuffer<T>& r, uint64_t v, Key key) {
-  size_t lo = 0, hi = r.size();
-  while (lo < hi) {
+  const size_t n = r.size();
+  if (n == 0 || key(r[n - 1]) < v) return n;
+  size_t hi = n - 1, lo = 0, step = 1;  // key(r[hi]) >= v
+  for (;;) {
+    if (hi < step) {
+      if (key(r[0]) >= v) return 0;
+      lo = 0;
+      break;
+    }
+    lo = hi - step;
+    if (key(r[lo]) < v) break;
+    hi = lo;
+    step <<= 1;
+  }
+  while (hi - lo > 1) {  // key(r[lo]) < v <= key(r[hi])
     const size_t mid = (lo + hi) / 2;
-    if (key(r[mid]) < v) lo = mid + 1;
+    if (key(r[mid]) < v) lo = mid;
     else hi = mid;
   }
-  return lo;
+  return hi;
 }
 
 uint64_t at_least(uint64_t v) { return v; }
@@ -36,6 +51,8 @@ uint64_t minus_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
 DramChannel::DramChannel(const DramParams& params)
     : spec_(params.spec), t_(params.spec.timing), cycle_ps_(params.cycle_ps), map_(params.spec) {
+  group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
+  rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + t_.tCCD_L + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
               t_.tRTRS + t_.tRTP + t_.tWR;
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
@@ -106,53 +123,40 @@ uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool w
   const auto cyc = [](const Column& c) { return c.cycle; };
   const unsigned latency = write ? t_.CWL : t_.CL;
   const unsigned wtr_max = write_to_read(1);
+  const unsigned ccd = std::max(t_.tCCD_L, t_.tCCD_S);
+  // Each constraint moves u to the first cycle it allows; the rounds repeat
+  // until none moves it. The data bus goes first: it moves u furthest.
   for (;;) {
-    uint64_t u = command_slot(t, true);
-    bool moved = false;
+    uint64_t u = t;
+    // The data bus: one burst at a time, tRTRS between ranks and between
+    // directions. Bursts are sorted and do not overlap, so one pass walks a
+    // booked-up bus to its first gap that fits.
+    uint64_t s = u + latency;
+    for (size_t i = lower_index(data_bus_, s > t_.tRTRS ? s - t_.tRTRS + 1 : 0, [](const Burst& b) { return b.end; });
+         i < data_bus_.size() && data_bus_[i].start < s + t_.tBL + t_.tRTRS; ++i) {
+      const Burst& b = data_bus_[i];
+      const uint64_t gap = (b.rank == rank && b.write == write) ? 0 : t_.tRTRS;
+      if (s < b.end + gap && s + t_.tBL + gap > b.start) s = b.end + gap;
+    }
+    u = s - latency;
+    const uint64_t after_bus = u;
     // tCCD within the rank.
-    const unsigned ccd = std::max(t_.tCCD_L, t_.tCCD_S);
     for (size_t i = lower_index(cols, minus_sat(u + 1, ccd), cyc); i < cols.size() && cols[i].cycle < u + ccd; ++i) {
       const uint64_t d = cols[i].bank_group == bg ? t_.tCCD_L : t_.tCCD_S;
-      if (cols[i].cycle + d > u && u + d > cols[i].cycle) {
-        u = cols[i].cycle + d;
-        moved = true;
-        break;
-      }
+      if (cols[i].cycle + d > u && u + d > cols[i].cycle) u = cols[i].cycle + d;
     }
-    // Write to read in the rank: a read waits tWTR after the write's data.
-    if (!moved) {
-      const size_t from = lower_index(cols, write ? u : minus_sat(u, wtr_max), cyc);
-      for (size_t i = from; i < cols.size(); ++i) {
-        const Column& c = cols[i];
-        if (write ? c.cycle >= u + wtr_max : c.cycle > u) break;
-        if (c.write == write) continue;
-        const uint64_t gap = write_to_read(c.bank_group == bg);
-        if (!write && c.cycle <= u && u < c.cycle + gap) {
-          u = c.cycle + gap;
-          moved = true;
-          break;
-        }
-        if (write && u <= c.cycle && c.cycle < u + gap) {
-          u = c.cycle + 1;
-          moved = true;
-          break;
-        }
-      }
+    // Write to read in the rank: a read waits tWTR after the write's data;
+    // a write goes after any read that would then come too soon.
+    for (size_t i = lower_index(cols, write ? u : minus_sat(u, wtr_max), cyc); i < cols.size(); ++i) {
+      const Column& c = cols[i];
+      if (write ? c.cycle >= u + wtr_max : c.cycle > u) break;
+      if (c.write == write) continue;
+      const uint64_t gap = write_to_read(c.bank_group == bg);
+      if (!write && c.cycle <= u && u < c.cycle + gap) u = c.cycle + gap;
+      if (write && u <= c.cycle && c.cycle < u + gap) u = c.cycle + 1;
     }
-    // The data bus: one burst at a time, tRTRS between ranks and between directions.
-    if (!moved) {
-      const uint64_t s = u + latency, e = s + t_.tBL;
-      size_t i = lower_index(data_bus_, s > t_.tRTRS ? s - t_.tRTRS + 1 : 0, [](const Burst& b) { return b.end; });
-      for (; i < data_bus_.size() && data_bus_[i].start < e + t_.tRTRS; ++i) {
-        const Burst& b = data_bus_[i];
-        const uint64_t gap = (b.rank == rank && b.write == write) ? 0 : t_.tRTRS;
-        if (s < b.end + gap && e + gap > b.start) {
-          u = b.end + gap - latency;
-          break;
-        }
-      }
-    }
-    if (u == t) return u;
+    u = command_slot(u, true);
+    if (u == after_bus) return u;  // the bus's own pass left it valid there, and nothing else moved it
     t = u;
   }
 }
@@ -290,10 +294,7 @@ uint64_t DramChannel::refresh_interval() const {
   return spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
 }
 
-bool DramChannel::idle(uint64_t t) {
-  while (!admitted_.empty() && admitted_.front() <= t) admitted_.drop_front();
-  return read_queue_.empty() && admitted_.empty();
-}
+bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
 
 uint64_t DramChannel::bank_admission(const DramAddress& at, uint64_t t) {
   RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
@@ -311,7 +312,7 @@ void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out
     commit(p, write);
     RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
     q.insert(lower_index(q, p.column, at_least), p.column);
-    admitted_.insert(lower_index(admitted_, p.column, at_least), p.column);
+    last_column_ = std::max(last_column_, p.column);
     if (out) *out = p;
     return;
   }
@@ -330,11 +331,16 @@ void DramChannel::drain_writes(uint64_t lo, size_t keep) {
     }
     const Posted w = write_queue_[pick];
     write_queue_.erase(write_queue_.begin() + long(pick));
+    --posted_lines_[w.line % kPostedFilter];
     send(w.at, bank_admission(w.at, std::max(lo, w.arrival)), true, nullptr);
   }
 }
 
 void DramChannel::forget_before(uint64_t h) {
+  // What lies before the horizon constrains nothing to come; it is dropped in
+  // batches, since keeping a little longer changes no result.
+  if (h < forgotten_until_ + 64) return;
+  forgotten_until_ = h;
   const uint64_t keep_from = minus_sat(h, lookback_);
   for (Rank& r : ranks_) {
     while (!r.acts.empty() && r.acts.front().cycle < keep_from) r.acts.drop_front();
@@ -353,6 +359,7 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   while (!read_queue_.empty() && read_queue_.front() <= a) read_queue_.drop_front();
   if (write) {
     write_queue_.push_back({a, line, at});
+    ++posted_lines_[line % kPostedFilter];
     const unsigned depth = unsigned(write_queue_.size());
     if (write_queue_.size() >= spec_.write_high) {
       ++counters_.write_drains;
@@ -363,11 +370,12 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
     }
     return {arrival, arrival, arrival, depth, at, RowResult::kPosted};
   }
-  for (auto it = write_queue_.rbegin(); it != write_queue_.rend(); ++it)
-    if (it->line == line) {
-      ++counters_.forwarded_reads;
-      return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
-    }
+  if (posted_lines_[line % kPostedFilter])
+    for (auto it = write_queue_.rbegin(); it != write_queue_.rend(); ++it)
+      if (it->line == line) {
+        ++counters_.forwarded_reads;
+        return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
+      }
   // A full read queue admits the next read when its oldest read moves to its bank's queue.
   uint64_t accept = a;
   if (read_queue_.size() >= spec_.read_queue) accept = read_queue_[read_queue_.size() - spec_.read_queue];
@@ -375,7 +383,8 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   const unsigned depth = unsigned(read_queue_.size() - lower_index(read_queue_, a + 1, at_least)) + 1;
   Plan p;
   send(at, enter, false, &p);
-  read_queue_.insert(lower_index(read_queue_, enter, at_least), enter);
+  // A read that moves on at once holds no place any later arrival could find taken.
+  if (enter > a) read_queue_.insert(lower_index(read_queue_, enter, at_least), enter);
   const uint64_t first = p.has_pre ? p.pre : p.has_act ? p.act : p.column;
   return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), depth, at, p.row};
 }

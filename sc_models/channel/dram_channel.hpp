@@ -15,6 +15,7 @@
 // precharge when it fits there (first ready), at most row_hit_cap times per
 // row; it never moves the older request, whose completion is already known.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -140,7 +141,7 @@ class DramChannel {
   void refresh(unsigned rank);
   uint64_t refresh_interval() const;  // between one rank's refreshes (per bank: tREFI / banks)
   uint64_t bank_admission(const DramAddress& at, uint64_t t);  // when the bank's queue has room at or after t
-  bool idle(uint64_t t);  // no read waits and no admitted access is still to issue at t
+  bool idle(uint64_t t) const;  // no read waits and no admitted access is still to issue at t
   void drain_writes(uint64_t lo, size_t keep);
   void forget_before(uint64_t memory_cycle);
 
@@ -150,8 +151,8 @@ class DramChannel {
   void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
   Bank& bank(const DramAddress& a) { return banks_[bank_index(a)]; }
   const Bank& bank(const DramAddress& a) const { return banks_[bank_index(a)]; }
-  size_t bank_index(const DramAddress& a) const {
-    return (size_t(a.rank) * spec_.org.bank_groups + a.bank_group) * spec_.org.banks_per_group + a.bank;
+  size_t bank_index(const DramAddress& a) const {  // the counts are powers of two
+    return (size_t(a.rank) << rank_shift_) | (size_t(a.bank_group) << group_shift_) | a.bank;
   }
   unsigned write_to_read(unsigned same_group) const;
 
@@ -160,15 +161,20 @@ class DramChannel {
   uint64_t cycle_ps_;
   DramAddressMap map_;
   uint64_t lookback_;  // no command constrains one further away than this
+  uint64_t forgotten_until_ = 0;  // the horizon of the last forget_before
+  unsigned group_shift_, rank_shift_;  // bank_index's fields
   std::vector<Bank> banks_;
   std::vector<RingBuffer<uint64_t>> bank_queues_;  // per bank: column cycles of admitted accesses, ascending
-  RingBuffer<uint64_t> admitted_{64};              // the same over all banks
+  uint64_t last_column_ = 0;                       // the latest column command planned
   std::vector<Rank> ranks_;
   RingBuffer<uint64_t> command_bus_{64};  // cycles with a command, ascending (dual: column commands)
   RingBuffer<uint64_t> row_bus_{64};      // dual_command_bus: cycles with a row command
   RingBuffer<Burst> data_bus_{64};        // bursts by start, non-overlapping
   RingBuffer<uint64_t> read_queue_{64};   // reads' cycles of leaving for their bank's queue, ascending
   std::vector<Posted> write_queue_;
+  // Posted writes per line hash: most reads skip the write queue's scan.
+  static constexpr size_t kPostedFilter = 256;
+  std::array<uint16_t, kPostedFilter> posted_lines_{};
   DramCounters counters_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;

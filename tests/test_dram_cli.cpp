@@ -1,0 +1,149 @@
+// memory.model: dram through the binary: the stats JSON's dram object and
+// the transaction log's DRAM columns agree with each other and with the run,
+// and `gpumem trace convert --to dramsim3` writes the stream a run reads back.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+// Two channels of DDR4 (two ranks), reads and a quarter writes over 1 MiB:
+// row hits, conflicts, both ranks, write drains and refreshes in a short run.
+const char* const kDram =
+    "memory: {address_bits: 32, channels: 2, max_outstanding: 32, preset: ddr4, latency_cycles: 5,\n"
+    "         dram: {write_high: 8, write_low: 2, timing: {tREFI: 3000}}}\n"
+    "translator: {channel_bits: [6]}\n"
+    "workload:\n"
+    "  - {kind: strided, base: 0, stride: 64, range: 0x100000, count: 20000, size: 64, issue_interval: 1, write_fraction: 0.25}\n"
+    "  - {kind: random, base: 0, range: 0x100000, count: 20000, size: 64, seed: 5, issue_interval: 2, write_fraction: 0.25}\n";
+
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  std::string x;
+  while (std::getline(ss, x, ',')) f.push_back(x);
+  if (!line.empty() && line.back() == ',') f.push_back("");
+  return f;
+}
+
+TEST_F(Cli, ADramRunReportsItsBanksAndLogsWhereEachRequestLanded) {
+  const auto cfg = write("c.yaml", kDram);
+  const Result r = run({"run", "--config", cfg.string(), "--stats-json", path("s.json").string(), "--txn-log",
+                        path("t.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("DRAM (ddr4, open page, row-rank-bank-bankgroup-column): read latency mean"), std::string::npos) << r.out;
+  const auto j = json("s.json");
+  ASSERT_TRUE(j.contains("dram")) << j.dump();
+  const auto& d = j["dram"];
+  EXPECT_EQ(d["preset"], "ddr4");
+  uint64_t reads = 0, writes = 0, forwarded = 0;
+  for (const auto& c : d["channels"]) {
+    uint64_t br = 0, bw = 0, hits = 0, misses = 0, conflicts = 0, acts = 0;
+    for (const auto& b : c["banks"]) {
+      br += b["reads"].get<uint64_t>(), bw += b["writes"].get<uint64_t>();
+      hits += b["row_hits"].get<uint64_t>(), misses += b["row_misses"].get<uint64_t>();
+      conflicts += b["row_conflicts"].get<uint64_t>(), acts += b["activates"].get<uint64_t>();
+    }
+    EXPECT_EQ(c["banks"].size(), 32u) << "two ranks of 16 banks";
+    EXPECT_EQ(br, c["reads"]);
+    EXPECT_EQ(bw, c["writes"]);
+    EXPECT_EQ(hits + misses + conflicts, br + bw) << "every column command is a hit, a miss or a conflict";
+    EXPECT_EQ(acts, misses + conflicts) << "an activate for every miss and conflict";
+    EXPECT_GT(hits, 0u);
+    EXPECT_GT(conflicts, 0u);
+    EXPECT_GT(c["refreshes"].get<uint64_t>(), 0u);
+    EXPECT_GT(c["write_drains"].get<uint64_t>(), 0u);
+    EXPECT_GT(c["peak_share"].get<double>(), 0.0);
+    EXPECT_LE(c["peak_share"].get<double>(), 1.0);
+    reads += br, writes += bw, forwarded += c["forwarded_reads"].get<uint64_t>();
+  }
+  EXPECT_EQ(reads + forwarded, d["read_latency"]["reads"]) << "every read that reached a channel has a latency";
+  const auto& lat = d["read_latency"];
+  EXPECT_LE(lat["p50"].get<uint64_t>(), lat["p95"].get<uint64_t>());
+  EXPECT_LE(lat["p95"].get<uint64_t>(), lat["p99"].get<uint64_t>());
+  EXPECT_LE(lat["p99"].get<uint64_t>(), lat["max"].get<uint64_t>());
+  uint64_t binned = 0;
+  for (const auto& b : lat["histogram"]) binned += b["count"].get<uint64_t>();
+  EXPECT_EQ(binned, lat["reads"]);
+
+  // The log: the DRAM columns on every line, and its row results add up to the JSON's.
+  std::istringstream log(slurp(path("t.csv")));
+  std::string line;
+  std::getline(log, line);
+  const std::string tail = ",l1,rank,bank_group,bank,row,row_result,queue_delay";
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail);
+  std::map<std::string, uint64_t> results;
+  uint64_t lines = 0;
+  while (std::getline(log, line)) {
+    const auto f = fields(line);
+    ASSERT_EQ(f.size(), 26u) << line;
+    ++results[f[24]];
+    ++lines;
+    EXPECT_EQ(std::stoull(f[15]) - std::stoull(f[14]), std::stoull(f[25])) << "without an MMU the queue delay is start - issue: " << line;
+  }
+  EXPECT_EQ(lines, 40000u);
+  EXPECT_EQ(results["posted"], writes) << "each write posted once, and sent to its bank by the end";
+  EXPECT_EQ(results["forwarded"], forwarded);
+  const std::set<std::string> known{"hit", "miss", "conflict", "forwarded", "posted"};
+  for (const auto& [name, n] : results) EXPECT_TRUE(known.count(name)) << name;
+}
+
+TEST_F(Cli, TraceConvertToDramsim3WritesTheOrderedRequestsThatARunReadsBack) {
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
+  for (unsigned w = 0; w < 4; ++w) {
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x10,R," << 0x1000 + 4 * (32 * w + lane) << ",4,1,\n";
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x18,W," << 0x80000 + 0x100 * (32 * w + lane) << ",4,0,7\n";
+  }
+  const auto threads = write("t.csv", t.str());
+  const auto cfg = write("c.yaml",
+                         "memory: {address_bits: 32, channels: 1, preset: hbm2}\n"
+                         "frontend: {num_sms: 2, blocks_per_sm: 1, warps_per_block: 2, mshr_entries: 8}\n");
+  Result r = run({"trace", "order", "--config", cfg.string(), "--threads", threads.string(), "--out", path("o.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run({"trace", "convert", threads.string(), path("t.trc").string(), "--to", "dramsim3", "--config", cfg.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Each request of the ordering once, at its slot, in the form DRAMsim3 reads.
+  std::istringstream ordered(slurp(path("o.csv"))), trc(slurp(path("t.trc")));
+  std::string o, d;
+  std::getline(ordered, o);  // header
+  uint64_t n = 0;
+  uint64_t strided = 0;
+  while (std::getline(ordered, o)) {
+    const auto f = fields(o);
+    const uint64_t address = std::stoull(f[9], nullptr, 16), width = std::stoull(f[10]);
+    const uint64_t stride = std::stoull(f[14]), elements = std::stoull(f[15]);
+    strided += elements > 0;
+    for (uint64_t k = 0; k < std::max<uint64_t>(elements, 1); ++k, ++n) {
+      std::ostringstream want;
+      want << "0x" << std::hex << (elements ? address + k * stride : address & ~(width - 1)) << std::dec
+           << (f[8] == "W" ? " WRITE " : " READ ") << f[0];
+      ASSERT_TRUE(std::getline(trc, d)) << "fewer trace lines than the ordering's requests";
+      EXPECT_EQ(d, want.str());
+    }
+  }
+  EXPECT_FALSE(std::getline(trc, d)) << "more trace lines than requests";
+  EXPECT_EQ(strided, 4u) << "each warp's stores, 256 bytes apart, are one strided request";
+  EXPECT_EQ(n, 4u * (1 + 32)) << "per warp one coalesced load and 32 store elements";
+  EXPECT_NE(r.out.find(std::to_string(n) + " DRAMsim3 trace lines"), std::string::npos) << r.out;
+  r = run({"run", "--config", cfg.string(), "--trace", path("t.trc").string(), "--trace-format", "dramsim3", "--stats-json",
+           path("s.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json("s.json")["requests"], n);
+}
+
+TEST_F(Cli, TraceConvertToDramsim3NeedsTheConfigThatOrdersTheTrace) {
+  const auto threads = write("t.csv", "thread,pc,op,address,width,dependent,data\nkernel,k,1\n0,0x10,R,0x1000,4,0,\n");
+  const Result r = run({"trace", "convert", threads.string(), path("t.trc").string(), "--to", "dramsim3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: --config: --to dramsim3 needs the config whose ordering makes the requests\n");
+  EXPECT_FALSE(fs::exists(path("t.trc")));
+}
+
+}  // namespace
+}  // namespace gpumem::test
