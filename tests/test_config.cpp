@@ -86,6 +86,12 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "'none' is not one of: all_bank, per_bank"},
       {"columns hold no burst", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    columns: 2\n", 5,
        "memory.dram.columns", "2 columns hold no burst of 4"},
+      {"bank xor reads a bank bit", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    bank_xor: [[15], [13]]\n", 5,
+       "memory.dram.bank_xor[1][0]", "bit 13 is itself a bank or bank group bit"},
+      {"bank xor inside the access", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    bank_xor: [[5]]\n", 5,
+       "memory.dram.bank_xor[0][0]", "bit 5 lies inside one access (64 bytes)"},
+      {"bank xor too long", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    bank_xor: [[15], [16], [17], [18], [19]]\n", 5,
+       "memory.dram.bank_xor", "5 lists for 4 bank address bits"},
       // The matrix scheme.
       {"singular matrix",
        "memory: {channels: 4}\ntranslator:\n  channel_bits: [8, 9]\n  tasks:\n    - task_type: 1\n      scheme: matrix\n"

@@ -373,5 +373,41 @@ TEST(DramPresets, Hbm2SplitsTheLocalAddressAsDocsMemoryMdSays) {
   EXPECT_EQ(range(DramField::kRow), std::make_pair(15u, 29u));
 }
 
+TEST(DramAddressMap, BankXorFoldsRowBitsIntoTheBankAndStaysABijection) {
+  DramSpec s = *dram_preset("hbm2");  // bank bits 11-12, bank group bits 13-14, row from bit 15
+  s.bank_xor = {{15}, {16}, {17, 19}, {18}};
+  const DramAddressMap map(s);
+  const DramAddressMap plain(*dram_preset("hbm2"));
+  // Row 1 of bank 0 lands in bank 1; row 2 in bank 2; row 4 in bank group 1; row 8 in bank group 2.
+  EXPECT_EQ(map.decode(uint64_t{1} << 15).bank, 1u);
+  EXPECT_EQ(map.decode(uint64_t{2} << 15).bank, 2u);
+  EXPECT_EQ(map.decode(uint64_t{4} << 15).bank_group, 1u);
+  EXPECT_EQ(map.decode(uint64_t{16} << 15).bank_group, 1u) << "row bit 19 joins row bit 17";
+  EXPECT_EQ(map.decode(uint64_t{8} << 15).bank_group, 2u);
+  EXPECT_EQ(map.decode(uint64_t{1} << 15).row, plain.decode(uint64_t{1} << 15).row) << "the row stays the row";
+  for (uint64_t local = 0; local < (uint64_t{1} << 22); local += 0x7c0) {
+    const DramAddress a = map.decode(local);
+    EXPECT_EQ(map.decode(map.encode(a)), a);
+    EXPECT_EQ(map.encode(a), local & ~uint64_t{0x3f}) << "encode inverts decode";
+  }
+}
+
+TEST(DramAddressMap, BankXorSpreadsARowStrideOverBanks) {
+  // Every access the next row of one bank: a conflict each, tRC apart. With
+  // the row bits folded into the bank bits they go to 16 banks.
+  const auto last_finish = [](const DramSpec& s) {
+    DramChannel ch(DramParams{s, s.tck_ps});
+    uint64_t last = 0;
+    for (uint64_t k = 0; k < 64; ++k) last = std::max(last, ch.read(k, k, k << 15).finish);
+    return last;
+  };
+  DramSpec s = *dram_preset("hbm2");
+  const uint64_t plain = last_finish(s);
+  s.bank_xor = {{15}, {16}, {17}, {18}};
+  const uint64_t spread = last_finish(s);
+  EXPECT_GE(plain, 63u * s.timing.tRC) << "one bank: an activate every tRC";
+  EXPECT_LT(spread * 4, plain);
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -9,6 +9,8 @@
 //   timing as DRAMsim3's GDDR6_8Gb_x16 configuration.
 #include "base/dram_spec.hpp"
 
+#include "base/bits.hpp"
+
 namespace gpumem {
 
 namespace {
@@ -77,6 +79,36 @@ const DramSpec* dram_preset(const std::string& name) {
 }
 
 std::vector<std::string> dram_preset_names() { return {"ddr4", "gddr6", "hbm2"}; }
+
+unsigned dram_offset_bits(const DramSpec& spec) { return log2_exact(spec.org.access_bytes()); }
+
+std::vector<unsigned> dram_field_bits(const DramSpec& spec, DramField field) {
+  const auto count = [&](DramField f) -> unsigned {
+    switch (f) {
+      case DramField::kRow: return spec.org.rows;
+      case DramField::kRank: return spec.org.ranks;
+      case DramField::kBankGroup: return spec.org.bank_groups;
+      case DramField::kBank: return spec.org.banks_per_group;
+      case DramField::kColumn: return spec.org.bursts_per_row();
+    }
+    return 1;
+  };
+  unsigned shift = dram_offset_bits(spec);
+  std::vector<unsigned> bits;
+  for (auto it = spec.address_order.rbegin(); it != spec.address_order.rend(); ++it) {
+    const unsigned n = log2_exact(count(*it));
+    if (*it == field)
+      for (unsigned b = 0; b < n; ++b) bits.push_back(shift + b);
+    shift += n;
+  }
+  return bits;
+}
+
+std::vector<unsigned> dram_bank_address_bits(const DramSpec& spec) {
+  std::vector<unsigned> bits = dram_field_bits(spec, DramField::kBank);
+  for (unsigned b : dram_field_bits(spec, DramField::kBankGroup)) bits.push_back(b);
+  return bits;
+}
 
 std::string address_order_text(const std::vector<DramField>& order) {
   std::string s;

@@ -75,6 +75,11 @@ struct DramSpec {
   unsigned write_high = 32;   // writes drain when the write queue reaches this many...
   unsigned write_low = 8;     // ...until this many remain; and drain whole while no read waits, past this many
   unsigned row_hit_cap = 4;   // row hits that may overtake an older request waiting for another row of the bank
+  // Permutation-based interleaving: bit j of the bank address (the bank's
+  // bits, then the bank group's, least significant first) is XORed with the
+  // parity of these channel-local address bits (none of them a bank or bank
+  // group bit, so the split stays a bijection). Empty: the plain split.
+  std::vector<std::vector<unsigned>> bank_xor;
 };
 
 // Where an access landed inside its channel (channel/dram_address.hpp splits it).
@@ -102,5 +107,13 @@ const DramSpec* dram_preset(const std::string& name);
 std::vector<std::string> dram_preset_names();
 
 std::string address_order_text(const std::vector<DramField>& order);
+
+// Where the fields sit in a channel-local address (docs/memory.md, "Address
+// split"): the bytes of one access below, then address_order's fields from
+// the last to the first.
+unsigned dram_offset_bits(const DramSpec& spec);
+std::vector<unsigned> dram_field_bits(const DramSpec& spec, DramField field);  // lowest first
+// The bank address's bits, as bank_xor counts them: the bank's, then the bank group's.
+std::vector<unsigned> dram_bank_address_bits(const DramSpec& spec);
 
 }  // namespace gpumem

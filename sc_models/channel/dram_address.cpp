@@ -4,28 +4,24 @@
 
 namespace gpumem {
 
-namespace {
-unsigned field_count(const DramOrganization& o, DramField f) {
-  switch (f) {
-    case DramField::kRow: return o.rows;
-    case DramField::kRank: return o.ranks;
-    case DramField::kBankGroup: return o.bank_groups;
-    case DramField::kBank: return o.banks_per_group;
-    case DramField::kColumn: return o.bursts_per_row();
+DramAddressMap::DramAddressMap(const DramSpec& spec) : spec_(spec), offset_bits_(dram_offset_bits(spec)) {
+  for (const DramField f : spec.address_order) {
+    const std::vector<unsigned> bits = dram_field_bits(spec, f);
+    const auto i = static_cast<size_t>(f);
+    shift_[i] = bits.empty() ? 0 : bits.front();
+    mask_[i] = (uint64_t{1} << bits.size()) - 1;
   }
-  return 1;
+  for (const auto& terms : spec.bank_xor) {
+    uint64_t m = 0;
+    for (unsigned b : terms) m |= uint64_t{1} << b;
+    bank_xor_.push_back(m);
+  }
 }
-}  // namespace
 
-DramAddressMap::DramAddressMap(const DramSpec& spec) : offset_bits_(log2_exact(spec.org.access_bytes())) {
-  unsigned shift = offset_bits_;
-  for (auto it = spec.address_order.rbegin(); it != spec.address_order.rend(); ++it) {
-    const unsigned bits = log2_exact(field_count(spec.org, *it));
-    slices_.push_back({*it, shift, bits});
-    shift_[static_cast<size_t>(*it)] = shift;
-    mask_[static_cast<size_t>(*it)] = (uint64_t{1} << bits) - 1;
-    shift += bits;
-  }
+unsigned DramAddressMap::bank_flip(uint64_t local) const {
+  unsigned flip = 0;
+  for (size_t j = 0; j < bank_xor_.size(); ++j) flip |= parity(local & bank_xor_[j]) << j;
+  return flip;
 }
 
 DramAddress DramAddressMap::decode(uint64_t local) const {
@@ -39,31 +35,32 @@ DramAddress DramAddressMap::decode(uint64_t local) const {
   a.bank_group = field(DramField::kBankGroup);
   a.bank = field(DramField::kBank);
   a.column = field(DramField::kColumn);
+  if (!bank_xor_.empty()) {
+    const unsigned flip = bank_flip(local);
+    const unsigned bank_bits = static_cast<unsigned>(__builtin_popcountll(mask_[static_cast<size_t>(DramField::kBank)]));
+    a.bank ^= flip & static_cast<unsigned>(mask_[static_cast<size_t>(DramField::kBank)]);
+    a.bank_group ^= (flip >> bank_bits) & static_cast<unsigned>(mask_[static_cast<size_t>(DramField::kBankGroup)]);
+  }
   return a;
 }
 
 uint64_t DramAddressMap::encode(const DramAddress& a) const {
   uint64_t local = 0;
-  for (const Slice& s : slices_) {
-    uint64_t v = 0;
-    switch (s.field) {
-      case DramField::kRow: v = a.row; break;
-      case DramField::kRank: v = a.rank; break;
-      case DramField::kBankGroup: v = a.bank_group; break;
-      case DramField::kBank: v = a.bank; break;
-      case DramField::kColumn: v = a.column; break;
-    }
-    local |= (v & ((uint64_t{1} << s.bits) - 1)) << s.shift;
-  }
+  const auto put = [&](DramField f, uint64_t v) {
+    const auto i = static_cast<size_t>(f);
+    local |= (v & mask_[i]) << shift_[i];
+  };
+  put(DramField::kRow, a.row);
+  put(DramField::kRank, a.rank);
+  put(DramField::kColumn, a.column);
+  // The XOR terms read no bank bit: flip what the plain bank bits must hold.
+  const unsigned flip = bank_flip(local);
+  const unsigned bank_bits = static_cast<unsigned>(__builtin_popcountll(mask_[static_cast<size_t>(DramField::kBank)]));
+  put(DramField::kBank, a.bank ^ (flip & mask_[static_cast<size_t>(DramField::kBank)]));
+  put(DramField::kBankGroup, a.bank_group ^ (flip >> bank_bits));
   return local;
 }
 
-std::vector<unsigned> DramAddressMap::field_bits(DramField f) const {
-  std::vector<unsigned> bits;
-  for (const Slice& s : slices_)
-    if (s.field == f)
-      for (unsigned b = 0; b < s.bits; ++b) bits.push_back(s.shift + b);
-  return bits;
-}
+std::vector<unsigned> DramAddressMap::field_bits(DramField f) const { return dram_field_bits(spec_, f); }
 
 }  // namespace gpumem

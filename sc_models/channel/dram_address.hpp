@@ -4,6 +4,8 @@
 // most significant field first). The bytes of one access sit below every
 // field. Address bits above the channel's capacity alias in timing only: the
 // data stays where the address says (docs/memory.md, "Address split").
+// With memory.dram.bank_xor, the bank and bank group bits are XORed with
+// the parity of other address bits (permutation-based interleaving).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,12 +25,11 @@ class DramAddressMap {
   std::vector<unsigned> field_bits(DramField f) const;
 
  private:
-  struct Slice {
-    DramField field;
-    unsigned shift, bits;
-  };
+  // The bank address's XOR terms applied to a decoded or an encoded address.
+  unsigned bank_flip(uint64_t local) const;
+  DramSpec spec_;
   unsigned offset_bits_;
-  std::vector<Slice> slices_;  // least significant first
+  std::vector<uint64_t> bank_xor_;  // per bank address bit (bank's, then bank group's): the local bits XORed in
   // Per field (DramField order): shift and mask, so decode is five extractions.
   std::array<unsigned, 5> shift_{};
   std::array<uint64_t, 5> mask_{};

@@ -67,6 +67,31 @@ void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::No
        "tREFI (" + n(t.tREFI) + ") <= tRFC (" + n(t.tRFC) + "): the rank would never leave refresh");
 }
 
+// After the organisation and address order, which place the bank bits.
+void read_bank_xor(const Reader& r, const YAML::Node& x, DramSpec& d) {
+  const std::string k = "memory.dram.bank_xor";
+  const std::vector<unsigned> bank_bits = dram_bank_address_bits(d);
+  if (!x.IsSequence()) r.fail(x, k, "expected a list: for each bank address bit, the list of address bits XORed into it");
+  if (x.size() > bank_bits.size())
+    r.fail(x, k, std::to_string(x.size()) + " lists for " + std::to_string(bank_bits.size()) +
+                     " bank address bits (the bank's, then the bank group's)");
+  d.bank_xor.clear();
+  for (size_t j = 0; j < x.size(); ++j) {
+    const std::string kj = k + "[" + std::to_string(j) + "]";
+    const std::vector<unsigned> terms = r.uint_list(x[j], kj, 64);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const unsigned b = terms[i];
+      const std::string ki = kj + "[" + std::to_string(i) + "]";
+      if (std::find(bank_bits.begin(), bank_bits.end(), b) != bank_bits.end())
+        r.fail(x[j][i], ki, "bit " + std::to_string(b) + " is itself a bank or bank group bit: the split would not be a bijection");
+      if (b < dram_offset_bits(d))
+        r.fail(x[j][i], ki, "bit " + std::to_string(b) + " lies inside one access (" +
+                                std::to_string(d.org.access_bytes()) + " bytes): it never changes between accesses");
+    }
+    d.bank_xor.push_back(terms);
+  }
+}
+
 void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, DramSpec& d) {
   const std::string k = "memory.dram";
   // Copied, not assigned: assigning an absent key's node to a Node throws.
@@ -74,7 +99,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   if (n) {
     r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
                         "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
-                        "write_high", "write_low", "row_hit_cap", "timing"});
+                        "write_high", "write_low", "row_hit_cap", "bank_xor", "timing"});
     r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
     DramOrganization& o = d.org;
     const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
@@ -142,6 +167,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
       r.fail(n["write_low"] ? n["write_low"] : wq, k + ".write_low",
              "low watermark " + std::to_string(d.write_low) + " not below the high watermark " + std::to_string(d.write_high));
     if (timing) read_dram_timing(r, timing, d.timing);
+    if (const auto x = n["bank_xor"]) read_bank_xor(r, x, d);
   }
   check_dram_timing(r, timing, n ? n : memory, d.timing);
   if (d.refresh == RefreshMode::kPerBank && d.timing.tREFI && d.timing.tREFI < d.org.banks())
