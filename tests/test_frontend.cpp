@@ -361,10 +361,11 @@ Config frontend_config(const std::string& frontend) {
 }
 
 // Runs a CSV per-thread trace to the end; the sequence, and the stats.
-std::vector<L1Request> order(const Config& cfg, const std::string& text, SequenceStats* stats = nullptr) {
+std::vector<L1Request> order(const Config& cfg, const std::string& text, SequenceStats* stats = nullptr,
+                             InstructionOrder how = InstructionOrder::kPerRequest) {
   std::istringstream in(text);
   auto src = read_thread_trace(in, "t.csv");
-  L1SequenceGenerator gen(frontend_params(cfg), *src);
+  L1SequenceGenerator gen(frontend_params(cfg), *src, how);
   std::vector<L1Request> out;
   while (gen.tick(out)) {}
   if (stats) *stats = gen.stats();
@@ -404,6 +405,49 @@ TEST(Ordering, ADependentRequestBlocksItsWarpForExactlyItsLatency) {
   // Round robin: the two warps alternate while both are ready.
   EXPECT_EQ(seq[0].warp, 0u);
   EXPECT_EQ(seq[1].warp, 1u);
+}
+
+// Warp 0: a dependent load of four lanes in four lines (four line requests), then
+// a dependent load of one line; warp 1 (block 1, same SM): ten independent
+// loads. sigma 0: every latency is M = 5.
+std::vector<L1Request> four_line_instruction(InstructionOrder how) {
+  const Config cfg = frontend_config(
+      "{num_sms: 1, blocks_per_sm: 2, warps_per_block: 1, mshr_entries: 32, latency_min: 5, latency_sigma: 0, strided_requests: false}");
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t lane = 0; lane < 4; ++lane) t += line(lane, 0x10, 0x1000 + 0x100 * lane, true);
+  t += line(0, 0x18, 0x2000, true);
+  for (int i = 0; i < 10; ++i) t += line(32, 0x20 + 8 * i, 0x3000 + 0x100 * i, false);
+  return order(cfg, t, nullptr, how);
+}
+
+std::vector<uint64_t> slots_of_warp(const std::vector<L1Request>& seq, uint32_t warp) {
+  std::vector<uint64_t> slots;
+  for (const L1Request& r : seq)
+    if (r.warp == warp) slots.push_back(r.slot);
+  return slots;
+}
+
+TEST(Ordering, PerRequestEachLineOfADependentInstructionWaitsForTheLineBefore) {
+  // Seed 002 (trace order, issue_timing: ordering): each dependent request
+  // blocks the warp for its latency, so the four lines go 6 ticks apart.
+  const auto seq = four_line_instruction(InstructionOrder::kPerRequest);
+  ASSERT_EQ(seq.size(), 15u);
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 6, 12, 18, 24}));
+}
+
+TEST(Ordering, WholeInstructionsLinesGoInConsecutiveTicksAndTheWarpWaitsForAllOfThem) {
+  // issue_timing: memory: the four lines at ticks 0-3, warp 1 not between
+  // them; the last one's latency ends at 3 + 5, so the next load goes at 9.
+  const auto seq = four_line_instruction(InstructionOrder::kWholeInstruction);
+  ASSERT_EQ(seq.size(), 15u);
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 1, 2, 3, 9}));
+  unsigned between = 0;
+  for (const L1Request& r : seq) between += r.warp == 1 && r.slot > 3 && r.slot < 9;
+  EXPECT_EQ(between, 5u) << "the other warp issues while warp 0 waits";
+  std::vector<bool> first;
+  for (const L1Request& r : seq)
+    if (r.warp == 0) first.push_back(r.first_of_instruction);
+  EXPECT_EQ(first, (std::vector<bool>{true, false, false, false, true}));
 }
 
 TEST(Ordering, ReadyWarpsTakeTurnsRoundRobin) {

@@ -293,5 +293,98 @@ TEST(FrontendTiming, WithMemoryIssueTimingTheDataDecides) {
   sanitizer_back_on_main_stack();
 }
 
+// issue_timing: memory in front of a memory with 100 cycles of pipelined
+// latency (simple model, one channel slot of 10 cycles, no MMU, no L1).
+const char* const kLatency100 =
+    "memory: {address_bits: 32, channels: 2, service_cycles: 10, max_outstanding: 16, latency_cycles: 100}\n"
+    "translator: {channel_bits: [8]}\n"
+    "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 8, latency_min: 1, "
+    "latency_sigma: 0, strided_requests: false, issue_timing: memory}\n";
+
+// One warp: a dependent load whose four lanes touch four lines (0x000, 0x040
+// and 0x080 on channel 0, 0x100 on channel 1), then a dependent load of 0x200
+// (channel 0).
+std::string four_lines_then_one() {
+  std::string t = std::string(kThreadTraceHeader) + "\nkernel,k,0\n";
+  unsigned lane = 0;
+  for (const char* a : {"0x000", "0x040", "0x080", "0x100"}) t += std::to_string(lane++) + ",0x10,R," + a + ",4,1,\n";
+  return t + "0,0x18,R,0x200,4,1,\n";
+}
+
+TEST(FrontendTiming, WithMemoryIssueTimingAnInstructionsLinesIssueTogetherAndTheNextInstructionWaitsForAll) {
+  IssueLog log;
+  const SimulationResult r = run_text(kLatency100, four_lines_then_one(), log);
+  // The four lines issue at 0-3, one a cycle. Channel 0 serves 0x000 at
+  // 0-10, 0x040 at 10-20, 0x080 at 20-30, channel 1 0x100 at 3-13; each
+  // completes 100 cycles later. The whole instruction is back at 130, not
+  // 440 (four round trips one after the other). The next load waits for
+  // the latest of the four (0x080, 130), not for the last issued (0x100, 113).
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 110}, {1, 120}, {2, 130}, {3, 113}, {130, 240}};
+  EXPECT_EQ(log.issue_completion, want);
+  ASSERT_EQ(r.sms.size(), 1u);
+  EXPECT_EQ(r.sms[0].dependency_wait_cycles, 130u - 4) << "only the second load waited for data, from cycle 4";
+  sanitizer_back_on_main_stack();
+}
+
+TEST(FrontendTiming, WithMemoryIssueTimingAnotherWarpsWaitDoesNotSplitAnInstruction) {
+  // Two warps on the SM, an ordering latency of 5. Warp 0: the four-line
+  // load; warp 1: two dependent loads on channel 0. Warp 0's four lines go
+  // out at 0-3 and warp 1's first load at 4 (channel 0 is free at 30: back
+  // at 140); its second load waits for that. Had the ordering put warp 1's
+  // loads between warp 0's lines, as seed 002 does (a line every 6 ticks),
+  // the wait would hold warp 0's last two lines back until 120.
+  std::string y = kLatency100;
+  y.replace(y.find("warps_per_block: 1"), 18, "warps_per_block: 2");
+  y.replace(y.find("latency_min: 1"), 14, "latency_min: 5");
+  std::string t = four_lines_then_one();
+  t.erase(t.rfind("0,0x18"));  // warp 0: the four-line load only
+  t += "32,0x20,R,0x1000,4,1,\n32,0x28,R,0x1200,4,1,\n";
+  IssueLog log;
+  run_text(y.c_str(), t, log);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 110}, {1, 120}, {2, 130}, {3, 113}, {4, 140}, {140, 250}};
+  EXPECT_EQ(log.issue_completion, want);
+  sanitizer_back_on_main_stack();
+}
+
+TEST(FrontendTiming, WithMemoryIssueTimingAnSmsMshrsAreHeldUntilTheMemoryAnswers) {
+  // Two MSHRs, four independent loads on channel 0: the third issues when the
+  // first answers (110), the fourth when the second does (120).
+  std::string y = kLatency100;
+  y.replace(y.find("mshr_entries: 8"), 15, "mshr_entries: 2");
+  std::string t = std::string(kThreadTraceHeader) + "\nkernel,k,0\n";
+  for (int i = 0; i < 4; ++i) t += "0,0x" + std::to_string(10 + i) + ",R," + std::to_string(0x200 * i) + ",4,0,\n";
+  IssueLog log;
+  const SimulationResult r = run_text(y.c_str(), t, log);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 110}, {1, 120}, {110, 220}, {120, 230}};
+  EXPECT_EQ(log.issue_completion, want);
+  EXPECT_EQ(r.sms[0].mshr_wait_cycles, (110u - 2) + (120u - 111));
+  sanitizer_back_on_main_stack();
+}
+
+TEST(FrontendTiming, WithADramMemoryAnInstructionsLinesIssueTogetherAndTheNextInstructionWaitsForAll) {
+  // The same two loads in front of HBM2 (memory.model: dram): the four lines
+  // still issue at 0-3 and the next load at the latest of their completions.
+  const char* yaml =
+      "memory: {address_bits: 32, channels: 2, model: dram, preset: hbm2, max_outstanding: 16}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 8, latency_min: 1, "
+      "latency_sigma: 0, strided_requests: false, issue_timing: memory}\n";
+  IssueLog log;
+  run_text(yaml, four_lines_then_one(), log);
+  ASSERT_EQ(log.issue_completion.size(), 5u);
+  uint64_t first_back = ~uint64_t{0}, last_back = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(log.issue_completion[i].first, i) << "one line a cycle";
+    first_back = std::min(first_back, log.issue_completion[i].second);
+    last_back = std::max(last_back, log.issue_completion[i].second);
+  }
+  EXPECT_EQ(log.issue_completion[4].first, last_back);
+  // The four were in the memory together: the last is back well before four
+  // unloaded round trips one after the other would be.
+  EXPECT_GT(first_back, 10u) << "a DRAM read takes tens of cycles";
+  EXPECT_LT(last_back, 2 * first_back);
+  sanitizer_back_on_main_stack();
+}
+
 }  // namespace
 }  // namespace gpumem

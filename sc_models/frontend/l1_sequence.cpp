@@ -18,8 +18,8 @@ double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1
 
 }  // namespace
 
-L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source)
-    : fe_(params), source_(source), sms_(params.num_sms), store_(params.max_records_in_memory) {
+L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source, InstructionOrder order)
+    : fe_(params), source_(source), order_(order), sms_(params.num_sms), store_(params.max_records_in_memory) {
   stats_.sm.resize(fe_.num_sms);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
     sms_[s].slots.resize(fe_.blocks_per_sm);
@@ -289,16 +289,24 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   const size_t warps = sm.slots.size() * warps_per_block_;
   const bool resident = sm.resident > 0;  // at the tick's start: a block ending in it still counts
 
-  // 6b: the next ready warp after the last one picked gives its next request.
+  // 6b: the next ready warp after the last one picked gives its next request
+  // (kWholeInstruction: the warp whose instruction is under way, until its
+  // last request is picked).
   if (!sm.held_from && sm.ready > 0) {
     // Warps in order from the one after the last pick, that one last.
     const unsigned wpb = warps_per_block_;
     const size_t first = sm.rr == SIZE_MAX ? 0 : (sm.rr + 1) % warps;
-    const size_t pick = next_ready(sm, first, warps);
+    const size_t pick = sm.continuing ? *sm.continuing : next_ready(sm, first, warps);
     const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
     Block& b = sm.slots[slot];
     Warp& w = b.warps[warp];
+    sm.held_first = w.next == 0;
     sm.held = std::move(w.queue[w.next++]);
+    sm.held_last = !w.has_work();
+    if (order_ == InstructionOrder::kWholeInstruction) {
+      if (sm.held_last) sm.continuing.reset();
+      else sm.continuing = pick;
+    }
     --b.remaining;
     if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
     if (!w.has_work()) set_ready(sm, slot, warp, false);
@@ -320,8 +328,13 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     Block& b = sm.slots[p.slot];
     if (p.dependent) {
       Warp& w = b.warps[p.warp];
-      w.blocked = false;
-      if (w.has_work()) set_ready(sm, p.slot, p.warp, true);
+      // kWholeInstruction: the warp waits for every dependent request of its instruction.
+      --w.dependent_outstanding;
+      const bool released = order_ == InstructionOrder::kPerRequest || (w.dependent_outstanding == 0 && w.blocked);
+      if (released) {
+        w.blocked = false;
+        if (w.has_work()) set_ready(sm, p.slot, p.warp, true);
+      }
     }
     if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
       for (Warp& w : b.warps) store_.clear(w.records);  // empty unless a bug left records behind
@@ -352,12 +365,17 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   r.block = b.id;
   r.warp = b.warps[warp].id;
   r.latency = draw_latency(sm);
+  r.first_of_instruction = sm.held_first;
   r.last_of_warp = !b.warps[warp].has_work();
   r.access = std::move(sm.held);
   sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
   ++b.pending;
-  if (r.access.dependent) {
-    Warp& w = b.warps[warp];
+  Warp& w = b.warps[warp];
+  w.dependent_outstanding += r.access.dependent;
+  // Seed 002: a dependent request blocks its warp; kWholeInstruction: the
+  // last request of an instruction does while any of its dependent ones is out.
+  const bool block = order_ == InstructionOrder::kPerRequest ? r.access.dependent : sm.held_last && w.dependent_outstanding > 0;
+  if (block) {
     w.blocked = true;
     if (w.has_work()) set_ready(sm, slot, warp, false);
   }

@@ -30,6 +30,7 @@ struct L1Request {
   uint32_t block = 0;
   uint32_t warp = 0;     // kernel-wide warp id: thread_id / 32
   unsigned latency = 0;  // the ordering latency T drawn for it, in ticks
+  bool first_of_instruction = false;  // the first request of its warp instruction
   bool last_of_warp = false;  // its warp has no request after it
   CoalescedAccess access;
 };
@@ -64,11 +65,25 @@ constexpr const char* kL1SequenceHeader =
     "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency,stride,elements";
 void write_l1_request(std::FILE* f, const L1Request& r);
 
+// How a warp instruction that coalesces into several requests is ordered
+// (docs/frontend.md, "Running a per-thread trace").
+enum class InstructionOrder {
+  // Seed 002, as `gpumem trace order` writes it and `issue_timing: ordering`
+  // issues it: the round robin picks request by request, and each dependent
+  // request blocks its warp until its own latency ends.
+  kPerRequest,
+  // `issue_timing: memory`: an instruction's requests are picked in
+  // consecutive ticks, and a dependent instruction blocks its warp after its
+  // last request, until the latencies of all of them have ended.
+  kWholeInstruction,
+};
+
 class L1SequenceGenerator {
  public:
   // Records are checked against `params.limits` (process or task type,
   // address width) as they are read; errors name the source's position.
-  L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source);
+  L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source,
+                      InstructionOrder order = InstructionOrder::kPerRequest);
 
   // The trace's memory-init items, in order, before anything else; false
   // once they are all handed out.
@@ -99,6 +114,7 @@ class L1SequenceGenerator {
     bool has_work() const { return next < queue.size(); }
     uint32_t id = 0;
     bool blocked = false;  // a dependent request is outstanding
+    unsigned dependent_outstanding = 0;  // kWholeInstruction: its dependent requests not yet ended
   };
   struct Block {
     bool live = false;
@@ -123,6 +139,9 @@ class L1SequenceGenerator {
     size_t rr = SIZE_MAX;  // last warp picked, as slot * warps_per_block + warp (none yet: the scan starts at 0)
     std::optional<std::pair<unsigned, unsigned>> held_from;  // (slot, warp) of the held request
     CoalescedAccess held;
+    bool held_first = false, held_last = false;  // the held request is the first, the last of its instruction
+    // kWholeInstruction: the warp (as rr) whose instruction has requests not yet picked.
+    std::optional<size_t> continuing;
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
     std::mt19937_64 rng;
     std::optional<double> spare;  // the second deviate of the last Box-Muller pair
@@ -145,6 +164,7 @@ class L1SequenceGenerator {
 
   const FrontendParams fe_;
   ThreadTraceSource& source_;
+  const InstructionOrder order_;
   // One item of lookahead: a block ends where the next record's block differs.
   Peek peek_ = Peek::kNone;
   MemoryInit init_;

@@ -41,8 +41,9 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   const uint64_t slot = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
   const uint64_t ordered = std::max(slot, st.next_free);
   uint64_t c = ordered;
-  const auto ready = st.warp_ready.find(r.warp);
-  if (ready != st.warp_ready.end()) c = std::max(c, ready->second);
+  const auto wait = st.warp_wait.find(r.warp);
+  if (wait != st.warp_wait.end())
+    c = std::max(c, starts_instruction(r) ? std::max(wait->second.before, wait->second.current) : wait->second.before);
   *dependency_wait = c - ordered;
   const uint64_t before_mshr = c;
   c = mshr_free(st, c);
@@ -76,7 +77,7 @@ void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
 void SmArrayTlm::close_kernel() {
   for (const auto& [warp, acc] : warps_) retire_warp(acc);
   warps_.clear();
-  for (SmState& st : sms_) st.warp_ready.clear();
+  for (SmState& st : sms_) st.warp_wait.clear();
 }
 
 WarpRunSummary SmArrayTlm::warp_summary() const {
@@ -233,7 +234,16 @@ void SmArrayTlm::issue_all() {
     const uint64_t completion = ext.how.cycle;
     st.outstanding.push(completion);
     st.next_free = issue + 1;
-    if (a.dependent) st.warp_ready[r.warp] = completion;
+    auto wait = st.warp_wait.find(r.warp);
+    if (wait == st.warp_wait.end() && a.dependent) wait = st.warp_wait.try_emplace(r.warp).first;
+    if (wait != st.warp_wait.end()) {
+      WarpWait& w = wait->second;
+      if (starts_instruction(r)) {
+        w.before = std::max(w.before, w.current);
+        w.current = 0;
+      }
+      if (a.dependent) w.current = std::max(w.current, completion);
+    }
     kernel_done = std::max(kernel_done, completion);
 
     SmRunStats& ss = stats_[best];
@@ -255,7 +265,7 @@ void SmArrayTlm::issue_all() {
       // Nothing more of this warp: its entries go, so they do not pile up over a long kernel.
       retire_warp(acc->second);
       warps_.erase(acc);
-      st.warp_ready.erase(r.warp);
+      st.warp_wait.erase(r.warp);
     }
 
     if (a.strided()) {

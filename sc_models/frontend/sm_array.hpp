@@ -2,9 +2,12 @@
 // issuing its ordered L1 request sequence (l1_sequence.hpp) into the memory
 // system. docs/frontend.md, "Running a per-thread trace", gives the timing:
 // an SM issues its sequence in order, at most one request a cycle, a request
-// no earlier than its tick in the ordering, and only while fewer than
-// mshr_entries of its requests are outstanding and after the completion of
-// its warp's last dependent request.
+// no earlier than its tick in the ordering (issue_timing: ordering), and only
+// while fewer than mshr_entries of its requests are outstanding and after the
+// completion of the dependent requests its warp waits for: with ordering the
+// warp's last dependent request, with memory every dependent request of the
+// warp's earlier instructions (an instruction's own requests do not wait for
+// each other).
 //
 // One SC_THREAD issues for all SMs, always the request with the earliest
 // issue cycle (the lower SM first on a tie): issue cycles then never go
@@ -52,12 +55,18 @@ class SmArrayTlm : public sc_core::sc_module {
   uint64_t queue_limit_holds() const { return queue_limit_holds_; }
 
  private:
+  // When a warp's next request may issue: the latest completion of the
+  // dependent requests of its instructions before the current one, and of the
+  // current one's (with ordering each request counts as an instruction).
+  struct WarpWait {
+    uint64_t before = 0, current = 0;
+  };
   struct SmState {
     std::deque<L1Request> queue;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding;  // completion cycles
     uint64_t next_free = 0;  // one issue a cycle
-    // Completion of each warp's last dependent request, this kernel.
-    std::unordered_map<uint32_t, uint64_t> warp_ready;
+    // Each warp's dependent requests, this kernel.
+    std::unordered_map<uint32_t, WarpWait> warp_wait;
   };
   struct WarpAccumulator {
     uint64_t requests = 0, latency_sum = 0;
@@ -66,6 +75,10 @@ class SmArrayTlm : public sc_core::sc_module {
   void run();
   void issue_all();
   uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
+  // Whether r starts an instruction for the dependency rule (docs/frontend.md).
+  bool starts_instruction(const L1Request& r) const {
+    return fe_.issue_timing == IssueTiming::kOrdering || r.first_of_instruction;
+  }
   // No request the ordering gives SM s from its next tick (at `tick_cycle`) on issues earlier.
   uint64_t issue_lower_bound(unsigned s, uint64_t tick_cycle);
   // The first cycle from c on with an MSHR of st free.

@@ -71,7 +71,12 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   MemorySystem memory("memory", cfg, clock);
   DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
   const FrontendParams frontend = frontend_params(cfg);
-  L1SequenceGenerator sequence(frontend, source);
+  // With issue_timing: memory a warp instruction's requests go out together
+  // and its warp waits for all of them (docs/frontend.md); trace order and
+  // issue_timing: ordering keep seed 002's order.
+  L1SequenceGenerator sequence(frontend, source,
+                               frontend.issue_timing == IssueTiming::kMemory ? InstructionOrder::kWholeInstruction
+                                                                              : InstructionOrder::kPerRequest);
   SmInterconnectTlm interconnect("interconnect");
   SmArrayTlm sms("sms", frontend, sequence, clock);
   driver.registers.bind(memory.registers.target);
