@@ -119,6 +119,19 @@ TEST_F(Plot, ComparePrefetchPlotsTheThreeSideBySide) {
   EXPECT_NE(r.err.find("--compare-prefetch"), std::string::npos) << r.err;
 }
 
+TEST_F(Plot, ADramRunPlotsItsReadLatencyAndBanks) {
+  REQUIRE_MATPLOTLIB(python);
+  const Result r = run({"run", "--config", kSource + "/configs/examples/hbm2.yaml", "--stats-json", path("s.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* metric : {"row_hit_rate", "accesses"}) {
+    const std::string cmd = "cd '" + dir_.string() + "' && " + python + " '" + kSource + "/scripts/plot_dram.py' s.json --output " +
+                            metric + ".png --metric " + metric + " >stdout 2>stderr </dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(path("stderr"));
+    EXPECT_TRUE(is_png(path(std::string(metric) + ".png")));
+  }
+  EXPECT_TRUE(no_partial_files(dir_));
+}
+
 // docs/errors.md, "Plots": each row run as it says, its line exactly.
 struct Row {
   std::string id, setting, command, message;
