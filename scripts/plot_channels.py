@@ -32,7 +32,8 @@ class InputProblem(Exception):
 
 
 def fail(message):
-    print("plot_channels.py: error: " + message, file=sys.stderr)
+    """One line naming the script that runs (plot_dram.py shares this), and exit 2."""
+    print(os.path.basename(sys.argv[0]) + ": error: " + message, file=sys.stderr)
     sys.exit(2)
 
 

@@ -14,16 +14,8 @@ input lacks what is needed.
 import argparse
 import json
 import os
-import sys
 
-
-class InputProblem(Exception):
-    pass
-
-
-def fail(message):
-    print("plot_dram.py: error: " + message, file=sys.stderr)
-    sys.exit(2)
+from plot_channels import InputProblem, fail, save_png  # the same errors and the same whole-or-nothing PNG
 
 
 def need(obj, key, path, where):
@@ -96,14 +88,7 @@ def plot(path, dram, latency, bins, rows, metric, output, title):
     fig.suptitle(title or "%s: %s, %s page, %s" % (os.path.basename(path), dram.get("preset", "?"),
                                                      dram.get("page_policy", "?"), dram.get("address_order", "?")))
     fig.tight_layout()
-    partial = output + ".partial-%d" % os.getpid()
-    try:
-        fig.savefig(partial, format="png", dpi=100)
-        os.replace(partial, output)
-    except OSError as e:
-        if os.path.exists(partial):
-            os.remove(partial)
-        fail("%s: cannot write: %s" % (output, e.strerror))
+    save_png(fig, output)
 
 
 def main():
