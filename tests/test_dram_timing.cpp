@@ -248,6 +248,26 @@ TEST(DramTiming, tRFCb_PerBankRefreshClosesOneBankInTurn) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+TEST(DramTiming, ARankIdleForAgesCountsItsRefreshesWithoutPlanningEach) {
+  for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank}) {
+    DramSpec s = toy();
+    s.org.ranks = 1;
+    s.timing.tREFI = 800;
+    s.refresh = mode;
+    const uint64_t gap = uint64_t{1} << 36;  // about 2^36 / 800 refreshes (x 8 per bank)
+    Dram slow(s);
+    slow.ch.record_commands(false);
+    slow.read(0, slow.addr(0, 0, 0, 0));
+    const auto r = slow.read(gap, slow.addr(0, 0, 0, 0, 1));
+    EXPECT_EQ(r.row, RowResult::kMiss) << "a refresh closed the row";
+    EXPECT_EQ(r.start, gap) << "nothing of the refreshes is left to wait for";
+    const uint64_t interval = mode == RefreshMode::kPerBank ? 100 : 800;
+    const uint64_t due = gap / interval;  // refreshes due by the arrival, the first at one interval
+    EXPECT_GE(slow.ch.counters().refreshes, due - 2 * 8);
+    EXPECT_LE(slow.ch.counters().refreshes, due + 1);
+  }
+}
+
 TEST(DramQueues, WritesWaitInTheWriteQueueUntilTheHighWatermark) {
   DramSpec s = toy();
   s.write_high = 4, s.write_low = 1;

@@ -302,7 +302,27 @@ uint64_t DramChannel::bank_admission(const DramAddress& at, uint64_t t) {
   return q.size() >= spec_.bank_queue ? std::max(t, q[q.size() - spec_.bank_queue]) : t;
 }
 
+void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
+  // A rank idle across many intervals: once a whole round of refreshes has
+  // closed every bank, the rest only count (each would close nothing and
+  // end before `until`), so a long gap in a trace costs no loop per interval.
+  Rank& r = ranks_[rank];
+  const uint64_t interval = refresh_interval();
+  const unsigned round = spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1;
+  const uint64_t margin = uint64_t{t_.tRFC} + t_.tRP + 2 * interval * round;
+  if (!interval || r.next_refresh + margin >= until) return;
+  for (unsigned i = 0; i < round; ++i) refresh(rank);
+  const size_t first = size_t(rank) * spec_.org.banks();
+  for (size_t i = first; i < first + spec_.org.banks(); ++i)
+    if (banks_[i].open || banks_[i].act_ready > r.next_refresh) return;
+  if (r.next_refresh + margin >= until) return;
+  const uint64_t skip = (until - margin - r.next_refresh) / interval / round * round;
+  r.next_refresh += skip * interval;
+  counters_.refreshes += skip;
+}
+
 void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out) {
+  skip_idle_refreshes(at.rank, lo);
   for (;;) {
     const Plan p = plan(at, lo, write);
     if (t_.tREFI && p.column >= ranks_[at.rank].next_refresh) {
@@ -402,8 +422,10 @@ void DramChannel::drain(uint64_t cycle) {
   drain_writes(end, 0);
   const uint64_t last = std::max(end, counters_.last_data_cycle);
   if (!t_.tREFI) return;
-  for (unsigned r = 0; r < ranks_.size(); ++r)
+  for (unsigned r = 0; r < ranks_.size(); ++r) {
+    skip_idle_refreshes(r, last);
     while (ranks_[r].next_refresh <= last) refresh(r);
+  }
 }
 
 }  // namespace gpumem

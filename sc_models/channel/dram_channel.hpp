@@ -140,6 +140,7 @@ class DramChannel {
   void send(const DramAddress& at, uint64_t lo, bool write, Plan* out);  // plan (refreshing first if due) and commit
   void refresh(unsigned rank);
   uint64_t refresh_interval() const;  // between one rank's refreshes (per bank: tREFI / banks)
+  void skip_idle_refreshes(unsigned rank, uint64_t until);  // counts, without planning, refreshes an idle rank sleeps through
   uint64_t bank_admission(const DramAddress& at, uint64_t t);  // when the bank's queue has room at or after t
   bool idle(uint64_t t) const;  // no read waits and no admitted access is still to issue at t
   void drain_writes(uint64_t lo, size_t keep);
