@@ -93,6 +93,50 @@ TEST_F(Cli, ADramRunReportsItsBanksAndLogsWhereEachRequestLanded) {
   for (const auto& [name, n] : results) EXPECT_TRUE(known.count(name)) << name;
 }
 
+// The SMs reuse one payload per SM and a strided request's elements come
+// back through the router: every line of the log must carry its own DRAM
+// fields, never a previous request's.
+TEST_F(Cli, EveryRequestOfAnSmLogsItsOwnDramResultStridedElementsToo) {
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
+  for (unsigned w = 0; w < 16; ++w) {
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x10,W," << 0x1000 + 4 * (32 * w + lane) << ",4,0,5\n";
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x18,R," << 0x80000 + 0x200 * (32 * w + lane) << ",4,1,\n";
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x20,W," << 0x80000 + 0x200 * (32 * w + lane) << ",4,0,9\n";
+    for (unsigned lane = 0; lane < 32; ++lane) t << 32 * w + lane << ",0x28,R," << 0x1000 + 4 * (32 * w + lane) << ",4,1,\n";
+  }
+  const auto threads = write("t.csv", t.str());
+  const auto cfg = write("c.yaml",
+                         "memory: {address_bits: 32, channels: 4, preset: hbm2, latency_cycles: 20, dram: {write_high: 4, write_low: 1}}\n"
+                         "translator: {channel_bits: [8, 9]}\n"
+                         "frontend: {num_sms: 2, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 8, issue_timing: memory, strided_requests: true}\n");
+  const Result r = run({"run", "--config", cfg.string(), "--threads", threads.string(), "--stats-json", path("s.json").string(),
+                        "--txn-log", path("t.log").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("s.json");
+  ASSERT_GT(j["frontend"]["strided"]["requests"].get<uint64_t>(), 0u) << "the trace must make strided requests";
+  std::istringstream log(slurp(path("t.log")));
+  std::string line;
+  std::getline(log, line);
+  uint64_t reads = 0, longest = 0;
+  while (std::getline(log, line)) {
+    const auto f = fields(line);
+    ASSERT_EQ(f.size(), 26u) << line;
+    ASSERT_FALSE(f[24].empty()) << "every request reached a DRAM channel: " << line;
+    if (f[3] == "R") {
+      ++reads;
+      EXPECT_NE(f[24], "posted") << "a read is never posted: " << line;
+    } else {
+      EXPECT_EQ(f[24], "posted") << line;
+    }
+    EXPECT_LE(std::stoull(f[25]), std::stoull(f[16]) - std::stoull(f[14])) << "the queue delay lies within the request's time: " << line;
+    longest = std::max<uint64_t>(longest, std::stoull(f[16]) - std::stoull(f[14]));
+  }
+  const auto& lat = j["dram"]["read_latency"];
+  EXPECT_EQ(lat["reads"].get<uint64_t>(), reads) << "each read, strided elements each, has one latency";
+  EXPECT_LE(lat["max"].get<uint64_t>(), longest) << "no read waits longer in the memory than from issue to completion";
+}
+
 TEST_F(Cli, TraceConvertToDramsim3WritesTheOrderedRequestsThatARunReadsBack) {
   std::ostringstream t;
   t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";

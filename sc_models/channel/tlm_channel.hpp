@@ -68,7 +68,11 @@ class MemoryChannelTlm : public sc_core::sc_module {
       m.start[k] = s.start;
       m.finish[k] = s.finish;
       m.depth[k] = s.depth;
+      m.accept[k] = s.accept;
+      m.at[k] = s.at;
+      m.row[k] = s.row;
     }
+    m.dram = model_.dram() != nullptr;
     uint64_t finish = how.cycle;
     for (unsigned a = 0; a < m.accesses; ++a) finish = std::max(finish, slots[a].finish);
     how.start_cycle = slots[0].start;

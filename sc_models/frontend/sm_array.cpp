@@ -207,6 +207,7 @@ void SmArrayTlm::issue_all() {
     set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data.data(), a.bytes());
     ext.how.mmu = false;
     ext.how.fault = FaultReason::kNone;
+    ext.how.dram = false;  // the payload is reused: only a DRAM channel that serves this request sets it
     ext.how.cycle = issue;
     ext.how.task_type = req.task_type;
     ext.how.l1 = L1Result::kNone;

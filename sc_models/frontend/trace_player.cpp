@@ -57,6 +57,7 @@ void TracePlayer::issue_all() {
 
     how.mmu = false;
     how.fault = FaultReason::kNone;
+    how.dram = false;  // the payload is reused: only a DRAM channel that serves this request sets it
     how.cycle = issue;
     memory->b_transport(trans, delay);
     if (!trans.is_response_ok() && how.fault == FaultReason::kNone) throw std::runtime_error(response_error("", r.id, r.address, trans));

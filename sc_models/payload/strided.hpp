@@ -64,9 +64,14 @@ struct ChannelMessage : tlm::tlm_extension<ChannelMessage> {
   std::array<uint8_t, kMaxStridedElements> access{};  // which access serves it, from 0
   unsigned accesses = 0;
   // Filled by the channel: when each element's access started and finished,
-  // and the requests in the channel when it arrived.
+  // and the requests in the channel when it arrived; with a DRAM, when its
+  // access entered the read or write queue, where it landed, what its row did.
   std::array<uint64_t, kMaxStridedElements> start{}, finish{};
   std::array<unsigned, kMaxStridedElements> depth{};
+  bool dram = false;
+  std::array<uint64_t, kMaxStridedElements> accept{};
+  std::array<DramAddress, kMaxStridedElements> at{};
+  std::array<RowResult, kMaxStridedElements> row{};
 
   tlm_extension_base* clone() const override { return new ChannelMessage(*this); }
   void copy_from(const tlm_extension_base& other) override { *this = static_cast<const ChannelMessage&>(other); }

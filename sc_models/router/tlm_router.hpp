@@ -132,6 +132,13 @@ class ChannelRouterTlm : public sc_core::sc_module {
         e.start_cycle = m.start[k];
         e.finish_cycle = m.finish[k];
         e.queue_depth = m.depth[k];
+        e.dram = m.dram;
+        if (m.dram) {
+          e.arrival_cycle = arrival;
+          e.accept_cycle = m.accept[k];
+          e.dram_at = m.at[k];
+          e.row = m.row[k];
+        }
         if (trans.is_read()) std::memcpy(data + which[k] * size, &gather_[k * size], size);
       }
       ++sx.messages;
