@@ -328,6 +328,21 @@ TEST(DramQueues, AFullBankQueueHoldsTheReadQueueAndTheReadsBehindIt) {
   EXPECT_EQ(third_activate(1, 2), std::make_pair(int64_t{2}, uint64_t{0}));  // room in the bank's queue: the same
 }
 
+TEST(DramQueues, WithoutBankQueuesAReadHoldsItsPlaceInTheSharedQueueUntilItsColumnCommand) {
+  DramSpec s = toy();
+  s.read_queue = 1, s.bank_queue = 0;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4: in the queue until 4
+  const auto r = d.read(0, d.addr(0, 1, 0, 0));     // another bank, the queue full until then
+  EXPECT_EQ(r.accept, 4u);
+  EXPECT_EQ(d.cycle(ACT, 1), 5);                    // admitted at 4; the command bus holds 4
+  s.read_queue = 2;
+  Dram e(s);
+  e.read(0, e.addr(0, 0, 0, 0));
+  EXPECT_EQ(e.read(0, e.addr(0, 1, 0, 0)).accept, 0u) << "room for two";
+  EXPECT_EQ(e.cycle(ACT, 1), 2);
+}
+
 TEST(DramScheduler, ARowHitOvertakesAnOlderConflictWithinTheCap) {
   DramSpec s = toy();
   s.row_hit_cap = 1;

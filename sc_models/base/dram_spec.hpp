@@ -70,7 +70,7 @@ struct DramSpec {
   RefreshMode refresh = RefreshMode::kAllBank;
   bool dual_command_bus = false;  // HBM: a row command (ACT, PRE, REF) and a column command in the same cycle
   unsigned read_queue = 32;   // the transaction queue: reads not yet in their bank's queue
-  unsigned bank_queue = 8;    // per bank: accesses admitted and waiting for their column command
+  unsigned bank_queue = 8;    // per bank: accesses admitted and waiting for their column command; 0: none, one shared read queue
   unsigned write_queue = 32;  // posted writes not yet sent to the banks
   unsigned write_high = 32;   // writes drain when the write queue reaches this many...
   unsigned write_low = 8;     // ...until this many remain; and drain whole while no read waits, past this many

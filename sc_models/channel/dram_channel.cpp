@@ -297,6 +297,7 @@ uint64_t DramChannel::refresh_interval() const {
 bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
 
 uint64_t DramChannel::bank_admission(const DramAddress& at, uint64_t t) {
+  if (!spec_.bank_queue) return t;  // one shared queue: no bank's queue to wait for
   RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
   while (!q.empty() && q.front() <= t) q.drop_front();
   return q.size() >= spec_.bank_queue ? std::max(t, q[q.size() - spec_.bank_queue]) : t;
@@ -396,7 +397,9 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
         ++counters_.forwarded_reads;
         return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
       }
-  // A full read queue admits the next read when its oldest read moves to its bank's queue.
+  // A full read queue admits the next read when its oldest read moves to its
+  // bank's queue, or, with one shared queue (bank_queue 0), when the first
+  // of its reads has its column command.
   uint64_t accept = a;
   if (read_queue_.size() >= spec_.read_queue) accept = read_queue_[read_queue_.size() - spec_.read_queue];
   const uint64_t enter = bank_admission(at, accept);
@@ -404,7 +407,8 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   Plan p;
   send(at, enter, false, &p);
   // A read that moves on at once holds no place any later arrival could find taken.
-  if (enter > a) read_queue_.insert(lower_index(read_queue_, enter, at_least), enter);
+  const uint64_t leaves = spec_.bank_queue ? enter : p.column;
+  if (leaves > a) read_queue_.insert(lower_index(read_queue_, leaves, at_least), leaves);
   const uint64_t first = p.has_pre ? p.pre : p.has_act ? p.act : p.column;
   return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), depth, at, p.row};
 }

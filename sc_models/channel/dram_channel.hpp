@@ -171,7 +171,7 @@ class DramChannel {
   RingBuffer<uint64_t> command_bus_{64};  // cycles with a command, ascending (dual: column commands)
   RingBuffer<uint64_t> row_bus_{64};      // dual_command_bus: cycles with a row command
   RingBuffer<Burst> data_bus_{64};        // bursts by start, non-overlapping
-  RingBuffer<uint64_t> read_queue_{64};   // reads' cycles of leaving for their bank's queue, ascending
+  RingBuffer<uint64_t> read_queue_{64};   // reads' cycles of leaving for their bank's queue (bank_queue 0: their column command), ascending
   std::vector<Posted> write_queue_;
   // Posted writes per line hash: most reads skip the write queue's scan.
   static constexpr size_t kPostedFilter = 256;

@@ -154,7 +154,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
     }
     if (n["dual_command_bus"]) d.dual_command_bus = r.to_bool(n["dual_command_bus"], k + ".dual_command_bus");
     r.opt_uint(n, k, "read_queue", d.read_queue, 1, 1u << 16);
-    r.opt_uint(n, k, "bank_queue", d.bank_queue, 1, 1u << 16);
+    r.opt_uint(n, k, "bank_queue", d.bank_queue, 0, 1u << 16);
     r.opt_uint(n, k, "write_queue", d.write_queue, 1, 1u << 16);
     r.opt_uint(n, k, "write_high", d.write_high, 1, 1u << 16);
     r.opt_uint(n, k, "write_low", d.write_low, 0, 1u << 16);
