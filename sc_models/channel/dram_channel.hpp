@@ -175,7 +175,7 @@ class DramChannel {
   std::vector<Posted> write_queue_;
   // Posted writes per line hash: most reads skip the write queue's scan.
   static constexpr size_t kPostedFilter = 256;
-  std::array<uint16_t, kPostedFilter> posted_lines_{};
+  std::array<uint32_t, kPostedFilter> posted_lines_{};  // the write queue may hold 2^16 writes of one hash
   DramCounters counters_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
