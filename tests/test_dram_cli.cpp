@@ -187,6 +187,10 @@ TEST_F(Cli, TraceConvertToDramsim3NeedsTheConfigThatOrdersTheTrace) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "gpumem: error: --config: --to dramsim3 needs the config whose ordering makes the requests\n");
   EXPECT_FALSE(fs::exists(path("t.trc")));
+  const Result bad = run({"trace", "convert", threads.string(), path("t.trc").string(), "--to", "ramulator"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "gpumem: error: --to: ramulator not in {dramsim3} (gpumem trace convert --help)\n");
+  EXPECT_FALSE(fs::exists(path("t.trc")));
 }
 
 }  // namespace
