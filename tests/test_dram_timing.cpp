@@ -170,6 +170,10 @@ TEST(DramTiming, tWTR_LAndtWTR_S_ReadsAfterAWrite) {
   e.write(0, e.addr(0, 0, 0, 0));
   e.read(0, e.addr(0, 1, 0, 0));                    // other bank group: ACT 2
   EXPECT_EQ(e.cycle(RD, 0), 37);                    // WR + CWL + tBL + tWTR_S
+  Dram f(wide());
+  f.write(0, f.addr(0, 0, 0, 0));                   // WR 30
+  f.read(38, f.addr(0, 0, 0, 0, 1));                // one cycle short of tWTR_L's end
+  EXPECT_EQ(f.cycle(RD, 0), 39);
 }
 
 TEST(DramTiming, tRTRS_RankSwitchOnTheDataBus) {

@@ -35,4 +35,25 @@ class DramAddressMap {
   std::array<uint64_t, 5> mask_{};
 };
 
+// Inline: every access decodes once, on the model's hottest path.
+inline DramAddress DramAddressMap::decode(uint64_t local) const {
+  const auto field = [&](DramField f) {
+    const auto i = static_cast<size_t>(f);
+    return static_cast<uint32_t>((local >> shift_[i]) & mask_[i]);
+  };
+  DramAddress a;
+  a.row = field(DramField::kRow);
+  a.rank = field(DramField::kRank);
+  a.bank_group = field(DramField::kBankGroup);
+  a.bank = field(DramField::kBank);
+  a.column = field(DramField::kColumn);
+  if (!bank_xor_.empty()) {
+    const unsigned flip = bank_flip(local);
+    const unsigned bank_bits = static_cast<unsigned>(__builtin_popcountll(mask_[static_cast<size_t>(DramField::kBank)]));
+    a.bank ^= flip & static_cast<unsigned>(mask_[static_cast<size_t>(DramField::kBank)]);
+    a.bank_group ^= (flip >> bank_bits) & static_cast<unsigned>(mask_[static_cast<size_t>(DramField::kBankGroup)]);
+  }
+  return a;
+}
+
 }  // namespace gpumem

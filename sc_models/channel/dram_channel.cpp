@@ -57,6 +57,9 @@ DramChannel::DramChannel(const DramParams& params)
               t_.tRTRS + t_.tRTP + t_.tWR;
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
+  refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
+  idle_margin_ = uint64_t{t_.tRFC} + t_.tRP +
+                 2 * refresh_interval_ * (spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1);
   // Ranks refresh in turn, spread evenly over the interval.
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval() * (r + 1) / spec_.org.ranks;
   counters_.banks.resize(banks_.size());
@@ -147,7 +150,9 @@ uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool w
     }
     // Write to read in the rank: a read waits tWTR after the write's data;
     // a write goes after any read that would then come too soon.
-    for (size_t i = lower_index(cols, write ? u : minus_sat(u, wtr_max), cyc); i < cols.size(); ++i) {
+    const uint64_t opposite_end = write ? ranks_[rank].reads_end : ranks_[rank].writes_end;
+    const bool in_window = write ? opposite_end > u : opposite_end && opposite_end - 1 + wtr_max > u;
+    for (size_t i = in_window ? lower_index(cols, write ? u : minus_sat(u, wtr_max), cyc) : cols.size(); i < cols.size(); ++i) {
       const Column& c = cols[i];
       if (write ? c.cycle >= u + wtr_max : c.cycle > u) break;
       if (c.write == write) continue;
@@ -230,6 +235,8 @@ void DramChannel::commit(const Plan& p, bool write) {
   add_command(p.column, write ? DramCommandKind::kWrite : DramCommandKind::kRead, p.at);
   r.columns.insert(lower_index(r.columns, p.column, [](const Column& c) { return c.cycle; }),
                    {p.column, p.at.bank_group, write});
+  uint64_t& end = write ? r.writes_end : r.reads_end;
+  end = std::max(end, p.column + 1);
   const uint64_t s = p.column + (write ? t_.CWL : t_.CL);
   data_bus_.insert(lower_index(data_bus_, s, [](const Burst& x) { return x.start; }), {s, s + t_.tBL, p.at.rank, write});
   counters_.data_bus_cycles += t_.tBL;
@@ -290,9 +297,7 @@ void DramChannel::refresh(unsigned rank) {
   ++counters_.refreshes;
 }
 
-uint64_t DramChannel::refresh_interval() const {
-  return spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
-}
+uint64_t DramChannel::refresh_interval() const { return refresh_interval_; }
 
 bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
 
@@ -308,9 +313,9 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   // closed every bank, the rest only count (each would close nothing and
   // end before `until`), so a long gap in a trace costs no loop per interval.
   Rank& r = ranks_[rank];
-  const uint64_t interval = refresh_interval();
+  const uint64_t interval = refresh_interval_;
   const unsigned round = spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1;
-  const uint64_t margin = uint64_t{t_.tRFC} + t_.tRP + 2 * interval * round;
+  const uint64_t margin = idle_margin_;
   if (!interval || r.next_refresh + margin >= until) return;
   for (unsigned i = 0; i < round; ++i) refresh(rank);
   const size_t first = size_t(rank) * spec_.org.banks();
@@ -323,7 +328,7 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
 }
 
 void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out) {
-  skip_idle_refreshes(at.rank, lo);
+  if (refresh_interval_ && ranks_[at.rank].next_refresh + idle_margin_ < lo) skip_idle_refreshes(at.rank, lo);
   for (;;) {
     const Plan p = plan(at, lo, write);
     if (t_.tREFI && p.column >= ranks_[at.rank].next_refresh) {

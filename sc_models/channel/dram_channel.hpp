@@ -120,6 +120,10 @@ class DramChannel {
     RingBuffer<Column> columns{32};
     uint64_t next_refresh = 0;
     unsigned refresh_bank = 0;  // per-bank refresh: the bank whose turn is next
+    // One past the latest read and write column command ever planned (0:
+    // none), so a column whose write-to-read window holds no opposite
+    // command skips the scan of `columns`.
+    uint64_t reads_end = 0, writes_end = 0;
   };
   struct Posted {
     uint64_t arrival;  // memory cycles
@@ -162,6 +166,8 @@ class DramChannel {
   uint64_t cycle_ps_;
   DramAddressMap map_;
   uint64_t lookback_;  // no command constrains one further away than this
+  uint64_t refresh_interval_;  // refresh_interval(), fixed by the spec
+  uint64_t idle_margin_;       // skip_idle_refreshes' distance: closer than this, it has nothing to skip
   uint64_t forgotten_until_ = 0;  // the horizon of the last forget_before
   unsigned group_shift_, rank_shift_;  // bank_index's fields
   std::vector<Bank> banks_;
