@@ -193,5 +193,38 @@ TEST_F(Cli, TraceConvertToDramsim3NeedsTheConfigThatOrdersTheTrace) {
   EXPECT_FALSE(fs::exists(path("t.trc")));
 }
 
+// docs/memory.md, "Pointing a mapping at banks": two streams on two rows of
+// one bank close each other's row; XORing the row's lowest bit into the
+// bank's lowest bit puts them in two banks, and the stats say so.
+TEST_F(Cli, BankXorPutsTwoStreamsThatShareABankInTwoAndTheirConflictsBecomeRowHits) {
+  const std::string streams =
+      "simulation: {cycle_ns: 1.0}\n"
+      "workload:\n"
+      "  - {kind: strided, base: 0, stride: 64, range: 2048, count: 4000, size: 64, issue_interval: 2}\n"
+      "  - {kind: strided, base: 0x8000, stride: 64, range: 2048, count: 4000, size: 64, issue_interval: 2}\n";
+  const auto plain = write("plain.yaml", "memory: {address_bits: 32, channels: 1, max_outstanding: 16, preset: hbm2}\n" + streams);
+  const auto xored = write("xor.yaml", "memory: {address_bits: 32, channels: 1, max_outstanding: 16, preset: hbm2,\n"
+                                      "         dram: {bank_xor: [[15]]}}\n" + streams);
+  ASSERT_EQ(run({"run", "--config", plain.string(), "--stats-json", path("p.json").string(), "--quiet"}).exit_code, 0);
+  ASSERT_EQ(run({"run", "--config", xored.string(), "--stats-json", path("x.json").string(), "--quiet"}).exit_code, 0);
+  const auto p = json("p.json"), x = json("x.json");
+  const auto banks_used = [](const nlohmann::json& j) {
+    unsigned n = 0;
+    for (const auto& b : j["dram"]["channels"][0]["banks"]) n += b["reads"].get<uint64_t>() > 0;
+    return n;
+  };
+  EXPECT_EQ(banks_used(p), 1u);
+  EXPECT_EQ(banks_used(x), 2u);
+  const auto& pc = p["dram"]["channels"][0];
+  const auto& xc = x["dram"]["channels"][0];
+  EXPECT_GT(pc["row_conflicts"].get<uint64_t>(), 500u);
+  EXPECT_EQ(xc["row_conflicts"], 0u);
+  EXPECT_EQ(xc["row_misses"].get<uint64_t>(), 2 + 2 * xc["refreshes"].get<uint64_t>())
+      << "each bank opens its row at the start and after each refresh, and every other access hits";
+  EXPECT_GT(xc["row_hit_rate"].get<double>(), pc["row_hit_rate"].get<double>());
+  EXPECT_LT(x["dram"]["read_latency"]["mean"].get<double>(), p["dram"]["read_latency"]["mean"].get<double>() / 2);
+  EXPECT_LT(x["makespan"].get<uint64_t>(), p["makespan"].get<uint64_t>() / 2);
+}
+
 }  // namespace
 }  // namespace gpumem::test
