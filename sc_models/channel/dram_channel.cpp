@@ -61,7 +61,7 @@ DramChannel::DramChannel(const DramParams& params)
   idle_margin_ = uint64_t{t_.tRFC} + t_.tRP +
                  2 * refresh_interval_ * (spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1);
   // Ranks refresh in turn, spread evenly over the interval.
-  for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval() * (r + 1) / spec_.org.ranks;
+  for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   counters_.banks.resize(banks_.size());
   bank_queues_.resize(banks_.size(), RingBuffer<uint64_t>(8));
   write_queue_.reserve(spec_.write_queue);
@@ -292,12 +292,10 @@ void DramChannel::refresh(unsigned rank) {
     banks_[i].act_ready = ref + (per_bank ? t_.tRFCb : t_.tRFC);
     banks_[i].prev_open = false;
   }
-  r.next_refresh += refresh_interval();
+  r.next_refresh += refresh_interval_;
   if (per_bank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
   ++counters_.refreshes;
 }
-
-uint64_t DramChannel::refresh_interval() const { return refresh_interval_; }
 
 bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
 
@@ -312,11 +310,10 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   // A rank idle across many intervals: once a whole round of refreshes has
   // closed every bank, the rest only count (each would close nothing and
   // end before `until`), so a long gap in a trace costs no loop per interval.
+  if (!idle_refreshes_to_skip(rank, until)) return;
   Rank& r = ranks_[rank];
-  const uint64_t interval = refresh_interval_;
+  const uint64_t interval = refresh_interval_, margin = idle_margin_;
   const unsigned round = spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1;
-  const uint64_t margin = idle_margin_;
-  if (!interval || r.next_refresh + margin >= until) return;
   for (unsigned i = 0; i < round; ++i) refresh(rank);
   const size_t first = size_t(rank) * spec_.org.banks();
   for (size_t i = first; i < first + spec_.org.banks(); ++i)
@@ -328,7 +325,7 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
 }
 
 void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out) {
-  if (refresh_interval_ && ranks_[at.rank].next_refresh + idle_margin_ < lo) skip_idle_refreshes(at.rank, lo);
+  if (idle_refreshes_to_skip(at.rank, lo)) skip_idle_refreshes(at.rank, lo);
   for (;;) {
     const Plan p = plan(at, lo, write);
     if (t_.tREFI && p.column >= ranks_[at.rank].next_refresh) {
@@ -336,8 +333,10 @@ void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out
       continue;
     }
     commit(p, write);
-    RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
-    q.insert(lower_index(q, p.column, at_least), p.column);
+    if (spec_.bank_queue) {  // with one shared queue nothing reads the banks' queues: keeping them would grow without end
+      RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
+      q.insert(lower_index(q, p.column, at_least), p.column);
+    }
     last_column_ = std::max(last_column_, p.column);
     if (out) *out = p;
     return;

@@ -143,8 +143,10 @@ class DramChannel {
   void commit(const Plan& p, bool write);
   void send(const DramAddress& at, uint64_t lo, bool write, Plan* out);  // plan (refreshing first if due) and commit
   void refresh(unsigned rank);
-  uint64_t refresh_interval() const;  // between one rank's refreshes (per bank: tREFI / banks)
   void skip_idle_refreshes(unsigned rank, uint64_t until);  // counts, without planning, refreshes an idle rank sleeps through
+  bool idle_refreshes_to_skip(unsigned rank, uint64_t until) const {  // inline: every access asks
+    return refresh_interval_ && ranks_[rank].next_refresh + idle_margin_ < until;
+  }
   uint64_t bank_admission(const DramAddress& at, uint64_t t);  // when the bank's queue has room at or after t
   bool idle(uint64_t t) const;  // no read waits and no admitted access is still to issue at t
   void drain_writes(uint64_t lo, size_t keep);
@@ -166,7 +168,7 @@ class DramChannel {
   uint64_t cycle_ps_;
   DramAddressMap map_;
   uint64_t lookback_;  // no command constrains one further away than this
-  uint64_t refresh_interval_;  // refresh_interval(), fixed by the spec
+  uint64_t refresh_interval_;  // between one rank's refreshes (per bank: tREFI / banks); 0: none
   uint64_t idle_margin_;       // skip_idle_refreshes' distance: closer than this, it has nothing to skip
   uint64_t forgotten_until_ = 0;  // the horizon of the last forget_before
   unsigned group_shift_, rank_shift_;  // bank_index's fields
