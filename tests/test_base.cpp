@@ -7,11 +7,13 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <queue>
 #include <random>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
 
+#include "base/completion_calendar.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
@@ -42,6 +44,42 @@ TEST(RingBuffer, BehavesAsADequeAcrossWrapsGrowthAndInserts) {
     }
     ASSERT_EQ(ring.size(), ref.size());
     for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(ring[i], ref[i]) << "step " << step << " index " << i;
+  }
+}
+
+// Against std::priority_queue, as an initiator uses it: retire what is done
+// by the next issue, take the earliest when full. Completions spread a few
+// cycles, hundreds (the ring grows), beyond kMaxSpan and before the cursor
+// (both into the heap beside the ring), with gaps that empty it.
+TEST(CompletionCalendar, KeepsTheSameCyclesAsAMinHeap) {
+  std::mt19937_64 rng(5);
+  for (const uint64_t spread : {uint64_t{4}, uint64_t{700}, CompletionCalendar::kMaxSpan * 3}) {
+    CompletionCalendar calendar(8);
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap;
+    uint64_t now = 0;
+    for (int step = 0; step < 60000; ++step) {
+      const uint64_t r = rng();
+      now += (r % 100 == 0) ? (r >> 8) % 5000 : (r >> 8) % 2;
+      calendar.retire_through(now);
+      while (!heap.empty() && heap.top() <= now) heap.pop();
+      ASSERT_EQ(calendar.size(), heap.size()) << "step " << step;
+      if (heap.size() >= 64 || (r >> 20) % 16 == 0) {
+        if (heap.empty()) continue;
+        ASSERT_EQ(calendar.take_earliest(), heap.top()) << "step " << step;
+        now = std::max(now, heap.top());
+        heap.pop();
+      }
+      // A quarter complete at once (posted writes); a few go back before the cursor.
+      const uint64_t back = (r >> 30) % 64 == 0 && now > 10 ? 10 : 0;
+      const uint64_t done = (r >> 24) % 4 == 0 ? now - back : now + 1 + (r >> 32) % spread;
+      calendar.add(done);
+      heap.push(done);
+    }
+    while (!heap.empty()) {
+      ASSERT_EQ(calendar.take_earliest(), heap.top());
+      heap.pop();
+    }
+    EXPECT_TRUE(calendar.empty());
   }
 }
 

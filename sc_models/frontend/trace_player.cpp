@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "base/completion_calendar.hpp"
 #include "payload/issue_clock.hpp"
 
 namespace gpumem {
@@ -32,7 +33,7 @@ void TracePlayer::issue_all() {
   How& how = payload.ext.how;
   unsigned char data[kMaxRequestBytes];
 
-  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;  // completion cycles
+  CompletionCalendar in_flight;
   const size_t max_outstanding = params_.max_outstanding;
   // Request cycles count from the player's start, which is not time zero
   // when it waits for another run.
@@ -41,11 +42,8 @@ void TracePlayer::issue_all() {
   Request r;
   while (source_.next(r)) {
     uint64_t issue = start_cycle + r.cycle;
-    while (!in_flight.empty() && in_flight.top() <= issue) in_flight.pop();
-    if (in_flight.size() >= max_outstanding) {
-      issue = in_flight.top();  // wait for the oldest to finish
-      in_flight.pop();
-    }
+    in_flight.retire_through(issue);
+    if (in_flight.size() >= max_outstanding) issue = in_flight.take_earliest();  // wait for the oldest to finish
     sc_core::sc_time delay = clock.advance_to(issue);
 
     info.id = r.id;
@@ -63,7 +61,7 @@ void TracePlayer::issue_all() {
     if (!trans.is_response_ok() && how.fault == FaultReason::kNone) throw std::runtime_error(response_error("", r.id, r.address, trans));
 
     const uint64_t completion = how.cycle;  // kept equal to now + delay by every block
-    in_flight.push(completion);
+    in_flight.add(completion);
     const Completion c{r, how, data, issue, completion};
     for (CompletionObserver* o : observers_) o->on_completion(c);
     ++done_;
