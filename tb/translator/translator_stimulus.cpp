@@ -32,9 +32,17 @@ uint32_t any_offset(uint64_t r) {
   const RegisterDef& row = map[(r >> 8) % map.size()];
   const uint32_t at = row.base + 4 * (static_cast<uint32_t>((r >> 16) % row.dim0) * row.dim1 +
                                       static_cast<uint32_t>((r >> 24) % row.dim1));
-  switch ((r >> 32) % 5) {
+  switch ((r >> 32) % 6) {
     case 0: return at;
     case 1: return static_cast<uint32_t>((r >> 40) & 0xFFFC) % kRegisterSpaceBytes;  // mostly gaps and counters
+    case 5: {  // a gap between registers: drawn until one is found (at most eight draws)
+      uint32_t at_gap = 0;
+      for (uint64_t k = 0; k < 8; ++k) {
+        at_gap = static_cast<uint32_t>(((r >> 40) + k * 0x9E37) & 0xFFFC) % kRegisterSpaceBytes;
+        if (!register_at(at_gap)) break;
+      }
+      return at_gap;
+    }
     case 2: return kRegisterSpaceBytes + static_cast<uint32_t>((r >> 40) % (0x10000 - kRegisterSpaceBytes)) / 4 * 4;
     case 3: return kRtlTranslatorRegisters[(r >> 40) % kRtlTranslatorRegisters.size()] ^ (1u << (12 + (r >> 44) % 4));
     default: return at + 1 + static_cast<uint32_t>((r >> 40) % 3);
@@ -207,11 +215,12 @@ const TranslatorPins& TranslatorStimulus::next(bool accepted, uint64_t discarded
   }
   p.rsp_ready = ((r >> 8) & 0xFF) < run_.rsp_ready_per_256;
   p.reg_we = false;
-  if (queued_.empty() && ((r >> 16) & 0xFF) < run_.reg_write_per_256) {
-    if (matrix_ && (r >> 56) % 4 == 0) queue_matrix_sequence();
-    else random_write(rng_, p);
-  }
-  if (!queued_.empty()) {  // a sequence goes out one write a cycle
+  // Matrix sequences come on top of the random writes, which keep their
+  // rate (the coverage of every offset rests on it) and go first when both
+  // are due.
+  if (matrix_ && queued_.empty() && (r >> 56) < run_.matrix_sequence_per_256) queue_matrix_sequence();
+  if (((r >> 16) & 0xFF) < run_.reg_write_per_256) random_write(rng_, p);
+  else if (!queued_.empty()) {  // a sequence goes out one write a cycle
     const Write w = queued_.pop_front();
     p.reg_we = true;
     p.reg_addr = w.offset;

@@ -22,6 +22,7 @@ struct TranslatorRandomRun {
   unsigned req_valid_per_256 = 205;  // a new request is offered in ~80% of idle cycles
   unsigned rsp_ready_per_256 = 179;  // ~70%: random back-pressure
   unsigned reg_write_per_256 = 8;    // ~3%: register rewrites mid-stream
+  unsigned matrix_sequence_per_256 = 1;  // ~0.4%: a matrix sequence starts (where the RTL has the scheme)
   unsigned reset_per_65536 = 16;     // ~1 cycle in 4096 starts a two-cycle reset in the middle of traffic
   uint64_t hang_cycles = kDefaultHangCycles;
   bool stop_at_first_mismatch = true;
@@ -34,10 +35,9 @@ struct TranslatorRandomRun {
 // firmware does (program_registers), so each task type's configured scheme
 // (a baseline's matrix too) is what the first requests are mapped with; after
 // a reset it writes them again while requests flow.
-// Where the RTL has the matrix scheme (geometry g), a quarter of its
-// register writes then start a matrix sequence: the rows of one task type
-// staged, one write a cycle, and committed with TASK_SCHEME = 3 (docs/cosim.md,
-// "Matrices").
+// Where the RTL has the matrix scheme (geometry g), matrix sequences come
+// on top: the rows of one task type staged, one write a cycle, and committed
+// with TASK_SCHEME = 3 (docs/cosim.md, "Matrices in the stimulus").
 class TranslatorStimulus {
  public:
   TranslatorStimulus(uint64_t seed, const Config& cfg, const RtlTranslatorGeometry& g, const TranslatorRandomRun& run);
