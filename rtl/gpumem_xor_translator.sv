@@ -113,8 +113,8 @@ module gpumem_xor_translator
   scheme_e [TASK_TYPE_COUNT-1:0]             scheme_d, scheme_q;
   logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][CANDIDATE_BIT_COUNT-1:0]  vec_d, vec_q;
 
-  localparam logic [63:0] GranuleMask = (64'd1 << GRANULE_SHIFT) - 64'd1;
-  localparam logic [63:0] BeyondMask  = ADDRESS_BITS >= 64 ? 64'd0 : ~((64'd1 << ADDRESS_BITS) - 64'd1);
+  localparam logic [63:0] GranuleMask = (64'(1) << GRANULE_SHIFT) - 64'(1);
+  localparam logic [63:0] BeyondMask  = ADDRESS_BITS >= 64 ? '0 : ~((64'(1) << ADDRESS_BITS) - 64'(1));
   localparam int unsigned TaskW = $clog2(TASK_TYPE_COUNT);
 
   // The model's acceptance rule for a task type's staged rows.
@@ -162,7 +162,7 @@ module gpumem_xor_translator
     assign wtask  = TaskW'((reg_offset - TASK_SCHEME_OFFSET) >> 2);
     assign commit = reg_we_i && matrix_ok && reg_wdata_i == 32'(SCHEME_MATRIX) &&
                     reg_offset >= TASK_SCHEME_OFFSET && reg_offset < TASK_SCHEME_OFFSET + 32'(4 * TASK_TYPE_COUNT) &&
-                    reg_offset[1:0] == 2'b00;
+                    reg_offset[1:0] == '0;
     logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][63:0]            stage_q;
     logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] row_q;
     logic hit;

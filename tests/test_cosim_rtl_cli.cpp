@@ -79,6 +79,39 @@ TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
   EXPECT_EQ(libraries_in(path("cache")), 2u);
 }
 
+// A co-simulation never passes what it did not check (issue 29): the
+// two-stage translator declares no MATRIX, so it is checked without the
+// matrix scheme, and task 0 on ipoly (a matrix) is checked on neither side:
+// the run says so before it starts and in its verdict; --require-all refuses.
+TEST_F(Cli, CosimOfAnRtlWithoutMatrixSaysWhichTaskTypesItDidNotCheck) {
+  std::string cfg = slurp(kDefault);
+  const std::string none = "{task_type: 0, scheme: none}";
+  ASSERT_NE(cfg.find(none), std::string::npos);
+  cfg.replace(cfg.find(none), none.size(), "{task_type: 0, scheme: ipoly}");
+  const std::string file = write("ipoly.yaml", cfg).string();
+  const std::vector<std::string> args{"cosim", "--config", file, "--rtl", kTwoStage, "--top", "two_stage_translator"};
+  std::vector<std::string> run_args = args;
+  run_args.insert(run_args.end(), {"--transactions", "2000"});
+  const Result r = run_env({kSharedCache}, run_args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("parameter    MATRIX"), std::string::npos) << r.out;
+  const size_t before = r.out.find("unchecked    task type 0: not checked, scheme ipoly (the RTL translator does not implement it");
+  const size_t compared = r.out.find("compared ");
+  ASSERT_NE(before, std::string::npos) << r.out;
+  EXPECT_LT(before, compared) << "said before the run's counts";
+  EXPECT_NE(r.out.find("result       agreement (task type 0: not checked, scheme ipoly)\n"), std::string::npos) << r.out;
+  std::vector<std::string> strict_args = args;
+  strict_args.push_back("--require-all");
+  const Result strict = run_env({kSharedCache}, strict_args);
+  EXPECT_EQ(strict.exit_code, 2) << strict.out << strict.err;
+  EXPECT_NE(strict.err.find("--require-all: task type 0: not checked, scheme ipoly"), std::string::npos) << strict.err;
+  EXPECT_EQ(strict.out.find("compared"), std::string::npos) << "refused before anything ran";
+  // The same config on the TLB leaves nothing unchecked.
+  const Result tlb = run({"cosim", "--config", file, "--block", "tlb", "--transactions", "200", "--require-all"});
+  EXPECT_EQ(tlb.exit_code, 0) << tlb.out << tlb.err;
+  EXPECT_NE(tlb.out.find("result       agreement\n"), std::string::npos) << tlb.out;
+}
+
 TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
   const std::vector<std::string> args{"cosim", "--config", kDefault, "--rtl", kTwoStage,
                                       "--top", "two_stage_translator", "--transactions", "100000"};
