@@ -165,17 +165,23 @@ module gpumem_xor_translator
                     reg_offset[1:0] == '0;
     logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][63:0]            stage_q;
     logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] row_q;
-    logic hit;
-    always_comb begin
-      hit = 1'b0;
-      for (int unsigned t = 0; t < TASK_TYPE_COUNT; t++) begin
-        for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
-          if (reg_offset == MATRIX_ROW_LO_OFFSET + 32'(4 * (t * MATRIX_ROW_LO_DIM1 + j)) ||
-              reg_offset == MATRIX_ROW_HI_OFFSET + 32'(4 * (t * MATRIX_ROW_HI_DIM1 + j))) hit = 1'b1;
-        end
-      end
-    end
-    assign row_write = reg_we_i && hit;
+    // A MATRIX_ROW_LO/HI write's row, from its offset: base + 4 * (t * DIM1 + j).
+    localparam int unsigned RowW = CHANNEL_BIT_COUNT > 1 ? $clog2(CHANNEL_BIT_COUNT) : 1;
+    logic [31:0]      lo_index, hi_index;  // (offset - base) / 4
+    logic             lo_hit, hi_hit;      // a row j < m of that register
+    logic [TaskW-1:0] row_t;
+    logic [RowW-1:0]  row_j;
+    assign lo_index = (reg_offset - MATRIX_ROW_LO_OFFSET) >> 2;
+    assign hi_index = (reg_offset - MATRIX_ROW_HI_OFFSET) >> 2;
+    assign lo_hit   = reg_offset >= MATRIX_ROW_LO_OFFSET && reg_offset[1:0] == '0 &&
+                      lo_index < 32'(TASK_TYPE_COUNT * MATRIX_ROW_LO_DIM1) &&
+                      lo_index % MATRIX_ROW_LO_DIM1 < CHANNEL_BIT_COUNT;
+    assign hi_hit   = reg_offset >= MATRIX_ROW_HI_OFFSET && reg_offset[1:0] == '0 &&
+                      hi_index < 32'(TASK_TYPE_COUNT * MATRIX_ROW_HI_DIM1) &&
+                      hi_index % MATRIX_ROW_HI_DIM1 < CHANNEL_BIT_COUNT;
+    assign row_t    = TaskW'((lo_hit ? lo_index / MATRIX_ROW_LO_DIM1 : hi_index / MATRIX_ROW_HI_DIM1));
+    assign row_j    = RowW'((lo_hit ? lo_index % MATRIX_ROW_LO_DIM1 : hi_index % MATRIX_ROW_HI_DIM1));
+    assign row_write = reg_we_i && (lo_hit || hi_hit);
     assign matrix_ok = rows_acceptable(stage_q[wtask]);
     assign req_rows  = row_q[req_task_type_i];
 
@@ -184,12 +190,8 @@ module gpumem_xor_translator
         stage_q <= {TASK_TYPE_COUNT * CHANNEL_BIT_COUNT {MATRIX_ROW_HI_RESET, MATRIX_ROW_LO_RESET}};
         row_q   <= '0;
       end else if (reg_we_i) begin
-        for (int unsigned t = 0; t < TASK_TYPE_COUNT; t++) begin
-          for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
-            if (reg_offset == MATRIX_ROW_LO_OFFSET + 32'(4 * (t * MATRIX_ROW_LO_DIM1 + j))) stage_q[t][j][31:0] <= reg_wdata_i;
-            if (reg_offset == MATRIX_ROW_HI_OFFSET + 32'(4 * (t * MATRIX_ROW_HI_DIM1 + j))) stage_q[t][j][63:32] <= reg_wdata_i;
-          end
-        end
+        if (lo_hit) stage_q[row_t][row_j][31:0] <= reg_wdata_i;
+        if (hi_hit) stage_q[row_t][row_j][63:32] <= reg_wdata_i;
         if (commit) begin
           for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) row_q[wtask][j] <= stage_q[wtask][j][ADDRESS_BITS-1:0];
         end
