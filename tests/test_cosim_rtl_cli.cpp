@@ -206,7 +206,7 @@ TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {
   EXPECT_EQ(r.err, e + "two_stage_translator does not meet the translator port contract (docs/cosim.md)\n" +
                        e + "port req_addr_i: 38 bits, the contract says 40 (memory.address_bits)\n" +
                        e + "port rsp_ready_i: an output, the contract says input\n" +
-                       e + "port rsp_scheme_o: missing (the contract: output, 2 bits, the scheme that mapped it: none, xor or prime)\n" +
+                       e + "port rsp_scheme_o: missing (the contract: output, 2 bits, the scheme that mapped it: none, xor, prime or matrix)\n" +
                        e + "port debug_i: an input the contract does not have (nothing would drive it)\n");
   EXPECT_EQ(libraries_in(path("cache")), 0u);
   // A module that is not there, and a file Verilator cannot parse.
