@@ -5,6 +5,8 @@
 // one-line bug in each is caught with the usual report, and contract
 // violations are named port by port.
 #include <algorithm>
+#include <sstream>
+#include <tuple>
 
 #include "cli_helpers.hpp"
 
@@ -77,6 +79,73 @@ TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
   // The built-in geometry does not touch the cache.
   ASSERT_EQ(run_env({cache}, {"cosim", "--config", kDefault, "--transactions", "100"}).exit_code, 0);
   EXPECT_EQ(libraries_in(path("cache")), 2u);
+}
+
+// The count of requests compared on task type t's configured mapping, from
+// the summary's "configured" line, or -1 when the line does not name it.
+long configured_count(const std::string& out, unsigned t, const std::string& scheme) {
+  const std::string key = " task type " + std::to_string(t) + " " + scheme + " ";
+  const size_t line = out.find("configured   ");
+  const size_t at = line == std::string::npos ? line : out.find(key, line);
+  return at == std::string::npos ? -1 : std::stol(out.substr(at + key.size()));
+}
+
+// Every named baseline is proven in RTL at a channel count it allows (issue
+// 32): ipoly, bitwise_xor and random on the built-in geometry, mop4clxor
+// with its 64-byte granule and pae on 32 channels verilated for their
+// configs; each run loads the config's mapping first and compares requests on it.
+TEST_F(Cli, CosimProvesEveryNamedBaselineInRtl) {
+  std::string base = slurp(kDefault);
+  auto with = [&](std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  const std::string three = with(base, "    - {task_type: 2, scheme: prime}\n",
+                                 "    - {task_type: 2, scheme: prime}\n    - {task_type: 3, scheme: ipoly}\n"
+                                 "    - {task_type: 4, scheme: bitwise_xor}\n    - {task_type: 5, scheme: random, seed: 9}\n");
+  std::string mop = with(base, "{task_type: 0, scheme: none}", "{task_type: 0, scheme: mop4clxor}");
+  mop = with(mop, "  channel_bits: [8, 9, 10, 11]\n", "  channel_bits: [8, 9, 10, 11]\n  granule_bytes: 64\n");
+  std::string pae = with(base, "{task_type: 0, scheme: none}", "{task_type: 0, scheme: pae}");
+  pae = with(pae, "  channels: 16\n", "  channels: 32\n");
+  pae = with(pae, "  channel_bits: [8, 9, 10, 11]\n", "  channel_bits: [7, 8, 9, 10, 11]\n");
+  pae = with(pae, "xor_vectors: [0x11, 0x22, 0x44, 0x88]", "xor_vectors: [0x11, 0x22, 0x44, 0x88, 0x10]");
+  const std::vector<std::tuple<std::string, std::string, std::vector<std::pair<unsigned, std::string>>>> cases{
+      {"three.yaml", three, {{3, "ipoly"}, {4, "bitwise_xor"}, {5, "random"}}},
+      {"mop.yaml", mop, {{0, "mop4clxor"}}},
+      {"pae.yaml", pae, {{0, "pae"}}}};
+  for (const auto& [name, text, tasks] : cases) {
+    const Result r = run_env({kSharedCache}, {"cosim", "--config", write(name, text).string(), "--block", "translator",
+                                              "--transactions", "20000", "--require-all"});
+    ASSERT_EQ(r.exit_code, 0) << name << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << name << "\n" << r.out;
+    for (const auto& [t, scheme] : tasks) EXPECT_GT(configured_count(r.out, t, scheme), 0) << name << "\n" << r.out;
+  }
+}
+
+// What a user does (issue 32's "done when"): `gpumem explore` recommends a
+// matrix, the user pastes it into the config, and `gpumem cosim` proves the
+// translator RTL implements it.
+TEST_F(Cli, CosimProvesTheExplorersRecommendationPastedIntoTheConfig) {
+  const std::string config = kSource + "/configs/examples/profile-transpose.yaml";
+  const Result ex = run({"explore", "--config", config, "--emit-yaml", path("rec.yaml").string()});
+  ASSERT_EQ(ex.exit_code, 0) << ex.out << ex.err;
+  const std::string rec = slurp(path("rec.yaml"));
+  const size_t list = rec.find("tasks:\n");
+  ASSERT_NE(list, std::string::npos) << rec;
+  ASSERT_NE(rec.find("scheme: ipoly"), std::string::npos) << "the recommendation is a matrix (a baseline)\n" << rec;
+  std::string text = slurp(config);
+  const std::string own = "  tasks:\n    - {task_type: 0, scheme: none}\n";
+  ASSERT_NE(text.find(own), std::string::npos);
+  std::string pasted;  // the emitted list, indented under translator:
+  std::istringstream lines(rec.substr(list));
+  for (std::string line; std::getline(lines, line);) pasted += "  " + line + "\n";
+  text.replace(text.find(own), own.size(), pasted);
+  const Result r = run_env({kSharedCache}, {"cosim", "--config", write("pasted.yaml", text).string(), "--block",
+                                            "translator", "--transactions", "20000", "--require-all"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(configured_count(r.out, 0, "ipoly"), 0) << r.out;
+  EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << r.out;
 }
 
 // A co-simulation never passes what it did not check (issue 29): the
