@@ -396,6 +396,23 @@ TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
   EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
 }
 
+// One million transactions hit every bin, the matrix class's included
+// (issue 32; a stimulus that could not draw acceptable rows once crashed here).
+TEST_F(Cli, CosimTranslatorMillionTransactionsHitEveryMatrixBin) {
+  const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "translator",
+                        "--transactions", "1000000", "--seed", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const size_t at = r.out.find("coverage     matrix class: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  for (const char* bin : {"baseline ipoly", "identity-like", "other accepted", "singular refused", "empty row refused",
+                          "granule refused", "beyond refused", "re-commit in use", "commit with a request",
+                          "staged rows unused"})
+    EXPECT_NE(line.find(bin + std::string(" ")), std::string::npos) << bin << ": " << line;
+  EXPECT_NE(r.out.find("unhit bins   none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << r.out;
+}
+
 // A co-simulation never passes what it did not check (issues 29, 32): task 0
 // on ipoly is a matrix, which the project's RTL translator implements, so
 // the firmware's load of the config puts task 0 on it first and the summary
