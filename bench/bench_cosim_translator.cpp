@@ -17,11 +17,11 @@ using namespace gpumem::tb;
 
 // The floor: the model, the stimulus and the clock, nothing else. Clocked as
 // the fast mode does (tb/common/fast_bench.hpp) (inputs with the clock low, then the edge).
-uint64_t bare_loop(uint64_t seed, unsigned address_bits, const TranslatorRandomRun& run, uint64_t& cycles) {
+uint64_t bare_loop(uint64_t seed, const Config& cfg, const TranslatorRandomRun& run, uint64_t& cycles) {
   VerilatedContext context;
   Vgpumem_xor_translator dut(&context, "translator");
   cycles = reset_cycles(dut);  // the inputs are zero: idle
-  TranslatorStimulus stimulus(seed, address_bits, run);
+  TranslatorStimulus stimulus(seed, cfg, rtl_translator_geometry(), run);
   uint64_t taken = 0;
   bool accepted = false;
   while (taken < run.transactions) {
@@ -69,7 +69,7 @@ BlockRates bench_translator(const Config& cfg, const BenchOptions& o) {
       [&](uint64_t seed) {
         const auto t0 = Clock::now();
         uint64_t cycles = 0;
-        const uint64_t taken = bare_loop(seed, cfg.memory.address_bits, run, cycles);
+        const uint64_t taken = bare_loop(seed, cfg, run, cycles);
         rates.bare.add(taken, cycles, t0);
       });
   if (!agreed) {

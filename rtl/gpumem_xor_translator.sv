@@ -12,8 +12,14 @@
 // with RegisterBank's reset values and acceptance rules, and answers each
 // write in its cycle: reg_error_o high with reg_we_i means refused, and a
 // refused write changes nothing. Refused, as the model refuses them:
-//   - TASK_SCHEME value > 2, or 2 (prime) when the prime scheme is not available
-//     (PRIME == 0 or the channel bits are not contiguous ascending);
+//   - TASK_SCHEME value > 3, 2 (prime) when the prime scheme is not available
+//     (PRIME == 0 or the channel bits are not contiguous ascending), and 3
+//     (matrix) when MATRIX == 0 or the rows staged for that task type fail
+//     the model's acceptance rule (channel_matrix_problem): a row is empty,
+//     reads a bit below GRANULE_SHIFT (inside the interleave granule) or at
+//     or above ADDRESS_BITS, or the channel-bit submatrix is singular over
+//     GF(2);
+//   - MATRIX_ROW_LO/HI[t][j] when MATRIX == 0 or j >= m;
 //   - CTRL with TRANSLATOR_POSITION set (this block sits after the MMU);
 //   - XOR_VECTOR[t][j] with j >= m, misaligned offsets and offsets of no register;
 // and every offset of another block's register (PT_ROOT, PROCESS_TASK, ...),
@@ -28,12 +34,20 @@
 // (req_valid_i && req_ready_o at the edge) gives its response in cycle n+1.
 // While rsp_valid_o && !rsp_ready_i the stage holds and req_ready_o is low.
 //
+// The matrix commit check is combinational: a Gauss-Jordan elimination of
+// the m x m channel-bit submatrix (m <= 8), so a TASK_SCHEME write is
+// answered in its cycle like every other write and the port contract does
+// not change. It runs once, on the staged rows of the task type the write
+// addresses, not once per task type. Staged rows are not used until a
+// commit accepts them; a refused commit keeps the committed rows and scheme.
+//
 // Mapping of task t under its effective scheme (none while interleave is off):
 //   none : identity;
 //   xor  : b'[c_j] = b[c_j] ^ parity(b & mask[t][j]), mask[t][j] holding the
 //          candidate bit p_i for every set bit i of XOR_VECTOR[t][j];
 //   prime: channel field G mod N replaced by (G * PRIME) mod N, N = 2^m,
-//          G = address >> c_0 (the channel bits contiguous ascending).
+//          G = address >> c_0 (the channel bits contiguous ascending);
+//   matrix: b'[c_j] = parity(b & row[t][j]), the rows committed last.
 // rsp_channel_o bit j = mapped bit c_j.
 //
 // The parameters are `verilator public` so that the co-simulation test can
@@ -47,7 +61,9 @@ module gpumem_xor_translator
   // Bit positions, 8 bits each: c_j in CHANNEL_BITS[8*j +: 8], p_i in CANDIDATE_BITS[8*i +: 8].
   parameter logic [CHANNEL_BIT_COUNT*8-1:0] CHANNEL_BITS /*verilator public*/ = 32'h0B0A_0908,
   parameter logic [CANDIDATE_BIT_COUNT*8-1:0] CANDIDATE_BITS /*verilator public*/ = 64'h1312_1110_0F0E_0D0C,
-  parameter int unsigned PRIME /*verilator public*/ = 0  // prime scheme multiplier, 0: not configured
+  parameter int unsigned PRIME /*verilator public*/ = 0,  // prime scheme multiplier, 0: not configured
+  parameter int unsigned MATRIX /*verilator public*/ = 1,  // 1: the matrix scheme is built (MATRIX_ROW registers, TASK_SCHEME 3)
+  parameter int unsigned GRANULE_SHIFT /*verilator public*/ = 8  // log2 of the interleave granule: no matrix row reads below it
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -97,6 +113,105 @@ module gpumem_xor_translator
   scheme_e [TASK_TYPE_COUNT-1:0]             scheme_d, scheme_q;
   logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][CANDIDATE_BIT_COUNT-1:0]  vec_d, vec_q;
 
+  localparam logic [63:0] GranuleMask = (64'(1) << GRANULE_SHIFT) - 64'(1);
+  localparam logic [63:0] BeyondMask  = ADDRESS_BITS >= 64 ? '0 : ~((64'(1) << ADDRESS_BITS) - 64'(1));
+  localparam int unsigned TaskW = $clog2(TASK_TYPE_COUNT);
+
+  // The model's acceptance rule for a task type's staged rows.
+  function automatic bit rows_acceptable(logic [CHANNEL_BIT_COUNT-1:0][63:0] rows);
+    logic [CHANNEL_BIT_COUNT-1:0][CHANNEL_BIT_COUNT-1:0] a;  // a[j][k]: row j reads channel bit c_k
+    logic [CHANNEL_BIT_COUNT-1:0] tmp;
+    bit found;
+    for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
+      if (rows[j] == '0 || (rows[j] & GranuleMask) != '0 || (rows[j] & BeyondMask) != '0) return 1'b0;
+      for (int unsigned k = 0; k < CHANNEL_BIT_COUNT; k++) a[j][k] = rows[j][chan_pos(k)];
+    end
+    for (int unsigned col = 0; col < CHANNEL_BIT_COUNT; col++) begin
+      found = 1'b0;
+      for (int unsigned r = col; r < CHANNEL_BIT_COUNT; r++) begin
+        if (!found && a[r][col]) begin
+          tmp    = a[col];
+          a[col] = a[r];
+          a[r]   = tmp;
+          found  = 1'b1;
+        end
+      end
+      if (!found) return 1'b0;
+      for (int unsigned r = 0; r < CHANNEL_BIT_COUNT; r++) begin
+        if (r != col && a[r][col]) a[r] = a[r] ^ a[col];
+      end
+    end
+    return 1'b1;
+  endfunction
+
+  function automatic logic [CHANNEL_BIT_COUNT-1:0][63:0] widen(logic [CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] rows);
+    for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) widen[j] = 64'(rows[j]);
+  endfunction
+
+  // The matrix scheme's registers exist only where it is built, so a
+  // translator without it carries no row storage. Rows are staged as written
+  // (all 64 bits, so the check sees a bit beyond the address) and committed
+  // as checked, when TASK_SCHEME[t] = 3 is accepted.
+  logic matrix_ok;  // the staged rows of the task type a TASK_SCHEME write addresses pass the acceptance rule
+  logic row_write;  // this cycle's write is a MATRIX_ROW_LO/HI[t][j < m]
+  logic [CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] req_rows;  // the request's task type's committed rows
+
+  if (MATRIX != 0) begin : g_matrix
+    logic [TaskW-1:0] wtask;   // the task type a TASK_SCHEME write addresses
+    logic             commit;  // this cycle's write commits its staged rows
+    assign wtask  = TaskW'((reg_offset - TASK_SCHEME_OFFSET) >> 2);
+    assign commit = reg_we_i && matrix_ok && reg_wdata_i == 32'(SCHEME_MATRIX) &&
+                    reg_offset >= TASK_SCHEME_OFFSET && reg_offset < TASK_SCHEME_OFFSET + 32'(4 * TASK_TYPE_COUNT) &&
+                    reg_offset[1:0] == '0;
+    logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][63:0]            stage_q;
+    logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] row_q;
+    // A MATRIX_ROW_LO/HI write's row, from its offset: base + 4 * (t * DIM1 + j).
+    localparam int unsigned RowW = CHANNEL_BIT_COUNT > 1 ? $clog2(CHANNEL_BIT_COUNT) : 1;
+    logic [31:0]      lo_index, hi_index;  // (offset - base) / 4
+    logic             lo_hit, hi_hit;      // a row j < m of that register
+    logic [TaskW-1:0] row_t;
+    logic [RowW-1:0]  row_j;
+    assign lo_index = (reg_offset - MATRIX_ROW_LO_OFFSET) >> 2;
+    assign hi_index = (reg_offset - MATRIX_ROW_HI_OFFSET) >> 2;
+    assign lo_hit   = reg_offset >= MATRIX_ROW_LO_OFFSET && reg_offset[1:0] == '0 &&
+                      lo_index < 32'(TASK_TYPE_COUNT * MATRIX_ROW_LO_DIM1) &&
+                      lo_index % MATRIX_ROW_LO_DIM1 < CHANNEL_BIT_COUNT;
+    assign hi_hit   = reg_offset >= MATRIX_ROW_HI_OFFSET && reg_offset[1:0] == '0 &&
+                      hi_index < 32'(TASK_TYPE_COUNT * MATRIX_ROW_HI_DIM1) &&
+                      hi_index % MATRIX_ROW_HI_DIM1 < CHANNEL_BIT_COUNT;
+    assign row_t    = TaskW'((lo_hit ? lo_index / MATRIX_ROW_LO_DIM1 : hi_index / MATRIX_ROW_HI_DIM1));
+    assign row_j    = RowW'((lo_hit ? lo_index % MATRIX_ROW_LO_DIM1 : hi_index % MATRIX_ROW_HI_DIM1));
+    assign row_write = reg_we_i && (lo_hit || hi_hit);
+    assign matrix_ok = rows_acceptable(stage_q[wtask]);
+    assign req_rows  = row_q[req_task_type_i];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        stage_q <= {TASK_TYPE_COUNT * CHANNEL_BIT_COUNT {MATRIX_ROW_HI_RESET, MATRIX_ROW_LO_RESET}};
+        row_q   <= '0;
+      end else if (reg_we_i) begin
+        if (lo_hit) stage_q[row_t][row_j][31:0] <= reg_wdata_i;
+        if (hi_hit) stage_q[row_t][row_j][63:32] <= reg_wdata_i;
+        if (commit) begin
+          for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) row_q[wtask][j] <= stage_q[wtask][j][ADDRESS_BITS-1:0];
+        end
+      end
+    end
+
+`ifndef SYNTHESIS
+    // The matrix a request is mapped with always passed the acceptance rule,
+    // so the mapping is a bijection. Checked where it is used, on the
+    // request's task type: one elimination a cycle, not one per task type
+    // (sixteen made the verilated model ten times the size to compile).
+    MatrixInUseAcceptable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+        req_valid_i && scheme_q[req_task_type_i] == SCHEME_MATRIX |-> rows_acceptable(widen(req_rows)));
+`endif
+  end else begin : g_no_matrix
+    assign row_write = 1'b0;
+    assign matrix_ok = 1'b0;
+    assign req_rows  = '0;
+  end
+
   logic [31:0] reg_offset;  // the port's address as a register-map offset
   assign reg_offset = 32'(reg_addr_i);
 
@@ -104,7 +219,7 @@ module gpumem_xor_translator
     ien_d       = ien_q;
     scheme_d    = scheme_q;
     vec_d       = vec_q;
-    reg_error_o = reg_we_i;  // until a register of this block takes the write
+    reg_error_o = reg_we_i && !row_write;  // until a register of this block takes the write
     if (reg_we_i) begin
       if (reg_offset == CTRL_OFFSET && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) begin
         ien_d       = |(reg_wdata_i & CTRL_INTERLEAVE_ENABLE);
@@ -116,12 +231,17 @@ module gpumem_xor_translator
             scheme_d[t] = scheme_e'(reg_wdata_i[$bits(scheme_e)-1:0]);
             reg_error_o = 1'b0;
           end
+          if (reg_wdata_i == 32'(SCHEME_MATRIX) && matrix_ok) begin
+            scheme_d[t] = SCHEME_MATRIX;
+            reg_error_o = 1'b0;
+          end
         end
         for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
           if (reg_offset == XOR_VECTOR_OFFSET + 32'(4 * (t * XOR_VECTOR_DIM1 + j))) begin
             vec_d[t][j] = reg_wdata_i[CANDIDATE_BIT_COUNT-1:0];
             reg_error_o = 1'b0;
           end
+
         end
       end
     end
@@ -163,6 +283,11 @@ module gpumem_xor_translator
       end
       SCHEME_PRIME: begin
         if (PrimeOk) mapped[GranuleShift +: CHANNEL_BIT_COUNT] = slot;
+      end
+      SCHEME_MATRIX: begin
+        for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
+          mapped[chan_pos(j)] = ^(req_addr_i & req_rows[j]);
+        end
       end
       default: mapped = req_addr_i;  // none
     endcase
@@ -236,10 +361,12 @@ module gpumem_xor_translator
     end
   end
 
-  // Only schemes 0..2 are ever stored, prime only when available.
+  // A scheme is stored only where it is available; a committed matrix is
+  // always one the acceptance rule takes (so the mapping is a bijection).
   for (genvar t = 0; t < TASK_TYPE_COUNT; t++) begin : g_scheme_asserts
     SchemeKnown_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        (scheme_q[t] == SCHEME_NONE || scheme_q[t] == SCHEME_XOR || (scheme_q[t] == SCHEME_PRIME && PrimeOk)));
+        (scheme_q[t] == SCHEME_NONE || scheme_q[t] == SCHEME_XOR || (scheme_q[t] == SCHEME_PRIME && PrimeOk) ||
+         (scheme_q[t] == SCHEME_MATRIX && MATRIX != 0)));
   end
 
   // A stalled response holds its value; back-pressure closes the request side.

@@ -16,6 +16,7 @@
 #include "tb/common/rtl_library.hpp"
 #include "tb/tlb/tlb_driver.hpp"
 #include "tb/tlb/tlb_pin_cosim.hpp"
+#include "tb/translator/translator_block.hpp"
 #include "tb/translator/translator_driver.hpp"
 #include "tb/translator/translator_pin_cosim.hpp"
 
@@ -42,12 +43,20 @@ struct CosimBlock {
   std::string (*unfit)(const Config& cfg);  // why no RTL of the block can run with cfg, or ""
   // What of cfg the block's RTL does not implement, so no run checks it
   // ("task types 0: not checked, scheme ipoly"), or "".
-  std::string (*unchecked)(const Config& cfg);
+  // `rtl`: the RTL verilated at run time, null for the built-in one.
+  std::string (*unchecked)(const Config& cfg, const LoadedRtl* rtl);
 };
-std::string nothing_unchecked(const Config&) { return ""; }
+std::string nothing_unchecked(const Config&, const LoadedRtl*) { return ""; }
+std::string translator_unchecked_by(const Config& cfg, const LoadedRtl* rtl) {
+  try {
+    return translator_unchecked(cfg, TranslatorBlock::geometry(cfg, rtl));
+  } catch (const std::invalid_argument&) {
+    return "";  // no session runs: making it names the difference
+  }
+}
 const CosimBlock kBlocks[] = {
     {TranslatorBlock::kName, "translator", make_cosim_session<TranslatorBlock>, translator_contract,
-     translator_built_in, translator_unfit, translator_unchecked},
+     translator_built_in, translator_unfit, translator_unchecked_by},
     {TlbBlock::kName, "mmu", make_cosim_session<TlbBlock>, tlb_contract, tlb_built_in, tlb_unfit, nothing_unchecked},
 };
 
@@ -121,18 +130,18 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     out << contract_markdown(block->contract(cfg));
     return 0;
   }
+  check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
+  const bool pin = a.mode == "pin";
+  const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   // A run must not pass what it did not check: say so before it runs, in
   // the summary, and refuse with --require-all.
-  const std::string unchecked = block->unchecked(cfg);
+  const std::string unchecked = block->unchecked(cfg, rtl ? &*rtl : nullptr);
   if (!unchecked.empty() && a.require_all)
     throw InputError(a.config, 0, "--require-all",
                      unchecked + ": the RTL " + block->name + " does not implement it (docs/cosim.md, \"What a run checks\")");
   if (!unchecked.empty())
     out << "unchecked    " << unchecked << " (the RTL " << block->name
         << " does not implement it: those task types run with the schemes the stimulus writes)" << std::endl;
-  check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
-  const bool pin = a.mode == "pin";
-  const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   std::unique_ptr<CosimSession> session;
   try {
     session = block->make(cfg, a.seed, pin, rtl ? &*rtl : nullptr);

@@ -5,6 +5,8 @@
 // one-line bug in each is caught with the usual report, and contract
 // violations are named port by port.
 #include <algorithm>
+#include <sstream>
+#include <tuple>
 
 #include "cli_helpers.hpp"
 
@@ -77,6 +79,106 @@ TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
   // The built-in geometry does not touch the cache.
   ASSERT_EQ(run_env({cache}, {"cosim", "--config", kDefault, "--transactions", "100"}).exit_code, 0);
   EXPECT_EQ(libraries_in(path("cache")), 2u);
+}
+
+// The count of requests compared on task type t's configured mapping, from
+// the summary's "configured" line, or -1 when the line does not name it.
+long configured_count(const std::string& out, unsigned t, const std::string& scheme) {
+  const std::string key = " task type " + std::to_string(t) + " " + scheme + " ";
+  const size_t line = out.find("configured   ");
+  const size_t at = line == std::string::npos ? line : out.find(key, line);
+  return at == std::string::npos ? -1 : std::stol(out.substr(at + key.size()));
+}
+
+// Every named baseline is proven in RTL at a channel count it allows (issue
+// 32): ipoly, bitwise_xor and random on the built-in geometry, mop4clxor
+// with its 64-byte granule and pae on 32 channels verilated for their
+// configs; each run loads the config's mapping first and compares requests on it.
+TEST_F(Cli, CosimProvesEveryNamedBaselineInRtl) {
+  std::string base = slurp(kDefault);
+  auto with = [&](std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  const std::string three = with(base, "    - {task_type: 2, scheme: prime}\n",
+                                 "    - {task_type: 2, scheme: prime}\n    - {task_type: 3, scheme: ipoly}\n"
+                                 "    - {task_type: 4, scheme: bitwise_xor}\n    - {task_type: 5, scheme: random, seed: 9}\n");
+  std::string mop = with(base, "{task_type: 0, scheme: none}", "{task_type: 0, scheme: mop4clxor}");
+  mop = with(mop, "  channel_bits: [8, 9, 10, 11]\n", "  channel_bits: [8, 9, 10, 11]\n  granule_bytes: 64\n");
+  std::string pae = with(base, "{task_type: 0, scheme: none}", "{task_type: 0, scheme: pae}");
+  pae = with(pae, "  channels: 16\n", "  channels: 32\n");
+  pae = with(pae, "  channel_bits: [8, 9, 10, 11]\n", "  channel_bits: [7, 8, 9, 10, 11]\n");
+  pae = with(pae, "xor_vectors: [0x11, 0x22, 0x44, 0x88]", "xor_vectors: [0x11, 0x22, 0x44, 0x88, 0x10]");
+  const std::vector<std::tuple<std::string, std::string, std::vector<std::pair<unsigned, std::string>>>> cases{
+      {"three.yaml", three, {{3, "ipoly"}, {4, "bitwise_xor"}, {5, "random"}}},
+      {"mop.yaml", mop, {{0, "mop4clxor"}}},
+      {"pae.yaml", pae, {{0, "pae"}}}};
+  for (const auto& [name, text, tasks] : cases) {
+    const Result r = run_env({kSharedCache}, {"cosim", "--config", write(name, text).string(), "--block", "translator",
+                                              "--transactions", "20000", "--require-all"});
+    ASSERT_EQ(r.exit_code, 0) << name << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << name << "\n" << r.out;
+    for (const auto& [t, scheme] : tasks) EXPECT_GT(configured_count(r.out, t, scheme), 0) << name << "\n" << r.out;
+  }
+}
+
+// What a user does (issue 32's "done when"): `gpumem explore` recommends a
+// matrix, the user pastes it into the config, and `gpumem cosim` proves the
+// translator RTL implements it.
+TEST_F(Cli, CosimProvesTheExplorersRecommendationPastedIntoTheConfig) {
+  const std::string config = kSource + "/configs/examples/profile-transpose.yaml";
+  const Result ex = run({"explore", "--config", config, "--emit-yaml", path("rec.yaml").string()});
+  ASSERT_EQ(ex.exit_code, 0) << ex.out << ex.err;
+  const std::string rec = slurp(path("rec.yaml"));
+  const size_t list = rec.find("tasks:\n");
+  ASSERT_NE(list, std::string::npos) << rec;
+  ASSERT_NE(rec.find("scheme: ipoly"), std::string::npos) << "the recommendation is a matrix (a baseline)\n" << rec;
+  std::string text = slurp(config);
+  const std::string own = "  tasks:\n    - {task_type: 0, scheme: none}\n";
+  ASSERT_NE(text.find(own), std::string::npos);
+  std::string pasted;  // the emitted list, indented under translator:
+  std::istringstream lines(rec.substr(list));
+  for (std::string line; std::getline(lines, line);) pasted += "  " + line + "\n";
+  text.replace(text.find(own), own.size(), pasted);
+  const Result r = run_env({kSharedCache}, {"cosim", "--config", write("pasted.yaml", text).string(), "--block",
+                                            "translator", "--transactions", "20000", "--require-all"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(configured_count(r.out, 0, "ipoly"), 0) << r.out;
+  EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << r.out;
+}
+
+// A co-simulation never passes what it did not check (issue 29): the
+// two-stage translator declares no MATRIX, so it is checked without the
+// matrix scheme, and task 0 on ipoly (a matrix) is checked on neither side:
+// the run says so before it starts and in its verdict; --require-all refuses.
+TEST_F(Cli, CosimOfAnRtlWithoutMatrixSaysWhichTaskTypesItDidNotCheck) {
+  std::string cfg = slurp(kDefault);
+  const std::string none = "{task_type: 0, scheme: none}";
+  ASSERT_NE(cfg.find(none), std::string::npos);
+  cfg.replace(cfg.find(none), none.size(), "{task_type: 0, scheme: ipoly}");
+  const std::string file = write("ipoly.yaml", cfg).string();
+  const std::vector<std::string> args{"cosim", "--config", file, "--rtl", kTwoStage, "--top", "two_stage_translator"};
+  std::vector<std::string> run_args = args;
+  run_args.insert(run_args.end(), {"--transactions", "2000"});
+  const Result r = run_env({kSharedCache}, run_args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("parameter    MATRIX"), std::string::npos) << r.out;
+  const size_t before = r.out.find("unchecked    task type 0: not checked, scheme ipoly (the RTL translator does not implement it");
+  const size_t compared = r.out.find("compared ");
+  ASSERT_NE(before, std::string::npos) << r.out;
+  EXPECT_LT(before, compared) << "said before the run's counts";
+  EXPECT_NE(r.out.find("result       agreement (task type 0: not checked, scheme ipoly)\n"), std::string::npos) << r.out;
+  std::vector<std::string> strict_args = args;
+  strict_args.push_back("--require-all");
+  const Result strict = run_env({kSharedCache}, strict_args);
+  EXPECT_EQ(strict.exit_code, 2) << strict.out << strict.err;
+  EXPECT_NE(strict.err.find("--require-all: task type 0: not checked, scheme ipoly"), std::string::npos) << strict.err;
+  EXPECT_EQ(strict.out.find("compared"), std::string::npos) << "refused before anything ran";
+  // The same config on the TLB leaves nothing unchecked.
+  const Result tlb = run({"cosim", "--config", file, "--block", "tlb", "--transactions", "200", "--require-all"});
+  EXPECT_EQ(tlb.exit_code, 0) << tlb.out << tlb.err;
+  EXPECT_NE(tlb.out.find("result       agreement\n"), std::string::npos) << tlb.out;
 }
 
 TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
@@ -173,7 +275,7 @@ TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {
   EXPECT_EQ(r.err, e + "two_stage_translator does not meet the translator port contract (docs/cosim.md)\n" +
                        e + "port req_addr_i: 38 bits, the contract says 40 (memory.address_bits)\n" +
                        e + "port rsp_ready_i: an output, the contract says input\n" +
-                       e + "port rsp_scheme_o: missing (the contract: output, 2 bits, the scheme that mapped it: none, xor or prime)\n" +
+                       e + "port rsp_scheme_o: missing (the contract: output, 2 bits, the scheme that mapped it: none, xor, prime or matrix)\n" +
                        e + "port debug_i: an input the contract does not have (nothing would drive it)\n");
   EXPECT_EQ(libraries_in(path("cache")), 0u);
   // A module that is not there, and a file Verilator cannot parse.

@@ -253,7 +253,7 @@ TEST(Dpi, StimulusIsTheCosimStimulus) {
   ASSERT_NE(s, nullptr);
   tb::TranslatorRandomRun run;
   run.transactions = 1000;
-  tb::TranslatorStimulus reference(42, cfg.memory.address_bits, run);
+  tb::TranslatorStimulus reference(42, cfg, tb::translator_geometry_of_config(cfg), run);
   int reset = 0, req_valid = 0, rsp_ready = 0, reg_we = 0;
   unsigned long long addr = 0;
   unsigned task = 0, reg_addr = 0, reg_wdata = 0;

@@ -185,7 +185,7 @@ TEST(RegisterBank, MatrixRowsTakeEffectOnlyWhenACheckedCommitAccepts) {
   EXPECT_EQ(bank.read(matrix_row_offset(kRegMatrixRowLo, 2, 3), 4, v), RegStatus::kUnmapped) << "row j >= m";
 
   RegisterParams rtl = register_params(bank_config());
-  rtl.matrix_scheme = false;  // as the RTL translator is built
+  rtl.matrix_scheme = false;  // as a translator RTL without the scheme (MATRIX 0) answers
   RegisterBank without(rtl);
   EXPECT_EQ(without.write(matrix_row_offset(kRegMatrixRowLo, 0, 0), 4, 0x100), RegStatus::kUnmapped);
   EXPECT_EQ(without.write(kRegTaskScheme, 4, 3), RegStatus::kBadValue);

@@ -141,7 +141,7 @@ TEST_F(TranslatorCosimTest, RejectedWritesChangeNothing) {
 }
 
 TEST(TranslatorCosim, MismatchReportNamesEverything) {
-  TranslatorScoreboard sb(default_config(), 42);
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
   sb.request_accepted(0x1234, 5);
   EXPECT_FALSE(sb.response_taken({0x1334, 3, 0}, 17));
   ASSERT_TRUE(sb.first_mismatch());
@@ -208,21 +208,21 @@ TEST_F(TranslatorCosimTest, RegisterAnswersAreTheModels) {
 }
 
 TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
-  TranslatorScoreboard sb(default_config(), 42);
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
   sb.register_written(kRegCtrl, kCtrlInterleaveEnable | kCtrlTranslatorPosition, /*rtl_refused=*/false, 9);
   ASSERT_EQ(sb.mismatches(), 1u);
   const std::string r = sb.first_mismatch()->report();
   for (const char* s : {"transaction 0 (a register write), cycle 9", "seed 42", "0x0010 (CTRL)", "0x00000005", "refused (value not allowed)",
                         "accepted", "differs"})
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
-  TranslatorScoreboard other(default_config(), 1);
+  TranslatorScoreboard other(default_config(), rtl_translator_geometry(), 1);
   other.register_written(task_scheme(1), 1, /*rtl_refused=*/true, 3);
   ASSERT_EQ(other.mismatches(), 1u) << "an accepted write the RTL refused";
 }
 
 // The in-flight queue is a ring that grows when full: order survives growth.
 TEST(TranslatorCosim, ScoreboardKeepsRequestOrderPastItsRing) {
-  TranslatorScoreboard sb(default_config(), 1);
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 1);
   for (uint64_t i = 0; i < 10; ++i) sb.request_accepted(0x1000 * i + 0x100 * (i % 16), 0);
   EXPECT_EQ(sb.outstanding(), 10u);
   for (uint64_t i = 0; i < 10; ++i) {

@@ -29,8 +29,8 @@ struct RegisterParams {
   Scheme default_scheme = Scheme::kNone;
   TranslatorPosition position = TranslatorPosition::kAfterMmu;
   unsigned address_bits = 40;  // the translator's input width: matrix rows read no bit at or above it
-  // The matrix scheme and its rows exist. The project's RTL translator has
-  // no matrix scheme, so the co-simulation elaborates the bank without it.
+  // The matrix scheme and its rows exist (a translator RTL's port may be
+  // built without them: the co-simulation elaborates the bank to match).
   bool matrix_scheme = true;
   unsigned entropy_window = 64;  // W of the performance counters' window entropy
 };

@@ -16,7 +16,7 @@
 //   geometry(cfg, rtl)          the built-in geometry equal to cfg's, or cfg's
 //                               for a library verilated at run time; throws
 //                               std::invalid_argument naming the differences
-//   scoreboard(cfg, seed)       the block's scoreboard for cfg
+//   scoreboard(cfg, g, seed)    the block's scoreboard for cfg, against an RTL of geometry g
 //   fast_model(g, seed, waves, rtl), pin_module(...)   the models behind both benches
 //   details(g), print_counts(...), wave_layout(cfg)    the session's text
 //
@@ -124,7 +124,7 @@ class FastBench {
         seed_(seed),
         geometry_(Block::geometry(cfg, rtl)),
         model_(Block::fast_model(geometry_, seed, waves, rtl)),
-        scoreboard_(Block::scoreboard(cfg, seed)) {
+        scoreboard_(Block::scoreboard(cfg, geometry_, seed)) {
     if (rtl) scoreboard_.set_max_latency(rtl->latency_bound());
     reset_model();
   }

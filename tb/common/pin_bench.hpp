@@ -25,7 +25,7 @@ namespace gpumem::tb {
 template <typename Block>
 struct PinModule {
   PinModule(const typename Block::Config& c, uint64_t s, const typename Block::Geometry& g)
-      : cfg(c), seed(s), geometry(g), scoreboard(Block::scoreboard(c, s)) {}
+      : cfg(c), seed(s), geometry(g), scoreboard(Block::scoreboard(c, g, s)) {}
   virtual ~PinModule() = default;
   virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
   virtual void run_kernel() = 0;              // sc_start until the stimulus pauses it

@@ -35,7 +35,8 @@ thread_local std::string last_error;
 enum class RegisterPort { kSystem, kTranslator };
 
 RegisterParams port_register_params(const Config& cfg, RegisterPort port) {
-  return port == RegisterPort::kTranslator ? tb::translator_port_register_params(cfg) : register_params(cfg);
+  return port == RegisterPort::kTranslator ? tb::translator_port_register_params(cfg, tb::translator_geometry_of_config(cfg))
+                                           : register_params(cfg);
 }
 
 struct Model {
@@ -303,7 +304,8 @@ void* gpumem_ref_translator_stimulus(void* model, unsigned long long seed, unsig
   return guarded<void*>(nullptr, [&]() -> void* {
     tb::TranslatorRandomRun run;
     run.transactions = transactions;
-    return new Stimulus{tb::TranslatorStimulus(seed, model_of(model).cfg.memory.address_bits, run)};
+    const Config& cfg = model_of(model).cfg;
+    return new Stimulus{tb::TranslatorStimulus(seed, cfg, tb::translator_geometry_of_config(cfg), run)};
   });
 }
 

@@ -18,8 +18,8 @@ package gpumem_ref_pkg;
   // gpumem_ref_reg_write answers for:
   //   "system"     the whole register map, as firmware sees it;
   //   "translator" a translator block's port (the co-simulation's port
-  //                contract): only CTRL, TASK_SCHEME and XOR_VECTOR, and no
-  //                matrix scheme; every other offset is refused.
+  //                contract): only CTRL, TASK_SCHEME, XOR_VECTOR and
+  //                MATRIX_ROW_LO/HI; every other offset is refused.
   // Returns null on failure (gpumem_ref_error() names the file, line or key).
   import "DPI-C" function chandle gpumem_ref_open(input string config_path, input string register_port);
   import "DPI-C" function void gpumem_ref_close(input chandle model);

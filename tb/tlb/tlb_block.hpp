@@ -41,7 +41,7 @@ struct TlbBlock {
   // own; throws std::invalid_argument naming the differences to each
   // variant, or when cfg has no MMU.
   static RtlTlbGeometry geometry(const Config& cfg, const LoadedRtl* rtl);
-  static TlbScoreboard scoreboard(const Config& cfg, uint64_t seed);
+  static TlbScoreboard scoreboard(const Config& cfg, const RtlTlbGeometry& g, uint64_t seed);
   static std::unique_ptr<FastModel<TlbBlock>> fast_model(const RtlTlbGeometry& g, uint64_t seed,
                                                          const WaveWindow& waves, const LoadedRtl* rtl);
   static std::unique_ptr<PinModule<TlbBlock>> pin_module(const Config& cfg, uint64_t seed, const WaveWindow& waves,

@@ -78,7 +78,7 @@ RtlTlbGeometry TlbBlock::geometry(const Config& cfg, const LoadedRtl* rtl) {
   return tlb_geometry_of_config(cfg);
 }
 
-TlbScoreboard TlbBlock::scoreboard(const Config& cfg, uint64_t seed) {
+TlbScoreboard TlbBlock::scoreboard(const Config& cfg, const RtlTlbGeometry&, uint64_t seed) {
   return TlbScoreboard(tlb_params(cfg), cfg.address_space.va_bits, seed);
 }
 

@@ -33,7 +33,7 @@ class TranslatorBenchStimulus {
  public:
   TranslatorBenchStimulus(const Config& cfg, uint64_t seed, const TranslatorRandomRun& run,
                           const TranslatorScoreboard& scoreboard, uint64_t /*first_id: requests carry none*/)
-      : pins_(seed, cfg.memory.address_bits, run), scoreboard_(scoreboard), first_(scoreboard.compared()),
+      : pins_(seed, cfg, scoreboard.geometry(), run), scoreboard_(scoreboard), first_(scoreboard.compared()),
         target_(first_ + run.transactions) {}
   bool done() const { return scoreboard_.compared() >= target_; }
   const TranslatorPins& next() { return pins_.next(accepted_, scoreboard_.discarded()); }
@@ -69,11 +69,14 @@ struct TranslatorBlock {
   static void drive(const TranslatorPins& p, uint64_t* inputs);
   static TranslatorEdge sample(const TranslatorPins& p, const uint64_t* outputs);
 
-  // The built-in geometry when it equals cfg's, or with `rtl` cfg's own;
-  // throws std::invalid_argument naming the differences, or why no RTL
-  // translator runs cfg (translator_unfit).
+  // The built-in geometry when it equals cfg's, or with `rtl` cfg's own
+  // (with the matrix scheme when the module declares MATRIX); throws
+  // std::invalid_argument naming the differences, or why no RTL translator
+  // runs cfg (translator_unfit).
   static RtlTranslatorGeometry geometry(const Config& cfg, const LoadedRtl* rtl);
-  static TranslatorScoreboard scoreboard(const Config& cfg, uint64_t seed) { return TranslatorScoreboard(cfg, seed); }
+  static TranslatorScoreboard scoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed) {
+    return TranslatorScoreboard(cfg, g, seed);
+  }
   static std::unique_ptr<FastModel<TranslatorBlock>> fast_model(const RtlTranslatorGeometry& g, uint64_t seed,
                                                                 const WaveWindow& waves, const LoadedRtl* rtl);
   static std::unique_ptr<PinModule<TranslatorBlock>> pin_module(const Config& cfg, uint64_t seed,

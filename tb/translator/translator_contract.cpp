@@ -17,7 +17,7 @@ std::string list(const std::vector<unsigned>& v) {
 
 RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg) {
   const auto& t = cfg.translator;
-  return {cfg.memory.address_bits, t.channel_bits, t.candidate_bits, t.prime};
+  return {cfg.memory.address_bits, t.channel_bits, t.candidate_bits, t.prime, cfg.granule_shift(), true};
 }
 
 std::string translator_geometry_difference(const Config& cfg, const RtlTranslatorGeometry& rtl) {
@@ -32,6 +32,9 @@ std::string translator_geometry_difference(const Config& cfg, const RtlTranslato
     s << "candidate bits: config translator.candidate_bits = " << list(t.candidate_bits)
       << ", RTL CANDIDATE_BITS = " << list(rtl.candidate_bits) << "\n";
   if (t.prime != rtl.prime) s << "prime: config translator.prime = " << t.prime << ", RTL PRIME = " << rtl.prime << "\n";
+  if (rtl.matrix && cfg.granule_shift() != rtl.granule_shift)
+    s << "interleave granule: config " << cfg.granule_bytes() << " bytes (translator.granule_bytes, else the lowest channel bit), "
+      << "RTL GRANULE_SHIFT = " << rtl.granule_shift << "\n";
   if (cfg.memory.channels != (1u << rtl.channel_bits.size()))
     s << "channels: config memory.channels = " << cfg.memory.channels << ", RTL 2^CHANNEL_BIT_COUNT = " << (1u << rtl.channel_bits.size())
       << "\n";
@@ -64,13 +67,16 @@ RtlContract translator_contract(const RtlTranslatorGeometry& g) {
       {"CHANNEL_BITS", packed_positions(g.channel_bits), "`translator.channel_bits`, 8 bits each, c_0 lowest"},
       {"CANDIDATE_BITS", packed_positions(g.candidate_bits), "`translator.candidate_bits`, 8 bits each, p_0 lowest"},
       {"PRIME", std::to_string(g.prime), "`translator.prime` (0: none)"},
+      {"MATRIX", g.matrix ? "1" : "0", "1: the matrix scheme (MATRIX_ROW_LO/HI, TASK_SCHEME 3); an RTL that declares no MATRIX is checked without it"},
+      {"GRANULE_SHIFT", std::to_string(g.granule_shift), "log2 of the interleave granule (`translator.granule_bytes`, else the lowest channel bit): no matrix row may read below it"},
   };
   return c;
 }
 
 RtlContract translator_contract(const Config& cfg) { return translator_contract(translator_geometry_of_config(cfg)); }
 
-std::string translator_unchecked(const Config& cfg) {
+std::string translator_unchecked(const Config& cfg, const RtlTranslatorGeometry& g) {
+  if (g.matrix) return "";
   std::string tasks, schemes;
   unsigned n = 0;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {

@@ -30,6 +30,8 @@ struct RtlTranslatorGeometry {
   std::vector<unsigned> channel_bits;    // c_0..c_{M-1}
   std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}
   uint64_t prime;
+  unsigned granule_shift;  // log2 of the interleave granule: no matrix row reads below it
+  bool matrix;             // the matrix scheme is built (MATRIX_ROW_LO/HI, TASK_SCHEME 3)
 };
 // From a Verilated model's parameter class, --cc or --sc (the parameters
 // are `verilator public`): the positions are packed 8 bits each, entry 0 in
@@ -43,14 +45,21 @@ std::vector<unsigned> unpack_positions(T packed, unsigned count) {
 }
 template <typename Params>
 RtlTranslatorGeometry translator_geometry_of() {
-  return {Params::ADDRESS_BITS, unpack_positions(Params::CHANNEL_BITS, Params::CHANNEL_BIT_COUNT),
-          unpack_positions(Params::CANDIDATE_BITS, Params::CANDIDATE_BIT_COUNT), Params::PRIME};
+  return {Params::ADDRESS_BITS,
+          unpack_positions(Params::CHANNEL_BITS, Params::CHANNEL_BIT_COUNT),
+          unpack_positions(Params::CANDIDATE_BITS, Params::CANDIDATE_BIT_COUNT),
+          Params::PRIME,
+          Params::GRANULE_SHIFT,
+          Params::MATRIX != 0};
 }
+// A config's geometry, with the matrix scheme (the project's RTL builds it).
 RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg);
 
 // The registers a translator holds; its register port refuses every other
-// offset, as a bus decoder would never route them to it.
-inline constexpr std::array<uint32_t, 3> kRtlTranslatorRegisters{kRegCtrl, kRegTaskScheme, kRegXorVector};
+// offset, as a bus decoder would never route them to it. MATRIX_ROW_LO/HI
+// have no element where the matrix scheme is not built.
+inline constexpr std::array<uint32_t, 5> kRtlTranslatorRegisters{kRegCtrl, kRegTaskScheme, kRegXorVector, kRegMatrixRowLo,
+                                                                 kRegMatrixRowHi};
 
 // The index in kRtlTranslatorRegisters of the register `def`, or -1.
 inline int translator_port_register_index(const RegisterDef* def) {
@@ -59,11 +68,11 @@ inline int translator_port_register_index(const RegisterDef* def) {
   return -1;
 }
 
-// The bank as a translator's port answers: without the matrix scheme (the
-// RTL has none), so MATRIX_ROW is unmapped and TASK_SCHEME refuses 3.
-inline RegisterParams translator_port_register_params(const Config& cfg) {
+// The bank as a translator's port answers: where the RTL has no matrix
+// scheme, MATRIX_ROW is unmapped and TASK_SCHEME refuses 3.
+inline RegisterParams translator_port_register_params(const Config& cfg, const RtlTranslatorGeometry& g) {
   RegisterParams p = register_params(cfg);
-  p.matrix_scheme = false;
+  p.matrix_scheme = g.matrix;
   return p;
 }
 
@@ -82,11 +91,11 @@ inline std::string translator_unfit(const Config& cfg) {
   return "";
 }
 
-// What the RTL translator cannot check of cfg's own mappings ("" when
-// nothing): task types whose scheme is matrix or a baseline (the RTL has
-// none, xor and prime only), as "task types 0, 3: not checked, schemes
-// ipoly, matrix".
-std::string translator_unchecked(const Config& cfg);
+// What a translator RTL of geometry g cannot check of cfg's own mappings
+// ("" when nothing): without the matrix scheme, the task types whose scheme
+// is matrix or a baseline, as "task types 0, 3: not checked, schemes ipoly,
+// matrix".
+std::string translator_unchecked(const Config& cfg, const RtlTranslatorGeometry& g);
 
 // "" when the config's translator geometry equals the RTL's elaboration
 // parameters, else a message naming both values.

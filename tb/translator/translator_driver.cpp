@@ -1,5 +1,6 @@
 #include "tb/translator/translator_driver.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "Vgpumem_xor_translator.h"
@@ -45,7 +46,9 @@ RtlTranslatorGeometry rtl_translator_geometry() {
 RtlTranslatorGeometry TranslatorBlock::geometry(const Config& cfg, const LoadedRtl* rtl) {
   if (rtl) {
     if (const std::string why = translator_unfit(cfg); !why.empty()) throw std::invalid_argument(why);
-    return translator_geometry_of_config(cfg);
+    RtlTranslatorGeometry g = translator_geometry_of_config(cfg);
+    g.matrix = std::find(rtl->parameters_set.begin(), rtl->parameters_set.end(), "MATRIX=1") != rtl->parameters_set.end();
+    return g;
   }
   return matching_translator_geometry(cfg, rtl_translator_geometry());
 }
@@ -59,7 +62,8 @@ void TranslatorBlock::print_counts(std::ostream& out, const TranslatorScoreboard
                                    uint64_t cycles) {
   const auto& writes = sb.coverage().register_write;
   out << "compared     " << sb.compared() << " transactions in " << cycles << " cycles\n"
-      << "writes       " << writes[0] << " accepted, " << writes[1] << " refused (as the model answers for the RTL port)\n";
+      << "writes       " << writes[0] << " accepted, " << writes[1] << " refused (as the model answers for the RTL port)\n"
+      << sb.configured_report() << "\n";
 }
 
 }  // namespace gpumem::tb

@@ -17,11 +17,11 @@
   OUT(req_ready_o, 1, "1", "the request is taken at this edge (with `req_valid_i`)")                                        \
   IN(req_addr_i, g.address_bits, "`memory.address_bits`", "the physical address to map")                                   \
   IN(req_task_type_i, kPteTaskType.width, "4 (`PTE_TASK_TYPE_BITS`)",                                                       \
-     "its task type: selects TASK_SCHEME[t] and XOR_VECTOR[t]")                                                             \
+     "its task type: selects TASK_SCHEME[t] and its XOR_VECTOR or MATRIX_ROW rows")                                                             \
   OUT(rsp_valid_o, 1, "1", "a response is offered; held until taken")                                                       \
   IN(rsp_ready_i, 1, "1", "the response is taken at this edge (with `rsp_valid_o`)")                                        \
   OUT(rsp_mapped_o, g.address_bits, "`memory.address_bits`", "the mapped address")                                          \
   OUT(rsp_channel_o, unsigned(g.channel_bits.size()), "number of `translator.channel_bits`",                                 \
       "its channel: bit j is mapped address bit c_j")                                                                       \
-  OUT(rsp_scheme_o, 2, "2 (`scheme_e`)", "the scheme that mapped it: none, xor or prime")
+  OUT(rsp_scheme_o, 2, "2 (`scheme_e`)", "the scheme that mapped it: none, xor, prime or matrix")
 // clang-format on

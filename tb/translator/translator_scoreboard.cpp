@@ -4,7 +4,11 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/baselines.hpp"
+#include "base/bits.hpp"
 #include "base/hex.hpp"
+#include "driver/firmware.hpp"
+#include "params/block_params.hpp"
 
 namespace gpumem::tb {
 
@@ -50,12 +54,40 @@ std::string describe(const TranslatorResponse& r) {
   return "mapped " + hex(r.mapped) + " channel " + std::to_string(r.channel) + " scheme " + std::to_string(r.scheme);
 }
 
-TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, uint64_t seed)
+TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed)
     : seed_(seed),
+      geometry_(g),
+      layout_{g.channel_bits, 1u << g.channel_bits.size(), g.granule_shift},
       protocol_("translator", "transaction", 1, seed),
-      bank_(translator_port_register_params(cfg)),
+      bank_(translator_port_register_params(cfg, g)),
       model_(translator_params(cfg), bank_.translator_registers()),
       decoder_(cfg.channel_layout()) {
+  {  // the state the firmware's writes leave (the stimulus writes them first)
+    RegisterBank loaded(translator_port_register_params(cfg, g));
+    program_registers(firmware_params(cfg), nullptr, [&](uint32_t offset, uint32_t value) {
+      if (translator_port_register_index(register_at(offset)) >= 0) loaded.write(offset, 4, value);
+      return true;
+    });
+    configured_ = loaded.translator_registers();
+    for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+      const TaskMapping* m = cfg.task_mapping(t);
+      configured_names_[t] = m && !m->baseline.empty() ? m->baseline : scheme_name(configured_.scheme[t]);
+    }
+  }
+  if (g.matrix) {
+    coverage_.scheme = CoverageGroup::named("scheme", kSchemeNames);
+    std::vector<std::string> bins;
+    for (const std::string& name : baseline_names()) {
+      BaselineMatrix b = baseline_matrix(name, layout_, g.address_bits, seed);
+      if (b.rows.empty()) continue;
+      bins.push_back("baseline " + name);
+      baselines_.emplace_back(name, std::move(b.rows));
+    }
+    for (const char* b : {"identity-like", "other accepted", "singular refused", "empty row refused", "granule refused",
+                          "beyond refused", "re-commit in use", "commit with a request", "staged rows unused"})
+      bins.emplace_back(b);
+    coverage_.matrix_class = CoverageGroup("matrix class", std::move(bins));
+  }
   std::vector<std::string> field_bins;
   for (size_t k = 0; k < kRtlTranslatorRegisters.size(); ++k) {
     const Register* reg = bank_.register_at(kRtlTranslatorRegisters[k]);
@@ -102,10 +134,72 @@ void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const Tran
   }
 }
 
+std::string TranslatorScoreboard::configured_report() const {
+  std::string s = "configured   requests compared on the config's own mapping (written first, as firmware does):";
+  std::string unchecked;
+  uint64_t none = 0;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    if (configured_.scheme[t] == Scheme::kNone) {
+      none += compared_on_configured_[t];
+      continue;
+    }
+    s += " task type " + std::to_string(t) + " " + configured_names_[t] + " " + std::to_string(compared_on_configured_[t]) + ",";
+    if (!compared_on_configured_[t]) unchecked += (unchecked.empty() ? "" : ", ") + std::to_string(t);
+  }
+  s += " the rest none " + std::to_string(none);
+  if (!unchecked.empty()) s += " (task types " + unchecked + ": not checked on their configured mapping)";
+  return s;
+}
+
+bool TranslatorScoreboard::configured(unsigned t) const {
+  const TranslatorRegisters& now = bank_.translator_registers();
+  if (now.interleave_enable != configured_.interleave_enable || now.scheme[t] != configured_.scheme[t] ||
+      now.xor_vector[t] != configured_.xor_vector[t])
+    return false;
+  return now.scheme[t] != Scheme::kMatrix || now.matrix_row[t] == configured_.matrix_row[t];
+}
+
 void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
   const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
-  pending_.push_back({requests_++, address, task, e, bank_.translator_registers().interleave_enable});
+  const TranslatorRegisters& regs = bank_.translator_registers();
+  pending_.push_back({requests_++, address, task, e, regs.interleave_enable, configured(task)});
+  request_task_this_edge_ = static_cast<int>(task);
+  if (geometry_.matrix && regs.scheme[task] == Scheme::kMatrix) {
+    for (size_t j = 0; j < layout_.channel_bits.size(); ++j)
+      if (staged_[task][j] != regs.matrix_row[task][j]) {
+        coverage_.matrix_class.hit(matrix_bin(kStagedUnused));
+        break;
+      }
+  }
+}
+
+// A TASK_SCHEME = 3 write to task type t, before the bank takes it.
+void TranslatorScoreboard::cover_commit(unsigned t) {
+  const size_t m = layout_.channel_bits.size();
+  const MatrixRows rows(staged_[t].begin(), staged_[t].begin() + static_cast<long>(m));
+  CoverageGroup& c = coverage_.matrix_class;
+  if (!channel_matrix_problem(rows, layout_, geometry_.address_bits).empty()) {
+    const uint64_t granule = bit(layout_.granule_shift) - 1;
+    const uint64_t beyond = geometry_.address_bits >= 64 ? 0 : ~(bit(geometry_.address_bits) - 1);
+    bool empty = false, inside = false, outside = false;
+    for (uint64_t row : rows) {
+      empty |= row == 0;
+      inside |= (row & granule) != 0;
+      outside |= (row & beyond) != 0;
+    }
+    c.hit(matrix_bin(empty ? kEmptyRowRefused : inside ? kGranuleRefused : outside ? kBeyondRefused : kSingularRefused));
+    return;
+  }
+  size_t bin = matrix_bin(kOtherAccepted);
+  bool identity = true;
+  for (size_t j = 0; j < m; ++j) identity &= rows[j] == bit(layout_.channel_bits[j]);
+  if (identity) bin = matrix_bin(kIdentityLike);
+  for (size_t b = 0; b < baselines_.size(); ++b)
+    if (baselines_[b].second == rows) bin = b;
+  c.hit(bin);
+  if (bank_.translator_registers().scheme[t] == Scheme::kMatrix) c.hit(matrix_bin(kRecommitInUse));
+  if (request_task_this_edge_ == static_cast<int>(t)) c.hit(matrix_bin(kCommitWithRequest));
 }
 
 bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
@@ -116,7 +210,10 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   coverage_.task_type.hit(p.task_type);
   if (!p.interleave) coverage_.interleave.hit(0);
   const TranslatorResponse& e = p.expected;
-  if (e == actual) return true;
+  if (e == actual) {
+    if (p.configured) ++compared_on_configured_[p.task_type];
+    return true;
+  }
   ++mismatches_;
   if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task_type, e, actual, std::nullopt};
   return false;
@@ -175,13 +272,23 @@ void TranslatorScoreboard::reset_edge() {
   discarded_ += pending_.size();
   while (!pending_.empty()) pending_.drop_front();
   bank_.reset();
+  for (auto& rows : staged_) rows.fill(0);  // MATRIX_ROW_LO/HI reset to 0
 }
 
 RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle) {
   const Register* reg = bank_.register_at(offset);
   cover_register_write(offset, value, reg);
   written_since_reset_ = true;
+  const bool scheme_write = reg && reg->def().base == kRegTaskScheme && offset % 4 == 0;
+  if (geometry_.matrix && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
+    cover_commit((offset - kRegTaskScheme) / 4);
   const RegStatus s = bank_.write(offset, 4, value);
+  if (s == RegStatus::kOk && reg && (reg->def().base == kRegMatrixRowLo || reg->def().base == kRegMatrixRowHi)) {
+    const uint32_t index = (offset - reg->def().base) / 4;
+    uint64_t& row = staged_[index / kMaxChannelBits][index % kMaxChannelBits];
+    const unsigned shift = reg->def().base == kRegMatrixRowHi ? 32 : 0;
+    row = (row & ~(uint64_t{0xFFFFFFFF} << shift)) | (uint64_t{value} << shift);
+  }
   const bool held = reg && translator_port_register_index(&reg->def()) >= 0;
   const bool refused = s != RegStatus::kOk || !held;
   coverage_.register_write.hit(refused ? 1 : 0);

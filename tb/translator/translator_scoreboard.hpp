@@ -5,11 +5,13 @@
 // answer (accepted or refused) with the model's.
 #pragma once
 #include <array>
+#include <utility>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/channel_matrix.hpp"
 #include "base/ring_buffer.hpp"
 #include "tb/common/coverage.hpp"
 #include "tb/common/protocol_checker.hpp"
@@ -50,7 +52,9 @@ struct TranslatorMismatch {
 
 class TranslatorScoreboard {
  public:
-  TranslatorScoreboard(const Config& cfg, uint64_t seed);
+  // `g`: the RTL's geometry; without its matrix scheme the port refuses
+  // MATRIX_ROW and TASK_SCHEME 3.
+  TranslatorScoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed);
 
   // Call in edge order: responses taken, then requests accepted, then the
   // register write of the same edge (a same-edge request sees the old state).
@@ -78,6 +82,7 @@ class TranslatorScoreboard {
       return reset_edge();
     }
     in_reset_ = false;
+    request_task_this_edge_ = -1;
     if (!protocol_.edge({pins.req_valid, e.req_accepted, {pins.req_addr, pins.req_task_type}},
                         {e.rsp_valid, pins.rsp_ready, e.rsp}, cycle))
       return;
@@ -97,8 +102,12 @@ class TranslatorScoreboard {
   // Functional coverage of the compared requests (model values) and of the
   // register writes (the model's answer for the RTL translator's port).
   struct Coverage {
-    // Effective scheme: the RTL's (it has no matrix scheme).
+    // Effective scheme; matrix where the RTL has the scheme.
     CoverageGroup scheme{"scheme", {kSchemeNames[0], kSchemeNames[1], kSchemeNames[2]}};
+    // Where the RTL has the matrix scheme: each TASK_SCHEME = 3 write by what
+    // its staged rows are (the model's classification, so the bins count what
+    // happened, not what the stimulus meant), and the cases around a commit.
+    CoverageGroup matrix_class{"matrix class", {}};  // its bins: the scoreboard's constructor
     CoverageGroup task_type = CoverageGroup::indexed("task type", kMaxTaskTypes);
     CoverageGroup interleave{"interleave", {"off"}};
     CoverageGroup register_write{"register write", {"accepted", "refused"}};
@@ -122,6 +131,7 @@ class TranslatorScoreboard {
       std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
                                           &register_target, &high_bit_alias, &write_value, &task_scheme_value,
                                           &field_value,     &reset};
+      if (matrix_class.size()) g.insert(g.begin() + 1, &matrix_class);
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
     }
@@ -130,6 +140,14 @@ class TranslatorScoreboard {
     static CoverageGroup task_scheme_value_group();
   };
   const Coverage& coverage() const { return coverage_; }
+  const RtlTranslatorGeometry& geometry() const { return geometry_; }
+  // Requests compared per task type while its mapping was the config's own
+  // (as the firmware loaded it: scheme, vectors, rows).
+  const std::array<uint64_t, kMaxTaskTypes>& compared_on_configured() const { return compared_on_configured_; }
+  // "configured   ..." a line: those counts by task type and its configured scheme
+  // (a baseline by its name); a configured scheme other than none with no
+  // request compared on it says "not checked".
+  std::string configured_report() const;
 
  private:
   struct Pending {
@@ -137,9 +155,36 @@ class TranslatorScoreboard {
     unsigned task_type;
     TranslatorResponse expected;
     bool interleave;
+    bool configured;  // mapped with the config's own mapping of its task type
   };
 
+  // The bins of matrix_class past the baselines'.
+  enum MatrixClassBin : size_t {
+    kIdentityLike,
+    kOtherAccepted,
+    kSingularRefused,
+    kEmptyRowRefused,
+    kGranuleRefused,
+    kBeyondRefused,
+    kRecommitInUse,
+    kCommitWithRequest,
+    kStagedUnused,
+    kMatrixClassBins
+  };
+  size_t matrix_bin(MatrixClassBin b) const { return baselines_.size() + b; }
+  void cover_commit(unsigned task);
+  bool configured(unsigned task) const;  // task's mapping is the config's own now
+
   uint64_t seed_;
+  RtlTranslatorGeometry geometry_;
+  ChannelLayout layout_;
+  std::vector<std::pair<std::string, MatrixRows>> baselines_;  // defined at this layout
+  std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> staged_{};  // MATRIX_ROW_LO/HI as written
+  // The config's own mapping per task type, as the firmware leaves the bank.
+  TranslatorRegisters configured_;
+  std::array<std::string, kMaxTaskTypes> configured_names_;  // scheme, or the baseline's name
+  std::array<uint64_t, kMaxTaskTypes> compared_on_configured_{};
+  int request_task_this_edge_ = -1;  // a request accepted at this edge: its task type
   ProtocolChecker<TranslatorRequest, TranslatorResponse> protocol_;
   RegisterBank bank_;
   XorTranslator model_;

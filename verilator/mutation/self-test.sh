@@ -31,7 +31,7 @@ rc=$?
 echo "$out"
 [ $rc -eq 2 ] || fail "a stale table exits with $rc, not 2"
 grep -q "mutant text_gone: its 'from' text occurs 0 times" <<< "$out" || fail "text_gone not named"
-grep -q "mutant text_twice: its 'from' text occurs 2 times" <<< "$out" || fail "text_twice not named"
+grep -qE "mutant text_twice: its 'from' text occurs [2-9] times" <<< "$out" || fail "text_twice not named"
 [ ! -d "$tmp/work-stale/translator" ] || fail "something was built from a stale table"
 
 # Bad options: exit 2, the option named, nothing built.
