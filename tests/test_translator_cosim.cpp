@@ -220,6 +220,26 @@ TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
   ASSERT_EQ(other.mismatches(), 1u) << "an accepted write the RTL refused";
 }
 
+// The summary's count of requests compared on the config's own mapping
+// (issue 32) counts only while a task type's scheme and vectors are the
+// config's: not from the reset values, not after one vector changes.
+TEST(TranslatorCosim, CountsRequestsOnTheConfiguredMappingOnly) {
+  const Config cfg = default_config();  // task 1: xor [0x11, 0x22, 0x44, 0x88]
+  TranslatorCosim cosim(cfg, 3);
+  cosim.request(0x12345600, 1);
+  EXPECT_EQ(cosim.scoreboard().compared_on_configured()[1], 0u) << "reset values are not the config's";
+  const uint32_t vectors[4] = {0x11, 0x22, 0x44, 0x88};
+  for (uint32_t j = 0; j < 4; ++j) ASSERT_EQ(cosim.write_register(xor_vector(1, j), vectors[j]), RegStatus::kOk);
+  ASSERT_EQ(cosim.write_register(task_scheme(1), 1), RegStatus::kOk);
+  cosim.request(0x12345600, 1);
+  cosim.request(0x12345700, 1);
+  EXPECT_EQ(cosim.scoreboard().compared_on_configured()[1], 2u);
+  ASSERT_EQ(cosim.write_register(xor_vector(1, 0), 0x12), RegStatus::kOk);
+  cosim.request(0x12345600, 1);
+  EXPECT_EQ(cosim.scoreboard().compared_on_configured()[1], 2u) << "one vector differs from the config's";
+  EXPECT_EQ(cosim.scoreboard().mismatches(), 0u);
+}
+
 // The in-flight queue is a ring that grows when full: order survives growth.
 TEST(TranslatorCosim, ScoreboardKeepsRequestOrderPastItsRing) {
   TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 1);

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "driver/firmware.hpp"
 #include "mmu/pte.hpp"
 
 namespace gpumem::tb {
@@ -74,6 +75,15 @@ RtlContract translator_contract(const RtlTranslatorGeometry& g) {
 }
 
 RtlContract translator_contract(const Config& cfg) { return translator_contract(translator_geometry_of_config(cfg)); }
+
+std::vector<std::pair<uint32_t, uint32_t>> translator_firmware_writes(const Config& cfg) {
+  std::vector<std::pair<uint32_t, uint32_t>> writes;
+  program_registers(firmware_params(cfg), nullptr, [&](uint32_t offset, uint32_t value) {
+    if (translator_port_register_index(register_at(offset)) >= 0) writes.emplace_back(offset, value);
+    return true;
+  });
+  return writes;
+}
 
 std::string translator_unchecked(const Config& cfg, const RtlTranslatorGeometry& g) {
   if (g.matrix) return "";

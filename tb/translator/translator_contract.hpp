@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "params/block_params.hpp"
@@ -75,6 +76,10 @@ inline RegisterParams translator_port_register_params(const Config& cfg, const R
   p.matrix_scheme = g.matrix;
   return p;
 }
+
+// The writes the driver's firmware makes to a translator's own registers
+// (program_registers, without the other blocks'), as (offset, value).
+std::vector<std::pair<uint32_t, uint32_t>> translator_firmware_writes(const Config& cfg);
 
 // Why no translator RTL can run with cfg ("" when one can): it sits after
 // the MMU, and its ports and XOR control vectors are as wide as the channel

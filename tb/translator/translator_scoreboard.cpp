@@ -7,7 +7,6 @@
 #include "base/baselines.hpp"
 #include "base/bits.hpp"
 #include "base/hex.hpp"
-#include "driver/firmware.hpp"
 #include "params/block_params.hpp"
 
 namespace gpumem::tb {
@@ -64,10 +63,7 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
       decoder_(cfg.channel_layout()) {
   {  // the state the firmware's writes leave (the stimulus writes them first)
     RegisterBank loaded(translator_port_register_params(cfg, g));
-    program_registers(firmware_params(cfg), nullptr, [&](uint32_t offset, uint32_t value) {
-      if (translator_port_register_index(register_at(offset)) >= 0) loaded.write(offset, 4, value);
-      return true;
-    });
+    for (const auto& [offset, value] : translator_firmware_writes(cfg)) loaded.write(offset, 4, value);
     configured_ = loaded.translator_registers();
     for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
       const TaskMapping* m = cfg.task_mapping(t);

@@ -3,8 +3,6 @@
 #include "base/baselines.hpp"
 #include "base/bits.hpp"
 #include "config/config.hpp"
-#include "driver/firmware.hpp"
-#include "params/block_params.hpp"
 #include "regs/register_map.hpp"
 #include "tb/translator/translator_contract.hpp"
 
@@ -89,12 +87,7 @@ TranslatorStimulus::TranslatorStimulus(uint64_t seed, const Config& cfg, const R
       layout_{g.channel_bits, 1u << g.channel_bits.size(), g.granule_shift},
       address_bits_(g.address_bits),
       matrix_(g.matrix) {
-  // The firmware's writes to the translator's own registers (the rest of the
-  // map is another block's).
-  program_registers(firmware_params(cfg), nullptr, [&](uint32_t offset, uint32_t value) {
-    if (translator_port_register_index(register_at(offset)) >= 0) firmware_.push_back({offset, value});
-    return true;
-  });
+  for (const auto& [offset, value] : translator_firmware_writes(cfg)) firmware_.push_back({offset, value});
   if (!matrix_) return;
   for (const std::string& name : baseline_names()) {
     BaselineMatrix b = baseline_matrix(name, layout_, address_bits_, seed);
