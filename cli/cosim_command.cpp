@@ -28,6 +28,10 @@ CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
                     "with --rtl: cycles from a request to its response before the protocol checker calls it late "
                     "(default: no bound but --hang-cycles)")
       ->check(CLI::Range(1u, 1u << 20));
+  cosim->add_option("--schemes", args.schemes,
+                    "with --rtl or --contract: the translator schemes your RTL implements, e.g. none,matrix (default: "
+                    "all, without matrix when the module declares no MATRIX); the others' task types are not checked")
+      ->check(kList);
   cosim->add_flag("--require-all", args.require_all,
                   "refuse (exit 2) a config whose mappings the RTL cannot check (a task type on matrix or a baseline)");
   cosim->add_flag("--contract", args.contract,

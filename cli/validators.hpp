@@ -18,5 +18,7 @@ inline const CLI::Validator kUnsigned(
 // A path option given as "" (an unset shell variable) must not quietly mean
 // "no file".
 inline const CLI::Validator kPath([](std::string& s) { return s.empty() ? std::string("empty path") : std::string(); }, "PATH");
+// Likewise a list whose empty value would mean "not given".
+inline const CLI::Validator kList([](std::string& s) { return s.empty() ? std::string("empty list") : std::string(); }, "LIST");
 
 }  // namespace gpumem::cli

@@ -38,7 +38,7 @@ struct CosimBlock {
   const char* name;
   const char* config_section;  // named in the error when the config does not suit the block
   std::unique_ptr<CosimSession> (*make)(const Config& cfg, uint64_t seed, bool pin_level, const LoadedRtl* rtl);
-  RtlContract (*contract)(const Config& cfg);
+  RtlContract (*contract)(const Config& cfg, const CosimOptions& a);
   bool (*built_in)(const Config& cfg);      // a geometry linked into gpumem
   std::string (*unfit)(const Config& cfg);  // why no RTL of the block can run with cfg, or ""
   // What of cfg the block's RTL does not implement, so no run checks it
@@ -54,10 +54,15 @@ std::string translator_unchecked_by(const Config& cfg, const LoadedRtl* rtl) {
     return "";  // no session runs: making it names the difference
   }
 }
+// --schemes is checked before anything runs (run_cosim).
+RtlContract translator_contract_for(const Config& cfg, const CosimOptions& a) {
+  return translator_contract(cfg, a.schemes.empty() ? kAllSchemes : parse_scheme_list(a.schemes));
+}
+RtlContract tlb_contract_for(const Config& cfg, const CosimOptions&) { return tlb_contract(cfg); }
 const CosimBlock kBlocks[] = {
-    {TranslatorBlock::kName, "translator", make_cosim_session<TranslatorBlock>, translator_contract,
+    {TranslatorBlock::kName, "translator", make_cosim_session<TranslatorBlock>, translator_contract_for,
      translator_built_in, translator_unfit, translator_unchecked_by},
-    {TlbBlock::kName, "mmu", make_cosim_session<TlbBlock>, tlb_contract, tlb_built_in, tlb_unfit, nothing_unchecked},
+    {TlbBlock::kName, "mmu", make_cosim_session<TlbBlock>, tlb_contract_for, tlb_built_in, tlb_unfit, nothing_unchecked},
 };
 
 // The RTL verilated at run time for cfg: a user's (--rtl), or the project's
@@ -68,9 +73,10 @@ std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& bl
   try {
     // The pin-level mode needs the --sc library too; its waves come from a
     // fast-mode re-run, on the --cc one.
-    LoadedRtl rtl = load_rtl({block.contract(cfg), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr,
+    LoadedRtl rtl = load_rtl({block.contract(cfg, a), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr,
                              a.mode == "pin");
     if (a.max_latency) rtl.max_latency = a.max_latency;
+    rtl.schemes = a.schemes;
     return rtl;
   } catch (const RtlBuildError& e) {
     // One line each: the problem, then every port (or Verilator message) on its own.
@@ -124,10 +130,20 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   if (a.rtl.empty() && a.max_latency)
     throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
   if (a.hang_cycles == 0) throw InputError("", 0, "--hang-cycles", "must be at least 1");
+  if (!a.schemes.empty()) {
+    if (block != &kBlocks[0]) throw InputError("", 0, "--schemes", "names the translator's schemes; the " + a.block + " has none");
+    if (a.rtl.empty() && !a.contract)
+      throw InputError("", 0, "--schemes", "needs --rtl or --contract (the project's RTL builds every scheme)");
+    try {
+      parse_scheme_list(a.schemes);
+    } catch (const std::invalid_argument& e) {
+      throw InputError("", 0, "--schemes", e.what());
+    }
+  }
   const Config cfg = load_config(a.config);
   if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
   if (a.contract) {
-    out << contract_markdown(block->contract(cfg));
+    out << contract_markdown(block->contract(cfg, a));
     return 0;
   }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable

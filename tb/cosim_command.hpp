@@ -27,6 +27,9 @@ struct CosimOptions {
   std::vector<std::string> rtl;
   std::string top;
   unsigned max_latency = 0;  // with --rtl: the latency bound (0: the default, none but the watchdog)
+  // With --rtl or --contract: the translator schemes the RTL implements, as
+  // "none,xor,matrix" ("": what its parameters declare).
+  std::string schemes;
   bool contract = false;     // print the block's port contract for the config and stop
   bool require_all = false;  // refuse a config of which the RTL leaves something unchecked
 };

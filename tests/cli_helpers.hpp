@@ -26,6 +26,16 @@ inline std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+// configs/default.yaml with task type 0's entry of translator.tasks,
+// `{task_type: 0, scheme: none}`, replaced by `entries` (one or more).
+inline std::string default_config_with_tasks(const std::string& entries) {
+  std::string cfg = slurp(kSource + "/configs/default.yaml");
+  const std::string none = "{task_type: 0, scheme: none}";
+  const size_t at = cfg.find(none);
+  EXPECT_NE(at, std::string::npos) << "configs/default.yaml no longer has " << none;
+  return at == std::string::npos ? cfg : cfg.replace(at, none.size(), entries);
+}
+
 // A command line as a user types it, split into arguments ("quoted words" stay one).
 inline std::vector<std::string> words(const std::string& s) {
   std::vector<std::string> out;

@@ -419,11 +419,7 @@ TEST_F(Cli, CosimTranslatorMillionTransactionsHitEveryMatrixBin) {
 // counts the requests compared on it; nothing is left unchecked, so
 // --require-all passes. (A user's RTL without MATRIX: test_cosim_rtl_cli.cpp.)
 TEST_F(Cli, CosimChecksTheConfigsOwnBaselineMapping) {
-  std::string cfg = slurp(kSource + "/configs/default.yaml");
-  const std::string none = "{task_type: 0, scheme: none}";
-  ASSERT_NE(cfg.find(none), std::string::npos);
-  cfg.replace(cfg.find(none), none.size(), "{task_type: 0, scheme: ipoly}");
-  const std::string file = write("ipoly.yaml", cfg).string();
+  const std::string file = write("ipoly.yaml", default_config_with_tasks("{task_type: 0, scheme: ipoly}")).string();
   const Result r = run({"cosim", "--config", file, "--block", "translator", "--transactions", "2000", "--require-all"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("unchecked"), std::string::npos) << r.out;

@@ -16,6 +16,7 @@ namespace {
 const std::string kDefault = kSource + "/configs/default.yaml";
 const std::string kEight = kSource + "/configs/examples/cosim-8-channels.yaml";
 const std::string kTwoStage = kSource + "/tests/rtl/two_stage_translator.sv";
+const std::string kMatrixOnly = kSource + "/tests/rtl/matrix_translator.sv";
 const std::string kExtraStage = kSource + "/tests/rtl/tlb_extra_stage.sv";
 const std::string kProjectTlb = kSource + "/rtl/gpumem_nested_tlb.sv";
 
@@ -153,11 +154,7 @@ TEST_F(Cli, CosimProvesTheExplorersRecommendationPastedIntoTheConfig) {
 // matrix scheme, and task 0 on ipoly (a matrix) is checked on neither side:
 // the run says so before it starts and in its verdict; --require-all refuses.
 TEST_F(Cli, CosimOfAnRtlWithoutMatrixSaysWhichTaskTypesItDidNotCheck) {
-  std::string cfg = slurp(kDefault);
-  const std::string none = "{task_type: 0, scheme: none}";
-  ASSERT_NE(cfg.find(none), std::string::npos);
-  cfg.replace(cfg.find(none), none.size(), "{task_type: 0, scheme: ipoly}");
-  const std::string file = write("ipoly.yaml", cfg).string();
+  const std::string file = write("ipoly.yaml", default_config_with_tasks("{task_type: 0, scheme: ipoly}")).string();
   const std::vector<std::string> args{"cosim", "--config", file, "--rtl", kTwoStage, "--top", "two_stage_translator"};
   std::vector<std::string> run_args = args;
   run_args.insert(run_args.end(), {"--transactions", "2000"});
@@ -179,6 +176,67 @@ TEST_F(Cli, CosimOfAnRtlWithoutMatrixSaysWhichTaskTypesItDidNotCheck) {
   const Result tlb = run({"cosim", "--config", file, "--block", "tlb", "--transactions", "200", "--require-all"});
   EXPECT_EQ(tlb.exit_code, 0) << tlb.out << tlb.err;
   EXPECT_NE(tlb.out.find("result       agreement\n"), std::string::npos) << tlb.out;
+}
+
+// A user's translator with two schemes, none and matrix (a GPU's hash
+// block), on a config with ipoly and bitwise_xor tasks beside xor and prime:
+// told with --schemes, the run checks both baselines and every matrix bin and
+// names the task types it cannot check; without it the model expects no
+// matrix scheme and the first row write differs; a commit check that lets a
+// dependent row through is caught; --contract says what the port must answer.
+TEST_F(Cli, CosimOfAMatrixOnlyTranslatorChecksWhatItsSchemesCoverAndCatchesItsRankBug) {
+  const std::string file = write("baselines.yaml", default_config_with_tasks("{task_type: 0, scheme: ipoly}\n    - {task_type: 3, scheme: bitwise_xor}")).string();
+  const std::vector<std::string> args{"cosim", "--config", file, "--rtl", kMatrixOnly, "--top", "matrix_translator"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+
+  const Result good = run_env({kSharedCache}, with({"--schemes", "none,matrix", "--transactions", "200000"}));
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+  EXPECT_NE(good.out.find("unchecked    task types 1, 2: not checked, schemes xor, prime (the RTL translator does not "
+                          "implement it"),
+            std::string::npos)
+      << good.out;
+  EXPECT_EQ(good.out.find("\nlint "), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("coverage     scheme: none "), std::string::npos) << good.out;
+  EXPECT_EQ(good.out.find("scheme: none 0"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("\nunhit bins   none\n"), std::string::npos) << good.out;  // every matrix class, both baselines
+  for (const char* task : {"task type 0 ipoly ", "task type 3 bitwise_xor "}) {
+    const size_t at = good.out.find(task);
+    ASSERT_NE(at, std::string::npos) << good.out;
+    EXPECT_GT(std::stoull(good.out.substr(at + std::string(task).size())), 0u) << task;
+  }
+  EXPECT_NE(good.out.find("result       agreement (task types 1, 2: not checked, schemes xor, prime)\n"), std::string::npos);
+
+  const Result strict = run_env({kSharedCache}, with({"--schemes", "none,matrix", "--require-all"}));
+  EXPECT_EQ(strict.exit_code, 2) << strict.out << strict.err;
+  EXPECT_NE(strict.err.find("--require-all: task types 1, 2: not checked, schemes xor, prime"), std::string::npos) << strict.err;
+
+  // Without --schemes, a module that declares no MATRIX has none, xor and prime.
+  const Result unsaid = run_env({kSharedCache}, with({"--transactions", "2000", "--waves", path("unsaid").string()}));
+  ASSERT_EQ(unsaid.exit_code, 1) << unsaid.out << unsaid.err;
+  EXPECT_NE(unsaid.out.find("(MATRIX_ROW_LO), value"), std::string::npos) << unsaid.out;
+  EXPECT_NE(unsaid.out.find("answer    refused (unmapped offset)    accepted"), std::string::npos) << unsaid.out;
+
+  // The basis insertion without its dependence test: a singular commit taken.
+  const fs::path bug = write("matrix_translator.sv", edited(kMatrixOnly, "if (!placed) return 1'b0;", ""));
+  const Result bad = run_env({kSharedCache}, {"cosim", "--config", file, "--rtl", bug.string(), "--top", "matrix_translator",
+                                              "--schemes", "none,matrix", "--waves", path("waves").string()});
+  ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("(TASK_SCHEME), value 0x00000003"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("answer    refused (value not allowed)  accepted"), std::string::npos) << bad.out;
+  EXPECT_NE(slurp(path("waves/translator-seed1.replay")).find("--top matrix_translator --schemes none,matrix"),
+            std::string::npos);
+
+  const Result contract = run({"cosim", "--config", file, "--contract", "--schemes", "none,matrix"});
+  ASSERT_EQ(contract.exit_code, 0) << contract.err;
+  EXPECT_NE(contract.out.find("| `MATRIX` | `1` |"), std::string::npos) << contract.out;
+  EXPECT_NE(contract.out.find("| xor | no | TASK_SCHEME[t] = 1 and every XOR_VECTOR write: refused |"), std::string::npos)
+      << contract.out;
+  EXPECT_NE(contract.out.find("| prime | no | TASK_SCHEME[t] = 2: refused |"), std::string::npos) << contract.out;
+  EXPECT_NE(contract.out.find("| matrix | yes | MATRIX_ROW_LO/HI[t][j < m]: accepted"), std::string::npos) << contract.out;
 }
 
 TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {

@@ -189,6 +189,17 @@ TEST(RegisterBank, MatrixRowsTakeEffectOnlyWhenACheckedCommitAccepts) {
   RegisterBank without(rtl);
   EXPECT_EQ(without.write(matrix_row_offset(kRegMatrixRowLo, 0, 0), 4, 0x100), RegStatus::kUnmapped);
   EXPECT_EQ(without.write(kRegTaskScheme, 4, 3), RegStatus::kBadValue);
+
+  // A translator RTL with none and matrix only (gpumem cosim --schemes none,matrix).
+  RegisterParams matrix_only = register_params(bank_config());
+  matrix_only.xor_scheme = false;
+  matrix_only.prime = 0;
+  RegisterBank hash(matrix_only);
+  EXPECT_EQ(hash.write(kRegXorVector + 4 * (0 * kMaxChannelBits + 0), 4, 1), RegStatus::kUnmapped);
+  EXPECT_EQ(hash.write(kRegTaskScheme, 4, 1), RegStatus::kBadValue);
+  EXPECT_EQ(hash.write(kRegTaskScheme, 4, 2), RegStatus::kBadValue);
+  EXPECT_EQ(hash.write(kRegTaskScheme, 4, 0), RegStatus::kOk);
+  EXPECT_EQ(hash.write(matrix_row_offset(kRegMatrixRowLo, 0, 0), 4, 0x100), RegStatus::kOk);
 }
 
 TEST(RegisterBank, CountersCountAndClearOnWrite) {

@@ -145,7 +145,7 @@ bool RegisterBank::scheme_allowed(unsigned task, uint32_t value) const {
   const auto s = static_cast<Scheme>(value);
   const unsigned channels = params_.layout.channels;
   if (!is_pow2(channels)) return s == params_.default_scheme;
-  if (s == Scheme::kXor && params_.layout.channel_bits.empty() && channels > 1) return false;
+  if (s == Scheme::kXor && (!params_.xor_scheme || (params_.layout.channel_bits.empty() && channels > 1))) return false;
   if (s == Scheme::kPrime && !prime_allowed_) return false;
   if (s == Scheme::kMatrix) return matrix_row_lo_->mapped_dim1() > 0 && staged_matrix_problem(task).empty();
   return true;

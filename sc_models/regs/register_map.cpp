@@ -12,11 +12,11 @@ uint32_t elab_value(Elab e, const RegisterParams& p) {
   switch (e) {
     case Elab::kNone: return 0;
     case Elab::kChannelCount: return p.layout.channels;
-    case Elab::kChannelBitCount: return static_cast<uint32_t>(p.layout.channel_bits.size());
     case Elab::kCandidateBitCount: return p.candidate_bit_count;
     case Elab::kCandidateMask: return p.candidate_bit_count >= 32 ? ~0u : (1u << p.candidate_bit_count) - 1;
     case Elab::kPositionBit: return p.position == TranslatorPosition::kBeforeMmu ? kCtrlTranslatorPosition : 0;
     case Elab::kFixedScheme: return is_pow2(p.layout.channels) ? 0 : static_cast<uint32_t>(p.default_scheme);
+    case Elab::kXorVectorCount: return p.xor_scheme ? static_cast<uint32_t>(p.layout.channel_bits.size()) : 0;
     case Elab::kMatrixRowCount: return p.matrix_scheme ? static_cast<uint32_t>(p.layout.channel_bits.size()) : 0;
   }
   return 0;
@@ -26,11 +26,11 @@ const char* elab_name(Elab e) {
   switch (e) {
     case Elab::kNone: return "";
     case Elab::kChannelCount: return "N";
-    case Elab::kChannelBitCount: return "m";
     case Elab::kCandidateBitCount: return "K";
     case Elab::kCandidateMask: return "2^K - 1";
     case Elab::kPositionBit: return "0x4 if before the MMU";
     case Elab::kFixedScheme: return "0, or the configured scheme if N is not a power of two";
+    case Elab::kXorVectorCount: return "m (0 where the xor scheme is not built)";
     case Elab::kMatrixRowCount: return "m (0 where the matrix scheme is not built)";
   }
   return "?";
@@ -88,7 +88,7 @@ const std::vector<RegisterDef>& register_map() {
        "bit 31 valid, bits 3:0 the task type selected for process p (written by the driver from the profile store). "
        "While CTRL bit 1 (dynamic selection) is set, a valid entry replaces the task type of every request of process "
        "p at the translator. Other bits read as zero."},
-      {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, Elab::kChannelBitCount, RegAccess::kRW, kZero,
+      {"XOR_VECTOR", kRegXorVector, kMaxTaskTypes, kMaxChannelBits, Elab::kXorVectorCount, RegAccess::kRW, kZero,
        {0, Elab::kCandidateMask}, 0, WriteCheck::kNone, "t, j",
        "XOR control vector a[t][j]: bit i selects candidate bit p_i into channel bit c_j. "
        "Bits at and above K read as zero and writes to them are ignored."},

@@ -29,8 +29,10 @@ struct RegisterParams {
   Scheme default_scheme = Scheme::kNone;
   TranslatorPosition position = TranslatorPosition::kAfterMmu;
   unsigned address_bits = 40;  // the translator's input width: matrix rows read no bit at or above it
-  // The matrix scheme and its rows exist (a translator RTL's port may be
-  // built without them: the co-simulation elaborates the bank to match).
+  // The xor and matrix schemes and their registers exist (a translator RTL's
+  // port may be built without them: the co-simulation elaborates the bank to
+  // match). The prime scheme is absent where `prime` is 0.
+  bool xor_scheme = true;
   bool matrix_scheme = true;
   unsigned entropy_window = 64;  // W of the performance counters' window entropy
 };
@@ -39,11 +41,11 @@ struct RegisterParams {
 enum class Elab : uint8_t {
   kNone,
   kChannelCount,       // N
-  kChannelBitCount,    // m
   kCandidateBitCount,  // K
   kCandidateMask,      // 2^K - 1: the bits of an XOR control vector that exist
   kPositionBit,        // CTRL.TRANSLATOR_POSITION when the translator sits before the MMU
   kFixedScheme,        // the configured scheme when N is not a power of two (then fixed), else none
+  kXorVectorCount,     // m when the xor scheme exists, else 0
   kMatrixRowCount,     // m when the matrix scheme exists, else 0
 };
 uint32_t elab_value(Elab e, const RegisterParams& p);

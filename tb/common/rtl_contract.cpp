@@ -13,7 +13,7 @@ unsigned RtlContract::inputs() const {
 
 RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
                           const std::vector<RtlContractPort>& table) {
-  RtlContract c{block, module, rtl_file, "", "", "", table, {}};
+  RtlContract c{block, module, rtl_file, "", "", "", table, {}, ""};
   std::stable_partition(c.ports.begin(), c.ports.end(), [](const RtlContractPort& p) { return !p.output; });
   return c;
 }
@@ -35,6 +35,7 @@ std::string contract_markdown(const RtlContract& c) {
          std::to_string(p.width) + " | " + p.meaning + " |\n";
   s += "\n| parameter (set when the module declares it) | at this config | from |\n|---|---|---|\n";
   for (const RtlContractParameter& p : c.parameters) s += "| `" + p.name + "` | `" + p.value + "` | " + p.from + " |\n";
+  if (!c.rules.empty()) s += "\n" + c.rules;
   return s;
 }
 

@@ -33,6 +33,7 @@ struct RtlContract {
   std::string ports_header;  // the port table the shell is made from
   std::vector<RtlContractPort> ports;  // inputs first, then outputs, each in the adapter's order
   std::vector<RtlContractParameter> parameters;
+  std::string rules;  // Markdown after the tables: what the register port must answer (the translator's by scheme)
   unsigned inputs() const;
   unsigned outputs() const { return static_cast<unsigned>(ports.size()) - inputs(); }
 };

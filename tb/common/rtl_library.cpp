@@ -285,7 +285,9 @@ std::string LoadedRtl::cosim_flags() const {
   if (!user_rtl) return "";
   std::string s;
   for (const std::string& f : sources) s += " --rtl " + f;
-  return s + " --top " + top;
+  s += " --top " + top;
+  if (max_latency) s += " --max-latency " + std::to_string(max_latency);
+  return schemes.empty() ? s : s + " --schemes " + schemes;
 }
 
 std::string rtl_cache_dir() {

@@ -41,6 +41,9 @@ struct LoadedRtl {
   double build_seconds = 0;
   std::vector<std::string> lint;  // Verilator's warnings on a user's RTL (they do not stop the build)
   std::vector<std::string> parameters_set;  // "NAME=value" for each contract parameter the module declares
+  // What the user says the RTL implements (`gpumem cosim --schemes`, the
+  // translator's schemes), "" for what its parameters declare.
+  std::string schemes;
   // Edges from an operation's acceptance to its response before the
   // protocol checker calls it late; 0: no bound but the hang watchdog. The
   // project's RTL answers in 1; a user's may take longer (docs/cosim.md).
@@ -49,8 +52,9 @@ struct LoadedRtl {
   unsigned latency_bound() const { return max_latency ? max_latency : std::numeric_limits<unsigned>::max(); }
   // "rtl/gpumem_xor_translator.sv verilated for this config", "my.sv, top my_translator"
   std::string description() const;
-  // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" for a
-  // user's RTL, "" for the project's (the config finds it).
+  // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" and
+  // the user's --max-latency and --schemes for a user's RTL, "" for the
+  // project's (the config finds it).
   std::string cosim_flags() const;
 };
 

@@ -24,6 +24,20 @@ GPUMEM_PORT_INDICES(TranslatorIn, TranslatorOut, GPUMEM_TRANSLATOR_PORTS)
 inline constexpr const char* kTranslatorModule = "gpumem_xor_translator";  // the project's RTL
 inline constexpr const char* kTranslatorRtlFile = "rtl/gpumem_xor_translator.sv";
 
+// The schemes a translator RTL implements, a bit per Scheme. none is in
+// every set: TASK_SCHEME resets to it and interleave off maps with it.
+struct SchemeSet {
+  unsigned bits = (1u << kSchemeNames.size()) - 1;  // all
+  bool has(Scheme s) const { return (bits >> static_cast<unsigned>(s)) & 1u; }
+  SchemeSet without(Scheme s) const { return {bits & ~(1u << static_cast<unsigned>(s))}; }
+  bool operator==(const SchemeSet& o) const { return bits == o.bits; }
+  std::string names() const;  // "none, xor, matrix"
+};
+inline constexpr SchemeSet kAllSchemes{};
+// `gpumem cosim --schemes`: a comma-separated list of scheme names. Throws
+// std::invalid_argument saying what is wrong with it.
+SchemeSet parse_scheme_list(const std::string& list);
+
 // The RTL's elaboration parameters: the built-in model's, read back from it
 // (translator_driver.hpp), or a config's.
 struct RtlTranslatorGeometry {
@@ -32,7 +46,8 @@ struct RtlTranslatorGeometry {
   std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}
   uint64_t prime;
   unsigned granule_shift;  // log2 of the interleave granule: no matrix row reads below it
-  bool matrix;             // the matrix scheme is built (MATRIX_ROW_LO/HI, TASK_SCHEME 3)
+  SchemeSet schemes;       // the schemes built: a user's RTL may implement a subset (--schemes)
+  bool builds(Scheme s) const { return schemes.has(s); }
 };
 // From a Verilated model's parameter class, --cc or --sc (the parameters
 // are `verilator public`): the positions are packed 8 bits each, entry 0 in
@@ -51,10 +66,10 @@ RtlTranslatorGeometry translator_geometry_of() {
           unpack_positions(Params::CANDIDATE_BITS, Params::CANDIDATE_BIT_COUNT),
           Params::PRIME,
           Params::GRANULE_SHIFT,
-          Params::MATRIX != 0};
+          Params::MATRIX != 0 ? kAllSchemes : kAllSchemes.without(Scheme::kMatrix)};
 }
-// A config's geometry, with the matrix scheme (the project's RTL builds it).
-RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg);
+// A config's geometry, with the schemes given (the project's RTL builds all).
+RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg, SchemeSet schemes = kAllSchemes);
 
 // The registers a translator holds; its register port refuses every other
 // offset, as a bus decoder would never route them to it. MATRIX_ROW_LO/HI
@@ -69,11 +84,14 @@ inline int translator_port_register_index(const RegisterDef* def) {
   return -1;
 }
 
-// The bank as a translator's port answers: where the RTL has no matrix
-// scheme, MATRIX_ROW is unmapped and TASK_SCHEME refuses 3.
+// The bank as a translator's port answers: TASK_SCHEME refuses a scheme the
+// RTL does not build, and XOR_VECTOR (without xor) and MATRIX_ROW (without
+// matrix) have no elements.
 inline RegisterParams translator_port_register_params(const Config& cfg, const RtlTranslatorGeometry& g) {
   RegisterParams p = register_params(cfg);
-  p.matrix_scheme = g.matrix;
+  p.xor_scheme = g.builds(Scheme::kXor);
+  p.matrix_scheme = g.builds(Scheme::kMatrix);
+  if (!g.builds(Scheme::kPrime)) p.prime = 0;
   return p;
 }
 
@@ -97,9 +115,9 @@ inline std::string translator_unfit(const Config& cfg) {
 }
 
 // What a translator RTL of geometry g cannot check of cfg's own mappings
-// ("" when nothing): without the matrix scheme, the task types whose scheme
-// is matrix or a baseline, as "task types 0, 3: not checked, schemes ipoly,
-// matrix".
+// ("" when nothing): the task types whose configured scheme it does not
+// build, as "task types 0, 3: not checked, schemes ipoly, xor" (a baseline
+// by its name).
 std::string translator_unchecked(const Config& cfg, const RtlTranslatorGeometry& g);
 
 // "" when the config's translator geometry equals the RTL's elaboration
@@ -114,6 +132,6 @@ std::vector<RtlContractPort> translator_port_table(const RtlTranslatorGeometry& 
 // The translator's ports and elaboration parameters at a geometry, or for a
 // config's.
 RtlContract translator_contract(const RtlTranslatorGeometry& g);
-RtlContract translator_contract(const Config& cfg);
+RtlContract translator_contract(const Config& cfg, SchemeSet schemes = kAllSchemes);
 
 }  // namespace gpumem::tb

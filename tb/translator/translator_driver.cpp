@@ -46,9 +46,12 @@ RtlTranslatorGeometry rtl_translator_geometry() {
 RtlTranslatorGeometry TranslatorBlock::geometry(const Config& cfg, const LoadedRtl* rtl) {
   if (rtl) {
     if (const std::string why = translator_unfit(cfg); !why.empty()) throw std::invalid_argument(why);
-    RtlTranslatorGeometry g = translator_geometry_of_config(cfg);
-    g.matrix = std::find(rtl->parameters_set.begin(), rtl->parameters_set.end(), "MATRIX=1") != rtl->parameters_set.end();
-    return g;
+    // The user's --schemes, else what the module declares: MATRIX=1 (the
+    // contract sets it when declared) or no matrix scheme.
+    if (!rtl->schemes.empty()) return translator_geometry_of_config(cfg, parse_scheme_list(rtl->schemes));
+    const bool matrix =
+        std::find(rtl->parameters_set.begin(), rtl->parameters_set.end(), "MATRIX=1") != rtl->parameters_set.end();
+    return translator_geometry_of_config(cfg, matrix ? kAllSchemes : kAllSchemes.without(Scheme::kMatrix));
   }
   return matching_translator_geometry(cfg, rtl_translator_geometry());
 }

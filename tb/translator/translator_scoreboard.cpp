@@ -70,8 +70,14 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
       configured_names_[t] = m && !m->baseline.empty() ? m->baseline : scheme_name(configured_.scheme[t]);
     }
   }
-  if (g.matrix) {
-    coverage_.scheme = CoverageGroup::named("scheme", kSchemeNames);
+  std::vector<std::string> scheme_bins;
+  for (unsigned v = 0; v < kSchemeNames.size(); ++v) {
+    if (!g.builds(static_cast<Scheme>(v))) continue;
+    scheme_bin_[v] = scheme_bins.size();
+    scheme_bins.emplace_back(kSchemeNames[v]);
+  }
+  coverage_.scheme = CoverageGroup("scheme", std::move(scheme_bins));
+  if (g.builds(Scheme::kMatrix)) {
     std::vector<std::string> bins;
     for (const std::string& name : baseline_names()) {
       BaselineMatrix b = baseline_matrix(name, layout_, g.address_bits, seed);
@@ -161,7 +167,7 @@ void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const TranslatorRegisters& regs = bank_.translator_registers();
   pending_.push_back({requests_++, address, task, e, regs.interleave_enable, configured(task)});
   request_task_this_edge_ = static_cast<int>(task);
-  if (geometry_.matrix && regs.scheme[task] == Scheme::kMatrix) {
+  if (geometry_.builds(Scheme::kMatrix) && regs.scheme[task] == Scheme::kMatrix) {
     for (size_t j = 0; j < layout_.channel_bits.size(); ++j)
       if (staged_[task][j] != regs.matrix_row[task][j]) {
         coverage_.matrix_class.hit(matrix_bin(kStagedUnused));
@@ -202,7 +208,7 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
   if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
   const Pending p = pending_.pop_front();
   ++compared_;
-  coverage_.scheme.hit(p.expected.scheme);
+  coverage_.scheme.hit(scheme_bin_[p.expected.scheme]);  // the model maps with built schemes only
   coverage_.task_type.hit(p.task_type);
   if (!p.interleave) coverage_.interleave.hit(0);
   const TranslatorResponse& e = p.expected;
@@ -276,7 +282,7 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   cover_register_write(offset, value, reg);
   written_since_reset_ = true;
   const bool scheme_write = reg && reg->def().base == kRegTaskScheme && offset % 4 == 0;
-  if (geometry_.matrix && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
+  if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
     cover_commit((offset - kRegTaskScheme) / 4);
   const RegStatus s = bank_.write(offset, 4, value);
   if (s == RegStatus::kOk && reg && (reg->def().base == kRegMatrixRowLo || reg->def().base == kRegMatrixRowHi)) {

@@ -102,8 +102,8 @@ class TranslatorScoreboard {
   // Functional coverage of the compared requests (model values) and of the
   // register writes (the model's answer for the RTL translator's port).
   struct Coverage {
-    // Effective scheme; matrix where the RTL has the scheme.
-    CoverageGroup scheme{"scheme", {kSchemeNames[0], kSchemeNames[1], kSchemeNames[2]}};
+    // Effective scheme: a bin for each the RTL builds.
+    CoverageGroup scheme{"scheme", {}};  // its bins: the scoreboard's constructor
     // Where the RTL has the matrix scheme: each TASK_SCHEME = 3 write by what
     // its staged rows are (the model's classification, so the bins count what
     // happened, not what the stimulus meant), and the cases around a commit.
@@ -202,6 +202,7 @@ class TranslatorScoreboard {
   };
   Coverage coverage_;
   std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1
+  std::array<size_t, kSchemeNames.size()> scheme_bin_{};        // a built scheme's bin in coverage_.scheme
   TogglePorts port_{};
   std::optional<TranslatorMismatch> first_mismatch_;
 };

@@ -86,7 +86,7 @@ TranslatorStimulus::TranslatorStimulus(uint64_t seed, const Config& cfg, const R
       run_(run),
       layout_{g.channel_bits, 1u << g.channel_bits.size(), g.granule_shift},
       address_bits_(g.address_bits),
-      matrix_(g.matrix) {
+      matrix_(g.builds(Scheme::kMatrix)) {
   for (const auto& [offset, value] : translator_firmware_writes(cfg)) firmware_.push_back({offset, value});
   if (!matrix_) return;
   for (const std::string& name : baseline_names()) {

@@ -245,7 +245,7 @@ class ReferenceMap {
     if (v == 3 && (!is_pow2(p_.layout.channels) || !matrix_allowed(task))) return false;
     const auto& bits = p_.layout.channel_bits;
     if (!is_pow2(p_.layout.channels)) return v == static_cast<uint32_t>(p_.default_scheme);
-    if (v == 1) return !(bits.empty() && p_.layout.channels > 1);
+    if (v == 1) return p_.xor_scheme && !(bits.empty() && p_.layout.channels > 1);
     if (v == 2) {
       if (p_.prime == 0) return false;
       for (size_t j = 1; j < bits.size(); ++j)
@@ -284,6 +284,7 @@ RegisterParams draw_params(FuzzedDataProvider& in) {
   p.default_scheme = static_cast<Scheme>(in.ConsumeIntegralInRange<unsigned>(0, 2));
   p.position = in.ConsumeBool() ? TranslatorPosition::kBeforeMmu : TranslatorPosition::kAfterMmu;
   p.address_bits = in.ConsumeIntegralInRange<unsigned>(13, 64);
+  p.xor_scheme = in.ConsumeBool();
   p.matrix_scheme = in.ConsumeBool();
   p.entropy_window = in.ConsumeIntegralInRange<unsigned>(1, 8);
   return p;
