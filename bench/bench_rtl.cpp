@@ -6,7 +6,12 @@
 //     loading the same library from the cache;
 //   - the co-simulation rate of a user's RTL (tests/rtl/) and of the
 //     project's RTL verilated at run time, against the built-in RTL of the
-//     same geometry (configs/default.yaml), alternating round by round.
+//     same geometry (configs/default.yaml), alternating round by round;
+//     the user's RTL of none and matrix only (--schemes none,matrix) too;
+//   - the project's translator at the largest geometry the config allows
+//     (256 channels, 32 candidate bits, 64-bit addresses: the widest
+//     combinational matrix check), its rate in transactions and cycles a
+//     second beside the default geometry's, verilated at run time both.
 //   gpumem_bench_rtl [--transactions N] [--tlb-translations N] [--rounds R] [--seed S]
 #include <unistd.h>
 
@@ -99,19 +104,39 @@ int main(int argc, char** argv) {
   const Built extra_stage = build_twice(
       {tlb_contract(cfg), {kSource + "/tests/rtl/tlb_extra_stage.sv", kSource + "/rtl/gpumem_nested_tlb.sv"}, "tlb_extra_stage"});
   report("tlb, one more response stage (user RTL, default geometry)", extra_stage);
+  Built matrix_only =
+      build_twice({translator_contract(cfg, parse_scheme_list("none,matrix")), {kSource + "/tests/rtl/matrix_translator.sv"},
+                   "matrix_translator"});
+  matrix_only.rtl.schemes = "none,matrix";
+  report("translator, none and matrix only (user RTL, default geometry)", matrix_only);
+  const Config largest = parse_config(
+      "memory: {channels: 256, address_bits: 64}\n"
+      "mmu: {page_sizes: [65536, 2097152]}\n"
+      "translator:\n"
+      "  channel_bits: [8, 9, 10, 11, 12, 13, 14, 15]\n"
+      "  candidate_bits: [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,\n"
+      "                   32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47]\n"
+      "  prime: 251\n",
+      "largest geometry");
+  const Built largest_translator = build_twice({translator_contract(largest), {}, ""});
+  report("translator, 256 channels, K 32, 64-bit addresses (project RTL)", largest_translator);
   const Built runtime_translator = build_twice({translator_contract(cfg), {kSource + "/rtl/gpumem_xor_translator.sv"}, ""});
   const Built runtime_tlb = build_twice({tlb_contract(cfg), {kSource + "/rtl/gpumem_nested_tlb.sv"}, ""});
 
   // Translator: built-in, the project's RTL verilated at run time, the user's.
   TranslatorRandomRun run;
   run.transactions = transactions / rounds;
-  Rate builtin, runtime, user;
+  Rate builtin, runtime, user, user_matrix, widest;
   for (unsigned r = 0; r < rounds; ++r) {
-    Rate* order[3] = {&builtin, &runtime, &user};
-    for (unsigned k = 0; k < 3; ++k) {  // each variant first in turn
-      Rate* which = order[(k + r) % 3];
-      const LoadedRtl* rtl = which == &builtin ? nullptr : which == &runtime ? &runtime_translator.rtl : &two_stage.rtl;
-      if (!timed<TranslatorCosim>(*which, cfg, seed + r, rtl, run)) return 1;
+    Rate* order[5] = {&builtin, &runtime, &user, &user_matrix, &widest};
+    for (unsigned k = 0; k < 5; ++k) {  // each variant first in turn
+      Rate* which = order[(k + r) % 5];
+      const LoadedRtl* rtl = which == &builtin       ? nullptr
+                             : which == &runtime     ? &runtime_translator.rtl
+                             : which == &user        ? &two_stage.rtl
+                             : which == &user_matrix ? &matrix_only.rtl
+                                                     : &largest_translator.rtl;
+      if (!timed<TranslatorCosim>(*which, which == &widest ? largest : cfg, seed + r, rtl, run)) return 1;
     }
   }
   std::printf("\ntranslator (configs/default.yaml, %llu transactions each, %u rounds):\n",
@@ -119,8 +144,17 @@ int main(int argc, char** argv) {
   std::printf("  built-in RTL                       %6.2f M transactions/s\n", builtin.per_second() / 1e6);
   std::printf("  project RTL verilated at run time  %6.2f M transactions/s\n", runtime.per_second() / 1e6);
   std::printf("  user RTL (two-stage pipeline)      %6.2f M transactions/s\n", user.per_second() / 1e6);
+  std::printf("  user RTL (none and matrix only)    %6.2f M transactions/s\n", user_matrix.per_second() / 1e6);
   std::printf("  ratio_runtime_to_builtin: %.3f\n", runtime.per_second() / builtin.per_second());
   std::printf("  ratio_user_to_builtin: %.3f\n", user.per_second() / builtin.per_second());
+  std::printf("  ratio_user_matrix_to_builtin: %.3f\n", user_matrix.per_second() / builtin.per_second());
+  std::printf("\ntranslator, project RTL verilated at run time, %llu transactions each:\n",
+              static_cast<unsigned long long>(transactions));
+  std::printf("  configs/default.yaml (16 channels, K 8, 40-bit)     %6.2f M transactions/s, %6.2f M cycles/s\n",
+              runtime.per_second() / 1e6, runtime.cycles_per_second() / 1e6);
+  std::printf("  largest geometry (256 channels, K 32, 64-bit)      %6.2f M transactions/s, %6.2f M cycles/s\n",
+              widest.per_second() / 1e6, widest.cycles_per_second() / 1e6);
+  std::printf("  ratio_largest_to_default: %.3f\n", widest.per_second() / runtime.per_second());
 
   TlbRandomRun tlb_run;
   tlb_run.transactions = translations / rounds;

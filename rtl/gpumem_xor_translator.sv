@@ -38,7 +38,9 @@
 // the m x m channel-bit submatrix (m <= 8), so a TASK_SCHEME write is
 // answered in its cycle like every other write and the port contract does
 // not change. It runs once, on the staged rows of the task type the write
-// addresses, not once per task type. Staged rows are not used until a
+// addresses, not once per task type, and only in the cycle of a write of 3
+// (in a verilated model it would otherwise cost every cycle a third of the
+// translator's rate). Staged rows are not used until a
 // commit accepts them; a refused commit keeps the committed rows and scheme.
 //
 // Mapping of task t under its effective scheme (none while interleave is off):
@@ -163,8 +165,11 @@ module gpumem_xor_translator
     assign commit = reg_we_i && matrix_ok && reg_wdata_i == 32'(SCHEME_MATRIX) &&
                     reg_offset >= TASK_SCHEME_OFFSET && reg_offset < TASK_SCHEME_OFFSET + 32'(4 * TASK_TYPE_COUNT) &&
                     reg_offset[1:0] == '0;
-    logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][63:0]            stage_q;
-    logic [TASK_TYPE_COUNT-1:0][CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] row_q;
+    // Unpacked, so that a write touches one element (a packed array is one
+    // wide vector that Verilator shifts and copies whole on every write).
+    logic [63:0]             stage_q [TASK_TYPE_COUNT][CHANNEL_BIT_COUNT];
+    logic [ADDRESS_BITS-1:0] row_q   [TASK_TYPE_COUNT][CHANNEL_BIT_COUNT];
+    logic [CHANNEL_BIT_COUNT-1:0][63:0] wrows;  // the staged rows of the task type a TASK_SCHEME write addresses
     // A MATRIX_ROW_LO/HI write's row, from its offset: base + 4 * (t * DIM1 + j).
     localparam int unsigned RowW = CHANNEL_BIT_COUNT > 1 ? $clog2(CHANNEL_BIT_COUNT) : 1;
     logic [31:0]      lo_index, hi_index;  // (offset - base) / 4
@@ -182,13 +187,26 @@ module gpumem_xor_translator
     assign row_t    = TaskW'((lo_hit ? lo_index / MATRIX_ROW_LO_DIM1 : hi_index / MATRIX_ROW_HI_DIM1));
     assign row_j    = RowW'((lo_hit ? lo_index % MATRIX_ROW_LO_DIM1 : hi_index % MATRIX_ROW_HI_DIM1));
     assign row_write = reg_we_i && (lo_hit || hi_hit);
-    assign matrix_ok = rows_acceptable(stage_q[wtask]);
-    assign req_rows  = row_q[req_task_type_i];
+    always_comb begin
+      for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
+        wrows[j]    = stage_q[wtask][j];
+        req_rows[j] = row_q[req_task_type_i][j];
+      end
+    end
+    // Only a TASK_SCHEME = 3 write reads it: the elimination runs then alone.
+    always_comb begin
+      matrix_ok = 1'b0;
+      if (reg_we_i && reg_wdata_i == 32'(SCHEME_MATRIX)) matrix_ok = rows_acceptable(wrows);
+    end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        stage_q <= {TASK_TYPE_COUNT * CHANNEL_BIT_COUNT {MATRIX_ROW_HI_RESET, MATRIX_ROW_LO_RESET}};
-        row_q   <= '0;
+        for (int unsigned t = 0; t < TASK_TYPE_COUNT; t++) begin
+          for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
+            stage_q[t][j] <= {MATRIX_ROW_HI_RESET, MATRIX_ROW_LO_RESET};
+            row_q[t][j]   <= '0;
+          end
+        end
       end else if (reg_we_i) begin
         if (lo_hit) stage_q[row_t][row_j][31:0] <= reg_wdata_i;
         if (hi_hit) stage_q[row_t][row_j][63:32] <= reg_wdata_i;
@@ -202,9 +220,13 @@ module gpumem_xor_translator
     // The matrix a request is mapped with always passed the acceptance rule,
     // so the mapping is a bijection. Checked where it is used, on the
     // request's task type: one elimination a cycle, not one per task type
-    // (sixteen made the verilated model ten times the size to compile).
-    MatrixInUseAcceptable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        req_valid_i && scheme_q[req_task_type_i] == SCHEME_MATRIX |-> rows_acceptable(widen(req_rows)));
+    // (sixteen made the verilated model ten times the size to compile), and
+    // only in a cycle with such a request: an immediate assertion, because a
+    // concurrent one's consequent is evaluated in every verilated cycle.
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && req_valid_i && scheme_q[req_task_type_i] == SCHEME_MATRIX)
+        MatrixInUseAcceptable_A: assert (rows_acceptable(widen(req_rows)));
+    end
 `endif
   end else begin : g_no_matrix
     assign row_write = 1'b0;
