@@ -126,7 +126,8 @@ TEST_F(Cli, CosimProvesEveryNamedBaselineInRtl) {
 
 // What a user does (issue 32's "done when"): `gpumem explore` recommends a
 // matrix, the user pastes it into the config, and `gpumem cosim` proves the
-// translator RTL implements it.
+// translator RTL implements it: the project's, and a user's that builds
+// none and matrix only (--rtl, --schemes).
 TEST_F(Cli, CosimProvesTheExplorersRecommendationPastedIntoTheConfig) {
   const std::string config = kSource + "/configs/examples/profile-transpose.yaml";
   const Result ex = run({"explore", "--config", config, "--emit-yaml", path("rec.yaml").string()});
@@ -142,11 +143,17 @@ TEST_F(Cli, CosimProvesTheExplorersRecommendationPastedIntoTheConfig) {
   std::istringstream lines(rec.substr(list));
   for (std::string line; std::getline(lines, line);) pasted += "  " + line + "\n";
   text.replace(text.find(own), own.size(), pasted);
-  const Result r = run_env({kSharedCache}, {"cosim", "--config", write("pasted.yaml", text).string(), "--block",
-                                            "translator", "--transactions", "20000", "--require-all"});
+  const std::string pasted_file = write("pasted.yaml", text).string();
+  const Result r = run_env({kSharedCache}, {"cosim", "--config", pasted_file, "--block", "translator", "--transactions",
+                                            "20000", "--require-all"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_GT(configured_count(r.out, 0, "ipoly"), 0) << r.out;
   EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << r.out;
+  const Result user = run_env({kSharedCache}, {"cosim", "--config", pasted_file, "--rtl", kMatrixOnly, "--top",
+                                               "matrix_translator", "--schemes", "none,matrix", "--transactions", "20000"});
+  ASSERT_EQ(user.exit_code, 0) << user.out << user.err;
+  EXPECT_GT(configured_count(user.out, 0, "ipoly"), 0) << user.out;
+  EXPECT_NE(user.out.find("result       agreement"), std::string::npos) << user.out;
 }
 
 // A co-simulation never passes what it did not check (issue 29): the

@@ -125,6 +125,42 @@ TEST(Dpi, TheTranslatorPortRefusesOtherBlocksRegisters) {
   EXPECT_EQ(v, 0u);  // reset
 }
 
+// A translator that builds none and matrix only: the port refuses xor and
+// prime; a list gpumem cosim --schemes would refuse fails the open.
+TEST(Dpi, TheTranslatorPortOfASchemeSubsetRefusesTheOthers) {
+  Handle hash(kDefault, "translator:none,matrix");
+  ASSERT_NE(hash.h, nullptr) << gpumem_ref_error();
+  EXPECT_EQ(gpumem_ref_reg_write(hash.h, 0x40, 0), 0);     // TASK_SCHEME[0] = none
+  EXPECT_NE(gpumem_ref_reg_write(hash.h, 0x40, 1), 0);     // xor: not built
+  EXPECT_NE(gpumem_ref_reg_write(hash.h, 0x40, 2), 0);     // prime: not built
+  EXPECT_NE(gpumem_ref_reg_write(hash.h, 0x100, 5), 0);    // XOR_VECTOR[0][0]
+  EXPECT_EQ(gpumem_ref_reg_write(hash.h, 0x400, 0x100), 0);  // MATRIX_ROW_LO[0][0]
+  // Its stimulus is gpumem cosim's for that RTL: the schemes change it only
+  // through matrix (matrix sequences are queued where matrix is built).
+  auto pins = [](void* model) {
+    std::vector<uint64_t> trace;
+    void* s = gpumem_ref_translator_stimulus(model, 5, 100000);
+    int reset = 0, req_valid = 0, rsp_ready = 0, reg_we = 0;
+    unsigned long long addr = 0;
+    unsigned task = 0, reg_addr = 0, reg_wdata = 0;
+    for (int i = 0; i < 20000; ++i) {
+      gpumem_ref_translator_stimulus_next(s, i % 2, 0, &reset, &req_valid, &addr, &task, &rsp_ready, &reg_we, &reg_addr,
+                                          &reg_wdata);
+      trace.push_back(reg_we ? (uint64_t{reg_addr} << 32 | reg_wdata) : addr);
+    }
+    gpumem_ref_stimulus_free(s);
+    return trace;
+  };
+  Handle full(kDefault, "translator"), no_matrix(kDefault, "translator:none,xor,prime");
+  EXPECT_EQ(pins(hash.h), pins(full.h)) << "none,matrix and all schemes both stage matrices";
+  EXPECT_NE(pins(no_matrix.h), pins(full.h)) << "without matrix the stimulus queues no matrix sequence";
+  for (const char* bad : {"translator:xor,matrix", "translator:none,ipoly", "translator:"}) {
+    EXPECT_EQ(gpumem_ref_open(kDefault.c_str(), bad), nullptr) << bad;
+    EXPECT_NE(std::string(gpumem_ref_error()).find(std::string("register port '") + bad + "'"), std::string::npos)
+        << gpumem_ref_error();
+  }
+}
+
 // Random lookups and fills against a Tlb of the same geometry: result, set,
 // way, physical address, the entry that hit and the victim, all equal.
 TEST(Dpi, TlbAnswersAreTheModelsWithTheHow) {

@@ -34,16 +34,19 @@ thread_local std::string last_error;
 
 enum class RegisterPort { kSystem, kTranslator };
 
-RegisterParams port_register_params(const Config& cfg, RegisterPort port) {
-  return port == RegisterPort::kTranslator ? tb::translator_port_register_params(cfg, tb::translator_geometry_of_config(cfg))
-                                           : register_params(cfg);
+// `schemes`: what the translator RTL builds (gpumem cosim --schemes).
+RegisterParams port_register_params(const Config& cfg, RegisterPort port, tb::SchemeSet schemes) {
+  return port == RegisterPort::kTranslator
+             ? tb::translator_port_register_params(cfg, tb::translator_geometry_of_config(cfg, schemes))
+             : register_params(cfg);
 }
 
 struct Model {
-  Model(const Config& c, RegisterPort p)
+  Model(const Config& c, RegisterPort p, tb::SchemeSet s)
       : cfg(c),
         port(p),
-        bank(port_register_params(cfg, port)),
+        schemes(s),
+        bank(port_register_params(cfg, port, schemes)),
         translator(translator_params(cfg), bank.translator_registers()),
         decoder(cfg.channel_layout()),
         tlb(tlb_params(cfg)),
@@ -60,6 +63,7 @@ struct Model {
 
   Config cfg;
   RegisterPort port;
+  tb::SchemeSet schemes;
   RegisterBank bank;
   XorTranslator translator;
   ChannelDecoder decoder;
@@ -100,10 +104,24 @@ void* gpumem_ref_open(const char* config_path, const char* register_port) {
   return guarded<void*>(nullptr, [&]() -> void* {
     const std::string port = register_port ? register_port : "";
     RegisterPort p;
-    if (port == "system") p = RegisterPort::kSystem;
-    else if (port == "translator") p = RegisterPort::kTranslator;
-    else throw std::invalid_argument("gpumem_ref_open: unknown register port '" + port + "' (system or translator)");
-    return new Model(load_config(config_path ? config_path : ""), p);
+    tb::SchemeSet schemes = tb::kAllSchemes;
+    const std::string translator = "translator:";  // then the schemes the RTL builds, as gpumem cosim --schemes
+    if (port == "system") {
+      p = RegisterPort::kSystem;
+    } else if (port == "translator" || port.rfind(translator, 0) == 0) {
+      p = RegisterPort::kTranslator;
+      if (port != "translator") {
+        try {
+          schemes = tb::parse_scheme_list(port.substr(translator.size()));
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument("gpumem_ref_open: register port '" + port + "': " + e.what());
+        }
+      }
+    } else {
+      throw std::invalid_argument("gpumem_ref_open: unknown register port '" + port +
+                                  "' (system, translator, or translator:SCHEMES such as translator:none,matrix)");
+    }
+    return new Model(load_config(config_path ? config_path : ""), p, schemes);
   });
 }
 
@@ -304,8 +322,8 @@ void* gpumem_ref_translator_stimulus(void* model, unsigned long long seed, unsig
   return guarded<void*>(nullptr, [&]() -> void* {
     tb::TranslatorRandomRun run;
     run.transactions = transactions;
-    const Config& cfg = model_of(model).cfg;
-    return new Stimulus{tb::TranslatorStimulus(seed, cfg, tb::translator_geometry_of_config(cfg), run)};
+    const Model& m = model_of(model);
+    return new Stimulus{tb::TranslatorStimulus(seed, m.cfg, tb::translator_geometry_of_config(m.cfg, m.schemes), run)};
   });
 }
 

@@ -19,7 +19,11 @@ package gpumem_ref_pkg;
   //   "system"     the whole register map, as firmware sees it;
   //   "translator" a translator block's port (the co-simulation's port
   //                contract): only CTRL, TASK_SCHEME, XOR_VECTOR and
-  //                MATRIX_ROW_LO/HI; every other offset is refused.
+  //                MATRIX_ROW_LO/HI; every other offset is refused;
+  //   "translator:none,matrix"  the same for an RTL that builds only the
+  //                schemes listed (as gpumem cosim --schemes): TASK_SCHEME
+  //                refuses the others, XOR_VECTOR or MATRIX_ROW has no
+  //                element without its scheme.
   // Returns null on failure (gpumem_ref_error() names the file, line or key).
   import "DPI-C" function chandle gpumem_ref_open(input string config_path, input string register_port);
   import "DPI-C" function void gpumem_ref_close(input chandle model);
