@@ -13,6 +13,7 @@
 #include "regmap_command.hpp"
 #include "regs_command.hpp"
 #include "run_command.hpp"
+#include "sweep_command.hpp"
 #include "trace_command.hpp"
 
 namespace {
@@ -42,6 +43,8 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* trace = add_trace_command(app, trace_args);
   CheckConfigArgs check_args;
   CLI::App* check = add_check_config_command(app, check_args);
+  SweepArgs sweep_args;
+  CLI::App* sweep = add_sweep_command(app, sweep_args);
 
   try {
     app.parse(argc, argv);
@@ -66,6 +69,7 @@ int sc_main(int argc, char* argv[]) {
     if (*trace) return trace_command(trace_args);
     if (*regmap) return regmap_command(regmap_args);
     if (*check) return check_config_command(check_args);
+    if (*sweep) return sweep_command(sweep_args);
   } catch (const gpumem::InputError& e) {
     std::cerr << "gpumem: error: " << e.what() << "\n";
     return kExitInputError;

@@ -1,0 +1,164 @@
+#include "sweep/sweep_merge.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
+#include "sweep/sweep_runner.hpp"
+
+namespace gpumem::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string csv_cell(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string listed(const std::vector<size_t>& indices, const std::vector<Point>& points) {
+  std::string s;
+  for (size_t k = 0; k < indices.size() && k < 5; ++k)
+    s += (k ? "; " : "") + std::to_string(points[indices[k]].index) + " (" + points[indices[k]].label + ")";
+  if (indices.size() > 5) s += "; and " + std::to_string(indices.size() - 5) + " more";
+  return s;
+}
+
+}  // namespace
+
+SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points) {
+  SweepStatus s;
+  for (size_t k = 0; k < points.size(); ++k) {
+    if (point_is_whole(spec, points[k])) {
+      s.done.push_back(k);
+    } else if (fs::is_regular_file(failure_file(spec, points[k]))) {
+      s.failed.push_back(k);
+      std::string line = "point " + std::to_string(points[k].index) + " (" + points[k].label + ")";
+      try {
+        const nlohmann::json j = nlohmann::json::parse(slurp(failure_file(spec, points[k])));
+        line += ": " + j.value("status", std::string("failed"));
+        const std::string err = j.value("stderr", std::string());
+        if (!err.empty()) line += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+      } catch (const nlohmann::json::exception&) {
+        line += ": failed (its record is unreadable)";
+      }
+      s.failure_lines.push_back(line);
+    } else {
+      s.missing.push_back(k);
+    }
+  }
+  return s;
+}
+
+std::string status_report(const SweepStatus& s, const std::vector<Point>& points) {
+  std::ostringstream o;
+  o << points.size() << " points: " << s.done.size() << " done, " << s.failed.size() << " failed, " << s.missing.size()
+    << " missing\n";
+  for (const std::string& f : s.failure_lines) o << "failed   " << f << "\n";
+  for (size_t k : s.missing) o << "missing  point " << points[k].index << " (" << points[k].label << ")\n";
+  return o.str();
+}
+
+std::string json_path_value(const std::string& json_text, const std::string& path, bool& found) {
+  found = false;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception&) {
+    return "";
+  }
+  const nlohmann::json* at = &j;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    const size_t dot = path.find('.', pos);
+    std::string part = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    const size_t bracket = part.find('[');
+    const std::string name = part.substr(0, bracket);
+    if (!name.empty()) {
+      if (!at->is_object() || !at->contains(name)) return "";
+      at = &(*at)[name];
+    }
+    for (size_t b = bracket; b != std::string::npos; b = part.find('[', b + 1)) {
+      const size_t close = part.find(']', b);
+      if (close == std::string::npos) return "";
+      const std::string digits = part.substr(b + 1, close - b - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";
+      const size_t i = std::stoul(digits);
+      if (!at->is_array() || i >= at->size()) return "";
+      at = &(*at)[i];
+    }
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  found = true;
+  return at->is_string() ? at->get<std::string>() : at->dump();
+}
+
+void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                 bool allow_partial, const std::string& out) {
+  const SweepStatus status = sweep_status(spec, points);
+  if (!allow_partial && (!status.failed.empty() || !status.missing.empty())) {
+    std::string why = std::to_string(status.failed.size() + status.missing.size()) + " of " + std::to_string(points.size()) +
+                      " points have no output";
+    if (!status.failed.empty()) why += "; failed: " + listed(status.failed, points);
+    if (!status.missing.empty()) why += "; missing: " + listed(status.missing, points);
+    throw InputError(spec.path, 0, "", why + " (gpumem sweep status says more; --allow-partial merges the rest)");
+  }
+  std::vector<bool> metric_seen(metrics.size(), false);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t k : status.done) {
+    const Point& p = points[k];
+    std::vector<std::string> row{std::to_string(p.index), p.hash};
+    for (size_t a = 0; a < spec.axes.size(); ++a) row.push_back(spec.axes[a].values[p.choice[a]]);
+    const std::string stats = slurp(point_folder(spec, p) + "/stats.json");
+    for (size_t m = 0; m < metrics.size(); ++m) {
+      bool found = false;
+      row.push_back(json_path_value(stats, metrics[m], found));
+      metric_seen[m] = metric_seen[m] || found;
+    }
+    rows.push_back(std::move(row));
+  }
+  for (size_t m = 0; m < metrics.size(); ++m)
+    if (!metric_seen[m] && !rows.empty())
+      throw InputError(spec.path, 0, "--metrics", "'" + metrics[m] + "' is in no point's stats JSON (a dotted path such as channels[0].requests)");
+
+  std::vector<std::string> header{"index", "hash"};
+  for (const Axis& a : spec.axes) header.push_back(a.key);
+  header.insert(header.end(), metrics.begin(), metrics.end());
+  std::string text;
+  if (out.size() >= 5 && out.compare(out.size() - 5, 5, ".json") == 0) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& row : rows) {
+      nlohmann::ordered_json o;
+      for (size_t c = 0; c < header.size(); ++c) {
+        const nlohmann::json parsed = nlohmann::json::parse(row[c], nullptr, false);
+        o[header[c]] = c >= 2 && !parsed.is_discarded() && !row[c].empty() ? parsed : nlohmann::json(row[c]);
+      }
+      j.push_back(o);
+    }
+    text = j.dump(2) + "\n";
+  } else {
+    for (size_t c = 0; c < header.size(); ++c) text += (c ? "," : "") + csv_cell(header[c]);
+    text += "\n";
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < row.size(); ++c) text += (c ? "," : "") + csv_cell(row[c]);
+      text += "\n";
+    }
+  }
+  write_output_file(out, "--out", text);
+}
+
+}  // namespace gpumem::sweep

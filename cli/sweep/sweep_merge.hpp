@@ -1,0 +1,32 @@
+// A sweep's outputs read back (docs/sweeps.md, "Merging"): which points are
+// done, failed or missing, and one table of every point's axis values and
+// chosen metrics.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sweep/sweep_spec.hpp"
+
+namespace gpumem::sweep {
+
+struct SweepStatus {
+  std::vector<size_t> done, failed, missing;  // point indices
+  std::vector<std::string> failure_lines;     // "point 3 (...): exit 2: <stderr's last line>"
+};
+SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points);
+// "12 points: 10 done, 1 failed, 1 missing" and a line per failed and missing point.
+std::string status_report(const SweepStatus& s, const std::vector<Point>& points);
+
+// A value of a JSON document by dotted path ("channels[2].requests",
+// "dram.row_hits"), as text (a string unquoted, anything else as JSON);
+// `found` false when the path leads nowhere.
+std::string json_path_value(const std::string& json_text, const std::string& path, bool& found);
+
+// One row per point, in point order: index, hash, the axes, then the
+// metrics. Throws InputError when a point is missing or failed and not
+// `allow_partial` (naming them), or a metric is in no point's stats JSON.
+// `out` ending in .json writes a JSON array of objects, else CSV.
+void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                 bool allow_partial, const std::string& out);
+
+}  // namespace gpumem::sweep

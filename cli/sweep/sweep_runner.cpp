@@ -1,0 +1,246 @@
+#include "sweep/sweep_runner.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/output_file.hpp"
+
+namespace gpumem::sweep {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_stop(int signal) { g_stop = signal; }
+
+// SIGINT and SIGTERM stop the sweep: no new point starts, the running ones
+// are killed and their folders removed. The points run in process groups of
+// their own, so a Ctrl-C at the terminal reaches only the sweep.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop = 0;
+    struct sigaction a {};
+    a.sa_handler = on_stop;
+    sigemptyset(&a.sa_mask);
+    sigaction(SIGINT, &a, &old_int_);
+    sigaction(SIGTERM, &a, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string last_lines(const std::string& text, size_t n) {
+  size_t end = text.size();
+  while (end > 0 && text[end - 1] == '\n') --end;
+  size_t at = end;
+  for (size_t k = 0; k < n && at > 0; ++k) {
+    const size_t nl = text.rfind('\n', at - 1);
+    at = nl == std::string::npos ? 0 : nl + (k + 1 < n ? 0 : 1);
+    if (nl == std::string::npos) break;
+  }
+  while (at < end && text[at] == '\n') ++at;
+  return text.substr(at, end - at);
+}
+
+const char* json_flag(const std::string& command) {
+  if (command == "explore") return "--json";
+  if (command == "cosim") return nullptr;  // its result is its exit status and report (log.txt)
+  return "--stats-json";                   // run, compare-prefetch
+}
+
+struct Running {
+  size_t point;  // index into the points given
+  unsigned attempt;
+  std::string folder;  // the partial folder
+};
+
+}  // namespace
+
+std::string point_folder(const SweepSpec& spec, const Point& p) { return spec.output + "/points/" + p.hash; }
+std::string failure_file(const SweepSpec& spec, const Point& p) { return spec.output + "/failed/" + p.hash + ".json"; }
+bool point_is_whole(const SweepSpec& spec, const Point& p) { return fs::is_regular_file(point_folder(spec, p) + "/point.json"); }
+
+std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p, const std::string& folder) {
+  std::vector<std::string> a;
+  if (spec.command == "compare-prefetch") a = {"run", "--compare-prefetch"};
+  else a = {spec.command};
+  a.insert(a.end(), {"--config", folder + "/config.yaml"});
+  if (!p.trace.empty()) a.insert(a.end(), {"--trace", p.trace});
+  if (!p.seed.empty()) a.insert(a.end(), {"--seed", p.seed});
+  if (spec.command == "cosim") a.insert(a.end(), {"--waves", folder + "/waves"});
+  if (const char* flag = json_flag(spec.command)) a.insert(a.end(), {flag, folder + "/stats.json"});
+  a.insert(a.end(), p.flags.begin(), p.flags.end());
+  return a;
+}
+
+RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, const RunOptions& o) {
+  RunSummary summary;
+  create_output_folder(spec.output + "/points", "output");
+  create_output_folder(spec.output + "/failed", "output");
+  std::deque<std::pair<size_t, unsigned>> queue;  // (point, attempt)
+  for (size_t k = 0; k < points.size(); ++k) {
+    if (o.resume && point_is_whole(spec, points[k])) {
+      ++summary.skipped;
+      continue;
+    }
+    queue.emplace_back(k, 1);
+  }
+  const size_t total = queue.size();
+  StopSignals signals;
+  std::map<pid_t, Running> running;
+  const auto t0 = Clock::now();
+  size_t finished = 0;
+
+  auto show = [&] {
+    if (!o.progress) return;
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double rate = s > 0 ? finished / s : 0;
+    std::ostringstream line;
+    line << "\rsweep  " << finished << "/" << total << " points, " << summary.failed << " failed";
+    if (rate > 0) line << ", " << std::fixed;
+    if (rate > 0) line.precision(2);
+    if (rate > 0) line << rate << " points/s, ETA " << static_cast<long>((total - finished) / rate) << " s";
+    line << "   ";
+    *o.progress << line.str() << std::flush;
+  };
+
+  auto start = [&](size_t k, unsigned attempt) {
+    const Point& p = points[k];
+    const std::string folder = point_folder(spec, p) + ".partial-" + std::to_string(getpid()) + "-" + std::to_string(attempt);
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    write_output_file(folder + "/config.yaml", "output", p.config_yaml);
+    const std::vector<std::string> args = point_arguments(spec, p, folder);
+    std::vector<char*> argv{const_cast<char*>(o.gpumem.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const std::string out = folder + "/log.txt", err = folder + "/stderr.txt";
+    const pid_t pid = fork();
+    if (pid == 0) {
+      setpgid(0, 0);
+      signal(SIGINT, SIG_DFL);
+      signal(SIGTERM, SIG_DFL);
+      const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int fe = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int fi = open("/dev/null", O_RDONLY);
+      if (fo < 0 || fe < 0 || fi < 0) _exit(127);
+      dup2(fi, 0);
+      dup2(fo, 1);
+      dup2(fe, 2);
+      execv(o.gpumem.c_str(), argv.data());
+      _exit(127);
+    }
+    if (pid < 0) throw std::runtime_error(std::string("cannot start a point: ") + std::strerror(errno));
+    running[pid] = {k, attempt, folder};
+  };
+
+  auto finish = [&](const Running& r, int status) {
+    const Point& p = points[r.point];
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (g_stop) {  // a point that ends after the stop may have been cut short
+      fs::remove_all(r.folder);
+      return;
+    }
+    if (ok) {
+      nlohmann::json j;
+      j["index"] = p.index;
+      j["hash"] = p.hash;
+      j["command"] = spec.command;
+      nlohmann::json axes = nlohmann::json::object();
+      for (size_t a = 0; a < spec.axes.size(); ++a) axes[spec.axes[a].key] = spec.axes[a].values[p.choice[a]];
+      j["axes"] = axes;
+      j["arguments"] = point_arguments(spec, p, "POINT");
+      write_output_file(r.folder + "/point.json", "output", j.dump(2) + "\n");
+      const std::string final_folder = point_folder(spec, p);
+      if (fs::exists(final_folder)) {  // a rerun without --resume replaces the point whole
+        const std::string old = final_folder + ".old-" + std::to_string(getpid());
+        fs::rename(final_folder, old);
+        fs::rename(r.folder, final_folder);
+        fs::remove_all(old);
+      } else {
+        fs::rename(r.folder, final_folder);
+      }
+      fs::remove(failure_file(spec, p));
+      ++summary.ran;
+      ++finished;
+      return;
+    }
+    const std::string err = last_lines(slurp(r.folder + "/stderr.txt"), 5);
+    const std::string exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                               : "killed by signal " + std::to_string(WTERMSIG(status));
+    fs::remove_all(r.folder);
+    if (r.attempt <= o.retries) {
+      queue.emplace_back(r.point, r.attempt + 1);
+      return;
+    }
+    nlohmann::json j;
+    j["index"] = p.index;
+    j["hash"] = p.hash;
+    j["label"] = p.label;
+    j["status"] = exit;
+    j["attempts"] = r.attempt;
+    j["stderr"] = err;
+    write_output_file(failure_file(spec, p), "output", j.dump(2) + "\n");
+    ++summary.failed;
+    ++finished;
+    summary.failures.push_back("point " + std::to_string(p.index) + " (" + p.label + "): " + exit +
+                               (err.empty() ? "" : ": " + last_lines(err, 1)));
+  };
+
+  show();
+  while ((!queue.empty() || !running.empty())) {
+    while (!g_stop && !queue.empty() && running.size() < std::max(1u, o.jobs)) {
+      const auto [k, attempt] = queue.front();
+      queue.pop_front();
+      start(k, attempt);
+    }
+    if (g_stop) {
+      for (const auto& [pid, r] : running) kill(-pid, SIGKILL);
+      queue.clear();
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const Running r = it->second;
+    running.erase(it);
+    finish(r, status);
+    show();
+  }
+  if (o.progress) *o.progress << "\n";
+  summary.interrupted = g_stop != 0;
+  return summary;
+}
+
+}  // namespace gpumem::sweep

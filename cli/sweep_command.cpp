@@ -1,0 +1,84 @@
+#include "sweep_command.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "base/input_error.hpp"
+#include "sweep/sweep_merge.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "validators.hpp"
+
+namespace gpumem::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
+  CLI::App* sweep = app.add_subcommand("sweep", "Run every point of a sweep spec (configs x traces x seeds) locally");
+  sweep->require_subcommand(0, 1);
+  sweep->add_option("spec", args.spec, "the sweep spec (YAML, docs/sweeps.md)")->check(kPath);
+  sweep->add_option("--jobs", args.jobs, "points at once (default: the machine's cores)")->check(CLI::Range(1u, 4096u));
+  sweep->add_option("--retries", args.retries, "more attempts of a failed point before it counts as failed (default 0)")
+      ->check(CLI::Range(0u, 100u));
+  sweep->add_flag("--resume", args.resume, "run only the points without a whole output");
+  sweep->add_option("--point", args.point, "run point I alone (what a Slurm array task runs)")->check(CLI::Range(0L, 1L << 40));
+  sweep->add_flag("--list", args.list, "print the points (validated, with their hashes) and run nothing");
+
+  args.status = sweep->add_subcommand("status", "Say which points are done, failed and missing");
+  args.status->add_option("spec", args.spec, "the sweep spec")->required()->check(kPath);
+  args.merge = sweep->add_subcommand("merge", "One table of every point's axis values and metrics (CSV, or JSON by --out's extension)");
+  args.merge->add_option("spec", args.spec, "the sweep spec")->required()->check(kPath);
+  args.merge->add_option("--out", args.out, "the table to write: .csv or .json")->required()->check(kPath);
+  args.merge->add_option("--metrics", args.metrics,
+                         "dotted paths into each point's stats JSON (default: the spec's metrics)")
+      ->delimiter(',');
+  args.merge->add_flag("--allow-partial", args.allow_partial, "merge the points that have an output, leaving out the rest");
+  return sweep;
+}
+
+int sweep_command(const SweepArgs& a) {
+  if (a.spec.empty()) throw InputError("", 0, "spec", "missing: gpumem sweep SPEC.yaml (or sweep status / sweep merge SPEC.yaml)");
+  const sweep::SweepSpec spec = sweep::load_sweep_spec(a.spec);
+  // Every point is validated before anything runs.
+  const std::vector<sweep::Point> points = sweep::all_points(spec);
+
+  if (a.status && *a.status) {
+    std::cout << sweep::status_report(sweep::sweep_status(spec, points), points);
+    return 0;
+  }
+  if (a.merge && *a.merge) {
+    sweep::merge_sweep(spec, points, a.metrics.empty() ? spec.metrics : a.metrics, a.allow_partial, a.out);
+    std::cout << "merged " << a.out << "\n";
+    return 0;
+  }
+  if (a.list) {
+    for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
+    return 0;
+  }
+  std::vector<sweep::Point> chosen = points;
+  if (a.point >= 0) {
+    if (static_cast<size_t>(a.point) >= points.size())
+      throw InputError("", 0, "--point", std::to_string(a.point) + " is beyond the sweep's " + std::to_string(points.size()) + " points (0 to " +
+                                             std::to_string(points.size() - 1) + ")");
+    chosen = {points[static_cast<size_t>(a.point)]};
+  }
+  sweep::RunOptions o;
+  o.gpumem = fs::read_symlink("/proc/self/exe").string();
+  o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  o.retries = a.retries;
+  o.resume = a.resume;
+  o.progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+  const sweep::RunSummary s = sweep::run_points(spec, chosen, o);
+  std::cout << "sweep        " << spec.output << ": " << s.ran << " ran, " << s.skipped << " already whole, " << s.failed
+            << " failed of " << chosen.size() << " points\n";
+  for (const std::string& f : s.failures) std::cout << "failed       " << f << "\n";
+  if (s.interrupted) {
+    std::cout << "interrupted  the finished points are whole; gpumem sweep --resume runs the rest\n";
+    return 1;
+  }
+  return s.failed ? 1 : 0;
+}
+
+}  // namespace gpumem::cli

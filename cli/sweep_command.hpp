@@ -1,0 +1,28 @@
+// gpumem sweep (docs/sweeps.md): the points of a sweep spec run locally,
+// their state, and their outputs merged into one table.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace gpumem::cli {
+
+struct SweepArgs {
+  std::string spec;
+  unsigned jobs = 0;     // 0: the machine's cores
+  unsigned retries = 0;
+  bool resume = false;
+  long point = -1;       // --point I: that point alone (what a Slurm array task runs)
+  bool list = false;     // --list: the points, validated, and nothing run
+  // sweep status / sweep merge
+  CLI::App* status = nullptr;
+  CLI::App* merge = nullptr;
+  std::string out;
+  std::vector<std::string> metrics;
+  bool allow_partial = false;
+};
+
+CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args);
+int sweep_command(const SweepArgs& a);
+
+}  // namespace gpumem::cli
