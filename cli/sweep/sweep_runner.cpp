@@ -87,15 +87,15 @@ std::string point_folder(const SweepSpec& spec, const Point& p) { return spec.ou
 std::string failure_file(const SweepSpec& spec, const Point& p) { return spec.output + "/failed/" + p.hash + ".json"; }
 bool point_is_whole(const SweepSpec& spec, const Point& p) { return fs::is_regular_file(point_folder(spec, p) + "/point.json"); }
 
-std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p, const std::string& folder) {
+std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p) {
   std::vector<std::string> a;
   if (spec.command == "compare-prefetch") a = {"run", "--compare-prefetch"};
   else a = {spec.command};
-  a.insert(a.end(), {"--config", folder + "/config.yaml"});
+  a.insert(a.end(), {"--config", "config.yaml"});
   if (!p.trace.empty()) a.insert(a.end(), {"--trace", p.trace});
   if (!p.seed.empty()) a.insert(a.end(), {"--seed", p.seed});
-  if (spec.command == "cosim") a.insert(a.end(), {"--waves", folder + "/waves"});
-  if (const char* flag = json_flag(spec.command)) a.insert(a.end(), {flag, folder + "/stats.json"});
+  if (spec.command == "cosim") a.insert(a.end(), {"--waves", "waves"});
+  if (const char* flag = json_flag(spec.command)) a.insert(a.end(), {flag, "stats.json"});
   a.insert(a.end(), p.flags.begin(), p.flags.end());
   return a;
 }
@@ -137,14 +137,15 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     fs::remove_all(folder);
     fs::create_directories(folder);
     write_output_file(folder + "/config.yaml", "output", p.config_yaml);
-    const std::vector<std::string> args = point_arguments(spec, p, folder);
+    const std::vector<std::string> args = point_arguments(spec, p);
     std::vector<char*> argv{const_cast<char*>(o.gpumem.c_str())};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    const std::string out = folder + "/log.txt", err = folder + "/stderr.txt";
+    const std::string out = fs::absolute(folder + "/log.txt").string(), err = fs::absolute(folder + "/stderr.txt").string();
     const pid_t pid = fork();
     if (pid == 0) {
       setpgid(0, 0);
+      if (chdir(folder.c_str()) != 0) _exit(127);
       signal(SIGINT, SIG_DFL);
       signal(SIGTERM, SIG_DFL);
       const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -176,7 +177,7 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
       nlohmann::json axes = nlohmann::json::object();
       for (size_t a = 0; a < spec.axes.size(); ++a) axes[spec.axes[a].key] = spec.axes[a].values[p.choice[a]];
       j["axes"] = axes;
-      j["arguments"] = point_arguments(spec, p, "POINT");
+      j["arguments"] = point_arguments(spec, p);
       write_output_file(r.folder + "/point.json", "output", j.dump(2) + "\n");
       const std::string final_folder = point_folder(spec, p);
       if (fs::exists(final_folder)) {  // a rerun without --resume replaces the point whole

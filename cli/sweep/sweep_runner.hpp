@@ -38,9 +38,11 @@ std::string point_folder(const SweepSpec& spec, const Point& p);   // <output>/p
 std::string failure_file(const SweepSpec& spec, const Point& p);   // <output>/failed/<hash>.json
 bool point_is_whole(const SweepSpec& spec, const Point& p);
 
-// The arguments after the binary's name: the command, the point's config,
-// trace, seed and flags, and the command's JSON output into `folder`.
-std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p, const std::string& folder);
+// The arguments after the binary's name, as the point runs them in its own
+// folder: the command, config.yaml, the trace (an absolute path), seed and
+// flags, and the command's JSON output, stats.json. Relative names, so that
+// the outputs, which name their config, are the same wherever a sweep runs.
+std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p);
 
 RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, const RunOptions& options);
 

@@ -298,7 +298,7 @@ Point make_point(const SweepSpec& spec, size_t index) {
     const std::string& v = axis.values[p.choice[a]];
     p.label += (p.label.empty() ? "" : " ") + axis.key + "=" + v;
     if (axis.key == "seed") p.seed = v;
-    else if (axis.key == "trace") p.trace = resolve(spec.path, v);
+    else if (axis.key == "trace") p.trace = fs::absolute(resolve(spec.path, v)).lexically_normal().string();
     else if (axis.key == "flags") {
       for (const std::string& w : split_words(v)) p.flags.push_back(w);
     } else {

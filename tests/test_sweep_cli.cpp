@@ -1,0 +1,125 @@
+// `gpumem sweep` on this machine (docs/sweeps.md): every point runs as its
+// own process into an output that is whole or absent, reruns are
+// byte-identical, --resume runs only what is missing, a failing point is
+// recorded with its stderr without stopping the others, and merge refuses
+// a sweep with holes unless told.
+#include "cli_helpers.hpp"
+
+namespace gpumem::test {
+namespace {
+
+const char* const kBase =
+    "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 2000, stride: 4096}\n";
+
+std::vector<fs::path> point_folders(const fs::path& sweep) {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(sweep / "points")) v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST_F(Cli, SweepRunsEveryPointResumesAndMergesOneTable) {
+  write("base.yaml", kBase);
+  const std::string spec = write("s.yaml",
+                                 "base: base.yaml\n"
+                                 "axes:\n"
+                                 "  workload[0].stride: [256, 4096, 65536]\n"
+                                 "zip:\n"
+                                 "  - {memory.channels: [2, 4], translator.channel_bits: [[8], [8, 9]]}\n"
+                                 "metrics: [requests, channel_imbalance]\n")
+                               .string();
+  const Result r = run({"sweep", spec, "--jobs", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("6 ran, 0 already whole, 0 failed of 6 points"), std::string::npos) << r.out;
+  const std::vector<fs::path> folders = point_folders(path("s.sweep"));
+  ASSERT_EQ(folders.size(), 6u);
+  for (const char* f : {"config.yaml", "stats.json", "point.json", "log.txt", "stderr.txt"})
+    EXPECT_TRUE(fs::is_regular_file(folders[0] / f)) << f;
+
+  const Result merged = run({"sweep", "merge", spec, "--out", path("r.csv").string()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const std::string csv = slurp(path("r.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "index,hash,workload[0].stride,memory.channels,translator.channel_bits,requests,channel_imbalance");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  // 256-byte stride over 2 channels spreads evenly; 4096 lands on one channel of 4.
+  EXPECT_NE(csv.find(",256,2,[8],2000,1.0\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",4096,4,\"[8, 9]\",2000,4.0\n"), std::string::npos) << csv;
+  ASSERT_EQ(run({"sweep", "merge", spec, "--out", path("r.json").string(), "--metrics", "channels[0].requests"}).exit_code, 0);
+  const nlohmann::json j = json("r.json");
+  ASSERT_EQ(j.size(), 6u);
+  EXPECT_EQ(j[0]["memory.channels"], 2);
+  EXPECT_EQ(j[0]["channels[0].requests"], 1000);
+
+  // A rerun replaces every point with the same bytes (the log's timing line aside).
+  std::map<std::string, std::string> before;
+  for (const fs::path& f : folders)
+    for (const char* name : {"config.yaml", "stats.json", "point.json"}) before[(f / name).string()] = slurp(f / name);
+  ASSERT_EQ(run({"sweep", spec, "--jobs", "2"}).exit_code, 0);
+  for (const auto& [file, text] : before) EXPECT_TRUE(slurp(file) == text) << file << " differs after a rerun";
+
+  // --resume: nothing to do; one point removed is the only one run again.
+  const Result resumed = run({"sweep", spec, "--resume"});
+  EXPECT_NE(resumed.out.find("0 ran, 6 already whole, 0 failed of 6 points"), std::string::npos) << resumed.out;
+  fs::remove_all(folders[3]);
+  const Result status = run({"sweep", "status", spec});
+  EXPECT_NE(status.out.find("6 points: 5 done, 0 failed, 1 missing\n"), std::string::npos) << status.out;
+  const Result again = run({"sweep", spec, "--resume"});
+  EXPECT_NE(again.out.find("1 ran, 5 already whole, 0 failed of 6 points"), std::string::npos) << again.out;
+  EXPECT_EQ(slurp(folders[3] / "stats.json"), before[(folders[3] / "stats.json").string()]);
+}
+
+// A point that fails (here a flag its command does not have) is retried,
+// then recorded with its exit status and stderr; the others finish; merge
+// refuses the hole unless --allow-partial; a folder left by a killed point
+// is never taken for a whole output.
+TEST_F(Cli, SweepRecordsAFailedPointAndNeverReadsAPartialOne) {
+  write("base.yaml", kBase);
+  const std::string spec =
+      write("s.yaml", "base: base.yaml\naxes:\n  workload[0].stride: [256, 4096]\n  flags: ['', '--colour red']\n").string();
+  const Result r = run({"sweep", spec, "--jobs", "2", "--retries", "1"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("2 ran, 0 already whole, 2 failed of 4 points"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("failed       point 1 (workload[0].stride=256 flags=--colour red): exit 2: gpumem: error: The "
+                       "following arguments were not expected: red --colour (gpumem run --help)\n"),
+            std::string::npos)
+      << r.out;
+  const Result status = run({"sweep", "status", spec});
+  EXPECT_NE(status.out.find("4 points: 2 done, 2 failed, 0 missing\n"), std::string::npos) << status.out;
+  const Result merge = run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--metrics", "requests"});
+  EXPECT_EQ(merge.exit_code, 2);
+  EXPECT_NE(merge.err.find("2 of 4 points have no output; failed: 1 (workload[0].stride=256 flags=--colour red); 3 ("),
+            std::string::npos)
+      << merge.err;
+  EXPECT_FALSE(fs::exists(path("r.csv")));
+  ASSERT_EQ(run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--metrics", "requests", "--allow-partial"}).exit_code,
+            0);
+  const std::string csv = slurp(path("r.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
+
+  // What a point killed mid-write leaves: its partial folder, with a stats file.
+  const std::vector<fs::path> whole = point_folders(path("s.sweep"));
+  ASSERT_EQ(whole.size(), 2u);
+  fs::remove_all(whole[0]);
+  fs::create_directories(whole[0].string() + ".partial-999-1");
+  std::ofstream(whole[0].string() + ".partial-999-1/stats.json") << "{\"requests\": 1";
+  const Result after = run({"sweep", "status", spec});
+  EXPECT_NE(after.out.find("4 points: 1 done, 2 failed, 1 missing\n"), std::string::npos) << after.out;
+}
+
+TEST_F(Cli, SweepRefusesABadPointBeforeRunningAny) {
+  write("base.yaml", kBase);
+  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.channels: [4, 8]\n").string();
+  const Result r = run({"sweep", spec});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: " + spec +
+                       ":3: memory.channels: point 1 (memory.channels=8): translator.channel_bits: 2 channel bits give 4 "
+                       "channels but memory.channels is 8\n");
+  EXPECT_FALSE(fs::exists(path("s.sweep")));
+  const Result point = run({"sweep", write("t.yaml", "base: base.yaml\naxes:\n  memory.channels: [4]\n").string(), "--point", "1"});
+  EXPECT_EQ(point.exit_code, 2);
+  EXPECT_EQ(point.err, "gpumem: error: --point: 1 is beyond the sweep's 1 points (0 to 0)\n");
+}
+
+}  // namespace
+}  // namespace gpumem::test
