@@ -71,8 +71,8 @@ int sweep_command(const SweepArgs& a) {
   o.resume = a.resume;
   o.progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
   const sweep::RunSummary s = sweep::run_points(spec, chosen, o);
-  std::cout << "sweep        " << spec.output << ": " << s.ran << " ran, " << s.skipped << " already whole, " << s.failed
-            << " failed of " << chosen.size() << " points\n";
+  std::cout << "sweep        " << s.ran << " ran, " << s.skipped << " already whole, " << s.failed << " failed of "
+            << chosen.size() << " points\noutputs      " << spec.output << "/points\n";
   for (const std::string& f : s.failures) std::cout << "failed       " << f << "\n";
   if (s.interrupted) {
     std::cout << "interrupted  the finished points are whole; gpumem sweep --resume runs the rest\n";
