@@ -107,6 +107,35 @@ TEST_F(Cli, SweepRecordsAFailedPointAndNeverReadsAPartialOne) {
   EXPECT_NE(after.out.find("4 points: 1 done, 2 failed, 1 missing\n"), std::string::npos) << after.out;
 }
 
+// Ctrl-C on a sweep: the finished points stay whole, the running one is
+// killed and its partial folder removed, and --resume runs the rest.
+TEST_F(Cli, SweepInterruptedLeavesFinishedPointsWholeAndNothingPartial) {
+  write("base.yaml",
+        "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 3000000, stride: 256}\n");
+  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11, 12, 13, 14, 15]\n").string();
+  // The sweep in the background, SIGINT once its first point is whole.
+  const std::string cmd = "cd '" + dir_.string() + "' && ('" + std::string(GPUMEM_BINARY) + "' sweep s.yaml --jobs 1 > out.txt 2>&1 & " +
+                          "pid=$!; for i in $(seq 600); do ls s.sweep/points 2>/dev/null | grep -qv partial && break; sleep 0.05; done; " +
+                          "kill -INT $pid; wait $pid; echo $? > exit.txt)";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(path("exit.txt")), "1\n") << slurp(path("out.txt"));
+  EXPECT_NE(slurp(path("out.txt")).find("interrupted  the finished points are whole; gpumem sweep --resume runs the rest"),
+            std::string::npos)
+      << slurp(path("out.txt"));
+  size_t whole = 0;
+  for (const fs::path& f : point_folders(path("s.sweep"))) {
+    EXPECT_EQ(f.filename().string().find(".partial"), std::string::npos) << f << " left behind";
+    whole += fs::is_regular_file(f / "point.json");
+  }
+  EXPECT_GE(whole, 1u);
+  EXPECT_LT(whole, 8u);
+  EXPECT_TRUE(fs::is_empty(path("s.sweep/failed"))) << "an interrupted point is not a failed one";
+  const Result status = run({"sweep", "status", spec});
+  EXPECT_NE(status.out.find("8 points: " + std::to_string(whole) + " done, 0 failed, " + std::to_string(8 - whole) + " missing"),
+            std::string::npos)
+      << status.out;
+}
+
 TEST_F(Cli, SweepRefusesABadPointBeforeRunningAny) {
   write("base.yaml", kBase);
   const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.channels: [4, 8]\n").string();
