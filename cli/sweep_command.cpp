@@ -9,6 +9,7 @@
 #include "base/input_error.hpp"
 #include "sweep/sweep_merge.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_slurm.hpp"
 #include "validators.hpp"
 
 namespace gpumem::cli {
@@ -25,6 +26,16 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   sweep->add_flag("--resume", args.resume, "run only the points without a whole output");
   sweep->add_option("--point", args.point, "run point I alone (what a Slurm array task runs)")->check(CLI::Range(0L, 1L << 40));
   sweep->add_flag("--list", args.list, "print the points (validated, with their hashes) and run nothing");
+  sweep->add_flag("--slurm", args.slurm, "submit the points as a Slurm job array (sbatch) instead of running them here");
+  sweep->add_flag("--emit-only", args.emit_only, "with --slurm: write the sbatch script and do not submit it");
+  sweep->add_option("--points-per-task", args.points_per_task,
+                    "with --slurm: points per array task (default 1; more for sweeps beyond the cluster's MaxArraySize)")
+      ->check(CLI::Range(1u, 1u << 20));
+  sweep->add_option("--throttle", args.throttle, "with --slurm: array tasks at once (the array's %)")->check(CLI::Range(1u, 1u << 20));
+  sweep->add_option("--partition", args.partition, "with --slurm: sbatch --partition");
+  sweep->add_option("--time", args.time, "with --slurm: sbatch --time, per array task");
+  sweep->add_option("--mem", args.mem, "with --slurm: sbatch --mem, per array task");
+  sweep->add_option("--sbatch-arg", args.sbatch_args, "with --slurm: one more #SBATCH option, as sbatch takes it (repeat)");
 
   args.status = sweep->add_subcommand("status", "Say which points are done, failed and missing");
   args.status->add_option("spec", args.spec, "the sweep spec")->required()->check(kPath);
@@ -45,7 +56,7 @@ int sweep_command(const SweepArgs& a) {
   const std::vector<sweep::Point> points = sweep::all_points(spec);
 
   if (a.status && *a.status) {
-    std::cout << sweep::status_report(sweep::sweep_status(spec, points), points);
+    std::cout << sweep::status_report(sweep::sweep_status(spec, points, sweep::queued_points(spec, points.size())), points);
     return 0;
   }
   if (a.merge && *a.merge) {
@@ -57,15 +68,53 @@ int sweep_command(const SweepArgs& a) {
     for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
     return 0;
   }
+  const std::string gpumem = fs::read_symlink("/proc/self/exe").string();
+  const bool slurm_only = !a.partition.empty() || !a.time.empty() || !a.mem.empty() || !a.sbatch_args.empty() || a.throttle ||
+                          a.emit_only;
+  if (slurm_only && !a.slurm)
+    throw InputError("", 0, "--slurm", "missing: --emit-only, --throttle, --partition, --time, --mem and --sbatch-arg are for --slurm");
+  if (a.slurm) {
+    if (a.point >= 0) throw InputError("", 0, "--point", "runs here, in an array task; --slurm submits the array");
+    sweep::SlurmOptions so;
+    so.points_per_task = a.points_per_task;
+    so.throttle = a.throttle;
+    so.partition = a.partition;
+    so.time = a.time;
+    so.mem = a.mem;
+    so.sbatch_args = a.sbatch_args;
+    so.retries = a.retries;
+    so.emit_only = a.emit_only;
+    std::vector<size_t> todo;
+    for (const sweep::Point& p : points)
+      if (!a.resume || !sweep::point_is_whole(spec, p)) todo.push_back(p.index);
+    if (todo.empty()) {
+      std::cout << "sweep        every point is whole: nothing to submit\n";
+      return 0;
+    }
+    const sweep::Submission sub = sweep::submit_array(spec, gpumem, sweep::chunks_of(todo, a.points_per_task), so);
+    std::cout << "script       " << sub.script << "\n";
+    if (sub.job.empty())
+      std::cout << "not submitted (--emit-only): sbatch " << sub.script << "\n";
+    else
+      std::cout << "submitted    job " << sub.job << ": " << sub.tasks << " array task" << (sub.tasks == 1 ? "" : "s") << " for "
+                << todo.size() << " points (gpumem sweep status " << a.spec << " follows it)\n";
+    return 0;
+  }
   std::vector<sweep::Point> chosen = points;
   if (a.point >= 0) {
-    if (static_cast<size_t>(a.point) >= points.size())
-      throw InputError("", 0, "--point", std::to_string(a.point) + " is beyond the sweep's " + std::to_string(points.size()) + " points (0 to " +
-                                             std::to_string(points.size() - 1) + ")");
-    chosen = {points[static_cast<size_t>(a.point)]};
+    const size_t first = static_cast<size_t>(a.point) * a.points_per_task;
+    if (first >= points.size())
+      throw InputError("", 0, "--point",
+                       std::to_string(a.point) + " is beyond the sweep's " + std::to_string(points.size()) + " points" +
+                           (a.points_per_task > 1 ? " in chunks of " + std::to_string(a.points_per_task) : "") + " (0 to " +
+                           std::to_string((points.size() - 1) / a.points_per_task) + ")");
+    chosen.assign(points.begin() + static_cast<long>(first),
+                  points.begin() + static_cast<long>(std::min(points.size(), first + a.points_per_task)));
+  } else if (a.points_per_task != 1) {
+    throw InputError("", 0, "--points-per-task", "needs --slurm or --point");
   }
   sweep::RunOptions o;
-  o.gpumem = fs::read_symlink("/proc/self/exe").string();
+  o.gpumem = gpumem;
   o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   o.retries = a.retries;
   o.resume = a.resume;

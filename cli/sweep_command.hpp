@@ -12,8 +12,13 @@ struct SweepArgs {
   unsigned jobs = 0;     // 0: the machine's cores
   unsigned retries = 0;
   bool resume = false;
-  long point = -1;       // --point I: that point alone (what a Slurm array task runs)
+  long point = -1;       // --point I: that point alone, or chunk I of --points-per-task (what a Slurm array task runs)
   bool list = false;     // --list: the points, validated, and nothing run
+  // --slurm: an sbatch job array instead of local processes
+  bool slurm = false, emit_only = false;
+  unsigned points_per_task = 1, throttle = 0;
+  std::string partition, time, mem;
+  std::vector<std::string> sbatch_args;
   // sweep status / sweep merge
   CLI::App* status = nullptr;
   CLI::App* merge = nullptr;

@@ -39,7 +39,7 @@ std::string listed(const std::vector<size_t>& indices, const std::vector<Point>&
 
 }  // namespace
 
-SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points) {
+SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points, const std::map<size_t, std::string>& queued) {
   SweepStatus s;
   for (size_t k = 0; k < points.size(); ++k) {
     if (point_is_whole(spec, points[k])) {
@@ -56,6 +56,9 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
         line += ": failed (its record is unreadable)";
       }
       s.failure_lines.push_back(line);
+    } else if (const auto q = queued.find(points[k].index); q != queued.end()) {
+      s.queued.push_back(k);
+      s.queue_states.push_back(q->second);
     } else {
       s.missing.push_back(k);
     }
@@ -65,9 +68,12 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
 
 std::string status_report(const SweepStatus& s, const std::vector<Point>& points) {
   std::ostringstream o;
-  o << points.size() << " points: " << s.done.size() << " done, " << s.failed.size() << " failed, " << s.missing.size()
-    << " missing\n";
+  o << points.size() << " points: " << s.done.size() << " done, " << s.failed.size() << " failed, ";
+  if (!s.queued.empty()) o << s.queued.size() << " queued, ";
+  o << s.missing.size() << " missing\n";
   for (const std::string& f : s.failure_lines) o << "failed   " << f << "\n";
+  for (size_t q = 0; q < s.queued.size(); ++q)
+    o << "queued   point " << points[s.queued[q]].index << " (" << points[s.queued[q]].label << "): " << s.queue_states[q] << "\n";
   for (size_t k : s.missing) o << "missing  point " << points[k].index << " (" << points[k].label << ")\n";
   return o.str();
 }
@@ -110,11 +116,12 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
 void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
                  bool allow_partial, const std::string& out) {
   const SweepStatus status = sweep_status(spec, points);
-  if (!allow_partial && (!status.failed.empty() || !status.missing.empty())) {
-    std::string why = std::to_string(status.failed.size() + status.missing.size()) + " of " + std::to_string(points.size()) +
+  std::vector<size_t> absent = status.missing;  // merge reads no queue: a queued point has no output either
+  if (!allow_partial && (!status.failed.empty() || !absent.empty())) {
+    std::string why = std::to_string(status.failed.size() + absent.size()) + " of " + std::to_string(points.size()) +
                       " points have no output";
     if (!status.failed.empty()) why += "; failed: " + listed(status.failed, points);
-    if (!status.missing.empty()) why += "; missing: " + listed(status.missing, points);
+    if (!absent.empty()) why += "; missing: " + listed(absent, points);
     throw InputError(spec.path, 0, "", why + " (gpumem sweep status says more; --allow-partial merges the rest)");
   }
   std::vector<bool> metric_seen(metrics.size(), false);

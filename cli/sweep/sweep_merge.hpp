@@ -2,6 +2,7 @@
 // done, failed or missing, and one table of every point's axis values and
 // chosen metrics.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,11 +11,16 @@
 namespace gpumem::sweep {
 
 struct SweepStatus {
-  std::vector<size_t> done, failed, missing;  // point indices
-  std::vector<std::string> failure_lines;     // "point 3 (...): exit 2: <stderr's last line>"
+  std::vector<size_t> done, failed, queued, missing;  // point indices
+  std::vector<std::string> failure_lines;             // "point 3 (...): exit 2: <stderr's last line>"
+  std::vector<std::string> queue_states;              // of each queued point: squeue's PENDING, RUNNING, ...
 };
-SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points);
-// "12 points: 10 done, 1 failed, 1 missing" and a line per failed and missing point.
+// `queued`: squeue's state by point (sweep_slurm.hpp); a point without an
+// output that is in it counts as queued, not missing.
+SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points,
+                         const std::map<size_t, std::string>& queued = {});
+// "12 points: 9 done, 1 failed, 1 queued, 1 missing" and a line per failed,
+// queued and missing point.
 std::string status_report(const SweepStatus& s, const std::vector<Point>& points);
 
 // A value of a JSON document by dotted path ("channels[2].requests",
