@@ -34,6 +34,8 @@ CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
       ->check(kList);
   cosim->add_flag("--require-all", args.require_all,
                   "refuse (exit 2) a config whose mappings the RTL cannot check (a task type on matrix or a baseline)");
+  cosim->add_option("--json", args.json, "write the run's counts, result and coverage as JSON to this file (gpumem sweep merges it)")
+      ->check(kPath);
   cosim->add_flag("--contract", args.contract,
                   "print the block's port contract at the config's geometry (Markdown) and stop");
   cosim->add_option("--mode", args.mode, "fast (Verilated model clocked from C++) or pin (SystemC-clocked pins)")

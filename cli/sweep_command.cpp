@@ -52,16 +52,18 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
 int sweep_command(const SweepArgs& a) {
   if (a.spec.empty()) throw InputError("", 0, "spec", "missing: gpumem sweep SPEC.yaml (or sweep status / sweep merge SPEC.yaml)");
   const sweep::SweepSpec spec = sweep::load_sweep_spec(a.spec);
-  // Every point is validated before anything runs.
-  const std::vector<sweep::Point> points = sweep::all_points(spec);
+  // Every point is validated before anything runs; status and merge read
+  // outputs and need only the points' identities.
+  const bool reading = (a.status && *a.status) || (a.merge && *a.merge);
+  const std::vector<sweep::Point> points = sweep::all_points(spec, !reading);
 
   if (a.status && *a.status) {
     std::cout << sweep::status_report(sweep::sweep_status(spec, points, sweep::queued_points(spec, points.size())), points);
     return 0;
   }
   if (a.merge && *a.merge) {
-    sweep::merge_sweep(spec, points, a.metrics.empty() ? spec.metrics : a.metrics, a.allow_partial, a.out);
-    std::cout << "merged " << a.out << "\n";
+    const std::string coverage = sweep::merge_sweep(spec, points, a.metrics.empty() ? spec.metrics : a.metrics, a.allow_partial, a.out);
+    std::cout << "merged       " << a.out << "\n" << coverage;
     return 0;
   }
   if (a.list) {

@@ -10,6 +10,7 @@
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include <nlohmann/json.hpp>
 #include "config/config.hpp"
 #include "tb/common/block_session.hpp"
 #include "tb/common/cycle_time.hpp"
@@ -147,6 +148,8 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     return 0;
   }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
+  std::optional<OutputFile> json;
+  if (!a.json.empty()) json.emplace(a.json, "--json");
   const bool pin = a.mode == "pin";
   const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   // A run must not pass what it did not check: say so before it runs, in
@@ -181,6 +184,19 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
   session->print_counts(out);
   print_coverage(out, session->coverage());
+  if (json) {
+    nlohmann::ordered_json j;
+    j["block"] = block->name;
+    j["seed"] = a.seed;
+    j["transactions"] = session->transactions();
+    j["cycles"] = session->cycles();
+    j["result"] = ok ? "agreement" : "failure";
+    j["mismatches"] = session->mismatches();
+    j["unchecked"] = unchecked;
+    j["coverage"] = nlohmann::ordered_json::parse(coverage_json_text(session->coverage()));
+    std::fputs((j.dump(2) + "\n").c_str(), json->stream());
+    json->commit();
+  }
   if (ok) {
     out << "result       agreement" << (unchecked.empty() ? "" : " (" + unchecked + ")") << "\n";
     return 0;

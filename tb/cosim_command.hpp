@@ -31,6 +31,8 @@ struct CosimOptions {
   // "none,xor,matrix" ("": what its parameters declare).
   std::string schemes;
   bool contract = false;     // print the block's port contract for the config and stop
+  std::string json;          // the run's summary and coverage as JSON (gpumem sweep merges it), or ""
+
   bool require_all = false;  // refuse a config of which the RTL leaves something unchecked
 };
 

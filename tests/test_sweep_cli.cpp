@@ -136,6 +136,41 @@ TEST_F(Cli, SweepInterruptedLeavesFinishedPointsWholeAndNothingPartial) {
       << status.out;
 }
 
+// A soak over seeds reports coverage as one run would: merge adds every
+// cosim point's bins (each point's `gpumem cosim --json`) and lists the bins
+// no point hit.
+TEST_F(Cli, SweepMergeOfCosimSeedsUnionsTheirCoverage) {
+  const std::string spec = write("soak.yaml", "base: " + kSource + "/configs/default.yaml\ncommand: cosim\n"
+                                 "flags: '--transactions 2000'\naxes:\n  seed: [1, 2, 3]\n").string();
+  ASSERT_EQ(run({"sweep", spec, "--jobs", "2"}).exit_code, 0);
+  const Result merged = run({"sweep", "merge", spec, "--out", path("soak.csv").string(), "--metrics", "transactions,result"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const std::string csv = slurp(path("soak.csv"));
+  EXPECT_NE(csv.find(",1,2000,agreement\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",3,2000,agreement\n"), std::string::npos) << csv;
+  // The union's counts are the points' sums; a bin is unhit only if no point hit it.
+  uint64_t none = 0;
+  std::map<std::string, uint64_t> bins;
+  for (const fs::path& f : point_folders(path("soak.sweep"))) {
+    const nlohmann::json j = nlohmann::json::parse(slurp(f / "stats.json"));
+    EXPECT_EQ(j["result"], "agreement");
+    for (const auto& g : j["coverage"])
+      for (const auto& b : g["bins"]) bins[g["group"].get<std::string>() + ":" + b[0].get<std::string>()] += b[1].get<uint64_t>();
+    none += j["coverage"][0]["bins"][0][1].get<uint64_t>();
+  }
+  EXPECT_NE(merged.out.find("coverage     scheme: none " + std::to_string(none) + " "), std::string::npos) << merged.out;
+  const size_t unhit = merged.out.find("unhit bins   ");
+  ASSERT_NE(unhit, std::string::npos) << merged.out;
+  const std::string listed = merged.out.substr(unhit, merged.out.find('\n', unhit) - unhit);
+  for (const auto& [bin, n] : bins) {
+    if (bin.find(' ') != std::string::npos) continue;  // a bin name with blanks cannot be told apart in the line
+    const std::string word = " " + bin;
+    const bool at_end = listed.size() >= word.size() && listed.compare(listed.size() - word.size(), word.size(), word) == 0;
+    EXPECT_EQ(listed.find(word + " ") != std::string::npos || at_end, n == 0)
+        << bin << " hit " << n << " times; " << listed;
+  }
+}
+
 TEST_F(Cli, SweepRefusesABadPointBeforeRunningAny) {
   write("base.yaml", kBase);
   const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.channels: [4, 8]\n").string();

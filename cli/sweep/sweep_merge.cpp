@@ -8,6 +8,7 @@
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "tb/common/coverage.hpp"
 
 namespace gpumem::sweep {
 
@@ -113,8 +114,8 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
   return at->is_string() ? at->get<std::string>() : at->dump();
 }
 
-void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
-                 bool allow_partial, const std::string& out) {
+std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                        bool allow_partial, const std::string& out) {
   const SweepStatus status = sweep_status(spec, points);
   std::vector<size_t> absent = status.missing;  // merge reads no queue: a queued point has no output either
   if (!allow_partial && (!status.failed.empty() || !absent.empty())) {
@@ -126,11 +127,19 @@ void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const 
   }
   std::vector<bool> metric_seen(metrics.size(), false);
   std::vector<std::vector<std::string>> rows;
+  std::vector<tb::CoverageGroup> coverage;  // cosim points: every point's bins added up
   for (size_t k : status.done) {
     const Point& p = points[k];
     std::vector<std::string> row{std::to_string(p.index), p.hash};
     for (size_t a = 0; a < spec.axes.size(); ++a) row.push_back(spec.axes[a].values[p.choice[a]]);
     const std::string stats = slurp(point_folder(spec, p) + "/stats.json");
+    if (spec.command == "cosim") {
+      bool found = false;
+      const std::string groups = json_path_value(stats, "coverage", found);
+      const std::string why = found ? tb::add_coverage_json(groups, coverage) : "no coverage";
+      if (!why.empty())
+        throw InputError(point_folder(spec, p) + "/stats.json", 0, "coverage", why + " (point " + std::to_string(p.index) + ")");
+    }
     for (size_t m = 0; m < metrics.size(); ++m) {
       bool found = false;
       row.push_back(json_path_value(stats, metrics[m], found));
@@ -166,6 +175,12 @@ void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const 
     }
   }
   write_output_file(out, "--out", text);
+  if (spec.command != "cosim") return "";
+  std::vector<const tb::CoverageGroup*> groups;
+  for (const tb::CoverageGroup& g : coverage) groups.push_back(&g);
+  std::ostringstream report;
+  tb::print_coverage(report, groups);
+  return report.str();
 }
 
 }  // namespace gpumem::sweep

@@ -32,7 +32,10 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
 // metrics. Throws InputError when a point is missing or failed and not
 // `allow_partial` (naming them), or a metric is in no point's stats JSON.
 // `out` ending in .json writes a JSON array of objects, else CSV.
-void merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
-                 bool allow_partial, const std::string& out);
+// For `cosim` points, returns the union of every merged point's coverage in
+// gpumem cosim's words ("coverage     <group>: ...", "unhit bins ..."):
+// the bins no point hit; "" for other commands.
+std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                        bool allow_partial, const std::string& out);
 
 }  // namespace gpumem::sweep

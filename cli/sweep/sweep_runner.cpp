@@ -70,9 +70,8 @@ std::string last_lines(const std::string& text, size_t n) {
 }
 
 const char* json_flag(const std::string& command) {
-  if (command == "explore") return "--json";
-  if (command == "cosim") return nullptr;  // its result is its exit status and report (log.txt)
-  return "--stats-json";                   // run, compare-prefetch
+  if (command == "explore" || command == "cosim") return "--json";
+  return "--stats-json";  // run, compare-prefetch
 }
 
 struct Running {

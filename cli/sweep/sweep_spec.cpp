@@ -204,6 +204,12 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (!root["base"] || !root["base"].IsScalar()) fail(root["base"] ? root["base"] : root, "base", "missing: the config every point starts from");
   s.base = resolve(path, root["base"].Scalar());
   if (!fs::is_regular_file(s.base)) fail(root["base"], "base", s.base + ": no such file");
+  s.base_text = slurp(s.base);
+  try {
+    YAML::Load(s.base_text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(s.base, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+  }
   s.command = root["command"] ? root["command"].Scalar() : "run";
   const CommandTraits* traits = command_traits(s.command);
   if (!traits) fail(root["command"], "command", "unknown command '" + s.command + "' (run, explore, compare-prefetch or cosim)");
@@ -273,7 +279,7 @@ size_t point_count(const SweepSpec& spec) {
   return n;
 }
 
-Point make_point(const SweepSpec& spec, size_t index) {
+Point make_point(const SweepSpec& spec, size_t index, bool validate) {
   Point p;
   p.index = index;
   p.choice.assign(spec.axes.size(), 0);
@@ -289,7 +295,7 @@ Point make_point(const SweepSpec& spec, size_t index) {
       p.choice[b] = v;
   }
 
-  YAML::Node root = YAML::LoadFile(spec.base);
+  YAML::Node root = YAML::Load(spec.base_text);
   p.flags = spec.flags;
   int first_config_line = 0;
   std::string first_config_key;
@@ -314,7 +320,7 @@ Point make_point(const SweepSpec& spec, size_t index) {
   e << root;
   p.config_yaml = std::string(e.c_str()) + "\n";
   try {
-    parse_config(p.config_yaml, "config");
+    if (validate) parse_config(p.config_yaml, "config");
   } catch (const InputError& err) {
     // The message names the config key; the spec's line is the first config
     // axis's (the point's overrides together made the config).
@@ -328,11 +334,11 @@ Point make_point(const SweepSpec& spec, size_t index) {
   return p;
 }
 
-std::vector<Point> all_points(const SweepSpec& spec) {
+std::vector<Point> all_points(const SweepSpec& spec, bool validate) {
   std::vector<Point> points;
   const size_t n = point_count(spec);
   points.reserve(n);
-  for (size_t i = 0; i < n; ++i) points.push_back(make_point(spec, i));
+  for (size_t i = 0; i < n; ++i) points.push_back(make_point(spec, i, validate));
   return points;
 }
 

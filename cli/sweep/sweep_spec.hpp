@@ -23,6 +23,7 @@ struct Axis {
 struct SweepSpec {
   std::string path;     // the spec file as given
   std::string base;     // the base config, resolved against the spec's folder
+  std::string base_text;  // its contents, read once
   std::string command;  // run, explore, cosim or compare-prefetch
   std::string output;   // the sweep's folder, resolved likewise
   std::vector<std::string> flags;    // every point's extra arguments
@@ -51,9 +52,11 @@ struct Point {
 // zip group counting once. Each point's config is validated as `gpumem`
 // would (parse_config); a bad one throws InputError naming the spec, the
 // line of the first config axis that point sets, and the point.
+// `validate` false skips parse_config (status and merge read outputs of
+// points that were validated when they ran, and need only their identity).
 size_t point_count(const SweepSpec& spec);
-Point make_point(const SweepSpec& spec, size_t index);
-std::vector<Point> all_points(const SweepSpec& spec);
+Point make_point(const SweepSpec& spec, size_t index, bool validate = true);
+std::vector<Point> all_points(const SweepSpec& spec, bool validate = true);
 
 // The identity of a point's inputs: gpumem's version, the command, the
 // config with its keys sorted (so the spec's key order does not matter),

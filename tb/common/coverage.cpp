@@ -1,5 +1,8 @@
 #include "tb/common/coverage.hpp"
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 namespace gpumem::tb {
 
 std::vector<std::string> unhit_bins(const std::vector<const CoverageGroup*>& groups) {
@@ -27,6 +30,42 @@ void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& 
   if (unhit.empty()) out << " none";
   for (const auto& u : unhit) out << " " << u;
   out << "\n";
+}
+
+std::string coverage_json_text(const std::vector<const CoverageGroup*>& groups) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const CoverageGroup* g : groups) {
+    nlohmann::ordered_json bins = nlohmann::ordered_json::array();
+    for (size_t b = 0; b < g->size(); ++b) bins.push_back({g->bin_name(b), (*g)[b]});
+    j.push_back({{"group", g->name()}, {"bins", bins}});
+  }
+  return j.dump();
+}
+
+std::string add_coverage_json(const std::string& json_text, std::vector<CoverageGroup>& into) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.is_array()) return "not a coverage array";
+  for (const auto& g : j) {
+    if (!g.is_object() || !g.contains("group") || !g.contains("bins") || !g["bins"].is_array()) return "a group without name or bins";
+    const std::string name = g["group"].get<std::string>();
+    std::vector<std::string> names;
+    for (const auto& b : g["bins"]) {
+      if (!b.is_array() || b.size() != 2 || !b[0].is_string() || !b[1].is_number_unsigned()) return "a bin of group " + name;
+      names.push_back(b[0].get<std::string>());
+    }
+    auto it = std::find_if(into.begin(), into.end(), [&](const CoverageGroup& c) { return c.name() == name; });
+    if (it == into.end()) {
+      into.emplace_back(name, names);
+      it = into.end() - 1;
+    }
+    for (size_t k = 0; k < names.size(); ++k) {
+      size_t bin = 0;
+      while (bin < it->size() && it->bin_name(bin) != names[k]) ++bin;
+      if (bin == it->size()) return "group " + name + " has another bin, " + names[k] + ", in another run";
+      it->hit(bin, g["bins"][k][1].get<uint64_t>());
+    }
+  }
+  return "";
 }
 
 }  // namespace gpumem::tb

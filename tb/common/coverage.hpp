@@ -49,4 +49,11 @@ void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& 
 // The bins never hit, as "group:bin".
 std::vector<std::string> unhit_bins(const std::vector<const CoverageGroup*>& groups);
 
+// As JSON text: [{"group": name, "bins": [[bin, count], ...]}, ...], in
+// order; and back, each group's counts added to `into`'s group of the same
+// name and bins (new ones appended): how gpumem sweep merge unions the
+// coverage of many runs. Returns "" or what does not match.
+std::string coverage_json_text(const std::vector<const CoverageGroup*>& groups);
+std::string add_coverage_json(const std::string& json_text, std::vector<CoverageGroup>& into);
+
 }  // namespace gpumem::tb
