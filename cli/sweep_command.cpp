@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "base/input_error.hpp"
+#include "plot_runner.hpp"
 #include "sweep/sweep_merge.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_slurm.hpp"
@@ -46,6 +47,11 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
                          "dotted paths into each point's stats JSON (default: the spec's metrics)")
       ->delimiter(',');
   args.merge->add_flag("--allow-partial", args.allow_partial, "merge the points that have an output, leaving out the rest");
+  args.merge->add_option("--plot", args.plot, "also draw metric --y against axis --x, a line per value of --lines (PNG; needs python3-matplotlib)")
+      ->check(kPath);
+  args.merge->add_option("--x", args.x, "with --plot: the axis along the x axis");
+  args.merge->add_option("--y", args.y, "with --plot: the metric drawn (one of the merge's metrics)");
+  args.merge->add_option("--lines", args.lines, "with --plot: an axis whose values each get a line");
   return sweep;
 }
 
@@ -62,8 +68,22 @@ int sweep_command(const SweepArgs& a) {
     return 0;
   }
   if (a.merge && *a.merge) {
-    const std::string coverage = sweep::merge_sweep(spec, points, a.metrics.empty() ? spec.metrics : a.metrics, a.allow_partial, a.out);
+    const std::vector<std::string>& metrics = a.metrics.empty() ? spec.metrics : a.metrics;
+    if (a.plot.empty() && (!a.x.empty() || !a.y.empty() || !a.lines.empty()))
+      throw InputError("", 0, "--plot", "missing: --x, --y and --lines say what --plot draws");
+    std::string python, plot_json;
+    if (!a.plot.empty()) {
+      if (a.x.empty() || a.y.empty()) throw InputError("", 0, a.x.empty() ? "--x" : "--y", "missing: --plot needs --x AXIS and --y METRIC");
+      plot_json = sweep::sweep_plot_json(sweep::merged_table(spec, points, metrics, a.allow_partial), a.x, a.y, a.lines);
+      python = plot_python();  // before the merge writes anything
+    }
+    const std::string coverage = sweep::merge_sweep(spec, points, metrics, a.allow_partial, a.out);
     std::cout << "merged       " << a.out << "\n" << coverage;
+    if (!a.plot.empty()) {
+      const TemporaryFile json(plot_json);
+      run_plot_script(python, json.path(), a.plot);
+      std::cout << "plot         " << a.plot << "\n";
+    }
     return 0;
   }
   if (a.list) {

@@ -23,6 +23,7 @@ struct SweepArgs {
   CLI::App* status = nullptr;
   CLI::App* merge = nullptr;
   std::string out;
+  std::string plot, x, y, lines;  // merge --plot FILE --x AXIS --y METRIC [--lines AXIS]
   std::vector<std::string> metrics;
   bool allow_partial = false;
 };

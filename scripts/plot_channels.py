@@ -7,6 +7,9 @@
   plot_channels.py EXPLORE.json --output OUT.png
       `gpumem explore --json`: identity against the recommended mapping
       on the whole stream (and the configured one when it differs)
+  plot_channels.py SWEEP.json --output OUT.png
+      `gpumem sweep merge --plot`: a metric against one axis, a line per
+      value of another (docs/sweeps.md)
   plot_channels.py COMPARE.json --output OUT.png
       `gpumem run --compare-prefetch --stats-json`: no prefetcher, the stride
       and the BFS prefetcher side by side (makespan, L1 miss rate, coverage,
@@ -149,6 +152,52 @@ def plot_prefetch(runs, output, title):
     save_png(fig, output)
 
 
+def sweep_lines(data, path):
+    """{line value: [(x, y), ...]} of a sweep plot JSON, x numeric where every x is."""
+    sweep = need(data, "sweep", path, "")
+    points = need(sweep, "points", path, "sweep.")
+    if not points:
+        raise InputProblem("%s: sweep.points: no point has the metric" % path)
+    numeric = True
+    for p in points:
+        try:
+            float(p["x"])
+        except (KeyError, TypeError, ValueError):
+            numeric = False
+    lines = {}
+    for p in points:
+        x = float(p["x"]) if numeric else str(p["x"])
+        lines.setdefault(str(p.get("line", "")), []).append((x, float(need(p, "y", path, "sweep.points[]."))))
+    return sweep, lines, numeric
+
+
+def plot_sweep(sweep, lines, numeric, output, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    order = []
+    for values in lines.values():
+        for x, _ in values:
+            if x not in order:
+                order.append(x)
+    for name, values in lines.items():
+        values = sorted(values, key=lambda v: v[0]) if numeric else sorted(values, key=lambda v: order.index(v[0]))
+        xs = [v[0] if numeric else order.index(v[0]) for v in values]
+        ax.plot(xs, [v[1] for v in values], marker="o",
+                label=("%s = %s" % (sweep["lines"], name)) if sweep.get("lines") else None)
+    if not numeric:
+        ax.set_xticks(range(len(order)))
+        ax.set_xticklabels(order, rotation=30, ha="right", fontsize=8)
+    ax.set_xlabel(sweep["x"])
+    ax.set_ylabel(sweep["y"])
+    if sweep.get("lines"):
+        ax.legend(fontsize=8)
+    ax.set_title(title or "%s against %s" % (sweep["y"], sweep["x"]))
+    fig.tight_layout()
+    save_png(fig, output)
+
+
 def plot(mappings, output, title):
     import matplotlib
 
@@ -205,10 +254,13 @@ def main():
     except (OSError, ValueError):
         first = None  # mappings_of says what is wrong with it
     prefetch = isinstance(first, dict) and "compare_prefetch" in first
-    if prefetch and len(args.inputs) > 1:
-        fail("a --compare-prefetch JSON is plotted alone")
+    sweep = isinstance(first, dict) and "sweep" in first
+    if (prefetch or sweep) and len(args.inputs) > 1:
+        fail("a --compare-prefetch or sweep JSON is plotted alone")
     try:
-        if prefetch:
+        if sweep:
+            sweep_data, lines, numeric = sweep_lines(first, args.inputs[0])
+        elif prefetch:
             runs = prefetch_runs(first, args.inputs[0])
         else:
             mappings = []
@@ -220,7 +272,9 @@ def main():
         import matplotlib  # noqa: F401
     except ImportError:
         fail("matplotlib is missing; install python3-matplotlib (apt-get install python3-matplotlib, or scripts/install-deps.sh)")
-    if prefetch:
+    if sweep:
+        plot_sweep(sweep_data, lines, numeric, args.output, args.title)
+    elif prefetch:
         plot_prefetch(runs, args.output, args.title)
     else:
         plot(mappings, args.output, args.title)

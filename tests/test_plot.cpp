@@ -133,6 +133,27 @@ TEST_F(Plot, ADramRunPlotsItsReadLatencyAndBanks) {
 }
 
 // docs/errors.md, "Plots": each row run as it says, its line exactly.
+// gpumem sweep merge --plot: a metric against an axis, a line per value of another.
+TEST_F(Plot, SweepMergeDrawsAMetricAgainstAnAxis) {
+  REQUIRE_MATPLOTLIB(python);
+  write("base.yaml", "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n"
+                     "  - {kind: strided, count: 2000, stride: 4096}\n");
+  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  workload[0].stride: [256, 4096, 65536]\n"
+                                           "zip:\n  - {memory.channels: [2, 4], translator.channel_bits: [[8], [8, 9]]}\n"
+                                           "metrics: [channel_imbalance]\n").string();
+  ASSERT_EQ(run({"sweep", spec}).exit_code, 0);
+  const Result r = run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--plot", path("p.png").string(), "--x",
+                        "workload[0].stride", "--y", "channel_imbalance", "--lines", "memory.channels"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(is_png(path("p.png")));
+  const Result bad = run({"sweep", "merge", spec, "--out", path("q.csv").string(), "--plot", path("q.png").string(), "--x",
+                          "workload[0].stride", "--y", "makespan"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "gpumem: error: --y: 'makespan' is not a metric of the merge (--metrics or the spec's metrics)\n");
+  EXPECT_FALSE(fs::exists(path("q.png")));
+  EXPECT_FALSE(fs::exists(path("q.csv"))) << "nothing written when the plot cannot be drawn";
+}
+
 struct Row {
   std::string id, setting, command, message;
   int exit_code;

@@ -114,8 +114,8 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
   return at->is_string() ? at->get<std::string>() : at->dump();
 }
 
-std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
-                        bool allow_partial, const std::string& out) {
+MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                         bool allow_partial) {
   const SweepStatus status = sweep_status(spec, points);
   std::vector<size_t> absent = status.missing;  // merge reads no queue: a queued point has no output either
   if (!allow_partial && (!status.failed.empty() || !absent.empty())) {
@@ -151,9 +151,26 @@ std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points,
     if (!metric_seen[m] && !rows.empty())
       throw InputError(spec.path, 0, "--metrics", "'" + metrics[m] + "' is in no point's stats JSON (a dotted path such as channels[0].requests)");
 
-  std::vector<std::string> header{"index", "hash"};
-  for (const Axis& a : spec.axes) header.push_back(a.key);
-  header.insert(header.end(), metrics.begin(), metrics.end());
+  MergedTable t;
+  t.header = {"index", "hash"};
+  for (const Axis& a : spec.axes) t.header.push_back(a.key);
+  t.header.insert(t.header.end(), metrics.begin(), metrics.end());
+  t.rows = std::move(rows);
+  if (spec.command == "cosim") {
+    std::vector<const tb::CoverageGroup*> groups;
+    for (const tb::CoverageGroup& g : coverage) groups.push_back(&g);
+    std::ostringstream report;
+    tb::print_coverage(report, groups);
+    t.coverage = report.str();
+  }
+  return t;
+}
+
+std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                        bool allow_partial, const std::string& out) {
+  const MergedTable t = merged_table(spec, points, metrics, allow_partial);
+  const std::vector<std::string>& header = t.header;
+  const std::vector<std::vector<std::string>>& rows = t.rows;
   std::string text;
   if (out.size() >= 5 && out.compare(out.size() - 5, 5, ".json") == 0) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
@@ -175,12 +192,26 @@ std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points,
     }
   }
   write_output_file(out, "--out", text);
-  if (spec.command != "cosim") return "";
-  std::vector<const tb::CoverageGroup*> groups;
-  for (const tb::CoverageGroup& g : coverage) groups.push_back(&g);
-  std::ostringstream report;
-  tb::print_coverage(report, groups);
-  return report.str();
+  return t.coverage;
+}
+
+std::string sweep_plot_json(const MergedTable& t, const std::string& x, const std::string& y, const std::string& lines) {
+  auto column = [&](const std::string& name, const char* flag, bool axis) {
+    for (size_t c = 2; c < t.header.size(); ++c)
+      if (t.header[c] == name) return c;
+    throw InputError("", 0, flag, "'" + name + "' is not " + (axis ? "an axis of the sweep" : "a metric of the merge (--metrics or the spec's metrics)"));
+  };
+  const size_t cx = column(x, "--x", true), cy = column(y, "--y", false);
+  const size_t cl = lines.empty() ? 0 : column(lines, "--lines", true);
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const auto& row : t.rows) {
+    const nlohmann::json yv = nlohmann::json::parse(row[cy], nullptr, false);
+    if (yv.is_discarded() || !yv.is_number()) continue;  // a point whose JSON lacks the metric
+    points.push_back({{"x", row[cx]}, {"y", yv}, {"line", lines.empty() ? "" : row[cl]}});
+  }
+  nlohmann::ordered_json j;
+  j["sweep"] = {{"x", x}, {"y", y}, {"lines", lines}, {"points", points}};
+  return j.dump();
 }
 
 }  // namespace gpumem::sweep

@@ -28,6 +28,16 @@ std::string status_report(const SweepStatus& s, const std::vector<Point>& points
 // `found` false when the path leads nowhere.
 std::string json_path_value(const std::string& json_text, const std::string& path, bool& found);
 
+// The merged table: `header` is index, hash, the axes, then the metrics;
+// a row per point with an output, in point order, each value as text.
+struct MergedTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string coverage;  // cosim points: the union of their coverage (below)
+};
+MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
+                         bool allow_partial);
+
 // One row per point, in point order: index, hash, the axes, then the
 // metrics. Throws InputError when a point is missing or failed and not
 // `allow_partial` (naming them), or a metric is in no point's stats JSON.
@@ -37,5 +47,11 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
 // the bins no point hit; "" for other commands.
 std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
                         bool allow_partial, const std::string& out);
+
+// The plot script's input (scripts/plot_channels.py, a "sweep" object):
+// metric `y` against axis `x`, a line per value of axis `lines` ("" for
+// one line). Throws InputError naming --x, --y or --lines when it is not an
+// axis or a metric of the table.
+std::string sweep_plot_json(const MergedTable& t, const std::string& x, const std::string& y, const std::string& lines);
 
 }  // namespace gpumem::sweep
