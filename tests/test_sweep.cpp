@@ -9,6 +9,7 @@
 #include <set>
 
 #include "base/input_error.hpp"
+#include "sweep/sweep_slurm.hpp"
 #include "sweep/sweep_spec.hpp"
 
 namespace gpumem::sweep {
@@ -81,6 +82,18 @@ TEST_F(SweepSpecTest, APointsIdentityChangesWithEveryInputAndNotWithKeyOrder) {
   };
   EXPECT_EQ(hashes("  memory.max_outstanding: [8, 16]\n  workload[0].stride: [256, 4096]\n"),
             hashes("  workload[0].stride: [256, 4096]\n  memory.max_outstanding: [8, 16]\n"));
+}
+
+// A Slurm array over chunks of K points: the tasks that hold the points
+// asked for, written as Slurm's --array takes them.
+TEST(SweepSlurm, ChunksAndArraySpecs) {
+  EXPECT_EQ(chunks_of({0, 1, 2, 3, 4, 5, 6}, 1), (std::vector<size_t>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(chunks_of({0, 1, 2, 3, 4, 5, 6}, 5), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(chunks_of({3, 4, 12, 99}, 5), (std::vector<size_t>{0, 2, 19}));
+  EXPECT_EQ(array_spec({0, 1, 2, 3}, 0), "0-3");
+  EXPECT_EQ(array_spec({0, 1, 2, 3}, 2), "0-3%2");
+  EXPECT_EQ(array_spec({0, 2, 19}, 0), "0,2,19");
+  EXPECT_EQ(array_spec({1, 2, 3}, 4), "1,2,3%4");
 }
 
 // Each bad spec: one InputError naming the spec file, the line and the key.
