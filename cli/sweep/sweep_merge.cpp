@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "base/input_error.hpp"
@@ -79,14 +80,10 @@ std::string status_report(const SweepStatus& s, const std::vector<Point>& points
   return o.str();
 }
 
-std::string json_path_value(const std::string& json_text, const std::string& path, bool& found) {
-  found = false;
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::exception&) {
-    return "";
-  }
+namespace {
+
+// The value at a dotted path of a parsed document, or null.
+const nlohmann::json* at_path(const nlohmann::json& j, const std::string& path) {
   const nlohmann::json* at = &j;
   size_t pos = 0;
   while (pos <= path.size()) {
@@ -95,23 +92,35 @@ std::string json_path_value(const std::string& json_text, const std::string& pat
     const size_t bracket = part.find('[');
     const std::string name = part.substr(0, bracket);
     if (!name.empty()) {
-      if (!at->is_object() || !at->contains(name)) return "";
+      if (!at->is_object() || !at->contains(name)) return nullptr;
       at = &(*at)[name];
     }
     for (size_t b = bracket; b != std::string::npos; b = part.find('[', b + 1)) {
       const size_t close = part.find(']', b);
-      if (close == std::string::npos) return "";
+      if (close == std::string::npos) return nullptr;
       const std::string digits = part.substr(b + 1, close - b - 1);
-      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return nullptr;
       const size_t i = std::stoul(digits);
-      if (!at->is_array() || i >= at->size()) return "";
+      if (!at->is_array() || i >= at->size()) return nullptr;
       at = &(*at)[i];
     }
     if (dot == std::string::npos) break;
     pos = dot + 1;
   }
-  found = true;
-  return at->is_string() ? at->get<std::string>() : at->dump();
+  return at;
+}
+
+std::string text_of(const nlohmann::json* v, bool& found) {
+  found = v != nullptr;
+  return !v ? "" : v->is_string() ? v->get<std::string>() : v->dump();
+}
+
+}  // namespace
+
+std::string json_path_value(const std::string& json_text, const std::string& path, bool& found) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  found = false;
+  return j.is_discarded() ? "" : text_of(at_path(j, path), found);
 }
 
 MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
@@ -128,21 +137,28 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
   std::vector<bool> metric_seen(metrics.size(), false);
   std::vector<std::vector<std::string>> rows;
   std::vector<tb::CoverageGroup> coverage;  // cosim points: every point's bins added up
+  std::set<std::string> top;                 // the top-level members the metrics and the coverage read
+  for (const std::string& m : metrics) top.insert(m.substr(0, m.find_first_of(".[")));
+  if (spec.command == "cosim") top.insert("coverage");
+  const nlohmann::json::parser_callback_t keep = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    return !(depth == 1 && event == nlohmann::json::parse_event_t::key && !top.count(parsed.get<std::string>()));
+  };
   for (size_t k : status.done) {
     const Point& p = points[k];
     std::vector<std::string> row{std::to_string(p.index), p.hash};
     for (size_t a = 0; a < spec.axes.size(); ++a) row.push_back(spec.axes[a].values[p.choice[a]]);
-    const std::string stats = slurp(point_folder(spec, p) + "/stats.json");
+    // Parsed once for every metric, keeping only the top-level members a
+    // metric (or the coverage) reads: a stats JSON can be large (its series).
+    const nlohmann::json stats = nlohmann::json::parse(slurp(point_folder(spec, p) + "/stats.json"), keep, false);
     if (spec.command == "cosim") {
-      bool found = false;
-      const std::string groups = json_path_value(stats, "coverage", found);
-      const std::string why = found ? tb::add_coverage_json(groups, coverage) : "no coverage";
+      const nlohmann::json* groups = stats.is_discarded() ? nullptr : at_path(stats, "coverage");
+      const std::string why = groups ? tb::add_coverage_json(groups->dump(), coverage) : "no coverage";
       if (!why.empty())
         throw InputError(point_folder(spec, p) + "/stats.json", 0, "coverage", why + " (point " + std::to_string(p.index) + ")");
     }
     for (size_t m = 0; m < metrics.size(); ++m) {
       bool found = false;
-      row.push_back(json_path_value(stats, metrics[m], found));
+      row.push_back(stats.is_discarded() ? "" : text_of(at_path(stats, metrics[m]), found));
       metric_seen[m] = metric_seen[m] || found;
     }
     rows.push_back(std::move(row));
