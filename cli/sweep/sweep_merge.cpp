@@ -110,6 +110,65 @@ const nlohmann::json* at_path(const nlohmann::json& j, const std::string& path) 
   return at;
 }
 
+// A JSON object's text with only the top-level members named in `keep`,
+// found by skipping the others' values bracket by bracket without parsing
+// them (a stats JSON's series is most of its bytes); the text unchanged when
+// it is not an object this scan can read, for the parser to judge.
+std::string top_level_members(const std::string& t, const std::set<std::string>& keep) {
+  constexpr size_t npos = std::string::npos;
+  auto ws = [&](size_t i) {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
+    return i;
+  };
+  auto string_end = [&](size_t i) {  // t[i] is the opening quote
+    for (++i; i < t.size(); ++i) {
+      if (t[i] == '\\') ++i;
+      else if (t[i] == '"') return i + 1;
+    }
+    return npos;
+  };
+  auto value_end = [&](size_t i) -> size_t {
+    if (i >= t.size()) return npos;
+    if (t[i] == '"') return string_end(i);
+    if (t[i] == '{' || t[i] == '[') {
+      int depth = 0;
+      for (; i < t.size(); ++i) {
+        const char c = t[i];
+        if (c == '"') {
+          i = string_end(i);
+          if (i == npos) return npos;
+          --i;
+        } else if (c == '{' || c == '[') {
+          ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+          return i + 1;
+        }
+      }
+      return npos;
+    }
+    while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && t[i] != ' ' && t[i] != '\n') ++i;
+    return i;
+  };
+  std::string out = "{";
+  size_t i = ws(0);
+  if (i >= t.size() || t[i] != '{') return t;
+  for (i = ws(i + 1); i < t.size() && t[i] != '}';) {
+    if (t[i] != '"') return t;
+    const size_t key_end = string_end(i);
+    if (key_end == npos) return t;
+    const std::string key = t.substr(i + 1, key_end - i - 2);
+    i = ws(key_end);
+    if (i >= t.size() || t[i] != ':') return t;
+    i = ws(i + 1);
+    const size_t end = value_end(i);
+    if (end == npos) return t;
+    if (keep.count(key)) out += (out.size() > 1 ? ",\"" : "\"") + key + "\":" + t.substr(i, end - i);
+    i = ws(end);
+    if (i < t.size() && t[i] == ',') i = ws(i + 1);
+  }
+  return out + "}";
+}
+
 std::string text_of(const nlohmann::json* v, bool& found) {
   found = v != nullptr;
   return !v ? "" : v->is_string() ? v->get<std::string>() : v->dump();
@@ -140,16 +199,14 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
   std::set<std::string> top;                 // the top-level members the metrics and the coverage read
   for (const std::string& m : metrics) top.insert(m.substr(0, m.find_first_of(".[")));
   if (spec.command == "cosim") top.insert("coverage");
-  const nlohmann::json::parser_callback_t keep = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    return !(depth == 1 && event == nlohmann::json::parse_event_t::key && !top.count(parsed.get<std::string>()));
-  };
   for (size_t k : status.done) {
     const Point& p = points[k];
     std::vector<std::string> row{std::to_string(p.index), p.hash};
     for (size_t a = 0; a < spec.axes.size(); ++a) row.push_back(spec.axes[a].values[p.choice[a]]);
     // Parsed once for every metric, keeping only the top-level members a
     // metric (or the coverage) reads: a stats JSON can be large (its series).
-    const nlohmann::json stats = nlohmann::json::parse(slurp(point_folder(spec, p) + "/stats.json"), keep, false);
+    const nlohmann::json stats =
+        nlohmann::json::parse(top_level_members(slurp(point_folder(spec, p) + "/stats.json"), top), nullptr, false);
     if (spec.command == "cosim") {
       const nlohmann::json* groups = stats.is_discarded() ? nullptr : at_path(stats, "coverage");
       const std::string why = groups ? tb::add_coverage_json(groups->dump(), coverage) : "no coverage";
