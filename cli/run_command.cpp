@@ -66,7 +66,9 @@ int run_compared(const RunArgs& a, const Config& cfg) {
     plot_out.emplace(a.plot, "--plot");
   }
   if (!a.stats_json.empty()) out.emplace(a.stats_json, "--stats-json");
-  const nlohmann::json runs = compare_prefetch(cfg, a.threads);
+  nlohmann::json runs = compare_prefetch(cfg, a.threads);
+  if (a.no_timing)
+    for (auto& [kind, r] : runs.items()) r.erase("wall_seconds");
   const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
   if (out) {
     std::fwrite(text.data(), 1, text.size(), out->stream());
@@ -125,6 +127,9 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
       ->check(kPath)
       ->needs("--compare-prefetch");
   run->add_flag("--quiet", args.quiet, "Print nothing on success but warnings (on stderr)");
+  run->add_flag("--no-timing", args.no_timing,
+                "Leave out the host's time (the report's last line, --compare-prefetch's wall_seconds): two runs' outputs "
+                "then compare byte for byte (gpumem sweep passes it)");
   return run;
 }
 
@@ -262,8 +267,11 @@ int run_command(const RunArgs& a) {
     if (store && !stopped_by) print_profiles(std::cout, a.profile_store, profiles);
     if (!other_error.empty()) std::cout << "(the allocation " << (cfg.address_space.nesting ? "without" : "with")
                                         << " nesting does not fit: " << other_error << ")\n";
-    std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
-              << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
+    if (a.no_timing)
+      std::cout << "\nsimulated " << r.requests << " requests\n";
+    else
+      std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
+                << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
   }
   // Exit 0 and a report hide a run that mostly faulted, which is nearly
   // always a trace of physical addresses read as VAs through the page tables.

@@ -23,6 +23,7 @@ struct RunArgs {
   bool compare_prefetch = false;
   std::string plot;
   bool quiet = false;
+  bool no_timing = false;  // leave out the host's time, so that two runs' outputs compare byte for byte
 };
 
 // Declares `run` and its options on `app`, filling `args` when parsed.

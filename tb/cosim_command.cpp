@@ -173,9 +173,10 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\n";
   if (rtl) {
-    out << "rtl          " << rtl->library << " (";
-    if (rtl->built) out << "verilated and compiled now, in " << std::fixed << std::setprecision(1) << rtl->build_seconds << " s)\n";
-    else out << "reused from the cache)\n";
+    out << "rtl          " << rtl->library;
+    if (a.no_timing) out << "\n";
+    else if (rtl->built) out << " (verilated and compiled now, in " << std::fixed << std::setprecision(1) << rtl->build_seconds << " s)\n";
+    else out << " (reused from the cache)\n";
     for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
     if (rtl->parameters_set.empty()) out << "parameter    none set (the module declares none of the contract's)\n";
     if (rtl->max_latency) out << "latency      a response within " << rtl->max_latency << " cycles of its request\n";

@@ -51,10 +51,12 @@ TEST_F(Cli, SweepRunsEveryPointResumesAndMergesOneTable) {
   EXPECT_EQ(j[0]["memory.channels"], 2);
   EXPECT_EQ(j[0]["channels[0].requests"], 1000);
 
-  // A rerun replaces every point with the same bytes (the log's timing line aside).
+  // A rerun replaces every point with the same bytes, its report too (--no-timing).
   std::map<std::string, std::string> before;
   for (const fs::path& f : folders)
-    for (const char* name : {"config.yaml", "stats.json", "point.json"}) before[(f / name).string()] = slurp(f / name);
+    for (const char* name : {"config.yaml", "stats.json", "point.json", "log.txt", "stderr.txt"})
+      before[(f / name).string()] = slurp(f / name);
+  EXPECT_NE(slurp(folders[0] / "log.txt").find("\nsimulated 2000 requests\n"), std::string::npos) << slurp(folders[0] / "log.txt");
   ASSERT_EQ(run({"sweep", spec, "--jobs", "2"}).exit_code, 0);
   for (const auto& [file, text] : before) EXPECT_TRUE(slurp(file) == text) << file << " differs after a rerun";
 

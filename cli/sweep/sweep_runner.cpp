@@ -95,6 +95,7 @@ std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p) 
   if (!p.seed.empty()) a.insert(a.end(), {"--seed", p.seed});
   if (spec.command == "cosim") a.insert(a.end(), {"--waves", "waves"});
   if (const char* flag = json_flag(spec.command)) a.insert(a.end(), {flag, "stats.json"});
+  if (spec.command != "explore") a.push_back("--no-timing");  // explore prints no host time
   a.insert(a.end(), p.flags.begin(), p.flags.end());
   return a;
 }

@@ -6,8 +6,9 @@
 // <output>/points/<hash>/   config.yaml (as run), stats.json (the command's
 //                           JSON, where it writes one), log.txt (stdout),
 //                           stderr.txt, point.json (index, axis values,
-//                           command line; nothing of the clock, so a rerun
-//                           is byte-identical but for the log's timing line)
+//                           command line); nothing of the host's clock in
+//                           any of them (--no-timing), so a rerun is
+//                           byte-identical
 // <output>/failed/<hash>.json  a point whose last attempt failed: its exit
 //                           status and the last lines of its stderr
 #pragma once
