@@ -39,9 +39,9 @@ double timed(const std::string& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned long requests = 200000;
+  unsigned long requests = 500000;
   CLI::App app{"gpumem sweep: parallel speed-up, the runner's own cost per point, and merging 10,000 points"};
-  app.add_option("--requests", requests, "requests of each of the 40 points (default 200000)");
+  app.add_option("--requests", requests, "requests of each of the 40 points (default 500000)");
   CLI11_PARSE(app, argc, argv);
 
   char tmpl[] = "/tmp/gpumem-bench-sweep-XXXXXX";

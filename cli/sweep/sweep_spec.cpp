@@ -330,7 +330,9 @@ Point make_point(const SweepSpec& spec, size_t index, bool validate) {
     throw InputError(spec.path, first_config_line, first_config_key,
                      "point " + std::to_string(index) + " (" + p.label + "): " + why);
   }
-  p.hash = point_hash(spec.command, canonical_yaml(p.config_yaml), p.trace.empty() ? "" : slurp(p.trace), p.seed, p.flags);
+  std::string canonical_config;  // from the tree the text was emitted from: no second parse
+  canonical(root, canonical_config);
+  p.hash = point_hash(spec.command, canonical_config, p.trace.empty() ? "" : slurp(p.trace), p.seed, p.flags);
   return p;
 }
 
