@@ -96,6 +96,17 @@ TEST(SweepSlurm, ChunksAndArraySpecs) {
   EXPECT_EQ(array_spec({1, 2, 3}, 4), "1,2,3%4");
 }
 
+// A point runs in its own folder: a flag naming a file from the spec's
+// folder reaches it as an absolute path; other words are kept.
+TEST_F(SweepSpecTest, AFlagNamingAFileIsPassedAbsolute) {
+  write("t.bin", "x");
+  const std::vector<Point> p =
+      all_points(load_sweep_spec(write("s.yaml", "base: base.yaml\nflags: '--threads t.bin'\naxes:\n  flags: ['--window 32', '']\n")));
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].flags, (std::vector<std::string>{"--threads", fs::absolute(dir_ / "t.bin").lexically_normal().string(), "--window", "32"}));
+  EXPECT_EQ(p[1].flags, (std::vector<std::string>{"--threads", fs::absolute(dir_ / "t.bin").lexically_normal().string()}));
+}
+
 // Each bad spec: one InputError naming the spec file, the line and the key.
 TEST_F(SweepSpecTest, ABadSpecNamesItsFileLineAndKey) {
   write("t.csv", "cycle,task_type,op,address,size\n0,0,R,0x0,64\n");

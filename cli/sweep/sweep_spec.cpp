@@ -296,7 +296,14 @@ Point make_point(const SweepSpec& spec, size_t index, bool validate) {
   }
 
   YAML::Node root = YAML::Load(spec.base_text);
-  p.flags = spec.flags;
+  // A point runs in its own folder: a flag's word that names a file from
+  // the spec's folder (--threads t.bin) is made absolute.
+  auto add_flag = [&](const std::string& w) {
+    const std::string from_spec = resolve(spec.path, w);
+    const bool file = !w.empty() && w[0] != '-' && fs::is_regular_file(from_spec);
+    p.flags.push_back(file ? fs::absolute(from_spec).lexically_normal().string() : w);
+  };
+  for (const std::string& w : spec.flags) add_flag(w);
   int first_config_line = 0;
   std::string first_config_key;
   for (size_t a = 0; a < spec.axes.size(); ++a) {
@@ -306,7 +313,7 @@ Point make_point(const SweepSpec& spec, size_t index, bool validate) {
     if (axis.key == "seed") p.seed = v;
     else if (axis.key == "trace") p.trace = fs::absolute(resolve(spec.path, v)).lexically_normal().string();
     else if (axis.key == "flags") {
-      for (const std::string& w : split_words(v)) p.flags.push_back(w);
+      for (const std::string& w : split_words(v)) add_flag(w);
     } else {
       if (!first_config_line) {
         first_config_line = axis.line;

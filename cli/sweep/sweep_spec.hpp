@@ -44,7 +44,7 @@ struct Point {
   std::string config_yaml;           // the base with the point's overrides, as the point runs it
   std::string trace;                 // a file, or ""
   std::string seed;                  // "", or the --seed value
-  std::vector<std::string> flags;    // the spec's and the flags axis's
+  std::vector<std::string> flags;    // the spec's and the flags axis's, a word naming a file made absolute
   std::string hash;                  // 16 hex digits: the point's identity (point_hash)
 };
 
