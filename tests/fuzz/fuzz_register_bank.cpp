@@ -313,7 +313,9 @@ void compare_views(const RegisterBank& bank, const ReferenceMap& ref) {
   }
   for (unsigned task = 0; task < kMaxTaskTypes; ++task) {
     if (static_cast<uint32_t>(t.scheme[task]) != ref.word(kRegTaskScheme, task)) differ("TASK_SCHEME view");
-    for (unsigned j = 0; j < bank.params().layout.channel_bits.size() && j < kMaxChannelBits; ++j)
+    // XOR_VECTOR has elements j < m only where the xor scheme is built.
+    const size_t vectors = bank.params().xor_scheme ? bank.params().layout.channel_bits.size() : 0;
+    for (unsigned j = 0; j < vectors && j < kMaxChannelBits; ++j)
       if (t.xor_vector[task][j] != ref.word(kRegXorVector, task, j)) differ("XOR_VECTOR view");
     for (unsigned j = 0; j < kMaxChannelBits; ++j)
       if (t.matrix_row[task][j] != ref.committed_row(task, j)) differ("committed matrix view");
