@@ -91,10 +91,11 @@ int sweep_command(const SweepArgs& a) {
     return 0;
   }
   const std::string gpumem = fs::read_symlink("/proc/self/exe").string();
-  const bool slurm_only = !a.partition.empty() || !a.time.empty() || !a.mem.empty() || !a.sbatch_args.empty() || a.throttle ||
-                          a.emit_only;
-  if (slurm_only && !a.slurm)
-    throw InputError("", 0, "--slurm", "missing: --emit-only, --throttle, --partition, --time, --mem and --sbatch-arg are for --slurm");
+  const std::pair<bool, const char*> slurm_only[] = {{a.emit_only, "--emit-only"}, {a.throttle != 0, "--throttle"},
+                                                     {!a.partition.empty(), "--partition"}, {!a.time.empty(), "--time"},
+                                                     {!a.mem.empty(), "--mem"}, {!a.sbatch_args.empty(), "--sbatch-arg"}};
+  for (const auto& [given, flag] : slurm_only)
+    if (given && !a.slurm) throw InputError("", 0, flag, "needs --slurm (it shapes the job array)");
   if (a.slurm) {
     if (a.point >= 0) throw InputError("", 0, "--point", "runs here, in an array task; --slurm submits the array");
     sweep::SlurmOptions so;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "base/input_error.hpp"
+#include "sweep/sweep_merge.hpp"
 #include "sweep/sweep_slurm.hpp"
 #include "sweep/sweep_spec.hpp"
 
@@ -105,6 +106,21 @@ TEST_F(SweepSpecTest, AFlagNamingAFileIsPassedAbsolute) {
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p[0].flags, (std::vector<std::string>{"--threads", fs::absolute(dir_ / "t.bin").lexically_normal().string(), "--window", "32"}));
   EXPECT_EQ(p[1].flags, (std::vector<std::string>{"--threads", fs::absolute(dir_ / "t.bin").lexically_normal().string()}));
+}
+
+// Merge reads only the members its metrics name: the others are skipped
+// whole, strings with brackets, braces, quotes and backslashes in them too.
+TEST(SweepMerge, TopLevelMembersSkipsTheRestWhole) {
+  const std::string text = R"({"series": {"a": [1, "]}{[", {"b": "\"]"}], "c\\": "x"},
+    "name": "q\"[", "requests": 2000, "channels": [{"requests": 7}], "tail": [[], {}]})";
+  EXPECT_EQ(top_level_members(text, {"requests", "channels"}), R"({"requests":2000,"channels":[{"requests": 7}]})");
+  EXPECT_EQ(top_level_members(text, {"name", "tail"}), R"({"name":"q\"[","tail":[[], {}]})");
+  EXPECT_EQ(top_level_members(text, {}), "{}");
+  bool found = false;
+  EXPECT_EQ(json_path_value(top_level_members(text, {"channels"}), "channels[0].requests", found), "7");
+  EXPECT_TRUE(found);
+  EXPECT_EQ(top_level_members("[1, 2]", {"x"}), "[1, 2]") << "not an object: left to the parser";
+  EXPECT_EQ(top_level_members(R"({"a": "unterminated)", {"a"}), R"({"a": "unterminated)");
 }
 
 // Each bad spec: one InputError naming the spec file, the line and the key.

@@ -19,22 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A whole file in one read (merge reads thousands of stats JSONs).
-std::string slurp(const std::string& p) {
-  std::string text;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return text;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    if (size > 0) {
-      text.resize(static_cast<size_t>(size));
-      std::rewind(f);
-      text.resize(std::fread(text.data(), 1, text.size(), f));
-    }
-  }
-  std::fclose(f);
-  return text;
-}
 
 std::string csv_cell(const std::string& v) {
   if (v.find_first_of(",\"\n") == std::string::npos) return v;
@@ -53,79 +37,6 @@ std::string listed(const std::vector<size_t>& indices, const std::vector<Point>&
 
 }  // namespace
 
-SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points, const std::map<size_t, std::string>& queued) {
-  SweepStatus s;
-  for (size_t k = 0; k < points.size(); ++k) {
-    if (point_is_whole(spec, points[k])) {
-      s.done.push_back(k);
-    } else if (fs::is_regular_file(failure_file(spec, points[k]))) {
-      s.failed.push_back(k);
-      std::string line = "point " + std::to_string(points[k].index) + " (" + points[k].label + ")";
-      try {
-        const nlohmann::json j = nlohmann::json::parse(slurp(failure_file(spec, points[k])));
-        line += ": " + j.value("status", std::string("failed"));
-        const std::string err = j.value("stderr", std::string());
-        if (!err.empty()) line += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
-      } catch (const nlohmann::json::exception&) {
-        line += ": failed (its record is unreadable)";
-      }
-      s.failure_lines.push_back(line);
-    } else if (const auto q = queued.find(points[k].index); q != queued.end()) {
-      s.queued.push_back(k);
-      s.queue_states.push_back(q->second);
-    } else {
-      s.missing.push_back(k);
-    }
-  }
-  return s;
-}
-
-std::string status_report(const SweepStatus& s, const std::vector<Point>& points) {
-  std::ostringstream o;
-  o << points.size() << " points: " << s.done.size() << " done, " << s.failed.size() << " failed, ";
-  if (!s.queued.empty()) o << s.queued.size() << " queued, ";
-  o << s.missing.size() << " missing\n";
-  for (const std::string& f : s.failure_lines) o << "failed   " << f << "\n";
-  for (size_t q = 0; q < s.queued.size(); ++q)
-    o << "queued   point " << points[s.queued[q]].index << " (" << points[s.queued[q]].label << "): " << s.queue_states[q] << "\n";
-  for (size_t k : s.missing) o << "missing  point " << points[k].index << " (" << points[k].label << ")\n";
-  return o.str();
-}
-
-namespace {
-
-// The value at a dotted path of a parsed document, or null.
-const nlohmann::json* at_path(const nlohmann::json& j, const std::string& path) {
-  const nlohmann::json* at = &j;
-  size_t pos = 0;
-  while (pos <= path.size()) {
-    const size_t dot = path.find('.', pos);
-    std::string part = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    const size_t bracket = part.find('[');
-    const std::string name = part.substr(0, bracket);
-    if (!name.empty()) {
-      if (!at->is_object() || !at->contains(name)) return nullptr;
-      at = &(*at)[name];
-    }
-    for (size_t b = bracket; b != std::string::npos; b = part.find('[', b + 1)) {
-      const size_t close = part.find(']', b);
-      if (close == std::string::npos) return nullptr;
-      const std::string digits = part.substr(b + 1, close - b - 1);
-      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return nullptr;
-      const size_t i = std::stoul(digits);
-      if (!at->is_array() || i >= at->size()) return nullptr;
-      at = &(*at)[i];
-    }
-    if (dot == std::string::npos) break;
-    pos = dot + 1;
-  }
-  return at;
-}
-
-// A JSON object's text with only the top-level members named in `keep`,
-// found by skipping the others' values bracket by bracket without parsing
-// them (a stats JSON's series is most of its bytes); the text unchanged when
-// it is not an object this scan can read, for the parser to judge.
 std::string top_level_members(const std::string& t, const std::set<std::string>& keep) {
   constexpr size_t npos = std::string::npos;
   auto ws = [&](size_t i) {
@@ -192,6 +103,77 @@ std::string top_level_members(const std::string& t, const std::set<std::string>&
   return out + "}";
 }
 
+SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points, const std::map<size_t, std::string>& queued) {
+  SweepStatus s;
+  for (size_t k = 0; k < points.size(); ++k) {
+    if (point_is_whole(spec, points[k])) {
+      s.done.push_back(k);
+    } else if (fs::is_regular_file(failure_file(spec, points[k]))) {
+      s.failed.push_back(k);
+      std::string line = "point " + std::to_string(points[k].index) + " (" + points[k].label + ")";
+      try {
+        const nlohmann::json j = nlohmann::json::parse(read_file(failure_file(spec, points[k])));
+        line += ": " + j.value("status", std::string("failed"));
+        const std::string err = j.value("stderr", std::string());
+        if (!err.empty()) line += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+      } catch (const nlohmann::json::exception&) {
+        line += ": failed (its record is unreadable)";
+      }
+      s.failure_lines.push_back(line);
+    } else if (const auto q = queued.find(points[k].index); q != queued.end()) {
+      s.queued.push_back(k);
+      s.queue_states.push_back(q->second);
+    } else {
+      s.missing.push_back(k);
+    }
+  }
+  return s;
+}
+
+std::string status_report(const SweepStatus& s, const std::vector<Point>& points) {
+  std::ostringstream o;
+  o << points.size() << " points: " << s.done.size() << " done, " << s.failed.size() << " failed, ";
+  if (!s.queued.empty()) o << s.queued.size() << " queued, ";
+  o << s.missing.size() << " missing\n";
+  for (const std::string& f : s.failure_lines) o << "failed   " << f << "\n";
+  for (size_t q = 0; q < s.queued.size(); ++q)
+    o << "queued   point " << points[s.queued[q]].index << " (" << points[s.queued[q]].label << "): " << s.queue_states[q] << "\n";
+  for (size_t k : s.missing) o << "missing  point " << points[k].index << " (" << points[k].label << ")\n";
+  return o.str();
+}
+
+namespace {
+
+// The value at a dotted path of a parsed document, or null.
+const nlohmann::json* at_path(const nlohmann::json& j, const std::string& path) {
+  const nlohmann::json* at = &j;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    const size_t dot = path.find('.', pos);
+    std::string part = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    const size_t bracket = part.find('[');
+    const std::string name = part.substr(0, bracket);
+    if (!name.empty()) {
+      if (!at->is_object() || !at->contains(name)) return nullptr;
+      at = &(*at)[name];
+    }
+    for (size_t b = bracket; b != std::string::npos; b = part.find('[', b + 1)) {
+      const size_t close = part.find(']', b);
+      if (close == std::string::npos) return nullptr;
+      const std::string digits = part.substr(b + 1, close - b - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      const size_t i = std::stoul(digits);
+      if (!at->is_array() || i >= at->size()) return nullptr;
+      at = &(*at)[i];
+    }
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  return at;
+}
+
+
+
 std::string text_of(const nlohmann::json* v, bool& found) {
   found = v != nullptr;
   return !v ? "" : v->is_string() ? v->get<std::string>() : v->dump();
@@ -229,7 +211,7 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
     // Parsed once for every metric, keeping only the top-level members a
     // metric (or the coverage) reads: a stats JSON can be large (its series).
     const nlohmann::json stats =
-        nlohmann::json::parse(top_level_members(slurp(point_folder(spec, p) + "/stats.json"), top), nullptr, false);
+        nlohmann::json::parse(top_level_members(read_file(point_folder(spec, p) + "/stats.json"), top), nullptr, false);
     if (spec.command == "cosim") {
       const nlohmann::json* groups = stats.is_discarded() ? nullptr : at_path(stats, "coverage");
       const std::string why = groups ? tb::add_coverage_json(groups->dump(), coverage) : "no coverage";

@@ -3,6 +3,7 @@
 // chosen metrics.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
 // "12 points: 9 done, 1 failed, 1 queued, 1 missing" and a line per failed,
 // queued and missing point.
 std::string status_report(const SweepStatus& s, const std::vector<Point>& points);
+
+// A JSON object's text with only the top-level members named in `keep`,
+// found by skipping the others' values bracket by bracket without parsing
+// them (a stats JSON's series is most of its bytes); the text unchanged when
+// it is not an object this scan can read, for the parser to judge.
+std::string top_level_members(const std::string& json_text, const std::set<std::string>& keep);
 
 // A value of a JSON document by dotted path ("channels[2].requests",
 // "dram.row_hits"), as text (a string unquoted, anything else as JSON);

@@ -11,6 +11,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -49,24 +50,13 @@ class StopSignals {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
+// The last n lines of a text, trailing newlines dropped.
 std::string last_lines(const std::string& text, size_t n) {
-  size_t end = text.size();
-  while (end > 0 && text[end - 1] == '\n') --end;
-  size_t at = end;
-  for (size_t k = 0; k < n && at > 0; ++k) {
-    const size_t nl = text.rfind('\n', at - 1);
-    at = nl == std::string::npos ? 0 : nl + (k + 1 < n ? 0 : 1);
-    if (nl == std::string::npos) break;
-  }
-  while (at < end && text[at] == '\n') ++at;
-  return text.substr(at, end - at);
+  const size_t end = text.find_last_not_of('\n') + 1;  // 0 when there is no line
+  size_t at = end;  // after the loop: the newline before the first line kept, or npos / 0 for the whole text
+  for (size_t k = 0; k < n && at != std::string::npos && at > 0; ++k) at = text.rfind('\n', at - 1);
+  const size_t from = at == std::string::npos ? 0 : at + (at < end && text[at] == '\n' ? 1 : 0);
+  return text.substr(from, end - from);
 }
 
 const char* json_flag(const std::string& command) {
@@ -123,10 +113,9 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     const double rate = s > 0 ? finished / s : 0;
     std::ostringstream line;
-    line << "\rsweep  " << finished << "/" << total << " points, " << summary.failed << " failed";
-    if (rate > 0) line << ", " << std::fixed;
-    if (rate > 0) line.precision(2);
-    if (rate > 0) line << rate << " points/s, ETA " << static_cast<long>((total - finished) / rate) << " s";
+    line << "\rsweep  " << finished << "/" << total << " points, " << summary.failed << " failed" << std::fixed
+         << std::setprecision(2);
+    if (rate > 0) line << ", " << rate << " points/s, ETA " << static_cast<long>((total - finished) / rate) << " s";
     line << "   ";
     *o.progress << line.str() << std::flush;
   };
@@ -193,7 +182,7 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
       ++finished;
       return;
     }
-    const std::string err = last_lines(slurp(r.folder + "/stderr.txt"), 5);
+    const std::string err = last_lines(read_file(r.folder + "/stderr.txt"), 5);
     const std::string exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                                : "killed by signal " + std::to_string(WTERMSIG(status));
     fs::remove_all(r.folder);

@@ -45,12 +45,6 @@ std::string flow(const YAML::Node& n) {
   return e.c_str();
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string resolve(const std::string& spec_path, const std::string& p) {
   if (p.empty() || fs::path(p).is_absolute()) return p;
@@ -164,6 +158,22 @@ std::vector<std::string> split_words(const std::string& s) {
   return words;
 }
 
+std::string read_file(const std::string& p) {
+  std::string text;
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (!f) return text;
+  if (std::fseek(f, 0, SEEK_END) == 0) {
+    const long size = std::ftell(f);
+    if (size > 0) {
+      text.resize(static_cast<size_t>(size));
+      std::rewind(f);
+      text.resize(std::fread(text.data(), 1, text.size(), f));
+    }
+  }
+  std::fclose(f);
+  return text;
+}
+
 std::string canonical_yaml(const std::string& yaml_text) {
   std::string out;
   canonical(YAML::Load(yaml_text), out);
@@ -204,7 +214,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (!root["base"] || !root["base"].IsScalar()) fail(root["base"] ? root["base"] : root, "base", "missing: the config every point starts from");
   s.base = resolve(path, root["base"].Scalar());
   if (!fs::is_regular_file(s.base)) fail(root["base"], "base", s.base + ": no such file");
-  s.base_text = slurp(s.base);
+  s.base_text = read_file(s.base);
   try {
     YAML::Load(s.base_text);
   } catch (const YAML::Exception& e) {
@@ -339,7 +349,7 @@ Point make_point(const SweepSpec& spec, size_t index, bool validate) {
   }
   std::string canonical_config;  // from the tree the text was emitted from: no second parse
   canonical(root, canonical_config);
-  p.hash = point_hash(spec.command, canonical_config, p.trace.empty() ? "" : slurp(p.trace), p.seed, p.flags);
+  p.hash = point_hash(spec.command, canonical_config, p.trace.empty() ? "" : read_file(p.trace), p.seed, p.flags);
   return p;
 }
 
