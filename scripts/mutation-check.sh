@@ -187,13 +187,13 @@ build_jobs=$(( jobs >= 2 ? 1 : 2 ))  # two cores: two runners at -j1, or one at 
 now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 
-# build_runner DIR BLOCK [RUNTIME]: 0 when DIR/build/gpumem-mutant was built.
+# build_runner DIR BLOCK: 0 when DIR/build/gpumem-mutant was built.
 # With --config there is nothing to build here: gpumem cosim --rtl verilates.
 build_runner() {
-  local dir=$1 block=$2 runtime=${3:-}
+  local dir=$1 block=$2
   [ -z "$any_config" ] || { mkdir -p "$dir/build"; return 0; }
   cmake -S "$src/verilator/mutation" -B "$dir/build" -G "$generator" -C "$main/main-build.cmake" \
-      -DGPUMEM_BLOCK="$block" -DGPUMEM_RTL_DIR="$dir/rtl" -DGPUMEM_VERILATED_RUNTIME="$runtime" \
+      -DGPUMEM_BLOCK="$block" -DGPUMEM_RTL_DIR="$dir/rtl" \
       > "$dir/build.log" 2>&1 &&
     cmake --build "$dir/build" -j "$build_jobs" >> "$dir/build.log" 2>&1 &&
     [ -x "$dir/build/gpumem-mutant" ]
@@ -256,7 +256,7 @@ check_report() {
 write_result() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$2" "$3" "$4" "$5" "$6" "$7" "$8" > "$1/result"; }
 
 check_one() {
-  local dir=$1 block=$2 file=$3 from=$4 to=$5 runtime=$6
+  local dir=$1 block=$2 file=$3 from=$4 to=$5
   local t0 t1 t2 rc status tx="" cycle="" by="" note="" content
   mkdir -p "$dir"
   cp -r "$src/rtl" "$dir/rtl"
@@ -266,7 +266,7 @@ check_one() {
     cmp -s "$src/$file" "$dir/$file" && { write_result "$dir" error "" "" "" 0 0 "mutation changed nothing"; return; }
   fi
   t0=$(now_ms)
-  if ! build_runner "$dir" "$block" "$runtime"; then
+  if ! build_runner "$dir" "$block"; then
     t1=$(now_ms)
     write_result "$dir" stillborn "" "" "" $((t1 - t0)) 0 "$(build_failure "$dir")"
     return
@@ -343,11 +343,10 @@ declare -A used_blocks=()
 for i in "${selected[@]}"; do used_blocks[${blocks[i]}]=1; done
 
 # Baselines: the unmutated RTL through the same steps must build and agree,
-# or the check itself is broken (and every "kill" would mean nothing). Each
-# also builds the Verilator runtime its block's mutants link.
+# or the check itself is broken (and every "kill" would mean nothing).
 echo "mutation-check: ${#selected[@]} mutant(s), blocks: ${!used_blocks[*]}; $transactions transactions, seed $seed; work $work"
 for block in "${!used_blocks[@]}"; do
-  pool check_one "$work/$block/baseline" "$block" "" "" "" ""
+  pool check_one "$work/$block/baseline" "$block" "" "" ""
 done
 wait
 for block in "${!used_blocks[@]}"; do
@@ -359,13 +358,12 @@ for block in "${!used_blocks[@]}"; do
     echo "mutation-check: is the main build built? (cmake --build $build)" >&2
     exit 2
   fi
-  echo "baseline $block: builds in $(secs "$build_ms") s (with the Verilator runtime) and agrees"
+  echo "baseline $block: builds in $(secs "$build_ms") s and agrees"
 done
 
 for i in "${selected[@]}"; do
   block=${blocks[i]}
-  pool check_one "$work/$block/${names[i]}" "$block" "${files[i]}" "${froms[i]}" "${tos[i]}" \
-    "$work/$block/baseline/build/libgpumem_verilated_runtime.a"
+  pool check_one "$work/$block/${names[i]}" "$block" "${files[i]}" "${froms[i]}" "${tos[i]}"
 done
 wait
 

@@ -43,7 +43,8 @@ done
 build=$(cd "$build" 2>/dev/null && pwd) || { echo "soak: no build folder $build (cmake --build build first)" >&2; exit 2; }
 gpumem=$build/gpumem
 properties=$build/tests/gpumem_property_tests
-for f in "$gpumem" "$properties"; do
+explorer_properties=$build/tests/gpumem_explorer_property_tests
+for f in "$gpumem" "$properties" "$explorer_properties"; do
   [ -x "$f" ] || { echo "soak: $f is missing (cmake --build $build first)" >&2; exit 2; }
 done
 out=${out:-$build/soak}
@@ -56,6 +57,7 @@ plan=()
 # RapidCheck: random configs and requests through the functional path, each
 # property $property_cases times from the first seed. The longest job: first.
 plan+=("properties|model properties|0|env RC_PARAMS=max_success=$property_cases\ seed=$first_seed $properties")
+plan+=("explorer-properties|model properties|0|env RC_PARAMS=max_success=$property_cases\ seed=$first_seed $explorer_properties")
 cosim_jobs() {  # cosim_jobs LABEL CONFIG BLOCK MODE COUNT SEEDS
   local label=$1 config=$2 block=$3 mode=$4 count=$5 n=$6 s
   for ((s = first_seed; s < first_seed + n; s++)); do

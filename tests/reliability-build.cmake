@@ -1,15 +1,24 @@
 # cmake -P script of the CTest test reliability.build (tests/CMakeLists.txt):
-# configures, once, and builds the reliability build, a clang build of the
-# whole project with AddressSanitizer, UndefinedBehaviorSanitizer and the
-# libFuzzer targets (docs/reliability.md). Incremental like any build.
+# configures (again only when its options change) and builds the reliability
+# build, a clang build of the whole project with AddressSanitizer,
+# UndefinedBehaviorSanitizer and the libFuzzer targets (docs/reliability.md).
+# Incremental like any build.
 #   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2
 # tests/tsan-build.cmake includes it for another build, setting BUILD_NAME,
 # BUILD_ARGS (the configure options) and BUILD_TARGET (what to build) first.
 if(NOT DEFINED BUILD_ARGS)
   set(BUILD_NAME "reliability build")
-  set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF)
+  set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF -DGPUMEM_BENCH=OFF)
 endif()
-if(NOT EXISTS ${BINARY_DIR}/CMakeCache.txt)
+# Configured again when the options differ from the last configure's, so an
+# older build folder picks up a change to them.
+set(_stamp ${BINARY_DIR}/gpumem-build-args.txt)
+set(_args "${CXX};${BUILD_ARGS}")
+set(_had "")
+if(EXISTS ${_stamp})
+  file(READ ${_stamp} _had)
+endif()
+if(NOT EXISTS ${BINARY_DIR}/CMakeCache.txt OR NOT _had STREQUAL _args)
   execute_process(
     COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCMAKE_CXX_COMPILER=${CXX} ${BUILD_ARGS}
     RESULT_VARIABLE rc)
@@ -17,6 +26,7 @@ if(NOT EXISTS ${BINARY_DIR}/CMakeCache.txt)
     file(REMOVE ${BINARY_DIR}/CMakeCache.txt)  # configure again next time
     message(FATAL_ERROR "configuring the ${BUILD_NAME} in ${BINARY_DIR} failed")
   endif()
+  file(WRITE ${_stamp} "${_args}")
 endif()
 set(_target "")
 if(BUILD_TARGET)

@@ -17,8 +17,11 @@ case " $* " in
 esac
 echo "result       agreement"
 STUB
-printf '#!/bin/sh\necho "RC_PARAMS=$RC_PARAMS"\n' >"$work/build/tests/gpumem_property_tests"
-chmod +x "$work/build/gpumem" "$work/build/tests/gpumem_property_tests"
+for p in gpumem_property_tests gpumem_explorer_property_tests; do
+  printf '#!/bin/sh\necho "RC_PARAMS=$RC_PARAMS"\n' >"$work/build/tests/$p"
+  chmod +x "$work/build/tests/$p"
+done
+chmod +x "$work/build/gpumem"
 fail() { echo "soak self-test: $*" >&2; exit 1; }
 run() { "$root/scripts/soak.sh" --build "$work/build" --out "$work/out" "$@" >"$work/log" 2>&1; }
 
@@ -30,7 +33,9 @@ grep -q "tlb-lru .* 4 runs, 35 co-simulated transactions, 1 failed runs" "$work/
 grep -q "translator .* 4 runs, 35 co-simulated transactions, 0 failed runs" "$work/log" || fail "summary: $(cat "$work/log")"
 grep -q -- "--block tlb --mode fast --transactions 10 --seed 2 " "$work/log" || fail "no command to reproduce the failure"
 grep -q "tlb mismatch at transaction 7" "$work/out/logs/tlb-lru-fast-seed2.log" || fail "the job's log lost its output"
-grep -q "RC_PARAMS=max_success=7 seed=1" "$work/out/logs/properties.log" || fail "property cases not passed on"
+for log in properties explorer-properties; do
+  grep -q "RC_PARAMS=max_success=7 seed=1" "$work/out/logs/$log.log" || fail "property cases not passed on to $log"
+done
 
 run --seeds 1 --first-seed 5 --transactions 10 --pin-transactions 5 --property-cases 7 || fail "passing jobs must exit 0: $(cat "$work/log")"
 grep -q "soak: zero mismatches, every job passed" "$work/log" || fail "no all-clear"

@@ -1,17 +1,17 @@
 # cmake -P script of the CTest test sanitize.threads (tests/CMakeLists.txt):
 # configures, once, a clang build of the project with ThreadSanitizer (it
 # cannot share a build with AddressSanitizer), builds only the property
-# tests, and runs those of the code with worker threads, the explorer's
-# search (docs/reliability.md). Any report fails the test.
+# tests of the code with worker threads, the explorer's search, and runs
+# them (docs/reliability.md). Any report fails the test.
 #   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2
 set(BUILD_NAME "ThreadSanitizer build")
 set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=thread
-               -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DGPUMEM_RELIABILITY=OFF)
-set(BUILD_TARGET gpumem_property_tests)
+               -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DGPUMEM_RELIABILITY=OFF -DGPUMEM_BENCH=OFF)
+set(BUILD_TARGET gpumem_explorer_property_tests)
 include(${CMAKE_CURRENT_LIST_DIR}/reliability-build.cmake)
 
 # A binary that lost its flags would pass without checking anything.
-set(_tests ${BINARY_DIR}/tests/gpumem_property_tests)
+set(_tests ${BINARY_DIR}/tests/gpumem_explorer_property_tests)
 file(STRINGS ${_tests} _runtime REGEX "ThreadSanitizer" LIMIT_COUNT 1)
 if(NOT _runtime)
   message(FATAL_ERROR "${_tests} has no ThreadSanitizer runtime")
