@@ -5,6 +5,7 @@
 // one-line bug in each is caught with the usual report, and contract
 // violations are named port by port.
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -77,6 +78,20 @@ TEST_F(Cli, CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache) {
                 .out.find("128 entries, 8 ways"),
             std::string::npos);
   EXPECT_EQ(libraries_in(path("cache")), 2u);  // one per block, nothing rebuilt (and a --sc one beside each)
+  // Verilator's runtime was compiled by the first library of each kind and
+  // reused by the second: the TLB's build compiled only its own model.
+  std::map<std::string, std::string> logs;
+  size_t runtimes = 0;
+  for (const auto& e : fs::directory_iterator(path("cache"))) {
+    const std::string name = e.path().filename().string();
+    runtimes += name.rfind("verilated-runtime-", 0) == 0 && fs::exists(e.path() / "verilated.o");
+    for (const char* block : {"translator-", "tlb-"})
+      if (name.rfind(block, 0) == 0) logs[block] = slurp((e.path() / "build.log").string());
+  }
+  EXPECT_EQ(runtimes, 2u);  // --cc and --sc
+  EXPECT_NE(logs["translator-"].find("/verilated.cpp"), std::string::npos) << logs["translator-"];
+  EXPECT_EQ(logs["tlb-"].find("/verilated.cpp"), std::string::npos) << logs["tlb-"];
+  EXPECT_NE(logs["tlb-"].find("Vrtl"), std::string::npos) << logs["tlb-"];
   // The built-in geometry does not touch the cache.
   ASSERT_EQ(run_env({cache}, {"cosim", "--config", kDefault, "--transactions", "100"}).exit_code, 0);
   EXPECT_EQ(libraries_in(path("cache")), 2u);

@@ -116,7 +116,7 @@ std::vector<std::string> problems(const fs::path& log, bool warnings, size_t lim
 }
 
 struct Tools {
-  std::string verilator, cxx;
+  std::string verilator, cxx, make;
 };
 
 std::string find_verilator() {
@@ -131,7 +131,8 @@ std::string find_verilator() {
 }
 
 Tools find_tools() {
-  Tools t{find_verilator(), ""};
+  Tools t{find_verilator(), "", find_tool("make")};
+  if (t.make.empty()) throw RtlToolError("cannot build the verilated RTL: no make on PATH; install it with scripts/install-deps.sh");
   const char* c = std::getenv("CXX");
   const std::string cxx_name = c && *c ? c : GPUMEM_CXX_COMPILER;
   t.cxx = find_tool(cxx_name);
@@ -333,8 +334,10 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   const fs::path versions_scratch = root;
   Fnv key;
   key.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(c.block).add(out.top).add(package).add(waivers).add(adapter);
-  key.add(first_line_of({tools.verilator, "--version"}, versions_scratch));
-  key.add(tools.cxx).add(first_line_of({tools.cxx, "--version"}, versions_scratch));
+  const std::string verilator_version = first_line_of({tools.verilator, "--version"}, versions_scratch);
+  const std::string cxx_version = first_line_of({tools.cxx, "--version"}, versions_scratch);
+  key.add(verilator_version);
+  key.add(tools.cxx).add(cxx_version);
   for (const std::string& f : common_flags()) key.add(f);
   key.add(kCompileFlags);
   // What the libraries compile from the source tree, besides the sources.
@@ -377,13 +380,29 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     write_file(work / "waivers.vlt", waivers);
     return work;
   };
+  // Verilator's runtime (verilated.cpp and friends, most of a build's
+  // compiling) is the same for every library of one kind with these tools:
+  // its objects are kept once per cache and copied into a later build's
+  // object folder after Verilator has written the makefile (which they must
+  // be newer than), so that make finds them up to date.
+  auto runtime_folder = [&](bool sc) {
+    Fnv k;
+    k.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(sc ? "sc" : "cc").add(verilator_version);
+    k.add(tools.cxx).add(cxx_version).add(kCompileFlags);
+    for (const std::string& f : common_flags()) k.add(f);
+    return root / ("verilated-runtime-" + std::string(sc ? "sc-" : "cc-") + k.hex());
+  };
+  auto is_runtime_object = [](const fs::path& p) {
+    const std::string name = p.filename().string();
+    return name.rfind("verilated", 0) == 0 && (p.extension() == ".o" || p.extension() == ".d");
+  };
   // Verilates the sources with `params` in `work` into `work`/`so`: --cc
   // with the fast-mode adapter, or --sc with the pin-level shell.
   auto verilate = [&](const fs::path& work, bool sc, const std::vector<std::string>& params, const char* so) {
     const char* entry = sc ? GPUMEM_RTL_SC_ENTRY : GPUMEM_RTL_API_ENTRY;
     write_file(work / "adapter.cpp", sc ? sc_adapter_source(c) : adapter);
     write_file(work / "exports.map", std::string("{\n  global: ") + entry + ";\n  local: *;\n};\n");
-    std::vector<std::string> argv{tools.verilator, sc ? "--sc" : "--cc", "--exe", "--build", "-j", "2", "-Wall"};
+    std::vector<std::string> argv{tools.verilator, sc ? "--sc" : "--cc", "--exe", "-Wall"};
     if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
     argv.insert(argv.end(), common_flags().begin(), common_flags().end());
     argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
@@ -391,13 +410,32 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     argv.push_back((work / "gpumem_pkg.sv").string());
     argv.insert(argv.end(), files.begin(), files.end());
     // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
+    const fs::path obj = work / "obj";
     argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", kCompileFlags, "-LDFLAGS",
-                             "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-MAKEFLAGS",
-                             "CXX=" + tools.cxx + " LINK=" + tools.cxx + " OPT_FAST=-O2", "-Mdir",
-                             (work / "obj").string(), "-o", so});
+                             "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-Mdir",
+                             obj.string(), "-o", so});
     const fs::path log = work / "build.log";
-    if (run(argv, log) != 0)
-      throw RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
+    const fs::path runtime = runtime_folder(sc);
+    auto failed = [&] {
+      return RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
+    };
+    if (run(argv, log) != 0) throw failed();
+    std::error_code copy_ec;
+    if (fs::is_directory(runtime))
+      for (const auto& e : fs::directory_iterator(runtime, copy_ec))
+        if (is_runtime_object(e.path())) fs::copy_file(e.path(), obj / e.path().filename(), copy_ec);
+    if (run({tools.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools.cxx, "LINK=" + tools.cxx,
+             "OPT_FAST=-O2"},
+            log) != 0)
+      throw failed();
+    if (!fs::is_directory(runtime)) {  // the first build of its kind in this cache keeps its runtime
+      const fs::path kept = runtime.string() + ".tmp" + std::to_string(getpid());
+      fs::create_directories(kept, copy_ec);
+      for (const auto& e : fs::directory_iterator(obj, copy_ec))
+        if (is_runtime_object(e.path())) fs::copy_file(e.path(), kept / e.path().filename(), copy_ec);
+      fs::rename(kept, runtime, copy_ec);  // whoever renames second keeps the first's
+      if (copy_ec) fs::remove_all(kept, copy_ec);
+    }
     fs::rename(work / "obj" / so, work / so);
     fs::remove_all(work / "obj");
     return problems(log, true);
