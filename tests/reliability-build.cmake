@@ -3,12 +3,16 @@
 # build, a clang build of the whole project with AddressSanitizer,
 # UndefinedBehaviorSanitizer and the libFuzzer targets (docs/reliability.md).
 # Incremental like any build.
-#   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2
+#   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2 [-DLAUNCHER=ccache]
 # tests/tsan-build.cmake includes it for another build, setting BUILD_NAME,
 # BUILD_ARGS (the configure options) and BUILD_TARGET (what to build) first.
 if(NOT DEFINED BUILD_ARGS)
   set(BUILD_NAME "reliability build")
   set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF -DGPUMEM_BENCH=OFF)
+endif()
+# The main build's compiler launcher (ccache, say) compiles this build too.
+if(LAUNCHER)
+  list(APPEND BUILD_ARGS -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
 # Configured again when the options differ from the last configure's, so an
 # older build folder picks up a change to them.
