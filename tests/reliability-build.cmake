@@ -4,6 +4,7 @@
 # UndefinedBehaviorSanitizer and the libFuzzer targets (docs/reliability.md).
 # Incremental like any build.
 #   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2 [-DLAUNCHER=ccache]
+#   [-DRTL_TEST_CACHE=<main build>/tests/rtl-cache]
 # tests/tsan-build.cmake includes it for another build, setting BUILD_NAME,
 # BUILD_ARGS (the configure options) and BUILD_TARGET (what to build) first.
 if(NOT DEFINED BUILD_ARGS)
@@ -13,6 +14,10 @@ endif()
 # The main build's compiler launcher (ccache, say) compiles this build too.
 if(LAUNCHER)
   list(APPEND BUILD_ARGS -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+# And its CLI tests share the main build's RTL cache (tests/CMakeLists.txt).
+if(RTL_TEST_CACHE)
+  list(APPEND BUILD_ARGS -DGPUMEM_RTL_TEST_CACHE=${RTL_TEST_CACHE})
 endif()
 # Configured again when the options differ from the last configure's, so an
 # older build folder picks up a change to them.
