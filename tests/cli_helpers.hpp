@@ -58,10 +58,11 @@ class Cli : public ::testing::Test {
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  void TearDown() override { remove_dir(); }
+  // RapidCheck's fixture properties (RC_GTEST_FIXTURE_PROP) make a fixture
+  // per case and call its SetUp but not its TearDown: the destructor cleans
+  // up after them (they had left hundreds of empty folders in /tmp a run).
+  ~Cli() override { remove_dir(); }
 
   fs::path path(const std::string& name) const { return dir_ / name; }
 
@@ -84,6 +85,13 @@ class Cli : public ::testing::Test {
   }
 
  private:
+  void remove_dir() {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+    dir_.clear();
+  }
+
   Result run_with(const std::string& env, const std::string& dir, const std::vector<std::string>& args) const {
     std::string cmd = dir.empty() ? "" : "cd '" + dir + "' && ";
     cmd += (env.empty() ? "" : "env " + env) + "'" + std::string(GPUMEM_BINARY) + "'";
