@@ -397,6 +397,13 @@ TEST_F(Cli, CosimNamesAMissingToolOrCacheFolder) {
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_EQ(c.err, "gpumem: error: cannot compile the verilated RTL: no C++ compiler (/no/such/c++, from CXX); "
                    "install it with scripts/install-deps.sh\n");
+  // No make on PATH (Verilator and the compiler given by path).
+  const Result m = run_env({cache, "PATH=" + path("empty").string(), "GPUMEM_VERILATOR=/usr/bin/verilator",
+                            "CXX=/usr/bin/c++"},
+                           args);
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_EQ(m.err, "gpumem: error: cannot build the verilated RTL: no make on PATH; "
+                   "install it with scripts/install-deps.sh\n");
   // A cache folder that cannot be made (a file is in the way).
   write("file", "");
   const Result f = run_env({"GPUMEM_RTL_CACHE=" + path("file").string() + "/rtl"}, args);

@@ -132,7 +132,8 @@ std::string find_verilator() {
 
 Tools find_tools() {
   Tools t{find_verilator(), "", find_tool("make")};
-  if (t.make.empty()) throw RtlToolError("cannot build the verilated RTL: no make on PATH; install it with scripts/install-deps.sh");
+  if (t.make.empty())
+    throw RtlToolError("cannot build the verilated RTL: no make on PATH; install it with scripts/install-deps.sh");
   const char* c = std::getenv("CXX");
   const std::string cxx_name = c && *c ? c : GPUMEM_CXX_COMPILER;
   t.cxx = find_tool(cxx_name);
@@ -409,7 +410,6 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     argv.insert(argv.end(), params.begin(), params.end());
     argv.push_back((work / "gpumem_pkg.sv").string());
     argv.insert(argv.end(), files.begin(), files.end());
-    // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
     const fs::path obj = work / "obj";
     argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", kCompileFlags, "-LDFLAGS",
                              "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-Mdir",
@@ -424,6 +424,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     if (fs::is_directory(runtime))
       for (const auto& e : fs::directory_iterator(runtime, copy_ec))
         if (is_runtime_object(e.path())) fs::copy_file(e.path(), obj / e.path().filename(), copy_ec);
+    // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
     if (run({tools.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools.cxx, "LINK=" + tools.cxx,
              "OPT_FAST=-O2"},
             log) != 0)
