@@ -3,6 +3,10 @@
 // accesses; those must be served in the gaps, not queued behind.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "channel/channel_model.hpp"
 
 namespace gpumem::test {
@@ -58,6 +62,41 @@ TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
   for (uint64_t t = 0; t < 10; ++t) held.schedule(t * 4, 0);
   EXPECT_EQ(held.reservations_held(), 10u);
   EXPECT_EQ(held.schedule(2, 0).start, 40u);  // every slot from 0 to 40 is taken
+}
+
+// The schedule keeps counts so an in-order arrival is not a walk over the
+// reservations; against the plain walk over a sorted list, on arrivals
+// mostly in order, some out of order (walk reads), with gaps and a horizon.
+TEST(ChannelModel, SlotsAndDepthsAreThoseOfAWalkOverEveryReservation) {
+  struct Held {
+    uint64_t arrival, start, finish;
+  };
+  std::mt19937_64 rng(3);
+  for (const unsigned service : {1u, 2u, 4u, 7u}) {
+    ChannelModel ch(simple(service));
+    std::vector<Held> held;
+    uint64_t now = 0;
+    for (int step = 0; step < 40000; ++step) {
+      const uint64_t r = rng();
+      now += (r >> 8) % (3 * service);  // about two thirds busy, in bursts
+      const uint64_t horizon = now > 40 ? now - (r >> 16) % 40 : 0;
+      const uint64_t arrival = (r >> 24) % 16 == 0 ? now + (r >> 32) % 64 : now;  // a walk's later read
+      const uint64_t back = (r >> 40) % 32 == 0 && arrival > 30 ? (r >> 48) % 30 : 0;
+      const uint64_t at = std::max(arrival - back, horizon);
+      held.erase(held.begin(), std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.finish > horizon; }));
+      unsigned depth = 1;
+      for (const Held& h : held) depth += h.finish > at && h.arrival <= at;
+      uint64_t start = at;
+      size_t k = 0;
+      while (k < held.size() && held[k].finish <= at) ++k;
+      while (k < held.size() && start + service > held[k].start) start = held[k++].finish;
+      held.insert(held.begin() + static_cast<std::ptrdiff_t>(k), Held{at, start, start + service});
+      const ChannelModel::Slot got = ch.schedule(at, horizon);
+      ASSERT_EQ(got.start, start) << "service " << service << ", step " << step;
+      ASSERT_EQ(got.depth, depth) << "service " << service << ", step " << step;
+      ASSERT_EQ(ch.reservations_held(), held.size());
+    }
+  }
 }
 
 }  // namespace

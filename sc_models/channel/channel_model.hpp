@@ -5,6 +5,7 @@
 // banks, rows and JEDEC timing (channel/dram_channel.hpp). Both add a fixed
 // pipelined latency that does not hold the channel (memory.latency_cycles).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -68,7 +69,10 @@ class ChannelModel {
   // reservations that end by then are forgotten.
   Slot schedule(uint64_t arrival, uint64_t horizon) {
     ++accesses_;
-    while (!held_.empty() && held_.front().finish <= horizon) held_.drop_front();
+    while (!held_.empty() && held_.front().finish <= horizon) {
+      if (held_.size() > 1) gaps_ -= gap_between(held_[0], held_[1]);
+      held_.drop_front();
+    }
     // Reservations are by start and do not overlap, so their finishes ascend
     // too: those still busy at the arrival are a suffix, from index `k`.
     size_t k = held_.size();
@@ -81,12 +85,28 @@ class ChannelModel {
       }
       k = lo;
     }
+    // Arrivals nearly always come in order: then every reservation still
+    // busy arrived no later than this one, and with no gap a slot fits in,
+    // the access goes behind the last; either is a count, not a walk.
     unsigned depth = 1;
-    for (size_t d = k; d < held_.size(); ++d) depth += held_[d].arrival <= arrival;
+    if (latest_arrival_ <= arrival) {
+      depth += static_cast<unsigned>(held_.size() - k);
+    } else {
+      for (size_t d = k; d < held_.size(); ++d) depth += held_[d].arrival <= arrival;
+    }
     uint64_t start = arrival;
+    if (gaps_ == 0 && k < held_.size() && start + service_cycles_ > held_[k].start) {
+      start = held_.back().finish;
+      k = held_.size();
+    }
     while (k < held_.size() && start + service_cycles_ > held_[k].start) start = held_[k++].finish;
     const uint64_t finish = start + service_cycles_;
-    held_.insert(k, {arrival, start, finish});
+    const Reservation r{arrival, start, finish};
+    if (k > 0 && k < held_.size()) gaps_ -= gap_between(held_[k - 1], held_[k]);
+    if (k > 0) gaps_ += gap_between(held_[k - 1], r);
+    if (k < held_.size()) gaps_ += gap_between(r, held_[k]);
+    held_.insert(k, r);
+    latest_arrival_ = std::max(latest_arrival_, arrival);
     return {start, finish, depth};
   }
 
@@ -101,6 +121,9 @@ class ChannelModel {
   struct Reservation {
     uint64_t arrival, start, finish;
   };
+  // Whether an access fits between two neighbouring reservations.
+  unsigned gap_between(const Reservation& a, const Reservation& b) const { return b.start >= a.finish + service_cycles_; }
+
   unsigned service_cycles_;
   unsigned latency_cycles_;
   std::unique_ptr<DramChannel> dram_;
@@ -108,6 +131,8 @@ class ChannelModel {
   // Reservations by start cycle, non-overlapping; arrivals in order append,
   // so an insert before the back is rare.
   RingBuffer<Reservation> held_{64};
+  size_t gaps_ = 0;              // neighbours in held_ with room for an access between them
+  uint64_t latest_arrival_ = 0;  // of every reservation made: none held arrived later
   SparseMemory memory_;
 };
 

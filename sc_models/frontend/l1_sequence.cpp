@@ -21,6 +21,7 @@ double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1
 L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source, InstructionOrder order)
     : fe_(params), source_(source), order_(order), sms_(params.num_sms), store_(params.max_records_in_memory) {
   stats_.sm.resize(fe_.num_sms);
+  awake_.assign((fe_.num_sms + 63) / 64, 0);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
     sms_[s].slots.resize(fe_.blocks_per_sm);
     sms_[s].ready_mask.assign((size_t{fe_.blocks_per_sm} * kMaxWarpsPerBlock + 63) / 64, 0);
@@ -225,6 +226,7 @@ void L1SequenceGenerator::dispatch() {
             if (slot.warps[w].has_work()) set_ready(sms_[s], static_cast<unsigned>(&slot - sms_[s].slots.data()), w, true);
           ++sms_[s].resident;
           ++resident_blocks_;
+          wake(s);
           next_block_.reset();
           ++stats_.sm[s].blocks;
           dispatch_ptr_ = (s + 1) % fe_.num_sms;
@@ -384,32 +386,65 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   issued.push_back(std::move(r));
 }
 
-// Ticks in which no SM can pick or issue (each has no ready warp and
-// nothing held, or holds a request while its MSHRs are full) change nothing
-// until the first outstanding request's latency ends: they are counted, as
-// sm_tick would count them, and skipped. The sequence is the same; only the
-// time to compute it is not.
-void L1SequenceGenerator::skip_quiet_ticks() {
-  uint64_t next = std::numeric_limits<uint64_t>::max();
-  for (const Sm& sm : sms_) {
-    const bool quiet = sm.held_from ? sm.pending.size() >= fe_.mshr_entries : sm.ready == 0;
-    if (!quiet) return;
-    if (!sm.pending.empty()) next = std::min<uint64_t>(next, sm.pending.top().expiry);
-  }
-  // Blocks resident, yet none can act and nothing is outstanding: no tick
-  // would ever change that. A bug, reported rather than ticked through forever.
-  if (next == std::numeric_limits<uint64_t>::max())
-    throw std::logic_error("L1 ordering stuck at tick " + std::to_string(now_) + ": blocks resident but no warp can issue");
-  if (next <= now_) return;
-  const uint64_t skipped = next - now_;
+// After an SM's tick: if its next ticks can neither pick (no ready warp,
+// or a request held) nor issue (nothing held, or its MSHRs full) until an
+// outstanding request's latency ends, they would only count a tick as idle,
+// blocked or MSHR-full. It sleeps until that latency ends (or a block
+// comes), and the ticks are counted when it wakes. The sequence is the
+// same; only the time to compute it is not.
+void L1SequenceGenerator::sleep_if_quiet(unsigned s) {
+  Sm& sm = sms_[s];
+  const bool quiet = sm.held_from ? sm.pending.size() >= fe_.mshr_entries : sm.ready == 0;
+  if (!quiet) return;
+  sm.asleep = true;
+  awake_[s / 64] &= ~(uint64_t{1} << (s % 64));
+  sm.asleep_from = now_ + 1;
+  sm.sleep_counter = sm.held_from ? &SmSequenceStats::mshr_full_ticks
+                     : sm.resident > 0 ? &SmSequenceStats::blocked_ticks
+                                       : &SmSequenceStats::idle_ticks;
+  sm.wake_at = sm.pending.empty() ? kNoWake : sm.pending.top().expiry;
+  if (sm.wake_at != kNoWake) wakes_.emplace(sm.wake_at, s);
+}
+
+void L1SequenceGenerator::wake(unsigned s) {
+  Sm& sm = sms_[s];
+  if (!sm.asleep) return;
+  stats_.sm[s].*sm.sleep_counter += now_ - sm.asleep_from;
+  sm.asleep = false;
+  awake_[s / 64] |= uint64_t{1} << (s % 64);
+}
+
+void L1SequenceGenerator::count_sleep() const {
   for (unsigned s = 0; s < sms_.size(); ++s) {
     const Sm& sm = sms_[s];
-    SmSequenceStats& st = stats_.sm[s];
-    if (sm.held_from) st.mshr_full_ticks += skipped;
-    else if (sm.resident > 0) st.blocked_ticks += skipped;
-    else st.idle_ticks += skipped;
+    if (!sm.asleep || sm.asleep_from >= now_) continue;
+    stats_.sm[s].*sm.sleep_counter += now_ - sm.asleep_from;
+    sm.asleep_from = now_;
   }
-  now_ = next;
+}
+
+void L1SequenceGenerator::wake_due() {
+  while (!wakes_.empty() && wakes_.top().first <= now_) {
+    const auto [at, s] = wakes_.top();
+    wakes_.pop();
+    if (sms_[s].asleep && sms_[s].wake_at == at) wake(s);
+  }
+}
+
+// Ticks in which every SM sleeps change nothing until the first
+// outstanding request's latency ends: they are skipped.
+void L1SequenceGenerator::skip_quiet_ticks() {
+  wake_due();
+  for (const uint64_t w : awake_)
+    if (w) return;
+  while (!wakes_.empty() && !(sms_[wakes_.top().second].asleep && sms_[wakes_.top().second].wake_at == wakes_.top().first))
+    wakes_.pop();  // stale
+  // Blocks resident, yet none can act and nothing is outstanding: no tick
+  // would ever change that. A bug, reported rather than ticked through forever.
+  if (wakes_.empty())
+    throw std::logic_error("L1 ordering stuck at tick " + std::to_string(now_) + ": blocks resident but no warp can issue");
+  now_ = wakes_.top().first;
+  wake_due();
 }
 
 bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
@@ -420,7 +455,13 @@ bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
     return false;
   }
   skip_quiet_ticks();
-  for (unsigned s = 0; s < fe_.num_sms; ++s) sm_tick(s, issued);
+  // The awake SMs in SM order (a tick does not wake another SM).
+  for (size_t w = 0; w < awake_.size(); ++w)
+    for (uint64_t bits = awake_[w]; bits; bits &= bits - 1) {
+      const unsigned s = static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
+      sm_tick(s, issued);
+      sleep_if_quiet(s);
+    }
   ++now_;
   stats_.ticks = now_;
   stats_.records_in_memory_max = store_.in_memory_max();

@@ -99,7 +99,10 @@ class L1SequenceGenerator {
   bool idle_until_kernel_ends(unsigned s) const {
     return sms_[s].resident == 0 && resident_blocks_ > 0 && !next_block_ && (peek_ == Peek::kKernel || peek_ == Peek::kEnd);
   }
-  const SequenceStats& stats() const { return stats_; }
+  const SequenceStats& stats() const {
+    count_sleep();
+    return stats_;
+  }
   const KernelInfo& kernel() const { return kernel_; }  // the kernel running now
 
  private:
@@ -145,7 +148,15 @@ class L1SequenceGenerator {
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
     std::mt19937_64 rng;
     std::optional<double> spare;  // the second deviate of the last Box-Muller pair
+    // Asleep (not in awake_): until wake_at (a latency's end) or a new
+    // block, its ticks would only count, in the counter `sleep_counter`
+    // says; they are counted from asleep_from when it wakes.
+    bool asleep = true;
+    uint64_t wake_at = kNoWake;
+    mutable uint64_t asleep_from = 0;
+    uint64_t SmSequenceStats::*sleep_counter = &SmSequenceStats::idle_ticks;
   };
+  static constexpr uint64_t kNoWake = ~uint64_t{0};
 
   enum class Peek { kNone, kKernel, kRecord, kEnd };
   void read_item();                        // fills the one-item lookahead
@@ -155,6 +166,12 @@ class L1SequenceGenerator {
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
   void coalesce_next(Block& b, Warp& w);  // the warp's next instruction into its queue
   void skip_quiet_ticks();
+  // An SM whose next ticks would change nothing but a counter sleeps; the
+  // ticks visit the awake SMs only (docs/frontend.md, "How fast").
+  void sleep_if_quiet(unsigned s);
+  void wake(unsigned s);
+  void wake_due();
+  void count_sleep() const;  // the sleeping SMs' ticks so far into stats_
   unsigned draw_latency(Sm& sm);
   void set_ready(Sm& sm, unsigned slot, unsigned warp, bool ready);
   size_t next_ready(const Sm& sm, size_t first, size_t warps) const;  // the first ready warp from `first` on, round the end
@@ -182,7 +199,10 @@ class L1SequenceGenerator {
   uint64_t resident_blocks_ = 0;  // over all SMs
   uint64_t now_ = 0;
   bool done_ = false;
-  SequenceStats stats_;
+  mutable SequenceStats stats_;
+  std::vector<uint64_t> awake_;  // a bit per SM
+  // (wake_at, SM) of sleeping SMs; an entry whose SM woke before is stale.
+  std::priority_queue<std::pair<uint64_t, unsigned>, std::vector<std::pair<uint64_t, unsigned>>, std::greater<>> wakes_;
   RecordStore store_;  // every resident block's records, and the next block's
   std::vector<ThreadRecord> instruction_;  // records of the warp instruction being read
 };

@@ -16,7 +16,14 @@ constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 }
 
 SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& params, L1SequenceGenerator& sequence, const Clock& clock)
-    : sc_module(name), fe_(params), sequence_(sequence), clock_(clock), sms_(params.num_sms), stats_(params.num_sms) {
+    : sc_module(name),
+      fe_(params),
+      sequence_(sequence),
+      clock_(clock),
+      sms_(params.num_sms),
+      front_tree_(params.num_sms),
+      tick_tree_(params.num_sms),
+      stats_(params.num_sms) {
   for (unsigned s = 0; s < params.num_sms; ++s)
     sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
   SC_HAS_PROCESS(SmArrayTlm);
@@ -51,9 +58,29 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   return c;
 }
 
-uint64_t SmArrayTlm::issue_lower_bound(unsigned s, uint64_t tick_cycle) {
+uint64_t SmArrayTlm::issue_lower_bound(unsigned s) const {
+  // mshr_free(max(tick, next_free)) for every tick: the earliest
+  // completion holds an issue back only while all MSHRs are taken, and then
+  // only until it.
+  const SmState& st = sms_[s];
+  const bool full = st.outstanding.size() >= fe_.mshr_entries;
+  return std::max(st.next_free, full ? st.outstanding.top() : 0);
+}
+
+void SmArrayTlm::refresh(unsigned s) {
   SmState& st = sms_[s];
-  return mshr_free(st, std::max(tick_cycle, st.next_free));
+  foreign_fronts_ -= st.foreign_front;
+  st.foreign_front = false;
+  if (st.queue.empty()) {
+    front_tree_.set(s, kNever);
+    tick_tree_.set(s, issue_lower_bound(s));
+    return;
+  }
+  tick_tree_.set(s, kNever);
+  st.front_issue = earliest_issue(s, &st.front_mshr_wait, &st.front_dependency_wait);
+  st.foreign_front = st.queue.front().kernel != kernel_;
+  foreign_fronts_ += st.foreign_front;
+  front_tree_.set(s, st.foreign_front ? kNever : st.front_issue);
 }
 
 uint64_t SmArrayTlm::mshr_free(SmState& st, uint64_t c) const {
@@ -112,38 +139,38 @@ void SmArrayTlm::issue_all() {
   std::vector<L1Request> produced;
   Request req;
 
+  for (unsigned s = 0; s < sms_.size(); ++s) refresh(s);
   while (true) {
     unsigned best = 0, ticker = 0;
-    uint64_t best_cycle = kNever, tick_cycle = kNever, best_mshr = 0, best_dep = 0;
-    for (unsigned s = 0; s < sms_.size(); ++s) {
-      SmState& st = sms_[s];
-      if (st.queue.empty()) {
-        // Nothing known yet: a tick of the ordering may give this SM a
-        // request. It is needed only if that request could issue before the
-        // best one known: not for an SM without work until the kernel ends,
-        // nor before the SM's own earliest possible issue (its MSHRs full in
-        // real time). Ticks not needed would run the ordering ahead of the
-        // SMs the memory holds back, and their queues would grow.
-        if (sequence_done || sequence_.idle_until_kernel_ends(s)) continue;
-        const uint64_t tick_at = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
-        const uint64_t c = std::max({issue_lower_bound(s, tick_at), kernel_start, last_issue_});
-        if (c < tick_cycle) {
-          tick_cycle = c;
-          ticker = s;
+    uint64_t best_cycle = kNever, tick_cycle = kNever;
+    if (queued_this_kernel > 0) {
+      const EarliestTree::Found f = front_tree_.earliest(std::max(kernel_start, last_issue_));
+      best = static_cast<unsigned>(f.slot);
+      best_cycle = f.at;
+    } else if (foreign_fronts_ > 0) {
+      // The running kernel's requests are all issued: the next kernel's
+      // first waits for all of them to complete (once a kernel, so a scan).
+      for (unsigned s = 0; s < sms_.size(); ++s) {
+        if (!sms_[s].foreign_front) continue;
+        const uint64_t c = std::max({sms_[s].front_issue, kernel_done, last_issue_});
+        if (c < best_cycle) {
+          best = s;
+          best_cycle = c;
         }
-        continue;
       }
-      if (st.queue.front().kernel != kernel_ && queued_this_kernel > 0) continue;  // barrier
-      uint64_t mshr = 0, dep = 0;
-      uint64_t c = earliest_issue(s, &mshr, &dep);
-      c = std::max(c, st.queue.front().kernel != kernel_ ? kernel_done : kernel_start);
-      c = std::max(c, last_issue_);
-      if (c < best_cycle) {
-        best = s;
-        best_cycle = c;
-        best_mshr = mshr;
-        best_dep = dep;
-      }
+    }
+    if (!sequence_done) {
+      // An SM with an empty queue: a tick of the ordering may give it a
+      // request. It is needed only if that request could issue before the
+      // best one known: not for an SM without work until the kernel ends,
+      // nor before the SM's own earliest possible issue (its MSHRs full in
+      // real time). Ticks not needed would run the ordering ahead of the
+      // SMs the memory holds back, and their queues would grow.
+      const uint64_t tick_at = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
+      const EarliestTree::Found f = tick_tree_.earliest(std::max({tick_at, kernel_start, last_issue_}),
+                                                        [&](size_t s) { return !sequence_.idle_until_kernel_ends(static_cast<unsigned>(s)); });
+      ticker = static_cast<unsigned>(f.slot);
+      tick_cycle = f.at;
     }
     if (best_cycle == kNever && tick_cycle == kNever) break;
     // The earliest event first, the lower SM on a tie; a tick is held back
@@ -158,7 +185,9 @@ void SmArrayTlm::issue_all() {
       if (!sequence_.tick(produced)) sequence_done = true;
       for (L1Request& r : produced) {
         queued_this_kernel += r.kernel == kernel_;
-        sms_[r.sm].queue.push_back(std::move(r));
+        SmState& st = sms_[r.sm];
+        st.queue.push_back(std::move(r));
+        if (st.queue.size() == 1) refresh(st.queue.back().sm);
       }
       queued_ += produced.size();
       queued_max_ = std::max(queued_max_, queued_);
@@ -169,7 +198,8 @@ void SmArrayTlm::issue_all() {
     L1Request r = std::move(st.queue.front());
     st.queue.pop_front();
     --queued_;
-    if (r.kernel != kernel_) {
+    const bool new_kernel = r.kernel != kernel_;
+    if (new_kernel) {
       close_kernel();
       if (on_kernel_start_) on_kernel_start_();
       kernel_ = r.kernel;
@@ -257,8 +287,8 @@ void SmArrayTlm::issue_all() {
     ss.latency_max = std::max(ss.latency_max, completion - issue);
     ss.first_issue = std::min(ss.first_issue, issue);
     ss.last_completion = std::max(ss.last_completion, completion);
-    ss.mshr_wait_cycles += best_mshr;
-    ss.dependency_wait_cycles += best_dep;
+    ss.mshr_wait_cycles += st.front_mshr_wait;
+    ss.dependency_wait_cycles += st.front_dependency_wait;
     const auto acc = warps_.try_emplace(r.warp).first;
     ++acc->second.requests;
     acc->second.latency_sum += completion - issue;
@@ -268,6 +298,11 @@ void SmArrayTlm::issue_all() {
       warps_.erase(acc);
       st.warp_wait.erase(r.warp);
     }
+    // A new kernel changed every SM's front class and emptied their warp waits.
+    if (new_kernel)
+      for (unsigned s = 0; s < sms_.size(); ++s) refresh(s);
+    else
+      refresh(best);
 
     if (a.strided()) {
       strided_stats_.requests += 1;

@@ -12,7 +12,12 @@
 // One SC_THREAD issues for all SMs, always the request with the earliest
 // issue cycle (the lower SM first on a tie): issue cycles then never go
 // back, which the channels' timing relies on, and a run does not depend on
-// the kernel's process scheduling.
+// the kernel's process scheduling. What an SM's next request waits for on
+// its own (its slot, its MSHRs, its warp's dependent requests) changes only
+// when that SM issues or gets a new queue front, so it is kept per SM in a
+// tree (base/earliest_tree.hpp) and recomputed then; what holds all SMs
+// alike (the last issue, the kernel's start) is applied when the tree is
+// asked.
 #pragma once
 #include <exception>
 #include <functional>
@@ -24,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/earliest_tree.hpp"
 #include "frontend/frontend_params.hpp"
 #include "frontend/l1_sequence.hpp"
 #include "frontend/sm_stats.hpp"
@@ -67,6 +73,9 @@ class SmArrayTlm : public sc_core::sc_module {
     uint64_t next_free = 0;  // one issue a cycle
     // Each warp's dependent requests, this kernel.
     std::unordered_map<uint32_t, WarpWait> warp_wait;
+    // earliest_issue() of the queue front, and the waits it counted.
+    uint64_t front_issue = 0, front_mshr_wait = 0, front_dependency_wait = 0;
+    bool foreign_front = false;  // the front is of a later kernel than kernel_
   };
   struct WarpAccumulator {
     uint64_t requests = 0, latency_sum = 0;
@@ -79,8 +88,11 @@ class SmArrayTlm : public sc_core::sc_module {
   bool starts_instruction(const L1Request& r) const {
     return fe_.issue_timing == IssueTiming::kOrdering || r.first_of_instruction;
   }
-  // No request the ordering gives SM s from its next tick (at `tick_cycle`) on issues earlier.
-  uint64_t issue_lower_bound(unsigned s, uint64_t tick_cycle);
+  // No request the ordering gives SM s from its next tick on issues before
+  // max(this, the tick's cycle).
+  uint64_t issue_lower_bound(unsigned s) const;
+  // After SM s issued or its queue changed front: its keys in the trees.
+  void refresh(unsigned s);
   // The first cycle from c on with an MSHR of st free.
   uint64_t mshr_free(SmState& st, uint64_t c) const;
   void close_kernel();
@@ -91,6 +103,10 @@ class SmArrayTlm : public sc_core::sc_module {
   const Clock& clock_;
   std::vector<CompletionObserver*> observers_;
   std::vector<SmState> sms_;
+  // front_issue of each SM whose queue front is of the running kernel, and
+  // issue_lower_bound of each SM with an empty queue.
+  EarliestTree front_tree_, tick_tree_;
+  unsigned foreign_fronts_ = 0;  // SMs whose front is of a later kernel
   std::vector<SmRunStats> stats_;
   std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
