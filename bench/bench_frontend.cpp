@@ -1,8 +1,11 @@
-// The trace front end alone (per-thread records to each SM's ordered L1
-// request sequence, no simulation kernel) against the whole model running
-// the same trace (gpumem run --threads), and the memory both hold as the
-// trace grows. Prints the rates and their ratio (docs/performance.md).
-//   gpumem_bench_frontend [--config F] [--scale S] [--records N]
+// The whole model as users run it, on a BFS trace (gpumem run --threads)
+// and on the default demo (gpumem run --config configs/default.yaml),
+// against gpumem_bench_tlm's full path in the same run; the trace front end
+// alone (per-thread records to each SM's ordered L1 request sequence, no
+// simulation kernel) against the whole model on the same trace; and the
+// memory both hold as the trace grows. Prints the rates and their ratios
+// (docs/performance.md).
+//   gpumem_bench_frontend [--config F] [--scale S] [--records N] [--rounds R]
 // The trace is a BFS over an R-MAT graph of 2^S vertices, generated into a
 // temporary binary file; the memory check streams a synthetic trace of N and
 // 8N records. Each simulation runs in a child process of its own (SystemC
@@ -11,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,8 +33,11 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
+#include "frontend/workload.hpp"
 #include "params/frontend_params.hpp"
+#include "stats/run_statistics.hpp"
 #include "system/simulation.hpp"
+#include "tlm_full_path.hpp"
 
 namespace {
 
@@ -135,15 +142,11 @@ FrontEndRun front_end_alone(const gpumem::Config& cfg, gpumem::ThreadTraceSource
   return r;
 }
 
-// The whole model on `source`, in a child process; what it measured comes
-// back through a pipe as six numbers.
-struct ModelRun {
-  uint64_t records = 0, requests = 0, elements = 0;
-  double seconds = 0, rss_start = 0, rss_first = 0, rss_largest = 0;
-};
-
-template <typename MakeSource>
-ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
+// Runs `work` in a child process and returns the line it wrote to the
+// pipe: SystemC elaborates once per process, so each simulation needs a
+// process of its own.
+template <typename Work>
+std::string in_child(const char* what, Work work) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   std::fflush(nullptr);
@@ -152,25 +155,14 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     close(fd[0]);
-    ModelRun m;
-    const double start = rss_mib();
+    std::string line;
     try {
-      auto inner = make_source();
-      SampledSource source(*inner);
-      const gpumem::SimulationResult r = gpumem::run_thread_simulation(cfg, source, {});
-      m = {source.records(), r.requests, 0, r.wall_seconds, start, source.at_first_record, source.largest};
-      uint64_t elements = 0;
-      for (const gpumem::SmRunStats& s : r.sms) elements += s.requests;
-      m.elements = elements - r.strided.requests + r.strided.elements;
+      line = work();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "model run: %s\n", e.what());
+      std::fprintf(stderr, "%s: %s\n", what, e.what());
       _exit(1);
     }
-    char line[256];
-    const int n = std::snprintf(line, sizeof line, "%llu %llu %llu %.9g %.9g %.9g %.9g\n", (unsigned long long)m.records,
-                                (unsigned long long)m.requests, (unsigned long long)m.elements, m.seconds, m.rss_start, m.rss_first,
-                                m.rss_largest);
-    if (write(fd[1], line, n) != n) _exit(1);
+    if (write(fd[1], line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(1);
     _exit(0);
   }
   close(fd[1]);
@@ -181,11 +173,38 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
   close(fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("the model run failed");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(std::string("the ") + what + " failed");
+  return buf;
+}
+
+// The whole model on `source`, in a child process.
+struct ModelRun {
+  uint64_t records = 0, requests = 0, elements = 0;
+  double seconds = 0, rss_start = 0, rss_first = 0, rss_largest = 0;
+};
+
+template <typename MakeSource>
+ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
+  const std::string line = in_child("model run", [&] {
+    ModelRun m;
+    const double start = rss_mib();
+    auto inner = make_source();
+    SampledSource source(*inner);
+    gpumem::RunStatistics stats(cfg);  // as gpumem run: its report is part of what a user waits for
+    const gpumem::SimulationResult r = gpumem::run_thread_simulation(cfg, source, {&stats});
+    m = {source.records(), r.requests, 0, r.wall_seconds, start, source.at_first_record, source.largest};
+    uint64_t elements = 0;
+    for (const gpumem::SmRunStats& s : r.sms) elements += s.requests;
+    m.elements = elements - r.strided.requests + r.strided.elements;
+    char out[256];
+    std::snprintf(out, sizeof out, "%llu %llu %llu %.9g %.9g %.9g %.9g\n", (unsigned long long)m.records,
+                  (unsigned long long)m.requests, (unsigned long long)m.elements, m.seconds, m.rss_start, m.rss_first, m.rss_largest);
+    return std::string(out);
+  });
   ModelRun m;
   unsigned long long records = 0, requests = 0, elements = 0;
-  if (std::sscanf(buf, "%llu %llu %llu %lg %lg %lg %lg", &records, &requests, &elements, &m.seconds, &m.rss_start, &m.rss_first,
-                  &m.rss_largest) != 7)
+  if (std::sscanf(line.c_str(), "%llu %llu %llu %lg %lg %lg %lg", &records, &requests, &elements, &m.seconds, &m.rss_start,
+                  &m.rss_first, &m.rss_largest) != 7)
     throw std::runtime_error("the model run reported nothing");
   m.records = records;
   m.requests = requests;
@@ -193,19 +212,64 @@ ModelRun model_in_child(const gpumem::Config& cfg, MakeSource make_source) {
   return m;
 }
 
+// Requests and the host seconds they took, summed over rounds.
+struct Timed {
+  uint64_t requests = 0;
+  double seconds = 0;
+  void add(const std::string& line, const char* what) {
+    unsigned long long r = 0;
+    double s = 0;
+    if (std::sscanf(line.c_str(), "%llu %lg", &r, &s) != 2) throw std::runtime_error(std::string("the ") + what + " reported nothing");
+    requests += r;
+    seconds += s;
+  }
+  double rate() const { return requests / seconds; }
+};
+
+std::string timed_line(uint64_t requests, double seconds) {
+  char out[64];
+  std::snprintf(out, sizeof out, "%llu %.9g\n", (unsigned long long)requests, seconds);
+  return out;
+}
+
+// gpumem_bench_tlm's full path: the model's rate on the simplest stream,
+// which the whole-model rates are held against.
+void tlm_path_in_child(uint64_t requests, Timed& into) {
+  into.add(in_child("TLM full path", [&] { return timed_line(requests, requests / gpumem::bench::tlm_full_path_rate(requests)); }),
+           "TLM full path");
+}
+
+// What gpumem run --config does with the config's built-in workload, the
+// statistics observer included.
+void demo_in_child(const gpumem::Config& cfg, Timed& into) {
+  into.add(in_child("default demo",
+                    [&] {
+                      auto source = gpumem::make_workload(cfg);
+                      gpumem::RunStatistics stats(cfg);
+                      const gpumem::SimulationResult r = gpumem::run_simulation(cfg, *source, {&stats});
+                      return timed_line(r.requests, r.wall_seconds);
+                    }),
+           "default demo");
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  CLI::App app{"Front end alone against the whole model, and memory against trace length"};
+  CLI::App app{"The whole model against the TLM full path, the front end alone against the whole model, and memory against trace length"};
   std::string config_path = GPUMEM_SOURCE_DIR "/configs/examples/bfs.yaml";
   unsigned scale = 16;
   uint64_t records = uint64_t{1} << 22;
+  unsigned rounds = 1;
   app.add_option("--config", config_path, "config with one application region (default: configs/examples/bfs.yaml)");
   app.add_option("--scale", scale, "R-MAT scale of the BFS graph (default 16)")->check(CLI::Range(4u, 22u));
   app.add_option("--records", records, "records of the smaller synthetic trace (default 2^22)")->check(CLI::Range(uint64_t{1} << 16, uint64_t{1} << 26));
+  app.add_option("--rounds", rounds, "model runs of each kind, in rotating order (default 1)")->check(CLI::Range(1u, 100u));
   CLI11_PARSE(app, argc, argv);
+  const uint64_t tlm_requests = 3'000'000;
+  const char* demo_path = GPUMEM_SOURCE_DIR "/configs/default.yaml";
   try {
     const gpumem::Config cfg = gpumem::load_config(config_path);
+    const gpumem::Config demo = gpumem::load_config(demo_path);
     if (!cfg.has_mmu() || cfg.address_space.applications.empty() || cfg.address_space.applications[0].regions.empty())
       throw std::runtime_error(config_path + ": needs an application with a region for the traces' data");
     const auto& application = cfg.address_space.applications[0];
@@ -231,12 +295,34 @@ int sc_main(int argc, char* argv[]) {
     }
     const double gen_seconds = seconds_since(t_gen);
 
+    if (rounds > 1) std::printf("model runs: %u rounds in rotating order; a rate is all its requests over all its time\n", rounds);
     FrontEndRun fe;
     {
       auto src = gpumem::open_thread_trace(path);
       fe = front_end_alone(cfg, *src);
     }
-    const ModelRun model = model_in_child(cfg, [&] { return gpumem::open_thread_trace(path); });
+    // Which run goes first changes its rate by tens of percent on this
+    // machine, so each kind runs once per round, the order rotates from
+    // round to round, and a rate is all requests over all its time.
+    enum Kind { kTlm, kBfs, kDemo, kKinds };
+    ModelRun model;
+    Timed tlm, demo_run;
+    for (unsigned r = 0; r < rounds; ++r)
+      for (unsigned k = 0; k < kKinds; ++k) {
+        const Kind kind = static_cast<Kind>((k + r) % kKinds);
+        if (kind == kTlm) tlm_path_in_child(tlm_requests, tlm);
+        if (kind == kDemo) demo_in_child(demo, demo_run);
+        if (kind != kBfs) continue;
+        const ModelRun m = model_in_child(cfg, [&] { return gpumem::open_thread_trace(path); });
+        model.records += m.records;
+        model.requests += m.requests;
+        model.elements += m.elements;
+        model.seconds += m.seconds;
+        // Memory does not add up over rounds: the most any one held.
+        model.rss_start = std::max(model.rss_start, m.rss_start);
+        model.rss_first = std::max(model.rss_first, m.rss_first);
+        model.rss_largest = std::max(model.rss_largest, m.rss_largest);
+      }
     std::remove(path);
 
     const double fe_records = fe.records / fe.seconds, fe_requests = fe.requests / fe.seconds;
@@ -247,9 +333,12 @@ int sc_main(int argc, char* argv[]) {
                 (unsigned long long)fe.records, (unsigned long long)fe.requests, fe.seconds, fe_records / 1e6, fe_requests / 1e6);
     std::printf("  whole model:     %llu requests (%llu elements) in %.3f s: %.3f M requests/s\n", (unsigned long long)model.requests,
                 (unsigned long long)model.elements, model.seconds, model_requests / 1e6);
-    std::printf("  ratio front end / model request rate: %.1f (goal >= 3)\n", fe_requests / model_requests);
     std::printf("  model memory: resident %.0f MiB before elaboration, %.0f MiB at the first record (memory-init loaded), %.0f MiB at most\n",
                 model.rss_start, model.rss_first, model.rss_largest);
+    std::printf("whole model against gpumem_bench_tlm's full path (%llu requests a run):\n", (unsigned long long)tlm_requests);
+    std::printf("  TLM full path: %.2f M requests/s\n", tlm.rate() / 1e6);
+    std::printf("  default demo (configs/default.yaml): %llu requests in %.3f s: %.3f M requests/s\n",
+                (unsigned long long)demo_run.requests, demo_run.seconds, demo_run.rate() / 1e6);
 
     // Memory against trace length: the same synthetic stream, N and 8N records.
     const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
@@ -265,6 +354,9 @@ int sc_main(int argc, char* argv[]) {
       std::printf("  whole model,     %9llu records: %.3f M requests/s, resident %.1f MiB before elaboration, %.1f MiB at the first record, %.1f MiB at most\n",
                   (unsigned long long)n, m.requests / m.seconds / 1e6, m.rss_start, m.rss_first, m.rss_largest);
     }
+    std::printf("ratio_frontend_to_model: %.1f\n", fe_requests / model_requests);
+    std::printf("ratio_bfs_to_tlm_path: %.3f (goal >= 0.3)\n", model_requests / tlm.rate());
+    std::printf("ratio_demo_to_tlm_path: %.3f (goal >= 0.5)\n", demo_run.rate() / tlm.rate());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpumem_bench_frontend: %s\n", e.what());
     return 1;

@@ -8,49 +8,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include <memory>
-#include <optional>
-
 #include "base/sanitizer.hpp"
-#include "config/config.hpp"
-#include "driver/address_space.hpp"
-#include "driver/tlm_driver.hpp"
-#include "frontend/trace_player.hpp"
-#include "frontend/workload.hpp"
-#include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
-#include "stats/run_statistics.hpp"
-#include "system/memory_system.hpp"
+#include "tlm_full_path.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct PassThrough : sc_core::sc_module {
-  tlm_utils::simple_target_socket<PassThrough> target{"target"};
-  tlm_utils::simple_initiator_socket<PassThrough> initiator{"initiator"};
-  explicit PassThrough(sc_core::sc_module_name n) : sc_module(n) {
-    target.register_b_transport(this, &PassThrough::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d) { initiator->b_transport(t, d); }
-};
-
-struct Sink : sc_core::sc_module {
-  tlm_utils::simple_target_socket<Sink> target{"target"};
-  explicit Sink(sc_core::sc_module_name n) : sc_module(n) { target.register_b_transport(this, &Sink::b_transport); }
-  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
-    d += sc_core::sc_time(1, sc_core::SC_NS);
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
+using gpumem::bench::PassThrough;
+using gpumem::bench::Run;
+using gpumem::bench::Sink;
 
 // Same issue loop shape as the player: one reused payload, quantum keeper.
 struct BareInitiator : sc_core::sc_module {
@@ -92,49 +66,11 @@ struct BareInitiator : sc_core::sc_module {
   }
 };
 
-// One measured run of a player: through a memory system (with its driver),
-// or through the bare chain of pass-through hops.
-struct Run {
-  gpumem::Config cfg;
-  std::unique_ptr<gpumem::RequestSource> source;
-  std::unique_ptr<gpumem::MemorySystem> memory;
-  std::unique_ptr<gpumem::DriverTlm> driver;
-  std::optional<gpumem::AddressSpaceImage> image;
-  std::unique_ptr<gpumem::TracePlayer> player;
-  std::unique_ptr<PassThrough> a, b;
-  std::unique_ptr<Sink> sink;
-  gpumem::RunStatistics stats;
-
-  Run(const std::string& name, const std::string& yaml, const gpumem::Clock& clock, bool with_stats, bool bare_chain)
-      : cfg(gpumem::parse_config(yaml, name)), source(gpumem::make_workload(cfg)), stats(cfg) {
-    player = std::make_unique<gpumem::TracePlayer>((name + "_player").c_str(), gpumem::trace_player_params(cfg), *source, clock);
-    if (with_stats) player->add_observer(&stats);
-    if (bare_chain) {
-      a = std::make_unique<PassThrough>((name + "_a").c_str());
-      b = std::make_unique<PassThrough>((name + "_b").c_str());
-      sink = std::make_unique<Sink>((name + "_sink").c_str());
-      player->memory.bind(a->target);
-      a->initiator.bind(b->target);
-      b->initiator.bind(sink->target);
-      return;
-    }
-    if (cfg.has_mmu()) image = gpumem::build_address_space(cfg, cfg.address_space.nesting);
-    memory = std::make_unique<gpumem::MemorySystem>((name + "_memory").c_str(), cfg, clock);
-    driver = std::make_unique<gpumem::DriverTlm>((name + "_driver").c_str(), gpumem::driver_params(cfg), image ? &*image : nullptr);
-    driver->registers.bind(memory->registers.target);
-    driver->memory.bind(memory->router.page_tables);
-    player->memory.bind(memory->request_target());
-  }
-  bool failed(uint64_t want) const {
-    return (driver && driver->failure()) || player->failure() || player->requests_done() != want;
-  }
-};
-
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
   uint64_t requests = 10'000'000;
-  uint64_t range = 1 << 20;  // the working set; 1 MiB stays in L2, so the figure is the model's overhead
+  uint64_t range = gpumem::bench::kFullPathRange;  // the working set
   unsigned rounds = 3;
   bool with_stats = false;
   for (int i = 1; i < argc; ++i) {
@@ -152,18 +88,10 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   const uint64_t per_run = requests / rounds;
-  const std::string n = std::to_string(per_run), rg = std::to_string(range);
-  // 16 channels, an XOR mapping, a strided stream with a quarter writes,
-  // looping over `range` bytes.
-  const std::string memory =
-      "memory: {address_bits: 40, channels: 16, service_cycles: 1, max_outstanding: 64}\n"
-      "simulation: {quantum_cycles: 10000}\n";
-  const std::string translator =
-      "translator:\n  channel_bits: [8, 9, 10, 11]\n  candidate_bits: [12, 13, 14, 15, 16, 17, 18, 19]\n"
-      "  tasks: [{task_type: 1, scheme: xor, xor_vectors: [0x11, 0x22, 0x44, 0x88]}]\n";
-  const std::string stream = "workload: [{kind: strided, task_type: 1, base: 0, stride: 64, range: " + rg +
-                             ", count: " + n + ", size: 64, issue_interval: 1, write_fraction: 0.25}]\n";
-  const std::string physical = memory + translator + stream;
+  const gpumem::bench::FullPathYaml full(per_run, range);
+  const std::string &memory = full.memory, &translator = full.translator, &stream = full.stream;
+  const std::string physical = full.physical();
+  const std::string n = std::to_string(per_run);
   // The same stream on HBM2 channels: banks, rows, queues, refresh.
   const std::string dram =
       "memory: {address_bits: 40, channels: 16, max_outstanding: 64, preset: hbm2}\n"

@@ -44,7 +44,14 @@ class EarliestTree {
   // lowest on a tie.
   template <typename Ok>
   Found earliest(uint64_t floor, Ok ok) const {
-    Found best;
+    if (min_[1] == kNever) return {};
+    // Nearly always the answer: the leftmost slot whose key is at most the
+    // best value any slot can have, found in one walk down.
+    const uint64_t at = std::max(min_[1], floor);
+    size_t n = 1;
+    while (n < leaves_) n = 2 * n + (min_[2 * n] > at);
+    if (ok(n - leaves_)) return {at, n - leaves_};
+    Found best;  // that slot is turned away: a search that skips it
     search(1, floor, ok, best);
     return best;
   }

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 #include <cmath>
 #include <iomanip>
@@ -208,6 +209,12 @@ void L1SequenceGenerator::coalesce_next(Block& b, Warp& w) {
 // Blocks go to SMs round robin, each to the next SM (after the last one
 // given a block) that has a free slot; a block waits until one has.
 void L1SequenceGenerator::dispatch() {
+  const auto before = std::make_tuple(resident_blocks_, next_block_.has_value(), peek_);
+  place_blocks();
+  if (std::make_tuple(resident_blocks_, next_block_.has_value(), peek_) != before) ++idle_epoch_;
+}
+
+void L1SequenceGenerator::place_blocks() {
   while (true) {
     if (!next_block_) {
       Block b;
@@ -217,6 +224,7 @@ void L1SequenceGenerator::dispatch() {
       else return;
     }
     bool placed = false;
+    if (resident_blocks_ == uint64_t{fe_.num_sms} * fe_.blocks_per_sm) return;  // no slot free
     for (unsigned i = 0; i < fe_.num_sms && !placed; ++i) {
       const unsigned s = (dispatch_ptr_ + i) % fe_.num_sms;
       for (Block& slot : sms_[s].slots)
@@ -343,6 +351,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
       b = Block{};
       --sm.resident;
       --resident_blocks_;
+      ++idle_epoch_;
     }
   }
   if (!sm.held_from) {

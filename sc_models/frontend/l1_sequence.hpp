@@ -99,6 +99,8 @@ class L1SequenceGenerator {
   bool idle_until_kernel_ends(unsigned s) const {
     return sms_[s].resident == 0 && resident_blocks_ > 0 && !next_block_ && (peek_ == Peek::kKernel || peek_ == Peek::kEnd);
   }
+  // Changes whenever idle_until_kernel_ends may have changed for some SM.
+  uint64_t idle_epoch() const { return idle_epoch_; }
   const SequenceStats& stats() const {
     count_sleep();
     return stats_;
@@ -163,6 +165,7 @@ class L1SequenceGenerator {
   bool load_block(Block& b);               // the next block of the running kernel into b
   bool start_next_kernel();
   void dispatch();
+  void place_blocks();
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
   void coalesce_next(Block& b, Warp& w);  // the warp's next instruction into its queue
   void skip_quiet_ticks();
@@ -197,6 +200,7 @@ class L1SequenceGenerator {
   std::vector<Sm> sms_;
   unsigned dispatch_ptr_ = 0;
   uint64_t resident_blocks_ = 0;  // over all SMs
+  uint64_t idle_epoch_ = 0;
   uint64_t now_ = 0;
   bool done_ = false;
   mutable SequenceStats stats_;

@@ -73,7 +73,7 @@ void SmArrayTlm::refresh(unsigned s) {
   st.foreign_front = false;
   if (st.queue.empty()) {
     front_tree_.set(s, kNever);
-    tick_tree_.set(s, issue_lower_bound(s));
+    tick_tree_.set(s, sequence_.idle_until_kernel_ends(s) ? kNever : issue_lower_bound(s));
     return;
   }
   tick_tree_.set(s, kNever);
@@ -167,8 +167,12 @@ void SmArrayTlm::issue_all() {
       // real time). Ticks not needed would run the ordering ahead of the
       // SMs the memory holds back, and their queues would grow.
       const uint64_t tick_at = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
-      const EarliestTree::Found f = tick_tree_.earliest(std::max({tick_at, kernel_start, last_issue_}),
-                                                        [&](size_t s) { return !sequence_.idle_until_kernel_ends(static_cast<unsigned>(s)); });
+      if (sequence_.idle_epoch() != idle_epoch_) {
+        idle_epoch_ = sequence_.idle_epoch();
+        for (unsigned s = 0; s < sms_.size(); ++s)
+          if (sms_[s].queue.empty()) refresh(s);
+      }
+      const EarliestTree::Found f = tick_tree_.earliest(std::max({tick_at, kernel_start, last_issue_}));
       ticker = static_cast<unsigned>(f.slot);
       tick_cycle = f.at;
     }

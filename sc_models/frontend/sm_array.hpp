@@ -107,6 +107,7 @@ class SmArrayTlm : public sc_core::sc_module {
   // issue_lower_bound of each SM with an empty queue.
   EarliestTree front_tree_, tick_tree_;
   unsigned foreign_fronts_ = 0;  // SMs whose front is of a later kernel
+  uint64_t idle_epoch_ = 0;      // the ordering's when tick_tree_ was last brought up to date
   std::vector<SmRunStats> stats_;
   std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
