@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "base/ring_buffer.hpp"
+#include "base/sliding_vector.hpp"
 #include "base/sparse_memory.hpp"
 #include "channel/dram_channel.hpp"
 
@@ -70,8 +70,8 @@ class ChannelModel {
   Slot schedule(uint64_t arrival, uint64_t horizon) {
     ++accesses_;
     while (!held_.empty() && held_.front().finish <= horizon) {
-      if (held_.size() > 1) gaps_ -= gap_between(held_[0], held_[1]);
       held_.drop_front();
+      if (gapless_from_ > 0) --gapless_from_;
     }
     // Reservations are by start and do not overlap, so their finishes ascend
     // too: those still busy at the arrival are a suffix, from index `k`.
@@ -85,26 +85,31 @@ class ChannelModel {
       }
       k = lo;
     }
-    // Arrivals nearly always come in order: then every reservation still
-    // busy arrived no later than this one, and with no gap a slot fits in,
-    // the access goes behind the last; either is a count, not a walk.
+    // Arrivals mostly come in order: then every reservation still busy
+    // arrived no later than this one, and the depth is a count, not a walk.
+    // Where no two reservations from k on have room between them, the
+    // access goes behind the last, again without a walk.
     unsigned depth = 1;
     if (latest_arrival_ <= arrival) {
       depth += static_cast<unsigned>(held_.size() - k);
     } else {
-      for (size_t d = k; d < held_.size(); ++d) depth += held_[d].arrival <= arrival;
+      for (const Reservation* d = held_.begin() + k; d != held_.end(); ++d) depth += d->arrival <= arrival;
     }
     uint64_t start = arrival;
-    if (gaps_ == 0 && k < held_.size() && start + service_cycles_ > held_[k].start) {
-      start = held_.back().finish;
-      k = held_.size();
+    if (k < held_.size() && start + service_cycles_ > held_[k].start) {
+      if (k >= gapless_from_) {
+        start = held_.back().finish;
+        k = held_.size();
+      } else {
+        const size_t first = k;
+        while (k < held_.size() && start + service_cycles_ > held_[k].start) start = held_[k++].finish;
+        if (k == held_.size()) gapless_from_ = std::min(gapless_from_, first);  // no room found from `first` on
+      }
     }
-    while (k < held_.size() && start + service_cycles_ > held_[k].start) start = held_[k++].finish;
     const uint64_t finish = start + service_cycles_;
     const Reservation r{arrival, start, finish};
-    if (k > 0 && k < held_.size()) gaps_ -= gap_between(held_[k - 1], held_[k]);
-    if (k > 0) gaps_ += gap_between(held_[k - 1], r);
-    if (k < held_.size()) gaps_ += gap_between(r, held_[k]);
+    if (k < held_.size()) ++gapless_from_;  // into a gap, which lies before the gapless tail: the tail moves up one
+    else if (k > 0 && gap_between(held_[k - 1], r)) gapless_from_ = k;  // room before it: the tail starts at it
     held_.insert(k, r);
     latest_arrival_ = std::max(latest_arrival_, arrival);
     return {start, finish, depth};
@@ -122,16 +127,18 @@ class ChannelModel {
     uint64_t arrival, start, finish;
   };
   // Whether an access fits between two neighbouring reservations.
-  unsigned gap_between(const Reservation& a, const Reservation& b) const { return b.start >= a.finish + service_cycles_; }
+  bool gap_between(const Reservation& a, const Reservation& b) const { return b.start >= a.finish + service_cycles_; }
 
   unsigned service_cycles_;
   unsigned latency_cycles_;
   std::unique_ptr<DramChannel> dram_;
   uint64_t accesses_ = 0;
   // Reservations by start cycle, non-overlapping; arrivals in order append,
-  // so an insert before the back is rare.
-  RingBuffer<Reservation> held_{64};
-  size_t gaps_ = 0;              // neighbours in held_ with room for an access between them
+  // and a page-table walk's reads, which arrive late, go into gaps.
+  SlidingVector<Reservation> held_{64};
+  // No two neighbours in held_ from this index on have room for an access
+  // between them (the least such index may be lower).
+  size_t gapless_from_ = 0;
   uint64_t latest_arrival_ = 0;  // of every reservation made: none held arrived later
   SparseMemory memory_;
 };
