@@ -8,6 +8,19 @@ namespace gpumem {
 
 namespace {
 
+// Record indices in ascending thread id, ties in record order. A trace
+// nearly always lists an instruction's threads in lane order already, and
+// checking that costs a fraction of a sort.
+void lane_order(const ThreadRecord* records, size_t n, std::array<uint8_t, kWarpSize>& order) {
+  bool sorted = true;
+  for (size_t i = 0; i < n; ++i) {
+    order[i] = static_cast<uint8_t>(i);
+    sorted = sorted && (i == 0 || records[i - 1].thread_id <= records[i].thread_id);
+  }
+  if (!sorted)
+    std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
+}
+
 // The smallest naturally aligned power-of-two block holding [lo, hi).
 unsigned covering_width(uint64_t lo, uint64_t hi) {
   unsigned w = 1;
@@ -27,8 +40,7 @@ void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::v
   // At most a warp's worth: fixed arrays, no allocation per instruction.
   if (n > kWarpSize) throw std::invalid_argument("coalesce: more records than a warp has threads");
   std::array<uint8_t, kWarpSize> order;
-  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint8_t>(i);
-  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
+  lane_order(records, n, order);
 
   const size_t first_out = out.size();
   struct Span {
@@ -90,9 +102,9 @@ bool stride_instruction(const ThreadRecord* records, size_t n, unsigned line_req
     if (records[i].op != records[0].op || records[i].width != records[0].width) return false;
   // Lane order (ascending thread id), then by address: equal addresses keep lane order.
   std::array<uint8_t, kWarpSize> order;
-  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint8_t>(i);
-  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].thread_id < records[b].thread_id; });
-  std::stable_sort(order.begin(), order.begin() + n, [&](size_t a, size_t b) { return records[a].address < records[b].address; });
+  lane_order(records, n, order);
+  auto by_address = [&](size_t a, size_t b) { return records[a].address < records[b].address; };
+  if (!std::is_sorted(order.begin(), order.begin() + n, by_address)) std::stable_sort(order.begin(), order.begin() + n, by_address);
   const unsigned width = records[0].width;
   const uint64_t base = records[order[0]].address;
   uint64_t stride = 0;

@@ -375,6 +375,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   r.process = kernel_.process;
   r.block = b.id;
   r.warp = b.warps[warp].id;
+  r.warp_slot = static_cast<uint16_t>(slot * kMaxWarpsPerBlock + warp);
   r.latency = draw_latency(sm);
   r.first_of_instruction = sm.held_first;
   r.last_of_warp = !b.warps[warp].has_work();

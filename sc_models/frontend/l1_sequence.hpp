@@ -29,6 +29,9 @@ struct L1Request {
   unsigned process = 0;  // the kernel's (its task type without an address space)
   uint32_t block = 0;
   uint32_t warp = 0;     // kernel-wide warp id: thread_id / 32
+  // The warp's place on its SM (block slot * kMaxWarpsPerBlock + warp in
+  // the block): no other warp of the SM has it while this one has requests.
+  uint16_t warp_slot = 0;
   unsigned latency = 0;  // the ordering latency T drawn for it, in ticks
   bool first_of_instruction = false;  // the first request of its warp instruction
   bool last_of_warp = false;  // its warp has no request after it

@@ -24,6 +24,7 @@ SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& param
       front_tree_(params.num_sms),
       tick_tree_(params.num_sms),
       stats_(params.num_sms) {
+  for (SmState& st : sms_) st.warp_wait.resize(size_t{params.blocks_per_sm} * kMaxWarpsPerBlock);
   for (unsigned s = 0; s < params.num_sms; ++s)
     sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
   SC_HAS_PROCESS(SmArrayTlm);
@@ -48,9 +49,8 @@ uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* d
   const uint64_t slot = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
   const uint64_t ordered = std::max(slot, st.next_free);
   uint64_t c = ordered;
-  const auto wait = st.warp_wait.find(r.warp);
-  if (wait != st.warp_wait.end())
-    c = std::max(c, starts_instruction(r) ? std::max(wait->second.before, wait->second.current) : wait->second.before);
+  const WarpWait& wait = st.warp_wait[r.warp_slot];
+  c = std::max(c, starts_instruction(r) ? std::max(wait.before, wait.current) : wait.before);
   *dependency_wait = c - ordered;
   const uint64_t before_mshr = c;
   c = mshr_free(st, c);
@@ -104,7 +104,7 @@ void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
 void SmArrayTlm::close_kernel() {
   for (const auto& [warp, acc] : warps_) retire_warp(acc);
   warps_.clear();
-  for (SmState& st : sms_) st.warp_wait.clear();
+  for (SmState& st : sms_) std::fill(st.warp_wait.begin(), st.warp_wait.end(), WarpWait{});
 }
 
 WarpRunSummary SmArrayTlm::warp_summary() const {
@@ -269,16 +269,12 @@ void SmArrayTlm::issue_all() {
     const uint64_t completion = ext.how.cycle;
     st.outstanding.push(completion);
     st.next_free = issue + 1;
-    auto wait = st.warp_wait.find(r.warp);
-    if (wait == st.warp_wait.end() && a.dependent) wait = st.warp_wait.try_emplace(r.warp).first;
-    if (wait != st.warp_wait.end()) {
-      WarpWait& w = wait->second;
-      if (starts_instruction(r)) {
-        w.before = std::max(w.before, w.current);
-        w.current = 0;
-      }
-      if (a.dependent) w.current = std::max(w.current, completion);
+    WarpWait& w = st.warp_wait[r.warp_slot];
+    if (starts_instruction(r)) {
+      w.before = std::max(w.before, w.current);
+      w.current = 0;
     }
+    if (a.dependent) w.current = std::max(w.current, completion);
     kernel_done = std::max(kernel_done, completion);
 
     SmRunStats& ss = stats_[best];
@@ -300,7 +296,7 @@ void SmArrayTlm::issue_all() {
       // Nothing more of this warp: its entries go, so they do not pile up over a long kernel.
       retire_warp(acc->second);
       warps_.erase(acc);
-      st.warp_wait.erase(r.warp);
+      w = WarpWait{};
     }
     // A new kernel changed every SM's front class and emptied their warp waits.
     if (new_kernel)

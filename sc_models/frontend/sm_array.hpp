@@ -71,8 +71,8 @@ class SmArrayTlm : public sc_core::sc_module {
     std::deque<L1Request> queue;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding;  // completion cycles
     uint64_t next_free = 0;  // one issue a cycle
-    // Each warp's dependent requests, this kernel.
-    std::unordered_map<uint32_t, WarpWait> warp_wait;
+    // Each warp's dependent requests, this kernel, by warp slot (zero: none).
+    std::vector<WarpWait> warp_wait;
     // earliest_issue() of the queue front, and the waits it counted.
     uint64_t front_issue = 0, front_mshr_wait = 0, front_dependency_wait = 0;
     bool foreign_front = false;  // the front is of a later kernel than kernel_

@@ -327,6 +327,15 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
   }
   uint64_t var() {
     uint64_t v = 0;
+    if (end_ - pos_ >= 10) {  // the longest number is in the buffer: no refill check a byte
+      for (unsigned shift = 0;; shift += 7) {
+        const uint8_t b = *pos_++;
+        ++offset_;
+        if (shift == 63 && b > 1) fail("", "variable-length number longer than 64 bits");
+        v |= uint64_t{b & 0x7Fu} << shift;
+        if (!(b & 0x80)) return v;
+      }
+    }
     for (unsigned shift = 0;; shift += 7) {
       const uint8_t b = u8();
       if (shift == 63 && b > 1) fail("", "variable-length number longer than 64 bits");
