@@ -109,7 +109,9 @@ TEST(EarliestTree, FindsWhatAScanOfEverySlotFinds) {
       }
       const EarliestTree::Found got = tree.earliest(floor, ok);
       ASSERT_EQ(got.at, want.at) << "step " << step;
-      if (want.at != EarliestTree::kNever) ASSERT_EQ(got.slot, want.slot) << "step " << step;
+      if (want.at != EarliestTree::kNever) {
+        ASSERT_EQ(got.slot, want.slot) << "step " << step;
+      }
     }
   }
 }

@@ -56,6 +56,7 @@ class SparseMemory {
   // memcpy of 64 bytes costs several times more.
   static void copy(uint8_t* dst, const uint8_t* src, unsigned n) {
     switch (n) {
+      case 128: std::memcpy(dst, src, 128); return;
       case 64: std::memcpy(dst, src, 64); return;
       case 32: std::memcpy(dst, src, 32); return;
       case 16: std::memcpy(dst, src, 16); return;
