@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Every output a change that should not change behaviour must leave alone,
+# from one gpumem binary into one folder, with a checksum list to compare:
+#   scripts/capture-outputs.sh BUILD/gpumem OUT     (then: diff OUT1/sums.txt OUT2/sums.txt)
+# Runs every config in configs/ (stats JSON, transaction log, report), BFS
+# traces of R-MAT scales 12 to 16 through configs/examples/bfs.yaml and
+# bfs-prefetch.yaml with both issue timings on simple and HBM2 channels,
+# transpose, stencil, random and strided traces, and `gpumem trace order`
+# on them. Paths in the outputs are the same from run to run: the derived
+# configs and traces go under OUT/../capture-inputs, shared by captures.
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 GPUMEM OUT" >&2; exit 2; }
+G=$(realpath "$1")
+OUT=$(realpath -m "$2")
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+IN=$(dirname "$OUT")/capture-inputs
+mkdir -p "$OUT/run" "$IN"
+cd "$SRC"
+
+run() {  # NAME ARGS...: the report, stats JSON and transaction log of one run, and its exit code
+  local n=$1
+  shift
+  "$G" run "$@" --stats-json "$OUT/run/$n.json" --txn-log "$OUT/run/$n.txn" --no-timing > "$OUT/run/$n.out" 2>&1 &&
+    echo "exit 0" >> "$OUT/run/$n.out" || echo "exit $?" >> "$OUT/run/$n.out"
+}
+
+for c in configs/default.yaml configs/examples/*.yaml; do run "$(basename "$c" .yaml)" --config "$c"; done
+
+# The traces, made once (by the binary of the first capture) and shared.
+for s in 12 13 14 15 16; do
+  [ -f "$IN/bfs$s.bin" ] || "$G" trace gen bfs --scale $s --config configs/examples/bfs.yaml --app bfs --region graph --out "$IN/bfs$s.bin" --quiet
+done
+for k in transpose stencil random strided; do
+  [ -f "$IN/$k.bin" ] || "$G" trace gen $k --config configs/examples/bfs.yaml --app bfs --region graph --out "$IN/$k.bin" --quiet
+done
+
+for base in bfs bfs-prefetch; do
+  for timing in ordering memory; do
+    for memory in simple hbm2; do
+      cfg=$IN/$base-$timing-$memory.yaml
+      python3 - "configs/examples/$base.yaml" "$cfg" "$timing" "$memory" <<'PY'
+import sys, yaml
+src, dst, timing, memory = sys.argv[1:]
+d = yaml.safe_load(open(src))
+d.setdefault('frontend', {})['issue_timing'] = timing
+if memory != 'simple':
+    d['memory']['preset'] = memory
+    d['memory'].pop('service_cycles', None)
+yaml.safe_dump(d, open(dst, 'w'), sort_keys=False)
+PY
+      for s in 12 13 14 15 16; do run "$base-$timing-$memory-$s" --config "$cfg" --threads "$IN/bfs$s.bin"; done
+    done
+  done
+done
+for k in transpose stencil random strided; do
+  for timing in ordering memory; do run "$k-$timing" --config "$IN/bfs-$timing-hbm2.yaml" --threads "$IN/$k.bin"; done
+done
+for t in bfs12 bfs14 bfs16 transpose stencil random strided; do
+  "$G" trace order --config configs/examples/bfs.yaml --threads "$IN/$t.bin" --out "$OUT/run/order-$t.csv" > "$OUT/run/order-$t.out" 2>&1 &&
+    echo "exit 0" >> "$OUT/run/order-$t.out" || echo "exit $?" >> "$OUT/run/order-$t.out"
+done
+(cd "$OUT/run" && md5sum -- * > ../sums.txt)
+echo "$(wc -l < "$OUT/sums.txt") outputs in $OUT; compare: diff OTHER/sums.txt $OUT/sums.txt"
