@@ -201,6 +201,14 @@ void SmArrayTlm::issue_all() {
     SmState& st = sms_[best];
     L1Request r = std::move(st.queue.front());
     st.queue.pop_front();
+    // The queues can hold many requests (frontend.max_queued), made long
+    // before they issue: the SM's next front, read when it becomes front
+    // right after this issue, is fetched now, and the one after it, read
+    // at the SM's next issue, a round of the other SMs' issues ahead.
+    for (size_t i = 0; i < 2 && i < st.queue.size(); ++i) {
+      const char* q = reinterpret_cast<const char*>(&st.queue[i]);
+      for (size_t at = 0; at < sizeof(L1Request) + 63; at += 64) __builtin_prefetch(q + at);
+    }
     --queued_;
     const bool new_kernel = r.kernel != kernel_;
     if (new_kernel) {
