@@ -15,6 +15,7 @@
 
 #include "base/completion_calendar.hpp"
 #include "base/earliest_tree.hpp"
+#include "base/flat_map.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
@@ -81,6 +82,24 @@ TEST(CompletionCalendar, KeepsTheSameCyclesAsAMinHeap) {
       heap.pop();
     }
     EXPECT_TRUE(calendar.empty());
+  }
+}
+
+// Against std::unordered_map: keys dense, sparse and repeated, through
+// several growths; a key's first value stays.
+TEST(FlatMap64, KeepsTheFirstValueOfEveryKeyAsAnUnorderedMap) {
+  std::mt19937_64 rng(17);
+  FlatMap64<std::pair<unsigned, int>> flat;
+  std::unordered_map<uint64_t, std::pair<unsigned, int>> shadow;
+  for (int step = 0; step < 200000; ++step) {
+    const uint64_t r = rng();
+    const uint64_t key = r % 3 == 0 ? (r >> 8) % 5000 : r % 3 == 1 ? rng() : (r >> 8) << 12;
+    const std::pair<unsigned, int> value{static_cast<unsigned>(r >> 40) % 16, step};
+    const auto [got, inserted] = flat.try_emplace(key, value);
+    const auto [want, want_inserted] = shadow.try_emplace(key, value);
+    ASSERT_EQ(inserted, want_inserted) << "step " << step;
+    ASSERT_EQ(*got, want->second) << "step " << step;
+    ASSERT_EQ(flat.size(), shadow.size());
   }
 }
 

@@ -117,11 +117,12 @@ bool CsvTraceReader::next(Request& r) {
     if (!msg.empty()) fail(address_column, msg);
     r.data = has_data_column_ && !cols[5].empty() ? number(5, "data") : default_write_data(r.id, r.address);
     // Physical mode only: with an address space the PTEs carry the task types.
-    const auto [it, inserted] =
-        rules_.virtual_addresses() ? std::make_pair(page_task_.end(), true) : page_task_.try_emplace(r.address / page_bytes_, r.task_type, line_no_);
-    if (!inserted && it->second.first != r.task_type)
-      fail("task_type", "page of address " + cols[3] + " was used as task type " + std::to_string(it->second.first) + " at line " +
-                       std::to_string(it->second.second) + "; a page carries one task type");
+    if (!rules_.virtual_addresses()) {
+      const auto [first, inserted] = page_task_.try_emplace(r.address / page_bytes_, {r.task_type, line_no_});
+      if (!inserted && first->first != r.task_type)
+        fail("task_type", "page of address " + cols[3] + " was used as task type " + std::to_string(first->first) + " at line " +
+                         std::to_string(first->second) + "; a page carries one task type");
+    }
     last_cycle_ = r.cycle;
     ++next_id_;
     return true;

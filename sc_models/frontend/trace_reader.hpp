@@ -5,8 +5,8 @@
 #include <istream>
 #include <memory>
 #include <string>
-#include <unordered_map>
 
+#include "base/flat_map.hpp"
 #include "frontend/request_rules.hpp"
 #include "payload/request.hpp"
 
@@ -35,7 +35,7 @@ class CsvTraceReader : public RequestSource {
   uint64_t next_id_ = 0;
   uint64_t last_cycle_ = 0;
   // page -> (task, first line): a page carries one task type (isolation).
-  std::unordered_map<uint64_t, std::pair<unsigned, int>> page_task_;
+  FlatMap64<std::pair<unsigned, int>> page_task_;
 };
 
 }  // namespace gpumem
