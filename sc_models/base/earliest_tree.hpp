@@ -40,40 +40,18 @@ class EarliestTree {
     size_t slot = 0;
   };
 
-  // The slot among those `ok` accepts with the smallest max(key, floor), the
-  // lowest on a tie.
-  template <typename Ok>
-  Found earliest(uint64_t floor, Ok ok) const {
+  // The slot with the smallest max(key, floor), the lowest on a tie: the
+  // leftmost slot whose key is at most the best value any slot can have,
+  // found in one walk down.
+  Found earliest(uint64_t floor) const {
     if (min_[1] == kNever) return {};
-    // Nearly always the answer: the leftmost slot whose key is at most the
-    // best value any slot can have, found in one walk down.
     const uint64_t at = std::max(min_[1], floor);
     size_t n = 1;
     while (n < leaves_) n = 2 * n + (min_[2 * n] > at);
-    if (ok(n - leaves_)) return {at, n - leaves_};
-    Found best;  // that slot is turned away: a search that skips it
-    search(1, floor, ok, best);
-    return best;
-  }
-  Found earliest(uint64_t floor) const {
-    return earliest(floor, [](size_t) { return true; });
+    return {at, n - leaves_};
   }
 
  private:
-  // Left before right, and a subtree only if it could hold a strictly
-  // better slot: the first slot found at a value is the lowest at it.
-  template <typename Ok>
-  void search(size_t n, uint64_t floor, Ok& ok, Found& best) const {
-    const uint64_t at = std::max(min_[n], floor);
-    if (at >= best.at) return;
-    if (n >= leaves_) {
-      if (ok(n - leaves_)) best = {at, n - leaves_};
-      return;
-    }
-    search(2 * n, floor, ok, best);
-    search(2 * n + 1, floor, ok, best);
-  }
-
   size_t leaves_ = 1;
   std::vector<uint64_t> min_;  // 1 the root, n's children 2n and 2n+1, slot i at leaves_ + i
 };
