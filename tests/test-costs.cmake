@@ -11,7 +11,7 @@ foreach(_cost IN ITEMS
     "Cli.OnAScale16BfsTheBfsPrefetcherBeatsStrideAndBothBeatNone 60"
     "Outputs.StatsJsonAndTransactionLogAreByteIdenticalAcrossRunsAndSideBySide 59"
     "Cli.CosimOfAGeometryNotBuiltInVerilatesOnceAndThenReusesTheCache 45"
-    "Cli.ExploreShowsItsStageOnATerminal 43"
+    "Cli.ExploreShowsItsStageOnATerminal 23"
     "Cli.CosimProvesEveryNamedBaselineInRtl 25"
     "Cli.OnEveryExampleTheRecommendationScoresAtLeastEveryCandidate 24"
     "MappingProperties.EveryMappingIsABijectionOntoTheAddressSpace 18"
