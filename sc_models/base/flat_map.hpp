@@ -41,10 +41,9 @@ class FlatMap64 {
   // Which slots hold an entry, a bit each: a flag in the slot would pad it.
   bool used(size_t i) const { return (used_[i / 64] >> (i % 64)) & 1; }
   void grow() {
-    std::vector<Slot> old(slots_.empty() ? 64 : 2 * slots_.size());
-    std::vector<uint64_t> old_used(old.size() / 64);
-    old.swap(slots_);
-    old_used.swap(used_);
+    const size_t slots = slots_.empty() ? 64 : 2 * slots_.size();
+    const std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots));
+    const std::vector<uint64_t> old_used = std::exchange(used_, std::vector<uint64_t>(slots / 64));
     size_ = 0;
     for (size_t i = 0; i < old.size(); ++i)
       if ((old_used[i / 64] >> (i % 64)) & 1) try_emplace(old[i].key, old[i].value);
