@@ -2,7 +2,8 @@
 // a minimal stream on failure): for every XOR control vector of one channel
 // bit, the same score to the last bit, on strided, clustered and random
 // streams, windows longer and shorter than the stream, with and without
-// deduplication of groups, in one thread or several.
+// deduplication of groups, in one thread or several, and whole windows handed
+// over with a count as gpumem explore hands its repeated windows over.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -99,6 +100,67 @@ RC_GTEST_PROP(ExplorerProperties, RepeatedWindowsScoreAsTheNaiveLoop, ()) {
   RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << repeats
            << " windows of " << templates << " kinds\n";
   expect_naive_scores(chans, patterns, channels, bit, k, window, any_options(window));
+}
+
+// Whole windows handed over with a count (ChannelBitSearch::add_window), each
+// with every channel XOR one constant and every pattern XOR another: they
+// score as the stream with each window repeated, untransformed, that many
+// times. gpumem explore hands a stream over so, its repeated windows once.
+RC_GTEST_PROP(ExplorerProperties, CountedWindowsScoreAsTheWindowsRepeated, ()) {
+  const unsigned m = *rc::gen::inRange(1u, 5u);
+  const unsigned channels = 1u << m;
+  const unsigned bit = *rc::gen::inRange(0u, m);
+  const unsigned k = *rc::gen::inRange(1u, 9u);
+  const unsigned window = *rc::gen::element(1u, 2u, 3u, 8u, 16u, 33u, 64u);
+  const uint32_t kmask = (1u << k) - 1;
+  const ChannelBitSearchOptions options = any_options(window);
+  ChannelBitSearch search(channels, bit, k, window, options);
+  std::vector<uint32_t> chans, patterns;  // the stream the search is told about
+  const unsigned windows = *rc::gen::inRange(0u, 12u);
+  std::vector<uint32_t> c, p;
+  for (unsigned w = 0; w < windows; ++w) {
+    if (w == 0 || *rc::gen::inRange(0, 3) != 0) {  // else the last window again: its groups held twice
+      c.resize(window);
+      p.resize(window);
+      for (unsigned r = 0; r < window; ++r) {
+        c[r] = *rc::gen::inRange(0u, channels);
+        p[r] = *rc::gen::inRange(0u, kmask + 1);
+      }
+    }
+    if (*rc::gen::inRange(0, 3) == 0) {  // one request at a time
+      for (unsigned r = 0; r < window; ++r) search.add(c[r], p[r]);
+      chans.insert(chans.end(), c.begin(), c.end());
+      patterns.insert(patterns.end(), p.begin(), p.end());
+      continue;
+    }
+    const uint64_t count = *rc::gen::inRange<uint64_t>(1, 5);
+    for (uint64_t i = 0; i < count; ++i) {
+      chans.insert(chans.end(), c.begin(), c.end());
+      patterns.insert(patterns.end(), p.begin(), p.end());
+    }
+    const uint32_t channel_flip = *rc::gen::inRange(0u, channels);
+    const uint32_t flip = *rc::gen::inRange(0u, kmask + 1);
+    for (unsigned r = 0; r < window; ++r) {
+      c[r] ^= channel_flip;
+      p[r] ^= flip;
+    }
+    search.add_window(c.data(), p.data(), count);
+  }
+  const unsigned tail = *rc::gen::inRange(0u, window);  // the dropped partial window, or the whole of a short stream
+  for (unsigned r = 0; r < tail; ++r) {
+    chans.push_back(*rc::gen::inRange(0u, channels));
+    patterns.push_back(*rc::gen::inRange(0u, kmask + 1));
+    search.add(chans.back(), patterns.back());
+  }
+  RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << windows
+           << " windows\n";
+  const std::vector<double> fast = search.scores();
+  const std::vector<double> naive = channel_bit_scores_naive(chans, patterns, channels, bit, k, window);
+  RC_ASSERT(fast.size() == naive.size());
+  for (size_t a = 0; a < fast.size(); ++a) {
+    if (fast[a] != naive[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " naive " << naive[a] << "\n";
+    RC_ASSERT(fast[a] == naive[a]);
+  }
 }
 
 }  // namespace

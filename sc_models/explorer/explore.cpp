@@ -73,6 +73,11 @@ class Stage {
   void pass(size_t i, size_t total) const {
     if ((i & 0xFFFFF) == 0 && i && f_) f_(stage_, i, total);
   }
+  // Requests i to i + n - 1 of a pass at once: reports a multiple of 2^20 among them.
+  void passed(size_t i, size_t n, size_t total) const {
+    const size_t mark = (i + n - 1) & ~size_t{0xFFFFF};
+    if (mark >= i) pass(mark, total);
+  }
   const std::string& text() const { return stage_; }
 
  private:
@@ -145,11 +150,82 @@ struct XorState {
   double score;
 };
 
+// A stream's whole windows, each kept once with how often it comes, up to
+// one XOR on every channel and one on every pattern: mapped with any
+// vectors, such windows differ by one XOR on every channel, which renames the
+// channels and leaves the window's entropy, and every channel bit's search,
+// as they are (docs/explorer.md, "The search"). A strided stream's windows
+// repeat so, and each pass of the search then reads each once. A window is
+// kept as its requests XOR its first, sorted.
+class DistinctWindows {
+ public:
+  explicit DistinctWindows(unsigned window) : window_(window), open_(window) {}
+
+  void add(uint32_t channel, uint32_t pattern) {
+    open_[filled_++] = uint64_t{channel} << 32 | pattern;
+    if (filled_ < window_) return;
+    filled_ = 0;
+    const uint64_t first = open_[0];
+    for (uint64_t& e : open_) e ^= first;
+    std::sort(open_.begin(), open_.end());
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (uint64_t e : open_) h = (h ^ e) * 0xFF51AFD7ED558CCDull;
+    if (2 * (counts_.size() + 1) > slots_.size()) grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == 0) {
+        slots_[i] = static_cast<uint32_t>(counts_.size() + 1);
+        hashes_.push_back(h);
+        counts_.push_back(1);
+        for (uint64_t e : open_) {
+          channel_.push_back(static_cast<uint32_t>(e >> 32));
+          pattern_.push_back(static_cast<uint32_t>(e));
+        }
+        return;
+      }
+      const size_t w = slots_[i] - 1;
+      if (hashes_[w] == h && same(w)) {
+        ++counts_[w];
+        return;
+      }
+    }
+  }
+
+  size_t size() const { return counts_.size(); }
+  uint64_t count(size_t w) const { return counts_[w]; }
+  const uint32_t* channels(size_t w) const { return &channel_[w * window_]; }
+  const uint32_t* patterns(size_t w) const { return &pattern_[w * window_]; }
+
+ private:
+  bool same(size_t w) const {
+    for (unsigned r = 0; r < window_; ++r)
+      if ((uint64_t{channel_[w * window_ + r]} << 32 | pattern_[w * window_ + r]) != open_[r]) return false;
+    return true;
+  }
+  void grow() {
+    std::vector<uint32_t> slots(std::max<size_t>(1024, 2 * slots_.size()), 0);
+    const size_t mask = slots.size() - 1;
+    for (size_t w = 0; w < counts_.size(); ++w) {
+      size_t i = hashes_[w] & mask;
+      while (slots[i]) i = (i + 1) & mask;
+      slots[i] = static_cast<uint32_t>(w + 1);
+    }
+    slots_.swap(slots);
+  }
+
+  unsigned window_;
+  std::vector<uint64_t> open_;  // the window being filled
+  unsigned filled_ = 0;
+  std::vector<uint32_t> slots_;  // open addressing: distinct window + 1, 0 empty
+  std::vector<uint64_t> hashes_, counts_;
+  std::vector<uint32_t> channel_, pattern_;  // the distinct windows' requests
+};
+
 class XorSearch {
  public:
   XorSearch(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned task, const std::vector<TaskMapping>& others,
             const ExploreOptions& o, unsigned window, Stage& stage)
-      : cfg_(cfg), window_(window), options_(o), stage_(stage) {
+      : cfg_(cfg), window_(window), options_(o), stage_(stage), windows_(window) {
     const auto& cb = cfg.translator.channel_bits;
     const auto& pb = cfg.translator.candidate_bits;
     for (unsigned i = 0; i < pb.size(); ++i) masks_.push_back(bit(pb[i]));
@@ -160,13 +236,19 @@ class XorSearch {
     const TranslatorRegisters regs = registers_from_config(c);
     XorTranslator tr(translator_params(c), regs);
     const ChannelDecoder dec(cfg.channel_layout());
-    channel_.reserve(stream.size());
-    pattern_.reserve(stream.size());
+    // A stream shorter than one window is scored as that window (ChannelBitSearch).
+    const bool short_stream = stream.size() < window;
     for (size_t i = 0; i < stream.size(); ++i) {
       stage.pass(i, stream.size());
       const TranslatorInput& in = stream[i];
-      channel_.push_back(static_cast<uint16_t>(dec.channel(tr.map(in.address, in.task_type))));
-      pattern_.push_back(in.task_type == task ? static_cast<uint32_t>(gather_bits(in.address, pb)) : 0u);
+      const uint32_t channel = dec.channel(tr.map(in.address, in.task_type));
+      const uint32_t pattern = in.task_type == task ? static_cast<uint32_t>(gather_bits(in.address, pb)) : 0u;
+      if (short_stream) {
+        short_channel_.push_back(channel);
+        short_pattern_.push_back(pattern);
+      } else {
+        windows_.add(channel, pattern);  // the requests after the last whole window count nowhere
+      }
     }
     m_ = static_cast<unsigned>(cb.size());
   }
@@ -176,14 +258,21 @@ class XorSearch {
     ChannelBitSearchOptions opt;
     opt.threads = options_.threads;
     ChannelBitSearch search(cfg_.memory.channels, j, static_cast<unsigned>(masks_.size()), window_, opt);
-    for (size_t i = 0; i < channel_.size(); ++i) {
-      stage_.pass(i, channel_.size());
-      uint32_t c = channel_[i];
-      const uint32_t p = pattern_[i];
+    auto mapped = [&](uint32_t c, uint32_t p) {
       if (p)
         for (unsigned k = 0; k < m_; ++k)
           if (k != j) c ^= static_cast<uint32_t>(parity(p & v[k])) << k;
-      search.add(c, p);
+      return c;
+    };
+    for (size_t i = 0; i < short_channel_.size(); ++i) search.add(mapped(short_channel_[i], short_pattern_[i]), short_pattern_[i]);
+    std::vector<uint32_t> channels(window_);
+    const size_t total = windows_.size() * window_;
+    for (size_t w = 0; w < windows_.size(); ++w) {
+      stage_.passed(w * window_, window_, total);
+      const uint32_t* c = windows_.channels(w);
+      const uint32_t* p = windows_.patterns(w);
+      for (unsigned r = 0; r < window_; ++r) channels[r] = mapped(c[r], p[r]);
+      search.add_window(channels.data(), p, windows_.count(w));
     }
     return search.scores();
   }
@@ -239,8 +328,8 @@ class XorSearch {
   ExploreOptions options_;
   Stage& stage_;
   std::vector<uint64_t> masks_;
-  std::vector<uint16_t> channel_;
-  std::vector<uint32_t> pattern_;
+  DistinctWindows windows_;
+  std::vector<uint32_t> short_channel_, short_pattern_;
 };
 
 }  // namespace

@@ -16,10 +16,37 @@ namespace {
 
 unsigned highest_bit(uint64_t v) { return 63u - static_cast<unsigned>(__builtin_clzll(v)); }
 
-// In place: h[z] = sum over y of h[y] (-1)^popcount(z & y).
+// In place: h[z] = sum over y of h[y] (-1)^popcount(z & y). The first three
+// levels in registers, eight values at a time, then two levels per pass over
+// the array: integers, so the order of the additions does not change a bit.
 template <class Int>
 void walsh_hadamard(Int* h, size_t size) {
-  for (size_t len = 1; len < size; len <<= 1)
+  size_t len = 1;
+  if (size >= 8) {
+    for (size_t i = 0; i < size; i += 8) {
+      Int* p = h + i;
+      const Int a0 = p[0] + p[1], a1 = p[0] - p[1], a2 = p[2] + p[3], a3 = p[2] - p[3];
+      const Int a4 = p[4] + p[5], a5 = p[4] - p[5], a6 = p[6] + p[7], a7 = p[6] - p[7];
+      const Int b0 = a0 + a2, b2 = a0 - a2, b1 = a1 + a3, b3 = a1 - a3;
+      const Int b4 = a4 + a6, b6 = a4 - a6, b5 = a5 + a7, b7 = a5 - a7;
+      p[0] = b0 + b4, p[4] = b0 - b4, p[1] = b1 + b5, p[5] = b1 - b5;
+      p[2] = b2 + b6, p[6] = b2 - b6, p[3] = b3 + b7, p[7] = b3 - b7;
+    }
+    len = 8;
+  }
+  for (; 4 * len <= size; len *= 4)
+    for (size_t i = 0; i < size; i += 4 * len) {
+      Int* p = h + i;
+      for (size_t j = 0; j < len; ++j) {
+        const Int a = p[j], b = p[j + len], c = p[j + 2 * len], d = p[j + 3 * len];
+        const Int s0 = a + b, s1 = a - b, s2 = c + d, s3 = c - d;
+        p[j] = s0 + s2;
+        p[j + 2 * len] = s0 - s2;
+        p[j + len] = s1 + s3;
+        p[j + 3 * len] = s1 - s3;
+      }
+    }
+  for (; len < size; len <<= 1)
     for (size_t i = 0; i < size; i += 2 * len)
       for (size_t j = i; j < i + len; ++j) {
         const Int a = h[j], b = h[j + len];
@@ -37,9 +64,9 @@ class ChannelBitSearch::Accumulator {
   Accumulator(unsigned k, const std::vector<int64_t>& nlog2n, size_t held_requests)
       : k_(k), nlog2n_(nlog2n), held_(std::min<size_t>(held_requests, uint32_t{1} << 31)), spectrum_(size_t{1} << k, 0) {}
 
-  // `count` consecutive windows of n requests each.
-  void windows(const Request* requests, size_t count, unsigned n) {
-    for (size_t w = 0; w < count; ++w) window(requests + w * n, n);
+  // consecutive windows of n requests each, window w counted counts[w] times.
+  void windows(const Request* requests, const std::vector<uint64_t>& counts, unsigned n) {
+    for (size_t w = 0; w < counts.size(); ++w) window(requests + w * n, n, counts[w]);
   }
 
   // Transforms the held groups into the spectrum and forgets them.
@@ -63,11 +90,12 @@ class ChannelBitSearch::Accumulator {
     uint32_t hash = 0;
   };
 
-  void window(const Request* requests, unsigned n);
-  void hold(const uint32_t* group, unsigned n);
+  void window(const Request* requests, unsigned n, uint64_t count);
+  void hold(const uint32_t* group, unsigned n, uint64_t count);
   void add_group(const uint32_t* group, unsigned n, uint64_t count);
+  const int64_t* term_table(unsigned n);
   template <class Int>
-  void add_term(std::vector<Int>& g, unsigned n, uint64_t count);
+  void add_term(Int* g, const int64_t* t, unsigned n, uint64_t count);
 
   unsigned k_;
   const std::vector<int64_t>& nlog2n_;
@@ -79,12 +107,17 @@ class ChannelBitSearch::Accumulator {
   size_t distinct_ = 0;
   // Scratch, grown to the largest window and group seen, then reused.
   std::vector<uint64_t> keys_;
-  std::vector<uint32_t> group_, basis_;
-  std::vector<int64_t> h_, g_;
+  std::vector<uint32_t> group_;
+  std::vector<uint32_t> basis_ = std::vector<uint32_t>(32);
+  std::vector<unsigned> pivot_ = std::vector<unsigned>(32);
+  unsigned d_ = 0;
+  std::vector<int32_t> h_;
+  std::vector<int64_t> g_;
   std::vector<__int128> g_wide_;
+  std::vector<std::vector<int64_t>> terms_;
 };
 
-void ChannelBitSearch::Accumulator::window(const Request* requests, unsigned n) {
+void ChannelBitSearch::Accumulator::window(const Request* requests, unsigned n, uint64_t count) {
   // Sorted by group, and inside a group by entry: a group's smallest entry
   // comes first, whatever the issue order.
   keys_.resize(n);
@@ -102,15 +135,15 @@ void ChannelBitSearch::Accumulator::window(const Request* requests, unsigned n) 
     const uint32_t first = static_cast<uint32_t>(keys_[start]);
     for (unsigned r = 0; r < size; ++r) group_[r] = static_cast<uint32_t>(keys_[start + r]) ^ first;
     if (size + 1 > held_) {
-      add_group(group_.data(), size, 1);
+      add_group(group_.data(), size, count);
       continue;
     }
     std::sort(group_.begin(), group_.begin() + size);
-    hold(group_.data(), size);
+    hold(group_.data(), size, count);
   }
 }
 
-void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n) {
+void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n, uint64_t count) {
   if (arena_.size() + n + 1 > held_) flush();
   if (2 * (distinct_ + 1) > slots_.size()) {  // grow, and place every held group again
     std::vector<Slot> old(std::max<size_t>(1024, 2 * slots_.size()));
@@ -130,14 +163,14 @@ void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n) {
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     Slot& s = slots_[i];
     if (s.offset == kEmpty) {
-      s = Slot{1, static_cast<uint32_t>(arena_.size()), hash};
+      s = Slot{count, static_cast<uint32_t>(arena_.size()), hash};
       arena_.push_back(n);
       arena_.insert(arena_.end(), group, group + n);
       ++distinct_;
       return;
     }
     if (s.hash == hash && arena_[s.offset] == n && std::equal(group, group + n, &arena_[s.offset + 1])) {
-      ++s.count;
+      s.count += count;
       return;
     }
   }
@@ -147,62 +180,76 @@ void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n) {
 // their term of the window's sum, as a function of the vector a, added to
 // the spectrum.
 void ChannelBitSearch::Accumulator::add_group(const uint32_t* group, unsigned n, uint64_t count) {
-  // The span of the patterns relative to the first, in reduced row echelon
-  // form (each pivot bit in one basis vector only): a relative pattern's
-  // coordinate i is its bit at basis[i]'s pivot.
-  std::vector<uint32_t>& basis = basis_;
-  basis.clear();
+  uint32_t* basis = basis_.data();
+  unsigned* pivot = pivot_.data();
+  unsigned d = 0;
   for (unsigned r = 1; r < n; ++r) {
     uint32_t u = (group[r] ^ group[0]) >> 1;
-    for (uint32_t v : basis)
-      if ((u >> highest_bit(v)) & 1) u ^= v;
+    for (unsigned i = 0; i < d; ++i)
+      if ((u >> pivot[i]) & 1) u ^= basis[i];
     if (!u) continue;
-    const unsigned pivot = highest_bit(u);
-    for (uint32_t& v : basis)
-      if ((v >> pivot) & 1) v ^= u;
-    basis.push_back(u);
+    const unsigned p = highest_bit(u);
+    for (unsigned i = 0; i < d; ++i)
+      if ((basis[i] >> p) & 1) basis[i] ^= u;
+    basis[d] = u;
+    pivot[d++] = p;
   }
-  const unsigned d = static_cast<unsigned>(basis.size());
+  d_ = d;
   const size_t size = size_t{1} << d;
-
-  // H(z) = sum_r (-1)^(bit_r xor z.y_r): the signed histogram of the
-  // coordinates, transformed. Bit j set on n1 = (n - H) / 2 requests; the
-  // group's term is T(n1) + T(n - n1) (T: nlog2n_fixed).
-  h_.assign(size, 0);
+  if (h_.size() < size) h_.resize(size), g_.resize(size), g_wide_.resize(size);
+  int32_t* h = h_.data();
+  std::fill(h, h + size, 0);
   for (unsigned r = 0; r < n; ++r) {
     const uint32_t u = (group[r] ^ group[0]) >> 1;
     uint32_t y = 0;
-    for (unsigned i = 0; i < d; ++i) y |= ((u >> highest_bit(basis[i])) & 1u) << i;
-    h_[y] += (group[r] & 1) ? -1 : 1;
+    for (unsigned i = 0; i < d; ++i) y |= ((u >> pivot[i]) & 1u) << i;
+    h[y] += (group[r] & 1) ? -1 : 1;
   }
-  walsh_hadamard(h_.data(), size);
-  // G^ is at most G^(0) = sum_z g(z) <= 2^d T(n) in size (g >= 0): 64 bits
-  // while that fits, which is always for windows up to 1024 requests.
+  walsh_hadamard(h, size);
+  const int64_t* t = term_table(n);
   if (d + highest_bit(static_cast<uint64_t>(nlog2n_[n]) | 1) < 62)
-    add_term(g_, n, count);
+    add_term(g_.data(), t, n, count);
   else
-    add_term(g_wide_, n, count);
+    add_term(g_wide_.data(), t, n, count);
 }
 
-// The group's term g(z) = T(n1) + T(n - n1) from H = h_, transformed to G^.
-// The term is g(z(a)), z_i = parity(a & basis[i]); its spectrum at
-// u = sum_i c_i basis[i] is 2^(K-d) * G^(c), zero off the span.
+const int64_t* ChannelBitSearch::Accumulator::term_table(unsigned n) {
+  if (terms_.size() <= n) terms_.resize(n + 1);
+  std::vector<int64_t>& v = terms_[n];
+  if (v.empty()) {
+    v.resize(n + 1);
+    for (unsigned n0 = 0; n0 <= n; ++n0) v[n0] = nlog2n_[n0] + nlog2n_[n - n0];
+  }
+  return v.data();
+}
+
 template <class Int>
-void ChannelBitSearch::Accumulator::add_term(std::vector<Int>& g, unsigned n, uint64_t count) {
-  const int64_t* t = nlog2n_.data();
-  const int64_t total = n;
-  const size_t size = h_.size();
-  g.resize(size);
-  for (size_t z = 0; z < size; ++z) g[z] = t[(total - h_[z]) / 2] + t[(total + h_[z]) / 2];
-  walsh_hadamard(g.data(), size);
-  const __int128 scale = static_cast<__int128>(count) << (k_ - basis_.size());  // a multiplication: G^ may be negative
+void ChannelBitSearch::Accumulator::add_term(Int* g, const int64_t* t, unsigned n, uint64_t count) {
+  const size_t size = size_t{1} << d_;
+  const int32_t* h = h_.data();
+  const int32_t total = static_cast<int32_t>(n);
+  for (size_t z = 0; z < size; ++z) g[z] = t[(total - h[z]) >> 1];
+  walsh_hadamard(g, size);
   __int128* spectrum = spectrum_.data();
+  const uint32_t* basis = basis_.data();
   uint32_t u = 0;
+  if (count == 1) {
+    const unsigned shift = k_ - d_;
+    spectrum[0] += static_cast<__int128>(g[0]) << shift;
+    for (uint32_t c = 1, gray = 0; c < size; ++c) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(c));
+      gray ^= 1u << i;
+      u ^= basis[i];
+      spectrum[u] += static_cast<__int128>(g[gray]) << shift;
+    }
+    return;
+  }
+  const __int128 scale = static_cast<__int128>(count) << (k_ - d_);  // a multiplication: G^ may be negative
   spectrum[0] += g[0] * scale;
   for (uint32_t c = 1, gray = 0; c < size; ++c) {
     const unsigned i = static_cast<unsigned>(__builtin_ctz(c));
     gray ^= 1u << i;
-    u ^= basis_[i];
+    u ^= basis[i];
     spectrum[u] += g[gray] * scale;
   }
 }
@@ -227,7 +274,7 @@ class ChannelBitSearch::Pool {
   }
 
   // Blocks while the queue is full, so the batches in memory stay few.
-  void submit(std::vector<Request>&& batch) {
+  void submit(Batch&& batch) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return queue_.size() < 2 * threads_.size(); });
     queue_.push_back(std::move(batch));
@@ -235,10 +282,10 @@ class ChannelBitSearch::Pool {
   }
 
   // An emptied batch to fill again (no allocation once the pool is warm).
-  std::vector<Request> spare() {
+  Batch spare() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (spare_.empty()) return {};
-    std::vector<Request> b = std::move(spare_.back());
+    Batch b = std::move(spare_.back());
     spare_.pop_back();
     return b;
   }
@@ -259,12 +306,13 @@ class ChannelBitSearch::Pool {
     for (;;) {
       work_.wait(lock, [&] { return stop_ || !queue_.empty() || flush_[i]; });
       if (!queue_.empty()) {
-        std::vector<Request> batch = std::move(queue_.front());
+        Batch batch = std::move(queue_.front());
         queue_.pop_front();
         ++busy_;
         lock.unlock();
-        accumulator.windows(batch.data(), batch.size() / window_, window_);
-        batch.clear();
+        accumulator.windows(batch.requests.data(), batch.counts, window_);
+        batch.requests.clear();
+        batch.counts.clear();
         lock.lock();
         --busy_;
         spare_.push_back(std::move(batch));
@@ -284,8 +332,8 @@ class ChannelBitSearch::Pool {
   unsigned window_;
   std::mutex mutex_;
   std::condition_variable work_, done_;
-  std::deque<std::vector<Request>> queue_;
-  std::vector<std::vector<Request>> spare_;
+  std::deque<Batch> queue_;
+  std::vector<Batch> spare_;
   std::vector<bool> flush_;
   unsigned busy_ = 0;
   bool stop_ = false;
@@ -311,36 +359,50 @@ ChannelBitSearch::ChannelBitSearch(unsigned channels, unsigned bit, unsigned k, 
     batch_ = std::max<size_t>(1, options.batch_requests / window) * window;
     pool_ = std::make_unique<Pool>(accumulators_, window);
   }
-  pending_.reserve(batch_);
+  pending_.requests.reserve(batch_);
 }
 
 ChannelBitSearch::~ChannelBitSearch() = default;
 
 void ChannelBitSearch::add(uint32_t channel, uint32_t pattern) {
-  pending_.push_back({channel & ~(1u << bit_), (pattern & pattern_mask_) << 1 | ((channel >> bit_) & 1)});
-  if (++open_ < window_) return;
-  open_ = 0;
-  ++windows_;
-  if (pending_.size() == batch_) hand_over(batch_);
+  pending_.requests.push_back({channel & ~(1u << bit_), (pattern & pattern_mask_) << 1 | ((channel >> bit_) & 1)});
+  if (++open_ == window_) window_closed(1);
 }
 
-// The first `requests` of pending_ (whole windows) to an accumulator.
-void ChannelBitSearch::hand_over(size_t requests) {
+void ChannelBitSearch::add_window(const uint32_t* channels, const uint32_t* patterns, uint64_t count) {
+  if (open_) throw std::logic_error("ChannelBitSearch: add_window with a window open");
+  for (unsigned r = 0; r < window_; ++r)
+    pending_.requests.push_back(
+        {channels[r] & ~(1u << bit_), (patterns[r] & pattern_mask_) << 1 | ((channels[r] >> bit_) & 1)});
+  window_closed(count);
+}
+
+void ChannelBitSearch::window_closed(uint64_t count) {
+  open_ = 0;
+  windows_ += count;
+  pending_.counts.push_back(count);
+  if (pending_.requests.size() == batch_) hand_over(pending_.counts.size());
+}
+
+// The first `windows` whole windows of pending_ to an accumulator.
+void ChannelBitSearch::hand_over(size_t windows) {
+  const size_t requests = windows * window_;
   if (!pool_) {
-    accumulators_[0]->windows(pending_.data(), requests / window_, window_);
-    pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(requests));
+    accumulators_[0]->windows(pending_.requests.data(), pending_.counts, window_);
+    pending_.requests.erase(pending_.requests.begin(), pending_.requests.begin() + static_cast<ptrdiff_t>(requests));
+    pending_.counts.clear();
     return;
   }
-  std::vector<Request> rest = pool_->spare();
-  rest.reserve(batch_);
-  rest.assign(pending_.begin() + static_cast<ptrdiff_t>(requests), pending_.end());
-  pending_.resize(requests);
+  Batch rest = pool_->spare();
+  rest.requests.reserve(batch_);
+  rest.requests.assign(pending_.requests.begin() + static_cast<ptrdiff_t>(requests), pending_.requests.end());
+  pending_.requests.resize(requests);
   pool_->submit(std::move(pending_));
   pending_ = std::move(rest);
 }
 
 std::vector<double> ChannelBitSearch::scores() {
-  if (const size_t whole = pending_.size() - open_) hand_over(whole);
+  if (const size_t whole = pending_.counts.size()) hand_over(whole);
   if (pool_)
     pool_->flush();
   else
@@ -348,10 +410,10 @@ std::vector<double> ChannelBitSearch::scores() {
   uint64_t windows = windows_, n = window_;
   if (windows_ == 0 && open_) {  // a stream shorter than one window scores that window
     n = open_;
-    accumulators_[0]->windows(pending_.data(), 1, open_);
+    accumulators_[0]->windows(pending_.requests.data(), {1}, open_);
     accumulators_[0]->flush();
     windows = 1;
-    pending_.clear();
+    pending_.requests.clear();
     open_ = 0;
   }
   // The inverse transform: 2^K times each vector's total, exactly.

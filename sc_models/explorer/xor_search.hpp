@@ -55,6 +55,11 @@ class ChannelBitSearch {
   // A request on `channel` (bit `bit` as it is without the vector) whose
   // candidate bits read `pattern` (bit i: candidate bit p_i).
   void add(uint32_t channel, uint32_t pattern);
+  // A whole window of requests at once, as `count` windows of the stream
+  // (windows that are the same up to one XOR on every channel and one on
+  // every pattern score alike for every vector: docs/explorer.md, "The
+  // search"). Only between windows of add().
+  void add_window(const uint32_t* channels, const uint32_t* patterns, uint64_t count);
 
   // After the stream: the mean window entropy for every vector, exactly as
   // WindowedEntropy scores the mapped stream.
@@ -69,12 +74,18 @@ class ChannelBitSearch {
   };
   class Accumulator;
   class Pool;
-  void hand_over(size_t requests);
+  // Whole windows, and how many times each counts.
+  struct Batch {
+    std::vector<Request> requests;
+    std::vector<uint64_t> counts;  // per window
+  };
+  void window_closed(uint64_t count);
+  void hand_over(size_t windows);
 
   unsigned bit_, k_, window_;
   uint32_t pattern_mask_;
   size_t batch_;  // requests taken at once: whole windows
-  std::vector<Request> pending_;  // whole windows not yet taken, then the open window
+  Batch pending_;  // whole windows not yet taken, then the open window
   unsigned open_ = 0;  // requests in the open window
   uint64_t windows_ = 0;
   std::vector<int64_t> nlog2n_;  // nlog2n_fixed(0 .. window), read by every thread
