@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpumem {
@@ -16,10 +17,17 @@ inline std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
+// trim() without a copy: a view into `s`.
+inline std::string_view trimmed(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
 enum class NumberParse { kOk, kNotANumber, kOutOfRange };
 
 // Digits of `base` (8, 10 or 16), nothing else, into 64 bits.
-inline NumberParse parse_digits(const std::string& digits, unsigned base, uint64_t& out) {
+inline NumberParse parse_digits(std::string_view digits, unsigned base, uint64_t& out) {
   if (digits.empty()) return NumberParse::kNotANumber;
   uint64_t v = 0;
   bool overflow = false;
@@ -36,26 +44,26 @@ inline NumberParse parse_digits(const std::string& digits, unsigned base, uint64
   return overflow ? NumberParse::kOutOfRange : NumberParse::kOk;
 }
 
-inline NumberParse parse_decimal(const std::string& s, uint64_t& out) { return parse_digits(s, 10, out); }
+inline NumberParse parse_decimal(std::string_view s, uint64_t& out) { return parse_digits(s, 10, out); }
 
-inline bool has_hex_prefix(const std::string& s) { return s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
+inline bool has_hex_prefix(std::string_view s) { return s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
 
 // Hexadecimal, with or without 0x (C++'s `in >> std::hex`, strtoul base 16).
-inline NumberParse parse_hex(const std::string& s, uint64_t& out) {
+inline NumberParse parse_hex(std::string_view s, uint64_t& out) {
   return parse_digits(has_hex_prefix(s) ? s.substr(2) : s, 16, out);
 }
 
 // As strtoul with base 0 reads a whole field: 0x hexadecimal, a leading 0
 // octal, else decimal.
-inline NumberParse parse_c_unsigned(const std::string& s, uint64_t& out) {
+inline NumberParse parse_c_unsigned(std::string_view s, uint64_t& out) {
   if (has_hex_prefix(s)) return parse_digits(s.substr(2), 16, out);
   return parse_digits(s, s.size() > 1 && s[0] == '0' ? 8 : 10, out);
 }
 
 // Decimal with an optional sign, into 64 signed bits.
-inline NumberParse parse_signed(const std::string& s, int64_t& out) {
+inline NumberParse parse_signed(std::string_view s, int64_t& out) {
   const bool minus = !s.empty() && s[0] == '-';
-  const std::string digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? s.substr(1) : s;
+  const std::string_view digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? s.substr(1) : s;
   uint64_t v = 0;
   const NumberParse p = parse_digits(digits, 10, v);
   if (p != NumberParse::kOk) return p;
@@ -94,7 +102,7 @@ inline int end_column(const std::string& line) {
 }
 
 // Decimal, or hexadecimal after 0x/0X: the form of gpumem's own traces.
-inline NumberParse parse_unsigned(const std::string& s, uint64_t& out) {
+inline NumberParse parse_unsigned(std::string_view s, uint64_t& out) {
   return has_hex_prefix(s) ? parse_digits(s.substr(2), 16, out) : parse_digits(s, 10, out);
 }
 

@@ -163,7 +163,7 @@ class AccelSimTrace : public ThreadTraceSource {
       const std::string value = trim(t.substr(eq + 1));
       const size_t value_at = text.find_first_not_of(" \t\r", text.find('=') + 1);
       const int value_column = value_at == std::string::npos ? end_column(text) : static_cast<int>(value_at) + 1;
-      auto number = [&](NumberParse (*parse)(const std::string&, uint64_t&)) {
+      auto number = [&](NumberParse (*parse)(std::string_view, uint64_t&)) {
         return line_.number(TextField{value, value_column}, ("-" + key).c_str(), parse);
       };
       if (key == "kernel name") kernel.name = value;

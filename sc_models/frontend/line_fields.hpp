@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/input_error.hpp"
@@ -46,7 +47,7 @@ class LineFields {
   }
 
   template <typename Value>
-  Value number(const TextField& f, const char* key, NumberParse (*parse)(const std::string&, Value&)) const {
+  Value number(const TextField& f, const char* key, NumberParse (*parse)(std::string_view, Value&)) const {
     Value v{};
     const NumberParse p = parse(f.text, v);
     if (p == NumberParse::kNotANumber) fail(f.column, key, "bad number '" + f.text + "'");

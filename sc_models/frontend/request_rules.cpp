@@ -7,9 +7,9 @@ namespace gpumem {
 RequestRules::RequestRules(const RequestLimits& limits)
     : limits_(limits), address_max_(limits.address_bits >= 64 ? ~uint64_t{0} : bit(limits.address_bits) - 1) {}
 
-std::string RequestRules::owner_error(uint64_t owner, const std::string& text) const {
+std::string RequestRules::owner_error(uint64_t owner, std::string_view text) const {
   if (limits_.virtual_addresses) {
-    if (!limits_.has_process(owner)) return "no application has process id " + text;
+    if (!limits_.has_process(owner)) return "no application has process id " + std::string(text);
   } else if (owner >= kMaxTaskTypes) {
     return "task type " + std::to_string(owner) + " out of range (0-15)";
   }
@@ -22,14 +22,14 @@ std::string RequestRules::size_error(uint64_t size) const {
          std::to_string(max_size()) + " bytes)";
 }
 
-std::string RequestRules::range_error(uint64_t address, uint64_t size, const std::string& text) const {
+std::string RequestRules::range_error(uint64_t address, uint64_t size, std::string_view text) const {
   if (address <= address_max_ && address_max_ - address >= size - 1) return "";
-  return "address " + text + " out of range of the configured " + (virtual_addresses() ? "virtual" : "physical") + " address space";
+  return "address " + std::string(text) + " out of range of the configured " + (virtual_addresses() ? "virtual" : "physical") + " address space";
 }
 
-std::string RequestRules::alignment_error(uint64_t address, uint64_t size, const std::string& text) {
+std::string RequestRules::alignment_error(uint64_t address, uint64_t size, std::string_view text) {
   if (address % size == 0) return "";
-  return "address " + text + " is not aligned to its size " + std::to_string(size);
+  return "address " + std::string(text) + " is not aligned to its size " + std::to_string(size);
 }
 
 void RequestRules::set_owner(Request& r, uint64_t owner) const {

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "frontend/frontend_params.hpp"
 #include "payload/request.hpp"
@@ -24,10 +25,10 @@ class RequestRules {
   unsigned max_size() const { return limits_.max_request_bytes; }
 
   // `text` is the value as the record wrote it, for the message.
-  std::string owner_error(uint64_t owner, const std::string& text) const;
+  std::string owner_error(uint64_t owner, std::string_view text) const;
   std::string size_error(uint64_t size) const;
-  std::string range_error(uint64_t address, uint64_t size, const std::string& text) const;
-  static std::string alignment_error(uint64_t address, uint64_t size, const std::string& text);
+  std::string range_error(uint64_t address, uint64_t size, std::string_view text) const;
+  static std::string alignment_error(uint64_t address, uint64_t size, std::string_view text);
 
   // The request's process (address space) or task type, from a checked owner.
   void set_owner(Request& r, uint64_t owner) const;

@@ -1,6 +1,7 @@
 #include "frontend/trace_reader.hpp"
 
-#include <vector>
+#include <array>
+#include <string_view>
 
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
@@ -15,16 +16,26 @@ const char* const kPhysicalColumns[] = {"cycle", "task_type", "op", "address", "
 const char* const kVirtualColumns[] = {"cycle", "process", "op", "va", "size"};
 constexpr size_t kColumnCount = 5;
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  size_t pos = 0;
+// The fields of a record, trimmed views into its line: at most kMaxFields
+// kept, every one counted (a record with too many is an error that says how
+// many). Without a copy per field: a trace of 10 M records is read in seconds.
+constexpr size_t kMaxFields = kColumnCount + 1;  // the optional data column
+struct Fields {
+  std::array<std::string_view, kMaxFields> at;
+  size_t count = 0;
+  const std::string_view& operator[](size_t i) const { return at[i]; }
+};
+
+Fields split(std::string_view line) {
+  Fields f;
   while (true) {
-    const size_t comma = line.find(',', pos);
-    out.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
+    const size_t comma = line.find(',');
+    if (f.count < kMaxFields) f.at[f.count] = trimmed(line.substr(0, comma));
+    ++f.count;
+    if (comma == std::string_view::npos) break;
+    line.remove_prefix(comma + 1);
   }
-  return out;
+  return f;
 }
 }  // namespace
 
@@ -48,48 +59,49 @@ void CsvTraceReader::fail(const std::string& column, const std::string& msg) con
   throw InputError(name_, line_no_, column, msg);
 }
 
-// The next line that is neither blank nor a comment, trimmed; false at the end.
-bool CsvTraceReader::next_content_line(std::string& t) {
-  std::string line;
-  while (std::getline(in_, line)) {
+// The next line that is neither blank nor a comment, trimmed (a view into
+// line_, good until the next call); false at the end.
+bool CsvTraceReader::next_content_line(std::string_view& t) {
+  while (std::getline(in_, line_)) {
     ++line_no_;
-    t = trim(line);
+    t = trimmed(line_);
     if (!t.empty() && t[0] != '#') return true;
   }
   return false;
 }
 
 void CsvTraceReader::read_header() {
-  std::string t;
+  std::string_view t;
   if (next_content_line(t)) {
-    const auto cols = split(t);
+    const Fields cols = split(t);
     const size_t want = kColumnCount;
-    bool ok = cols.size() == want || (cols.size() == want + 1 && cols[want] == "data");
+    bool ok = cols.count == want || (cols.count == want + 1 && cols[want] == "data");
     for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == columns_[i];
     if (!ok) {
       std::string header;
       for (size_t i = 0; i < want; ++i) header += (i ? "," : "") + std::string(columns_[i]);
       fail("", "header must be '" + header + "' with an optional ',data' column" +
-                   (rules_.virtual_addresses() ? " (the config has an address space)" : "") + ", got '" + t + "'");
+                   (rules_.virtual_addresses() ? " (the config has an address space)" : "") + ", got '" +
+                   std::string(t) + "'");
     }
-    has_data_column_ = cols.size() == want + 1;
+    has_data_column_ = cols.count == want + 1;
     return;
   }
   fail("", "empty trace: no header line");
 }
 
 bool CsvTraceReader::next(Request& r) {
-  std::string t;
+  std::string_view t;
   while (next_content_line(t)) {
-    const auto cols = split(t);
+    const Fields cols = split(t);
     const size_t want = has_data_column_ ? 6 : 5;
-    if (cols.size() != want)
-      fail("", "expected " + std::to_string(want) + " columns, found " + std::to_string(cols.size()));
+    if (cols.count != want)
+      fail("", "expected " + std::to_string(want) + " columns, found " + std::to_string(cols.count));
     auto number = [&](size_t i, const char* column) -> uint64_t {
       uint64_t v = 0;
       const NumberParse p = parse_unsigned(cols[i], v);
-      if (p == NumberParse::kNotANumber) fail(column, "bad number '" + cols[i] + "'");
-      if (p == NumberParse::kOutOfRange) fail(column, "number out of range '" + cols[i] + "'");
+      if (p == NumberParse::kNotANumber) fail(column, "bad number '" + std::string(cols[i]) + "'");
+      if (p == NumberParse::kOutOfRange) fail(column, "number out of range '" + std::string(cols[i]) + "'");
       return v;
     };
     r.id = next_id_;
@@ -103,10 +115,10 @@ bool CsvTraceReader::next(Request& r) {
     if (!owner_msg.empty()) fail(owner_column, owner_msg);
     rules_.set_owner(r, owner);
     const char* const address_column = columns_[3];
-    const std::string& op = cols[2];
+    const std::string_view op = cols[2];
     if (op == "R" || op == "r" || op == "read") r.op = Op::kRead;
     else if (op == "W" || op == "w" || op == "write") r.op = Op::kWrite;
-    else fail("op", "bad operation '" + op + "' (R or W)");
+    else fail("op", "bad operation '" + std::string(op) + "' (R or W)");
     r.address = number(3, address_column);
     const uint64_t size = number(4, "size");
     std::string msg = rules_.size_error(size);
@@ -120,7 +132,7 @@ bool CsvTraceReader::next(Request& r) {
     if (!rules_.virtual_addresses()) {
       const auto [first, inserted] = page_task_.try_emplace(r.address / page_bytes_, {r.task_type, line_no_});
       if (!inserted && first->first != r.task_type)
-        fail("task_type", "page of address " + cols[3] + " was used as task type " + std::to_string(first->first) + " at line " +
+        fail("task_type", "page of address " + std::string(cols[3]) + " was used as task type " + std::to_string(first->first) + " at line " +
                          std::to_string(first->second) + "; a page carries one task type");
     }
     last_cycle_ = r.cycle;

@@ -5,6 +5,7 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "base/flat_map.hpp"
 #include "frontend/request_rules.hpp"
@@ -21,12 +22,13 @@ class CsvTraceReader : public RequestSource {
  private:
   CsvTraceReader(const RequestLimits& limits, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
   void read_header();
-  bool next_content_line(std::string& trimmed);
+  bool next_content_line(std::string_view& trimmed);
   [[noreturn]] void fail(const std::string& column, const std::string& msg) const;
 
   std::unique_ptr<std::ifstream> owned_;
   std::istream& in_;
   std::string name_;
+  std::string line_;  // the line read last: next_content_line's view points into it
   int line_no_ = 0;
   bool has_data_column_ = false;
   const RequestRules rules_;
