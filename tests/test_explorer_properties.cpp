@@ -25,17 +25,20 @@ ChannelBitSearchOptions any_options(unsigned window) {
   return o;
 }
 
+// Every vector's score the same to the last bit.
+void expect_same_scores(const std::vector<double>& fast, const std::vector<double>& expected) {
+  RC_ASSERT(fast.size() == expected.size());
+  for (size_t a = 0; a < fast.size(); ++a) {
+    if (fast[a] != expected[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " expected " << expected[a] << "\n";
+    RC_ASSERT(fast[a] == expected[a]);
+  }
+}
+
 void expect_naive_scores(const std::vector<uint32_t>& chans, const std::vector<uint32_t>& patterns, unsigned channels,
                          unsigned bit, unsigned k, unsigned window, const ChannelBitSearchOptions& options) {
   ChannelBitSearch search(channels, bit, k, window, options);
   for (size_t r = 0; r < chans.size(); ++r) search.add(chans[r], patterns[r]);
-  const std::vector<double> fast = search.scores();
-  const std::vector<double> naive = channel_bit_scores_naive(chans, patterns, channels, bit, k, window);
-  RC_ASSERT(fast.size() == naive.size());
-  for (size_t a = 0; a < fast.size(); ++a) {
-    if (fast[a] != naive[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " naive " << naive[a] << "\n";
-    RC_ASSERT(fast[a] == naive[a]);
-  }
+  expect_same_scores(search.scores(), channel_bit_scores_naive(chans, patterns, channels, bit, k, window));
 }
 
 RC_GTEST_PROP(ExplorerProperties, FastSearchEqualsTheNaiveLoopForEveryVector, ()) {
@@ -154,13 +157,38 @@ RC_GTEST_PROP(ExplorerProperties, CountedWindowsScoreAsTheWindowsRepeated, ()) {
   }
   RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << windows
            << " windows\n";
-  const std::vector<double> fast = search.scores();
-  const std::vector<double> naive = channel_bit_scores_naive(chans, patterns, channels, bit, k, window);
-  RC_ASSERT(fast.size() == naive.size());
-  for (size_t a = 0; a < fast.size(); ++a) {
-    if (fast[a] != naive[a]) RC_LOG() << "vector " << a << ": fast " << fast[a] << " naive " << naive[a] << "\n";
-    RC_ASSERT(fast[a] == naive[a]);
+  expect_same_scores(search.scores(), channel_bit_scores_naive(chans, patterns, channels, bit, k, window));
+}
+
+// Every window's count times 2^m: the same scores to the bit (the mean
+// entropy's sums and window count scale alike, by a power of two). Counts
+// up to 2^42 take each way the spectrum is summed: 64-bit partial sums
+// folded into the 128-bit spectrum before they could overflow, often or
+// rarely, and terms too large for them added at 128 bits.
+RC_GTEST_PROP(ExplorerProperties, ScoresDoNotChangeWhenEveryCountIsScaled, ()) {
+  const unsigned m = *rc::gen::inRange(1u, 5u);
+  const unsigned channels = 1u << m;
+  const unsigned bit = *rc::gen::inRange(0u, m);
+  const unsigned k = *rc::gen::inRange(1u, 9u);
+  const unsigned window = *rc::gen::element(2u, 8u, 33u, 64u, 200u);
+  const unsigned scale = *rc::gen::element(1u, 10u, 20u, 28u, 34u, 40u);
+  const uint32_t kmask = (1u << k) - 1;
+  ChannelBitSearch once(channels, bit, k, window, any_options(window));
+  ChannelBitSearch scaled(channels, bit, k, window, any_options(window));
+  const unsigned windows = *rc::gen::inRange(1u, 40u);
+  std::vector<uint32_t> c(window), p(window);
+  for (unsigned w = 0; w < windows; ++w) {
+    for (unsigned r = 0; r < window; ++r) {
+      c[r] = *rc::gen::inRange(0u, channels);
+      p[r] = *rc::gen::inRange(0u, kmask + 1);
+    }
+    const uint64_t count = *rc::gen::inRange<uint64_t>(1, 5);
+    once.add_window(c.data(), p.data(), count);
+    scaled.add_window(c.data(), p.data(), count << scale);
   }
+  RC_LOG() << channels << " channels, bit " << bit << ", K " << k << ", window " << window << ", " << windows
+           << " windows, counts times 2^" << scale << "\n";
+  expect_same_scores(scaled.scores(), once.scores());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "metrics/window_entropy.hpp"
 
@@ -16,17 +17,22 @@ namespace {
 
 unsigned highest_bit(uint64_t v) { return 63u - static_cast<unsigned>(__builtin_clzll(v)); }
 
-// In place: h[z] = sum over y of h[y] (-1)^popcount(z & y). The first three
-// levels in registers, eight values at a time, then two levels per pass over
-// the array: integers, so the order of the additions does not change a bit.
-template <class Int>
-void walsh_hadamard(Int* h, size_t size) {
+// h[z] = sum over y of value(y) (-1)^popcount(z & y), for z < size. The
+// values are read once, into the first three levels, done in registers eight
+// at a time; then two levels per pass over h. Integers, so the order of the
+// additions does not change a bit.
+template <class Int, class Value>
+void walsh_hadamard_of(Int* h, size_t size, Value value) {
   size_t len = 1;
-  if (size >= 8) {
+  if (size < 8) {
+    for (size_t z = 0; z < size; ++z) h[z] = value(z);
+  } else {
     for (size_t i = 0; i < size; i += 8) {
       Int* p = h + i;
-      const Int a0 = p[0] + p[1], a1 = p[0] - p[1], a2 = p[2] + p[3], a3 = p[2] - p[3];
-      const Int a4 = p[4] + p[5], a5 = p[4] - p[5], a6 = p[6] + p[7], a7 = p[6] - p[7];
+      const Int v0 = value(i), v1 = value(i + 1), v2 = value(i + 2), v3 = value(i + 3);
+      const Int v4 = value(i + 4), v5 = value(i + 5), v6 = value(i + 6), v7 = value(i + 7);
+      const Int a0 = v0 + v1, a1 = v0 - v1, a2 = v2 + v3, a3 = v2 - v3;
+      const Int a4 = v4 + v5, a5 = v4 - v5, a6 = v6 + v7, a7 = v6 - v7;
       const Int b0 = a0 + a2, b2 = a0 - a2, b1 = a1 + a3, b3 = a1 - a3;
       const Int b4 = a4 + a6, b6 = a4 - a6, b5 = a5 + a7, b7 = a5 - a7;
       p[0] = b0 + b4, p[4] = b0 - b4, p[1] = b1 + b5, p[5] = b1 - b5;
@@ -55,6 +61,12 @@ void walsh_hadamard(Int* h, size_t size) {
       }
 }
 
+// The same in place.
+template <class Int>
+void walsh_hadamard(Int* h, size_t size) {
+  walsh_hadamard_of(h, size, [h](size_t z) { return h[z]; });
+}
+
 }  // namespace
 
 // One thread's share of the work: the windows it is given, their distinct
@@ -73,6 +85,7 @@ class ChannelBitSearch::Accumulator {
   void flush() {
     for (const Slot& s : slots_)
       if (s.offset != kEmpty) add_group(&arena_[s.offset + 1], arena_[s.offset], s.count);
+    fold();
     std::fill(slots_.begin(), slots_.end(), Slot{});
     arena_.clear();
     distinct_ = 0;
@@ -95,12 +108,24 @@ class ChannelBitSearch::Accumulator {
   void add_group(const uint32_t* group, unsigned n, uint64_t count);
   const int64_t* term_table(unsigned n);
   template <class Int>
-  void add_term(Int* g, const int64_t* t, unsigned n, uint64_t count);
+  void add_term(Int* g, unsigned n, uint64_t count);
+  void fold() {  // near_ into spectrum_
+    if (near_bound_ == 0) return;
+    for (size_t u = 0; u < near_.size(); ++u) spectrum_[u] += near_[u], near_[u] = 0;
+    near_bound_ = 0;
+  }
 
   unsigned k_;
   const std::vector<int64_t>& nlog2n_;
   size_t held_;
   std::vector<__int128> spectrum_;
+  // Terms are added here at 64 bits, half the memory and the work of the
+  // 128-bit spectrum, and folded into it before the sum could overflow:
+  // near_bound_ bounds every |near_[u]| (a term's largest coefficient is
+  // G^(0), at most 2^62 a term). Up to K = 20: beyond, a fold (2^K
+  // additions) would come after a few hundred groups.
+  std::vector<int64_t> near_ = std::vector<int64_t>(k_ <= 20 ? size_t{1} << k_ : 0);
+  unsigned __int128 near_bound_ = 0;
   // The held distinct groups: open addressing over arena_, at most half full.
   std::vector<uint32_t> arena_;
   std::vector<Slot> slots_;
@@ -108,7 +133,7 @@ class ChannelBitSearch::Accumulator {
   // Scratch, grown to the largest window and group seen, then reused.
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> group_;
-  std::vector<uint32_t> basis_ = std::vector<uint32_t>(32);
+  std::vector<uint32_t> basis_ = std::vector<uint32_t>(32);  // the group's span: d <= K <= 24 vectors
   std::vector<unsigned> pivot_ = std::vector<unsigned>(32);
   unsigned d_ = 0;
   std::vector<int32_t> h_;
@@ -180,6 +205,9 @@ void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n, uint
 // their term of the window's sum, as a function of the vector a, added to
 // the spectrum.
 void ChannelBitSearch::Accumulator::add_group(const uint32_t* group, unsigned n, uint64_t count) {
+  // The span of the patterns relative to the first, in reduced row echelon
+  // form (each pivot bit in one basis vector only): a relative pattern's
+  // coordinate i is its bit at pivot[i].
   uint32_t* basis = basis_.data();
   unsigned* pivot = pivot_.data();
   unsigned d = 0;
@@ -197,6 +225,10 @@ void ChannelBitSearch::Accumulator::add_group(const uint32_t* group, unsigned n,
   d_ = d;
   const size_t size = size_t{1} << d;
   if (h_.size() < size) h_.resize(size), g_.resize(size), g_wide_.resize(size);
+
+  // H(z) = sum_r (-1)^(bit_r xor z.y_r): the signed histogram of the
+  // coordinates, transformed; |H| <= n. Bit j set on n1 = (n - H) / 2
+  // requests; the group's term is T(n1) + T(n - n1) (T: nlog2n_fixed).
   int32_t* h = h_.data();
   std::fill(h, h + size, 0);
   for (unsigned r = 0; r < n; ++r) {
@@ -206,52 +238,64 @@ void ChannelBitSearch::Accumulator::add_group(const uint32_t* group, unsigned n,
     h[y] += (group[r] & 1) ? -1 : 1;
   }
   walsh_hadamard(h, size);
-  const int64_t* t = term_table(n);
+  // G^ is at most G^(0) = sum_z g(z) <= 2^d T(n) in size (g >= 0): 64 bits
+  // while that fits, which is always for windows up to 1024 requests.
   if (d + highest_bit(static_cast<uint64_t>(nlog2n_[n]) | 1) < 62)
-    add_term(g_.data(), t, n, count);
+    add_term(g_.data(), n, count);
   else
-    add_term(g_wide_.data(), t, n, count);
+    add_term(g_wide_.data(), n, count);
 }
 
+// T(n1) + T(n - n1) for n1 = 0..n.
 const int64_t* ChannelBitSearch::Accumulator::term_table(unsigned n) {
   if (terms_.size() <= n) terms_.resize(n + 1);
   std::vector<int64_t>& v = terms_[n];
   if (v.empty()) {
     v.resize(n + 1);
-    for (unsigned n0 = 0; n0 <= n; ++n0) v[n0] = nlog2n_[n0] + nlog2n_[n - n0];
+    for (unsigned n1 = 0; n1 <= n; ++n1) v[n1] = nlog2n_[n1] + nlog2n_[n - n1];
   }
   return v.data();
 }
 
-template <class Int>
-void ChannelBitSearch::Accumulator::add_term(Int* g, const int64_t* t, unsigned n, uint64_t count) {
-  const size_t size = size_t{1} << d_;
-  const int32_t* h = h_.data();
-  const int32_t total = static_cast<int32_t>(n);
-  for (size_t z = 0; z < size; ++z) g[z] = t[(total - h[z]) >> 1];
-  walsh_hadamard(g, size);
-  __int128* spectrum = spectrum_.data();
-  const uint32_t* basis = basis_.data();
+namespace {
+// sum[u(c)] += scale * g[c] for every c < size, u(c) = sum_i c_i basis[i]:
+// c in Gray-code order, one XOR a step.
+template <class Sum, class Int, class Scale>
+void add_on_span(Sum* sum, const Int* g, size_t size, const uint32_t* basis, Scale scale) {
+  sum[0] += g[0] * scale;
   uint32_t u = 0;
-  if (count == 1) {
-    const unsigned shift = k_ - d_;
-    spectrum[0] += static_cast<__int128>(g[0]) << shift;
-    for (uint32_t c = 1, gray = 0; c < size; ++c) {
-      const unsigned i = static_cast<unsigned>(__builtin_ctz(c));
-      gray ^= 1u << i;
-      u ^= basis[i];
-      spectrum[u] += static_cast<__int128>(g[gray]) << shift;
-    }
-    return;
-  }
-  const __int128 scale = static_cast<__int128>(count) << (k_ - d_);  // a multiplication: G^ may be negative
-  spectrum[0] += g[0] * scale;
   for (uint32_t c = 1, gray = 0; c < size; ++c) {
     const unsigned i = static_cast<unsigned>(__builtin_ctz(c));
     gray ^= 1u << i;
     u ^= basis[i];
-    spectrum[u] += g[gray] * scale;
+    sum[u] += g[gray] * scale;
   }
+}
+}  // namespace
+
+// The group's term g(z) = T(n1) + T(n - n1) from H = h_, transformed to G^.
+// The term is g(z(a)), z_i = parity(a & basis[i]); its spectrum at
+// u = sum_i c_i basis[i] is 2^(K-d) * G^(c), zero off the span.
+template <class Int>
+void ChannelBitSearch::Accumulator::add_term(Int* g, unsigned n, uint64_t count) {
+  const size_t size = size_t{1} << d_;
+  const int32_t* h = h_.data();
+  const int64_t* t = term_table(n);
+  const int32_t total = static_cast<int32_t>(n);
+  walsh_hadamard_of(g, size, [h, t, total](size_t z) -> Int { return t[(total - h[z]) >> 1]; });
+  if (g[0] == 0) return;  // |G^(c)| <= G^(0): the term is 0
+  if constexpr (std::is_same_v<Int, int64_t>) {
+    constexpr unsigned __int128 kLimit = static_cast<unsigned __int128>(1) << 62;
+    const unsigned __int128 bound = (static_cast<unsigned __int128>(g[0]) * count) << (k_ - d_);
+    if (!near_.empty() && bound <= kLimit) {
+      if (near_bound_ + bound > kLimit) fold();
+      near_bound_ += bound;
+      add_on_span(near_.data(), g, size, basis_.data(), static_cast<int64_t>(count << (k_ - d_)));
+      return;
+    }
+  }
+  // A multiplication, not a shift: G^ may be negative.
+  add_on_span(spectrum_.data(), g, size, basis_.data(), static_cast<__int128>(count) << (k_ - d_));
 }
 
 // Worker threads over batches of whole windows. A batch goes to whichever

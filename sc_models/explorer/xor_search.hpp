@@ -46,7 +46,8 @@ class ChannelBitSearch {
  public:
   // `channels` a power of two, `bit` the channel-index bit searched, k <= 24
   // candidate bits, windows of `window` requests. Memory: a 2^K spectrum of
-  // 16-byte integers per thread, the held groups, and a few batches.
+  // 16-byte integers per thread (24 bytes up to K = 20: a 64-bit sum beside
+  // it), the held groups, and a few batches.
   ChannelBitSearch(unsigned channels, unsigned bit, unsigned k, unsigned window, ChannelBitSearchOptions options = {});
   ~ChannelBitSearch();
   ChannelBitSearch(const ChannelBitSearch&) = delete;
