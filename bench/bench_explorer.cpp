@@ -3,12 +3,22 @@
 // scored on the whole stream, the naive loop on a slice of it, its time
 // projected to the whole stream (it is linear in the stream), and the ratio.
 // Streams are generated as they are consumed, so memory is what the search
-// holds. docs/performance.md, "Explorer".
+// holds. Then `gpumem explore` end to end, as a user runs it: the strided
+// stream written as a CSV trace, read, resolved, every candidate scored and
+// the joint XOR search over four channel bits, with one thread and with two.
+// docs/performance.md, "Explorer".
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,6 +54,53 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The strided stream as gpumem explore reads it: a CSV trace (task type 0,
+// physical addresses; the line within the page in address bits 8-11, the
+// page from bit 12) and a config with those channel bits and K candidate
+// bits from bit 12.
+void write_explore_input(const std::filesystem::path& dir, unsigned k, unsigned window, uint64_t requests) {
+  FILE* cfg = std::fopen((dir / "explore.yaml").c_str(), "w");
+  if (!cfg) throw std::runtime_error("cannot write " + (dir / "explore.yaml").string());
+  std::fprintf(cfg, "memory: {address_bits: 40, channels: 16, service_cycles: 1, max_outstanding: %u}\n", window);
+  std::fprintf(cfg, "translator:\n  channel_bits: [8, 9, 10, 11]\n  candidate_bits: [");
+  for (unsigned b = 0; b < k; ++b) std::fprintf(cfg, "%s%u", b ? ", " : "", 12 + b);
+  std::fprintf(cfg, "]\n");
+  std::fclose(cfg);
+  FILE* csv = std::fopen((dir / "strided.csv").c_str(), "w");
+  if (!csv) throw std::runtime_error("cannot write " + (dir / "strided.csv").string());
+  std::fprintf(csv, "cycle,task_type,op,address,size\n");
+  uint64_t cursor[8];  // as Stream's, the page number whole
+  for (unsigned w = 0; w < 8; ++w) cursor[w] = uint64_t{w} << 20;
+  for (uint64_t r = 0; r < requests; ++r) {
+    const unsigned w = static_cast<unsigned>(r % 8);
+    const uint64_t page = cursor[w] += 1 + w;
+    const uint64_t line = (r / 8) & 15;
+    std::fprintf(csv, "0,0,R,0x%llx,64\n", static_cast<unsigned long long>(page << 12 | line << 8));
+  }
+  if (std::fclose(csv) != 0) throw std::runtime_error("cannot write " + (dir / "strided.csv").string());
+}
+
+// Seconds `gpumem explore` took on the input above, its output discarded.
+double time_explore(const std::string& gpumem, const std::filesystem::path& dir, unsigned threads) {
+  const std::string config = (dir / "explore.yaml").string(), trace = (dir / "strided.csv").string();
+  const std::string thread_count = std::to_string(threads);
+  std::vector<const char*> argv{gpumem.c_str(), "explore",  "--config", config.c_str(), "--trace",
+                                trace.c_str(),  "--threads", thread_count.c_str(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, gpumem.c_str(), &actions, nullptr, const_cast<char* const*>(argv.data()), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) throw std::runtime_error("cannot run " + gpumem);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double seconds = seconds_since(t0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(gpumem + " explore failed");
+  return seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,6 +117,11 @@ int main(int argc, char** argv) {
   app.add_option("--held-requests", options.held_requests,
                  "requests the distinct groups held per thread may add up to (default 2 M; 0: no deduplication)");
   app.add_option("--kind", kinds, "strided, random (default both)")->check(CLI::IsMember({"strided", "random"}));
+  uint64_t explore_requests = 10'000'000;
+  std::string gpumem = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gpumem").string();
+  app.add_option("--explore-requests", explore_requests,
+                 "requests of the strided CSV trace gpumem explore runs on end to end (default 10 M; 0: none)");
+  app.add_option("--gpumem", gpumem, "the gpumem binary (default: the one beside this benchmark)");
   CLI11_PARSE(app, argc, argv);
 
   for (const std::string& kind : kinds) {
@@ -91,5 +153,27 @@ int main(int argc, char** argv) {
     std::printf("%-8s naive loop: %.2f s on %llu requests, projected %.0f s on the stream; ratio naive/fast %.0f\n",
                 kind.c_str(), naive_slice, static_cast<unsigned long long>(slice), projected, projected / fast);
   }
-  return 0;
+  if (explore_requests == 0) return 0;
+
+  char dir_template[] = "/tmp/gpumem-bench-explorer-XXXXXX";
+  if (!mkdtemp(dir_template)) {
+    std::perror("mkdtemp");
+    return 1;
+  }
+  const std::filesystem::path dir = dir_template;
+  int rc = 0;
+  try {
+    write_explore_input(dir, k, window, explore_requests);
+    const double one = time_explore(gpumem, dir, 1);
+    const double two = time_explore(gpumem, dir, 2);
+    std::printf("explore  end to end (gpumem explore --trace: the strided stream as a CSV trace of %llu requests, K %u, W %u, "
+                "16 channels, beam 4): 1 thread %.2f s (goal <= 15 s), 2 threads %.2f s\n",
+                static_cast<unsigned long long>(explore_requests), k, window, one, two);
+    std::printf("ratio_explore_2_threads_to_1: %.2f\n", one / two);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpumem_bench_explorer: %s\n", e.what());
+    rc = 1;
+  }
+  std::filesystem::remove_all(dir);
+  return rc;
 }

@@ -22,7 +22,7 @@ class FlatMap64 {
   std::pair<V*, bool> try_emplace(uint64_t key, const V& value) {
     if (4 * (size_ + 1) > 3 * slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
-    size_t i = splitmix64(key) & mask;
+    size_t i = home(key) & mask;
     while (used(i)) {
       if (slots_[i].key == key) return {&slots_[i].value, false};
       i = (i + 1) & mask;
@@ -38,6 +38,9 @@ class FlatMap64 {
     uint64_t key;
     V value;
   };
+  // Keys that differ in their low four bits only start in neighbouring
+  // slots: a trace walking pages touches a few cache lines, not one per page.
+  static size_t home(uint64_t key) { return static_cast<size_t>(splitmix64(key >> 4) << 4 | (key & 15)); }
   // Which slots hold an entry, a bit each: a flag in the slot would pad it.
   bool used(size_t i) const { return (used_[i / 64] >> (i % 64)) & 1; }
   void grow() {

@@ -222,6 +222,14 @@ void ChannelBitSearch::Accumulator::add_group(const uint32_t* group, unsigned n,
     basis[d] = u;
     pivot[d++] = p;
   }
+  // Lowest pivot first: the coordinates the scatter (add_on_span) changes
+  // most often then move only low bits of the spectrum index, and its
+  // writes stay close together.
+  for (unsigned i = 1; i < d; ++i)
+    for (unsigned j = i; j > 0 && pivot[j - 1] > pivot[j]; --j) {
+      std::swap(pivot[j - 1], pivot[j]);
+      std::swap(basis[j - 1], basis[j]);
+    }
   d_ = d;
   const size_t size = size_t{1} << d;
   if (h_.size() < size) h_.resize(size), g_.resize(size), g_wide_.resize(size);
