@@ -74,7 +74,7 @@ void walsh_hadamard(Int* h, size_t size) {
 class ChannelBitSearch::Accumulator {
  public:
   Accumulator(unsigned k, const std::vector<int64_t>& nlog2n, size_t held_requests)
-      : k_(k), nlog2n_(nlog2n), held_(std::min<size_t>(held_requests, uint32_t{1} << 31)), spectrum_(size_t{1} << k, 0) {}
+      : k_(k), nlog2n_(nlog2n), held_(held_requests), spectrum_(size_t{1} << k, 0) {}
 
   // consecutive windows of n requests each, window w counted counts[w] times.
   void windows(const Request* requests, const std::vector<uint64_t>& counts, unsigned n) {
@@ -83,9 +83,27 @@ class ChannelBitSearch::Accumulator {
 
   // Transforms the held groups into the spectrum and forgets them.
   void flush() {
-    for (const Slot& s : slots_)
-      if (s.offset != kEmpty) add_group(&arena_[s.offset + 1], arena_[s.offset], s.count);
+    transform_share(*this, 0, 1);
+    forget();
+  }
+
+  // After the stream, with more threads: another thread's held groups added
+  // to these (the table may then hold more than held_requests), so that a
+  // group both held is transformed once...
+  void absorb(const Accumulator& other) {
+    for (const Slot& s : other.slots_)
+      if (s.offset != kEmpty) hold(&other.arena_[s.offset + 1], other.arena_[s.offset], s.count, false);
+  }
+  // ... by one of the threads, which each transform every share-th group of
+  // `table` (from the first-th) into their own spectrum.
+  void transform_share(const Accumulator& table, size_t first, size_t share) {
+    for (size_t i = first; i < table.slots_.size(); i += share) {
+      const Slot& s = table.slots_[i];
+      if (s.offset != kEmpty) add_group(&table.arena_[s.offset + 1], table.arena_[s.offset], s.count);
+    }
     fold();
+  }
+  void forget() {
     std::fill(slots_.begin(), slots_.end(), Slot{});
     arena_.clear();
     distinct_ = 0;
@@ -104,7 +122,7 @@ class ChannelBitSearch::Accumulator {
   };
 
   void window(const Request* requests, unsigned n, uint64_t count);
-  void hold(const uint32_t* group, unsigned n, uint64_t count);
+  void hold(const uint32_t* group, unsigned n, uint64_t count, bool may_flush = true);
   void add_group(const uint32_t* group, unsigned n, uint64_t count);
   const int64_t* term_table(unsigned n);
   template <class Int>
@@ -168,8 +186,8 @@ void ChannelBitSearch::Accumulator::window(const Request* requests, unsigned n, 
   }
 }
 
-void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n, uint64_t count) {
-  if (arena_.size() + n + 1 > held_) flush();
+void ChannelBitSearch::Accumulator::hold(const uint32_t* group, unsigned n, uint64_t count, bool may_flush) {
+  if (may_flush && arena_.size() + n + 1 > held_) flush();
   if (2 * (distinct_ + 1) > slots_.size()) {  // grow, and place every held group again
     std::vector<Slot> old(std::max<size_t>(1024, 2 * slots_.size()));
     old.swap(slots_);
@@ -311,7 +329,8 @@ void ChannelBitSearch::Accumulator::add_term(Int* g, unsigned n, uint64_t count)
 // which batch does not change the sum.
 class ChannelBitSearch::Pool {
  public:
-  Pool(std::vector<std::unique_ptr<Accumulator>>& accumulators, unsigned window) : window_(window) {
+  Pool(std::vector<std::unique_ptr<Accumulator>>& accumulators, unsigned window)
+      : accumulators_(accumulators), window_(window) {
     flush_.assign(accumulators.size(), false);
     for (size_t i = 0; i < accumulators.size(); ++i)
       threads_.emplace_back([this, i, a = accumulators[i].get()] { run(i, *a); });
@@ -342,14 +361,19 @@ class ChannelBitSearch::Pool {
     return b;
   }
 
-  // Returns once every batch is in and every worker has flushed its held
-  // groups: then the accumulators are the caller's to read.
+  // Returns once every batch is in and every held group is transformed:
+  // then the accumulators are the caller's to read. The workers' held groups
+  // are gathered into the first's table and the workers each transform a
+  // share of it, so a group every worker holds (a strided stream's) is
+  // transformed once, not once per worker.
   void flush() {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return queue_.empty() && busy_ == 0; });
+    for (size_t i = 1; i < accumulators_.size(); ++i) accumulators_[0]->absorb(*accumulators_[i]);
     std::fill(flush_.begin(), flush_.end(), true);
     work_.notify_all();
     done_.wait(lock, [this] { return std::none_of(flush_.begin(), flush_.end(), [](bool f) { return f; }); });
+    for (auto& a : accumulators_) a->forget();
   }
 
  private:
@@ -371,7 +395,7 @@ class ChannelBitSearch::Pool {
         done_.notify_all();
       } else if (flush_[i]) {
         lock.unlock();
-        accumulator.flush();
+        accumulator.transform_share(*accumulators_[0], i, accumulators_.size());
         lock.lock();
         flush_[i] = false;
         done_.notify_all();
@@ -381,6 +405,7 @@ class ChannelBitSearch::Pool {
     }
   }
 
+  std::vector<std::unique_ptr<Accumulator>>& accumulators_;
   unsigned window_;
   std::mutex mutex_;
   std::condition_variable work_, done_;
@@ -404,8 +429,10 @@ ChannelBitSearch::ChannelBitSearch(unsigned channels, unsigned bit, unsigned k, 
   pattern_mask_ = (uint32_t{1} << k) - 1;
   nlog2n_.resize(size_t{window} + 1);
   for (unsigned n = 0; n <= window; ++n) nlog2n_[n] = nlog2n_fixed(n);
-  for (unsigned i = 0; i < options.threads; ++i)
-    accumulators_.push_back(std::make_unique<Accumulator>(k, nlog2n_, options.held_requests));
+  // The first table gathers every thread's at the end: together they stay
+  // below 2^31 entries (32-bit offsets).
+  const size_t held = std::min<size_t>(options.held_requests, (size_t{1} << 31) / options.threads);
+  for (unsigned i = 0; i < options.threads; ++i) accumulators_.push_back(std::make_unique<Accumulator>(k, nlog2n_, held));
   batch_ = window;
   if (options.threads > 1) {
     batch_ = std::max<size_t>(1, options.batch_requests / window) * window;
