@@ -178,7 +178,7 @@ class DistinctWindows {
         hashes_.push_back(h);
         counts_.push_back(1);
         for (uint64_t e : open_) {
-          channel_.push_back(static_cast<uint32_t>(e >> 32));
+          channel_.push_back(static_cast<uint16_t>(e >> 32));
           pattern_.push_back(static_cast<uint32_t>(e));
         }
         return;
@@ -191,9 +191,20 @@ class DistinctWindows {
     }
   }
 
+  // Room for `requests` without a reallocation (the most a stream of that
+  // many can keep), and the room left over given back after the stream.
+  void reserve(size_t requests) {
+    channel_.reserve(requests);
+    pattern_.reserve(requests);
+  }
+  void shrink_to_fit() {
+    channel_.shrink_to_fit();
+    pattern_.shrink_to_fit();
+  }
+
   size_t size() const { return counts_.size(); }
   uint64_t count(size_t w) const { return counts_[w]; }
-  const uint32_t* channels(size_t w) const { return &channel_[w * window_]; }
+  const uint16_t* channels(size_t w) const { return &channel_[w * window_]; }
   const uint32_t* patterns(size_t w) const { return &pattern_[w * window_]; }
 
  private:
@@ -218,7 +229,10 @@ class DistinctWindows {
   unsigned filled_ = 0;
   std::vector<uint32_t> slots_;  // open addressing: distinct window + 1, 0 empty
   std::vector<uint64_t> hashes_, counts_;
-  std::vector<uint32_t> channel_, pattern_;  // the distinct windows' requests
+  // The distinct windows' requests (a channel below kMaxChannels, XOR another).
+  static_assert(kMaxChannels <= 65536, "a channel in 16 bits");
+  std::vector<uint16_t> channel_;
+  std::vector<uint32_t> pattern_;
 };
 
 class XorSearch {
@@ -238,6 +252,7 @@ class XorSearch {
     const ChannelDecoder dec(cfg.channel_layout());
     // A stream shorter than one window is scored as that window (ChannelBitSearch).
     const bool short_stream = stream.size() < window;
+    if (!short_stream) windows_.reserve(stream.size() / window * window);
     for (size_t i = 0; i < stream.size(); ++i) {
       stage.pass(i, stream.size());
       const TranslatorInput& in = stream[i];
@@ -250,6 +265,7 @@ class XorSearch {
         windows_.add(channel, pattern);  // the requests after the last whole window count nowhere
       }
     }
+    windows_.shrink_to_fit();
     m_ = static_cast<unsigned>(cb.size());
   }
 
@@ -269,7 +285,7 @@ class XorSearch {
     const size_t total = windows_.size() * window_;
     for (size_t w = 0; w < windows_.size(); ++w) {
       stage_.passed(w * window_, window_, total);
-      const uint32_t* c = windows_.channels(w);
+      const uint16_t* c = windows_.channels(w);
       const uint32_t* p = windows_.patterns(w);
       for (unsigned r = 0; r < window_; ++r) channels[r] = mapped(c[r], p[r]);
       search.add_window(channels.data(), p, windows_.count(w));
