@@ -118,10 +118,10 @@ int main(int argc, char** argv) {
                  "requests the distinct groups held per thread may add up to (default 2 M; 0: no deduplication)");
   app.add_option("--kind", kinds, "strided, random (default both)")->check(CLI::IsMember({"strided", "random"}));
   uint64_t explore_requests = 10'000'000;
-  std::string gpumem = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gpumem").string();
+  std::string gpumem = GPUMEM_BINARY;
   app.add_option("--explore-requests", explore_requests,
                  "requests of the strided CSV trace gpumem explore runs on end to end (default 10 M; 0: none)");
-  app.add_option("--gpumem", gpumem, "the gpumem binary (default: the one beside this benchmark)");
+  app.add_option("--gpumem", gpumem, "the gpumem binary (default: the build's)");
   CLI11_PARSE(app, argc, argv);
 
   for (const std::string& kind : kinds) {
