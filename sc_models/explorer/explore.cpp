@@ -1,6 +1,7 @@
 #include "explorer/explore.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -295,6 +296,14 @@ class XorSearch {
 
   XorState run(double identity_score) const {
     const std::string task = stage_.text();
+    // Bit j's best vector and its score given the other bits' vectors (the
+    // lowest of equal scores), by j and those vectors: a coordinate pass asks
+    // again what the beam's last step or the pass before already scored.
+    std::map<std::vector<uint32_t>, std::pair<uint32_t, double>> best_of;
+    auto key = [](unsigned j, std::vector<uint32_t> v) {
+      v[j] = ~uint32_t{0};
+      return v;
+    };
     std::vector<XorState> beam{{std::vector<uint32_t>(m_, 0), identity_score}};
     const unsigned width = std::max(1u, options_.beam);
     auto better = [](const XorState& a, const XorState& b) { return a.score != b.score ? a.score > b.score : a.vectors < b.vectors; };
@@ -310,6 +319,7 @@ class XorSearch {
         const size_t keep = std::min<size_t>(width, order.size());
         std::partial_sort(order.begin(), order.begin() + static_cast<long>(keep), order.end(),
                           [&](uint32_t a, uint32_t b) { return s[a] != s[b] ? s[a] > s[b] : a < b; });
+        best_of[key(j, st.vectors)] = {order[0], s[order[0]]};
         for (size_t i = 0; i < keep; ++i) {
           XorState n = st;
           n.vectors[j] = order[i];
@@ -329,9 +339,14 @@ class XorSearch {
       for (unsigned j = 0; j < m_; ++j) {
         stage_.set(task + ", coordinate pass " + std::to_string(pass + 1) + ", channel bit " + std::to_string(j) + " of " +
                    std::to_string(m_));
-        const std::vector<double> s = scores(j, best.vectors);
-        const uint32_t a = static_cast<uint32_t>(std::max_element(s.begin(), s.end()) - s.begin());
-        if (s[a] > best.score) best.vectors[j] = a, best.score = s[a], moved = true;
+        auto known = best_of.find(key(j, best.vectors));
+        if (known == best_of.end()) {
+          const std::vector<double> s = scores(j, best.vectors);
+          const uint32_t a = static_cast<uint32_t>(std::max_element(s.begin(), s.end()) - s.begin());
+          known = best_of.emplace(key(j, best.vectors), std::make_pair(a, s[a])).first;
+        }
+        const auto [a, score] = known->second;
+        if (score > best.score) best.vectors[j] = a, best.score = score, moved = true;
       }
       if (!moved) break;
     }
