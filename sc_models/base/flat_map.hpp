@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -20,40 +21,44 @@ class FlatMap64 {
 
   // The value under `key` and false, or `value` put under it and true.
   std::pair<V*, bool> try_emplace(uint64_t key, const V& value) {
+    if (key == kNoKey) {  // the one key the slots cannot hold
+      const bool inserted = !no_key_value_;
+      if (inserted) no_key_value_ = std::make_unique<V>(value), ++size_;
+      return {no_key_value_.get(), inserted};
+    }
     if (4 * (size_ + 1) > 3 * slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
     size_t i = home(key) & mask;
-    while (used(i)) {
+    while (slots_[i].key != kNoKey) {
       if (slots_[i].key == key) return {&slots_[i].value, false};
       i = (i + 1) & mask;
     }
     slots_[i] = {key, value};
-    used_[i / 64] |= uint64_t{1} << (i % 64);
     ++size_;
     return {&slots_[i].value, true};
   }
 
  private:
+  // An empty slot's key: a probe reads one cache line, not a slot and a
+  // bit of a separate occupancy map.
+  static constexpr uint64_t kNoKey = ~uint64_t{0};
   struct Slot {
-    uint64_t key;
-    V value;
+    uint64_t key = kNoKey;
+    V value{};
   };
   // Keys that differ in their low four bits only start in neighbouring
   // slots: a trace walking pages touches a few cache lines, not one per page.
   static size_t home(uint64_t key) { return static_cast<size_t>(splitmix64(key >> 4) << 4 | (key & 15)); }
-  // Which slots hold an entry, a bit each: a flag in the slot would pad it.
-  bool used(size_t i) const { return (used_[i / 64] >> (i % 64)) & 1; }
   void grow() {
     const size_t slots = slots_.empty() ? 64 : 2 * slots_.size();
     const std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots));
-    const std::vector<uint64_t> old_used = std::exchange(used_, std::vector<uint64_t>(slots / 64));
-    size_ = 0;
-    for (size_t i = 0; i < old.size(); ++i)
-      if ((old_used[i / 64] >> (i % 64)) & 1) try_emplace(old[i].key, old[i].value);
+    size_ = no_key_value_ ? 1 : 0;
+    for (const Slot& s : old)
+      if (s.key != kNoKey) try_emplace(s.key, s.value);
   }
 
   std::vector<Slot> slots_;
-  std::vector<uint64_t> used_;
+  std::unique_ptr<V> no_key_value_;  // the value under kNoKey, if any
   size_t size_ = 0;
 };
 
