@@ -35,6 +35,7 @@ struct Stream {
   std::mt19937_64 rng{1};
   uint64_t i = 0;
   uint64_t cursor[8] = {0, 1u << 20, 2u << 20, 3u << 20, 4u << 20, 5u << 20, 6u << 20, 7u << 20};
+  uint64_t page = 0;  // strided: the last request's whole page number
   void next(uint32_t& channel, uint32_t& pattern) {
     if (kind == "random") {
       const uint64_t r = rng();
@@ -42,7 +43,7 @@ struct Stream {
       pattern = static_cast<uint32_t>(r >> 4) & ((1u << k) - 1);
     } else {
       const unsigned w = static_cast<unsigned>(i % 8);
-      const uint64_t page = cursor[w] += 1 + w;  // warp w strides 1 + w pages
+      page = cursor[w] += 1 + w;  // warp w strides 1 + w pages
       channel = static_cast<uint32_t>(i / 8) & 15;  // the line within the page
       pattern = static_cast<uint32_t>(page) & ((1u << k) - 1);
     }
@@ -69,13 +70,11 @@ void write_explore_input(const std::filesystem::path& dir, unsigned k, unsigned 
   FILE* csv = std::fopen((dir / "strided.csv").c_str(), "w");
   if (!csv) throw std::runtime_error("cannot write " + (dir / "strided.csv").string());
   std::fprintf(csv, "cycle,task_type,op,address,size\n");
-  uint64_t cursor[8];  // as Stream's, the page number whole
-  for (unsigned w = 0; w < 8; ++w) cursor[w] = uint64_t{w} << 20;
+  Stream s{"strided", k};
+  uint32_t line = 0, pattern = 0;
   for (uint64_t r = 0; r < requests; ++r) {
-    const unsigned w = static_cast<unsigned>(r % 8);
-    const uint64_t page = cursor[w] += 1 + w;
-    const uint64_t line = (r / 8) & 15;
-    std::fprintf(csv, "0,0,R,0x%llx,64\n", static_cast<unsigned long long>(page << 12 | line << 8));
+    s.next(line, pattern);
+    std::fprintf(csv, "0,0,R,0x%llx,64\n", static_cast<unsigned long long>(s.page << 12 | uint64_t{line} << 8));
   }
   if (std::fclose(csv) != 0) throw std::runtime_error("cannot write " + (dir / "strided.csv").string());
 }

@@ -11,18 +11,13 @@
 
 namespace gpumem {
 
-inline std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-// trim() without a copy: a view into `s`.
+// `s` without the blanks around it, as a view into `s`; trim() copies it.
 inline std::string_view trimmed(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t\r");
   if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
+inline std::string trim(const std::string& s) { return std::string(trimmed(s)); }
 
 enum class NumberParse { kOk, kNotANumber, kOutOfRange };
 
