@@ -492,6 +492,24 @@ TEST(TlbErrors, WayHoldingAnswersPerPageSize) {
   EXPECT_EQ(t.way_holding(0x0001'0000, true), -1);
 }
 
+// The smallest geometry allowed keeps every VA bit in what lookup compares:
+// pages that differ only in the top VA bit, or only in their size, stay apart.
+TEST(TlbLookup, PagesAtTheTopOfTheAddressSpaceStayApart) {
+  TlbParams c = tlb_cfg(4, 4, Replacement::kLru);
+  c.geometry.small_bits = 2;
+  c.geometry.large_bits = 6;
+  Tlb t(c);
+  const uint64_t top = ~uint64_t{0} - 3;  // the last small page
+  t.fill(top, small_leaf(0x5));
+  EXPECT_EQ(t.lookup(top).result, TlbResult::kHitSmall);
+  EXPECT_EQ(t.lookup(top ^ (uint64_t{1} << 63)).result, TlbResult::kMiss);
+  EXPECT_EQ(t.lookup(top ^ (uint64_t{1} << 62)).result, TlbResult::kMiss);
+  t.fill(top ^ (uint64_t{1} << 63), large_leaf(0x40));
+  EXPECT_EQ(t.lookup(top ^ (uint64_t{1} << 63)).result, TlbResult::kHitLarge);
+  EXPECT_EQ(t.lookup(top).result, TlbResult::kHitSmall);
+  EXPECT_EQ(t.lookup(top - 4).result, TlbResult::kMiss);  // the small page below: no large page holds it
+}
+
 TEST(TlbErrors, BadConfigsThrowNamingTheParameter) {
   std::string m = thrown<std::invalid_argument>([] { Tlb t(tlb_cfg(12, 8, Replacement::kLru)); });
   EXPECT_TRUE(contains(m, "entries") && contains(m, "multiple of ways")) << m;
@@ -509,6 +527,11 @@ TEST(TlbErrors, BadConfigsThrowNamingTheParameter) {
   g.geometry.small_bits = 16;
   m = thrown<std::invalid_argument>([&] { Tlb t(g); });
   EXPECT_TRUE(contains(m, "geometry")) << m;
+
+  g = tlb_cfg(4, 4, Replacement::kLru);
+  g.geometry.small_bits = 1;  // a vpn could then need all 64 bits, which the compared key cannot hold with its size
+  m = thrown<std::invalid_argument>([&] { Tlb t(g); });
+  EXPECT_TRUE(contains(m, "geometry") && contains(m, "2 <= small_bits")) << m;
 
   EXPECT_NO_THROW({ Tlb t(tlb_cfg(3, 3, Replacement::kLru)); });   // LRU needs no power-of-two ways
   EXPECT_NO_THROW({ Tlb t(tlb_cfg(24, 3, Replacement::kLru)); });  // 8 sets of 3

@@ -11,11 +11,16 @@ namespace {
 
 class Generator {
  public:
-  explicit Generator(const GeneratorConfig& g) : g_(g), rng_(g.seed) {}
+  explicit Generator(const GeneratorConfig& g)
+      : g_(g),
+        rng_(g.seed),
+        next_cycle_(g.start_cycle),
+        slots_(g.kind == GeneratorConfig::Kind::kRandom ? g.range / g.size : 0),
+        slot_mask_(is_pow2(slots_) ? slots_ - 1 : 0) {}
   bool done() const { return i_ >= g_.count; }
-  uint64_t next_cycle() const { return g_.start_cycle + i_ * g_.issue_interval; }
+  uint64_t next_cycle() const { return next_cycle_; }  // start_cycle + i * issue_interval, kept as a sum
   void emit(Request& r) {
-    r.cycle = next_cycle();
+    r.cycle = next_cycle_;
     r.task_type = g_.task_type;
     r.process = g_.process;
     r.size = g_.size;
@@ -29,20 +34,26 @@ class Generator {
       if (write_credit_ >= 1.0) write_credit_ -= 1.0;
       r.data = (i_ + 1) * 0x9E3779B97F4A7C15ull;
     } else {
-      const uint64_t slots = g_.range / g_.size;
-      r.address = g_.base + (splitmix64_next(rng_) % slots) * g_.size;
+      // A power-of-two slot count takes a mask, which is the remainder
+      // without a 64-bit division.
+      const uint64_t v = splitmix64_next(rng_);
+      r.address = g_.base + (slot_mask_ ? v & slot_mask_ : v % slots_) * g_.size;
       r.data = splitmix64_next(rng_);
       r.op = (r.data >> 11) * 0x1.0p-53 < g_.write_fraction ? Op::kWrite : Op::kRead;
     }
     ++i_;
+    next_cycle_ += g_.issue_interval;
   }
 
  private:
   GeneratorConfig g_;
   uint64_t rng_;
   uint64_t i_ = 0;
+  uint64_t next_cycle_;
   uint64_t offset_ = 0;
   double write_credit_ = 0;
+  uint64_t slots_;      // random: addresses are base + slot * size
+  uint64_t slot_mask_;  // slots_ - 1 when slots_ is a power of two above 1, else 0
 };
 
 class MergedWorkload : public RequestSource {

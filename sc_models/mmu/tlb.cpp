@@ -23,8 +23,8 @@ unsigned checked_sets(const TlbParams& c) {
                                 ", ways " + std::to_string(c.ways) + ")");
   if (c.replacement == Replacement::kPlru && !is_pow2(c.ways))
     throw std::invalid_argument(n + "tree-PLRU needs ways to be a power of two (ways " + std::to_string(c.ways) + ")");
-  if (c.geometry.small_bits >= c.geometry.large_bits || c.geometry.large_bits >= 64)
-    throw std::invalid_argument(n + "page geometry needs small_bits < large_bits < 64 (small_bits " +
+  if (c.geometry.small_bits < 2 || c.geometry.small_bits >= c.geometry.large_bits || c.geometry.large_bits >= 64)
+    throw std::invalid_argument(n + "page geometry needs 2 <= small_bits < large_bits < 64 (small_bits " +
                                 std::to_string(c.geometry.small_bits) + ", large_bits " +
                                 std::to_string(c.geometry.large_bits) + ")");
   return sets;
@@ -38,6 +38,7 @@ Tlb::Tlb(const TlbParams& cfg)
       replacement_(cfg.replacement),
       geo_(cfg.geometry),
       entries_(size_t{sets_} * ways_),
+      keys_(size_t{sets_} * ways_, kInvalidKey),
       age_(replacement_ == Replacement::kLru ? size_t{sets_} * ways_ : 0),
       plru_(replacement_ == Replacement::kPlru ? size_t{sets_} * ways_ : 0) {
   reset_replacement();
@@ -55,8 +56,18 @@ void Tlb::reset_replacement() {
     }
 }
 
-void Tlb::double_hit(unsigned set, bool large) const {
-  throw std::logic_error(std::string("TLB: two ") + (large ? "large" : "small") + " entries hit in set " + std::to_string(set));
+// Names the size whose second hit comes first in way order.
+void Tlb::double_hit(unsigned set, uint64_t small_vpn, uint64_t large_vpn) const {
+  bool seen[2] = {false, false};
+  for (unsigned w = 0; w < ways_; ++w) {
+    const TlbEntry& e = at(set, w);
+    if (!e.valid || e.vpn != (e.large_page ? large_vpn : small_vpn)) continue;
+    if (seen[e.large_page])
+      throw std::logic_error(std::string("TLB: two ") + (e.large_page ? "large" : "small") + " entries hit in set " +
+                             std::to_string(set));
+    seen[e.large_page] = true;
+  }
+  throw std::logic_error("TLB: a double hit that the entries do not show");
 }
 
 unsigned Tlb::policy_victim(unsigned set) const {
@@ -102,12 +113,14 @@ TlbFill Tlb::fill(uint64_t va, const Pte& leaf) {
     out.victim = slot;
   }
   slot = e;
+  keys_[size_t{out.set} * ways_ + out.way] = key(e.vpn, e.large_page ? kLargeKey : kSmallKey);
   touch(out.set, out.way);
   return out;
 }
 
 void Tlb::invalidate_all() {
   for (TlbEntry& e : entries_) e.valid = false;
+  for (uint64_t& k : keys_) k = kInvalidKey;
   reset_replacement();
 }
 

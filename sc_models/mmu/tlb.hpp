@@ -6,7 +6,7 @@
 // Organisation
 //   sets = entries / ways. Required: ways >= 1, entries % ways == 0, sets a
 //   power of two, and for tree-PLRU ways a power of two; the page geometry
-//   needs small_bits < large_bits < 64. Anything else throws
+//   needs 2 <= small_bits < large_bits < 64. Anything else throws
 //   std::invalid_argument naming the parameter. ways == entries is the fully
 //   associative TLB (claim 7): one set, every entry compared.
 //
@@ -105,26 +105,32 @@ class Tlb {
  public:
   explicit Tlb(const TlbParams& cfg);
 
-  // Inline: the MMU's hot path. The double-hit check costs nothing until it fires.
+  // Inline: the MMU's hot path. Each way is compared without a branch, by
+  // one key that holds the entry's vpn, size and valid bit; a double hit
+  // costs nothing until it fires.
   TlbLookup lookup(uint64_t va) {
     TlbLookup out;
     out.set = set_index(va);
     const uint64_t small_vpn = va >> geo_.small_bits, large_vpn = va >> geo_.large_bits;
-    const TlbEntry* row = &entries_[size_t{out.set} * ways_];
-    int small_way = -1, large_way = -1;
+    const uint64_t small_key = key(small_vpn, kSmallKey), large_key = key(large_vpn, kLargeKey);
+    const uint64_t* keys = &keys_[size_t{out.set} * ways_];
+    unsigned small_hits = 0, large_hits = 0, small_way = 0, large_way = 0;
     for (unsigned w = 0; w < ways_; ++w) {
-      const TlbEntry& e = row[w];
-      if (!e.valid || e.vpn != (e.large_page ? large_vpn : small_vpn)) continue;
-      int& slot = e.large_page ? large_way : small_way;
-      if (slot >= 0) double_hit(out.set, e.large_page);
-      slot = static_cast<int>(w);
+      const bool small = keys[w] == small_key;
+      const bool large = keys[w] == large_key;
+      small_way = small ? w : small_way;
+      large_way = large ? w : large_way;
+      small_hits += small;
+      large_hits += large;
     }
-    if (small_way >= 0) {
+    if (small_hits > 1 || large_hits > 1) double_hit(out.set, small_vpn, large_vpn);
+    const TlbEntry* row = &entries_[size_t{out.set} * ways_];
+    if (small_hits) {
       out.result = TlbResult::kHitSmall;
-      out.way = static_cast<unsigned>(small_way);
+      out.way = small_way;
       touch(out.set, out.way);
-    } else if (large_way >= 0) {
-      out.way = static_cast<unsigned>(large_way);
+    } else if (large_hits) {
+      out.way = large_way;
       if (geo_.in_nested_region(va, row[out.way].nested_flag)) {
         out.result = TlbResult::kNested;
       } else {
@@ -172,7 +178,7 @@ class Tlb {
 
  private:
   void check_set(unsigned set) const;
-  [[noreturn]] void double_hit(unsigned set, bool large) const;
+  [[noreturn]] void double_hit(unsigned set, uint64_t small_vpn, uint64_t large_vpn) const;
   void reset_replacement();
   __attribute__((always_inline)) void touch(unsigned set, unsigned way) {
     const size_t base = size_t{set} * ways_;
@@ -195,6 +201,13 @@ class Tlb {
   Replacement replacement_;
   PageGeometry geo_;
   std::vector<TlbEntry> entries_;  // [set * ways + way]
+  // What lookup() compares, kept beside entries_ by fill() and
+  // invalidate_all(): vpn * 4 + 1 for a valid small entry, + 2 for a large
+  // one, + 0 when invalid (which no lookup's key equals). Lossless, since
+  // small_bits >= 2 leaves every vpn below 2^62.
+  static constexpr uint64_t kInvalidKey = 0, kSmallKey = 1, kLargeKey = 2;
+  static uint64_t key(uint64_t vpn, uint64_t kind) { return vpn << 2 | kind; }
+  std::vector<uint64_t> keys_;     // [set * ways + way]
   std::vector<unsigned> age_;      // LRU: [set * ways + way]
   std::vector<uint8_t> plru_;      // PLRU: [set * ways + node], node 0 unused
 };
