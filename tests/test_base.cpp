@@ -20,6 +20,7 @@
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "base/ring_buffer.hpp"
+#include "base/page_pool.hpp"
 #include "base/sparse_memory.hpp"
 
 namespace gpumem::test {
@@ -136,15 +137,18 @@ TEST(EarliestTree, FindsWhatAScanOfEverySlotFinds) {
   }
 }
 
-// Against a byte-per-entry shadow: accesses of every size the model makes,
-// across page and block boundaries, far apart and reread; unwritten bytes are zero.
-TEST(SparseMemory, BehavesAsAByteMapWhoseUnwrittenBytesAreZero) {
-  SparseMemory mem;
-  std::unordered_map<uint64_t, uint8_t> shadow;
-  std::mt19937_64 rng(11);
+// Against a byte-per-entry shadow for each memory: accesses of every size the
+// model makes, across page and block boundaries, far apart and reread, the
+// memories in turn; unwritten bytes are zero.
+void expect_byte_maps(const std::vector<SparseMemory*>& memories, uint64_t seed) {
+  std::vector<std::unordered_map<uint64_t, uint8_t>> shadows(memories.size());
+  std::mt19937_64 rng(seed);
   const uint64_t bases[] = {0, 4096 - 3, 4096 * 1024 - 5, uint64_t{1} << 39, (uint64_t{1} << 47) - 64};
   for (int i = 0; i < 20000; ++i) {
     const uint64_t r = rng();
+    const size_t m = i % memories.size();
+    SparseMemory& mem = *memories[m];
+    auto& shadow = shadows[m];
     const uint64_t address = bases[r % 5] + ((r >> 8) % 20000);
     const unsigned len = 1u << ((r >> 40) % 8);  // 1..128 bytes
     std::vector<uint8_t> buf(len);
@@ -155,15 +159,57 @@ TEST(SparseMemory, BehavesAsAByteMapWhoseUnwrittenBytesAreZero) {
       mem.read(address, buf.data(), len);
       for (unsigned k = 0; k < len; ++k) {
         const auto it = shadow.find(address + k);
-        ASSERT_EQ(buf[k], it == shadow.end() ? 0 : it->second) << "byte " << address + k;
+        ASSERT_EQ(buf[k], it == shadow.end() ? 0 : it->second) << "memory " << m << ", byte " << address + k;
       }
     }
   }
+}
+
+TEST(SparseMemory, BehavesAsAByteMapWhoseUnwrittenBytesAreZero) {
+  SparseMemory mem;
+  expect_byte_maps({&mem}, 11);
   mem.write_u64(0x1FF8, 0x1122334455667788u);  // across no page; then across one
   mem.write_u64(0x2FFC, 0x99AABBCCDDEEFF00u);
   EXPECT_EQ(mem.read_u64(0x1FF8), 0x1122334455667788u);
   EXPECT_EQ(mem.read_u64(0x2FFC), 0x99AABBCCDDEEFF00u);
   EXPECT_EQ(mem.read_u64(uint64_t{1} << 45), 0u);
+}
+
+// The model's channels take their pages from one pool: no memory sees
+// another's bytes, and a memory moved (as a vector of them grows) keeps its own.
+TEST(SparseMemory, MemoriesSharingAPoolKeepTheirOwnBytes) {
+  PagePool pool(true);
+  SparseMemory a(&pool), b(&pool), c(&pool);
+  expect_byte_maps({&a, &b, &c}, 12);
+  std::vector<SparseMemory> own;
+  for (int i = 0; i < 3; ++i) own.emplace_back();  // moved as the vector grows, each with its own pool
+  for (int i = 0; i < 3; ++i) own[i].write_u64(0x40, 100 + i);
+  own.emplace_back(&pool);
+  own.back().write_u64(0x40, 7);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(own[i].read_u64(0x40), uint64_t(100 + i));
+  EXPECT_EQ(own[3].read_u64(0x40), 7u);
+}
+
+TEST(PagePool, PagesAreZeroedDistinctAndAlignedAcrossChunks) {
+  for (const bool huge : {false, true}) {
+    PagePool pool(huge);
+    const size_t chunk = huge ? PagePool::kHugeChunkBytes : PagePool::kSmallChunkBytes;
+    std::vector<uint8_t*> pages;
+    for (size_t i = 0; i < 2 * chunk / PagePool::kPageBytes + 3; ++i) {  // into a third chunk
+      uint8_t* p = pool.new_page();
+      ASSERT_EQ(reinterpret_cast<uintptr_t>(p) % PagePool::kPageBytes, 0u);
+      if (huge && i % (chunk / PagePool::kPageBytes) == 0) {
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % chunk, 0u) << "a huge chunk starts on its own boundary";
+      }
+      ASSERT_TRUE(std::all_of(p, p + PagePool::kPageBytes, [](uint8_t v) { return v == 0; })) << "page " << i;
+      std::fill(p, p + PagePool::kPageBytes, uint8_t(i));
+      pages.push_back(p);
+    }
+    std::vector<uint8_t*> sorted = pages;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); ++i) ASSERT_GE(sorted[i] - sorted[i - 1], ptrdiff_t(PagePool::kPageBytes));
+    for (size_t i = 0; i < pages.size(); ++i) ASSERT_EQ(pages[i][PagePool::kPageBytes - 1], uint8_t(i));
+  }
 }
 
 TEST(Hex, LowerCaseByDefaultUpperWhereAsked) {

@@ -1,18 +1,24 @@
 // Sparse memory: a byte-addressed store that holds only what was written
 // (unwritten bytes read as zero), in 4 KB pages found through a two-level
 // table. The one sparse memory of the model and the test bench: each
-// channel's backing store and the TLB bench's page-table images.
+// channel's backing store and the TLB bench's page-table images. The pages
+// come from a PagePool: the model's, shared by its channels, or the
+// memory's own.
 #pragma once
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
 
+#include "base/page_pool.hpp"
+
 namespace gpumem {
 
 class SparseMemory {
  public:
-  SparseMemory() = default;
+  // `pool`: where the pages come from, which must outlive the memory; null,
+  // a pool of the memory's own.
+  explicit SparseMemory(PagePool* pool = nullptr) : pool_(pool) {}
   SparseMemory(const SparseMemory&) = delete;  // owns its pages
   SparseMemory& operator=(const SparseMemory&) = delete;
   SparseMemory(SparseMemory&&) = default;
@@ -49,7 +55,7 @@ class SparseMemory {
   size_t pages() const { return pages_; }  // 4 KB pages written so far
 
  private:
-  static constexpr unsigned kPageBytes = 4096;
+  static constexpr unsigned kPageBytes = PagePool::kPageBytes;
   static constexpr unsigned kPagesPerBlock = 1024;
 
   // Fixed-size copies compile to a few vector moves; a variable-length
@@ -70,7 +76,7 @@ class SparseMemory {
   // pointer array inside the block. A working set usually sits in a few
   // blocks, so most accesses skip the hash (whose node chase misses cache).
   struct Block {
-    std::unique_ptr<uint8_t[]> pages[kPagesPerBlock];
+    uint8_t* pages[kPagesPerBlock] = {};  // in the pool
   };
 
   Block* find_block(uint64_t block_key, bool create) const {
@@ -85,18 +91,24 @@ class SparseMemory {
   const uint8_t* find_page(uint64_t address) const {
     const uint64_t page = address / kPageBytes;
     const Block* b = find_block(page / kPagesPerBlock, false);
-    return b ? b->pages[page % kPagesPerBlock].get() : nullptr;
+    return b ? b->pages[page % kPagesPerBlock] : nullptr;
   }
   uint8_t* page_for_write(uint64_t address) {
     const uint64_t page = address / kPageBytes;
     auto& slot = find_block(page / kPagesPerBlock, true)->pages[page % kPagesPerBlock];
     if (!slot) {
-      slot = std::make_unique<uint8_t[]>(kPageBytes);  // value-initialised: zeros
+      if (!pool_) {
+        own_pool_ = std::make_unique<PagePool>(false);
+        pool_ = own_pool_.get();
+      }
+      slot = pool_->new_page();  // zeros
       ++pages_;
     }
-    return slot.get();
+    return slot;
   }
 
+  PagePool* pool_;
+  std::unique_ptr<PagePool> own_pool_;  // when no pool was given, made at the first write
   // mutable: a read remembers the last block it found (a cache, not state).
   mutable std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
   mutable uint64_t last_block_key_ = ~uint64_t{0};

@@ -25,8 +25,9 @@ struct ChannelParams {
 
 class ChannelModel {
  public:
-  explicit ChannelModel(const ChannelParams& params)
-      : service_cycles_(params.service_cycles), latency_cycles_(params.latency_cycles) {
+  // `pages`: where the channel's memory takes its pages (null: its own).
+  explicit ChannelModel(const ChannelParams& params, PagePool* pages = nullptr)
+      : service_cycles_(params.service_cycles), latency_cycles_(params.latency_cycles), memory_(pages) {
     if (params.model == MemoryModel::kDram) dram_ = std::make_unique<DramChannel>(params.dram);
   }
   ChannelModel(const ChannelModel&) = delete;  // owns its memory

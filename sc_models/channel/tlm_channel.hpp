@@ -19,8 +19,9 @@ class MemoryChannelTlm : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<MemoryChannelTlm> target;
 
-  MemoryChannelTlm(sc_core::sc_module_name name, const ChannelParams& params, const Clock& clock)
-      : sc_module(name), target("target"), model_(params), clock_(clock) {
+  // `pages`: shared by the model's channels (null: the channel's own).
+  MemoryChannelTlm(sc_core::sc_module_name name, const ChannelParams& params, const Clock& clock, PagePool* pages = nullptr)
+      : sc_module(name), target("target"), model_(params, pages), clock_(clock) {
     target.register_b_transport(this, &MemoryChannelTlm::b_transport);
     target.register_transport_dbg(this, &MemoryChannelTlm::transport_dbg);
   }

@@ -21,6 +21,11 @@
 namespace gpumem {
 
 class MemorySystem : public sc_core::sc_module {
+ private:
+  // The channels' memories take their pages here (base/page_pool.hpp).
+  // First of the members, so that it outlives the channels.
+  PagePool pages_{true};
+
  public:
   MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
       : sc_module(name),
@@ -29,7 +34,7 @@ class MemorySystem : public sc_core::sc_module {
         router("router", cfg.channel_layout(), registers.bank()) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
-          sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock));
+          sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock, &pages_));
       router.to_channel.bind(channels.back()->target);
     }
     if (!cfg.has_mmu()) {
