@@ -152,6 +152,7 @@ void expect_byte_maps(const std::vector<SparseMemory*>& memories, uint64_t seed)
     const uint64_t address = bases[r % 5] + ((r >> 8) % 20000);
     const unsigned len = 1u << ((r >> 40) % 8);  // 1..128 bytes
     std::vector<uint8_t> buf(len);
+    mem.prefetch(address, len, (r >> 49) & 1);  // a hint only: the contents stay as the shadow says
     if ((r >> 48) & 1) {
       for (unsigned k = 0; k < len; ++k) buf[k] = shadow[address + k] = static_cast<uint8_t>(rng());
       mem.write(address, buf.data(), len);

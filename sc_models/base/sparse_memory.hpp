@@ -5,6 +5,7 @@
 // come from a PagePool: the model's, shared by its channels, or the
 // memory's own.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -40,6 +41,20 @@ class SparseMemory {
       const unsigned n = len < kPageBytes - off ? len : kPageBytes - off;
       copy(page_for_write(address) + off, src, n);
       address += n, src += n, len -= n;
+    }
+  }
+
+  // Starts fetching the host cache lines that hold [address, address + len)
+  // when they are stored, so that a read or write issued some work later
+  // does not wait for them. No effect on the contents.
+  void prefetch(uint64_t address, unsigned len, bool for_write) const {
+    const uint8_t* p = find_page(address);
+    if (!p) return;
+    const unsigned off = static_cast<unsigned>(address & (kPageBytes - 1));
+    const unsigned last = std::min(off + (len ? len - 1 : 0), kPageBytes - 1);
+    for (unsigned o = off & ~63u; o <= last; o += 64) {
+      if (for_write) __builtin_prefetch(p + o, 1);
+      else __builtin_prefetch(p + o, 0);
     }
   }
 

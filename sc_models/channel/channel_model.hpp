@@ -117,6 +117,7 @@ class ChannelModel {
   }
 
   // The channel's share of memory, by channel-local address.
+  void prefetch(uint64_t local, unsigned len, bool for_write) const { memory_.prefetch(local, len, for_write); }
   void read(uint64_t local, uint8_t* dst, unsigned len) const { memory_.read(local, dst, len); }
   void write(uint64_t local, const uint8_t* src, unsigned len) { memory_.write(local, src, len); }
 

@@ -41,6 +41,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
       return;
     }
     const uint64_t local = trans.get_address();
+    // The data's host lines load while the timing is worked out.
+    model_.prefetch(local, trans.get_data_length(), trans.is_write());
     const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write());
     access(trans, local);
     how.start_cycle = slot.start;
