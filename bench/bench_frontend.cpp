@@ -3,8 +3,10 @@
 // against gpumem_bench_tlm's full path in the same run; the trace front end
 // alone (per-thread records to each SM's ordered L1 request sequence, no
 // simulation kernel) against the whole model on the same trace; and the
-// memory both hold as the trace grows. Prints the rates and their ratios
-// (docs/performance.md).
+// memory both hold as the trace grows. Prints the rates and their ratios,
+// and what bounds the two goals: the front end alone and the demo without
+// its MMU, and without its data's host cache misses, against the same full
+// path (docs/performance.md).
 //   gpumem_bench_frontend [--config F] [--scale S] [--records N] [--rounds R]
 // The trace is a BFS over an R-MAT graph of 2^S vertices, generated into a
 // temporary binary file; the memory check streams a synthetic trace of N and
@@ -252,6 +254,23 @@ void demo_in_child(const gpumem::Config& cfg, Timed& into) {
            "default demo");
 }
 
+// The default demo's requests without the parts of its cost that are not
+// the path's: no address space (each generator's addresses taken as
+// physical, with its application's task type), and with `range` > 0 each
+// generator kept within that many bytes, so that the simulated memory stays
+// in the host's caches. What the demo's rate can reach with an MMU that
+// costs nothing, and with data that never misses.
+gpumem::Config demo_without_mmu(gpumem::Config cfg, uint64_t range) {
+  for (gpumem::GeneratorConfig& g : cfg.workload) {
+    const gpumem::ApplicationConfig* app = cfg.address_space.application(g.process);
+    if (!app) throw std::runtime_error("default demo: a generator's process has no application");
+    g.task_type = app->task_type;
+    if (range) g.range = std::min(g.range, range);
+  }
+  cfg.address_space = {};
+  return cfg;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -304,14 +323,18 @@ int sc_main(int argc, char* argv[]) {
     // Which run goes first changes its rate by tens of percent on this
     // machine, so each kind runs once per round, the order rotates from
     // round to round, and a rate is all requests over all its time.
-    enum Kind { kTlm, kBfs, kDemo, kKinds };
+    enum Kind { kTlm, kBfs, kDemo, kDemoPhysical, kDemoInCache, kKinds };
+    const gpumem::Config demo_physical = demo_without_mmu(demo, 0);
+    const gpumem::Config demo_in_cache = demo_without_mmu(demo, uint64_t{256} << 10);
     ModelRun model;
-    Timed tlm, demo_run;
+    Timed tlm, demo_run, demo_physical_run, demo_in_cache_run;
     for (unsigned r = 0; r < rounds; ++r)
       for (unsigned k = 0; k < kKinds; ++k) {
         const Kind kind = static_cast<Kind>((k + r) % kKinds);
         if (kind == kTlm) tlm_path_in_child(tlm_requests, tlm);
         if (kind == kDemo) demo_in_child(demo, demo_run);
+        if (kind == kDemoPhysical) demo_in_child(demo_physical, demo_physical_run);
+        if (kind == kDemoInCache) demo_in_child(demo_in_cache, demo_in_cache_run);
         if (kind != kBfs) continue;
         const ModelRun m = model_in_child(cfg, [&] { return gpumem::open_thread_trace(path); });
         model.records += m.records;
@@ -339,6 +362,8 @@ int sc_main(int argc, char* argv[]) {
     std::printf("  TLM full path: %.2f M requests/s\n", tlm.rate() / 1e6);
     std::printf("  default demo (configs/default.yaml): %llu requests in %.3f s: %.3f M requests/s\n",
                 (unsigned long long)demo_run.requests, demo_run.seconds, demo_run.rate() / 1e6);
+    std::printf("  the demo's requests without its MMU (physical):            %.3f M requests/s\n", demo_physical_run.rate() / 1e6);
+    std::printf("  the same, each generator within 256 KiB (data in cache):   %.3f M requests/s\n", demo_in_cache_run.rate() / 1e6);
 
     // Memory against trace length: the same synthetic stream, N and 8N records.
     const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
@@ -357,6 +382,11 @@ int sc_main(int argc, char* argv[]) {
     std::printf("ratio_frontend_to_model: %.1f\n", fe_requests / model_requests);
     std::printf("ratio_bfs_to_tlm_path: %.3f (goal >= 0.3)\n", model_requests / tlm.rate());
     std::printf("ratio_demo_to_tlm_path: %.3f (goal >= 0.5)\n", demo_run.rate() / tlm.rate());
+    // Bounds, no goals: what each goal's ratio could reach if the part left
+    // out cost nothing (docs/performance.md, "What bounds the two ratios").
+    std::printf("bound_bfs_frontend_alone_to_tlm_path: %.3f (BFS with a model that costs nothing)\n", fe_requests / tlm.rate());
+    std::printf("bound_demo_physical_to_tlm_path: %.3f (the demo with an MMU that costs nothing)\n", demo_physical_run.rate() / tlm.rate());
+    std::printf("bound_demo_in_cache_to_tlm_path: %.3f (and with its data in the host's caches)\n", demo_in_cache_run.rate() / tlm.rate());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpumem_bench_frontend: %s\n", e.what());
     return 1;
