@@ -2,10 +2,10 @@
 // and never returned one by one (a sparse memory only grows). The chunks of
 // a shared pool are 2 MiB, aligned and advised as huge pages: a model whose
 // channels touch tens of MiB of simulated memory at random then takes one
-// page fault and one host TLB entry per 2 MiB instead of per 4 KB (the
-// default demo runs about 6 % faster). A memory of its own gets small
-// chunks, so a few pages cost a few pages. Not thread-safe: one pool serves
-// the memories of one simulation, which one thread runs.
+// page fault and one host TLB entry per 2 MiB instead of per 4 KB
+// (docs/performance.md, "What bounds the two ratios"). A memory of its own
+// gets small chunks, so a few pages cost a few pages. Not thread-safe: one
+// pool serves the memories of one simulation, which one thread runs.
 #pragma once
 #include <sys/mman.h>
 

@@ -20,7 +20,7 @@ class SparseMemory {
   // `pool`: where the pages come from, which must outlive the memory; null,
   // a pool of the memory's own.
   explicit SparseMemory(PagePool* pool = nullptr) : pool_(pool) {}
-  SparseMemory(const SparseMemory&) = delete;  // owns its pages
+  SparseMemory(const SparseMemory&) = delete;  // owns its page table (and its own pool)
   SparseMemory& operator=(const SparseMemory&) = delete;
   SparseMemory(SparseMemory&&) = default;
   SparseMemory& operator=(SparseMemory&&) = default;
