@@ -24,7 +24,10 @@ SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& param
       front_tree_(params.num_sms),
       tick_tree_(params.num_sms),
       stats_(params.num_sms) {
-  for (SmState& st : sms_) st.warp_wait.resize(size_t{params.blocks_per_sm} * kMaxWarpsPerBlock);
+  for (SmState& st : sms_) {
+    st.warp_wait.resize(size_t{params.blocks_per_sm} * kMaxWarpsPerBlock);
+    st.warp_run.resize(st.warp_wait.size());
+  }
   for (unsigned s = 0; s < params.num_sms; ++s)
     sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
   SC_HAS_PROCESS(SmArrayTlm);
@@ -102,9 +105,15 @@ void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
 }
 
 void SmArrayTlm::close_kernel() {
-  for (const auto& [warp, acc] : warps_) retire_warp(acc);
-  warps_.clear();
-  for (SmState& st : sms_) std::fill(st.warp_wait.begin(), st.warp_wait.end(), WarpWait{});
+  // Warps whose last request has not issued: only when a run stops early.
+  for (SmState& st : sms_) {
+    for (WarpAccumulator& acc : st.warp_run)
+      if (acc.requests) {
+        retire_warp(acc);
+        acc = WarpAccumulator{};
+      }
+    std::fill(st.warp_wait.begin(), st.warp_wait.end(), WarpWait{});
+  }
 }
 
 WarpRunSummary SmArrayTlm::warp_summary() const {
@@ -297,13 +306,13 @@ void SmArrayTlm::issue_all() {
     ss.last_completion = std::max(ss.last_completion, completion);
     ss.mshr_wait_cycles += st.front_mshr_wait;
     ss.dependency_wait_cycles += st.front_dependency_wait;
-    const auto acc = warps_.try_emplace(r.warp).first;
-    ++acc->second.requests;
-    acc->second.latency_sum += completion - issue;
+    WarpAccumulator& acc = st.warp_run[r.warp_slot];
+    ++acc.requests;
+    acc.latency_sum += completion - issue;
     if (r.last_of_warp) {
-      // Nothing more of this warp: its entries go, so they do not pile up over a long kernel.
-      retire_warp(acc->second);
-      warps_.erase(acc);
+      // Nothing more of this warp: its slot is free for the SM's next warp there.
+      retire_warp(acc);
+      acc = WarpAccumulator{};
       w = WarpWait{};
     }
     // A new kernel changed every SM's front class and emptied their warp waits.

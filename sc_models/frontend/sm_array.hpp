@@ -26,7 +26,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <unordered_map>
 #include <vector>
 
 #include "base/earliest_tree.hpp"
@@ -67,18 +66,22 @@ class SmArrayTlm : public sc_core::sc_module {
   struct WarpWait {
     uint64_t before = 0, current = 0;
   };
+  struct WarpAccumulator {
+    uint64_t requests = 0, latency_sum = 0;
+  };
   struct SmState {
     std::deque<L1Request> queue;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding;  // completion cycles
     uint64_t next_free = 0;  // one issue a cycle
     // Each warp's dependent requests, this kernel, by warp slot (zero: none).
     std::vector<WarpWait> warp_wait;
+    // Each warp's requests so far, by warp slot: a slot holds one warp from
+    // its first request to its last (L1Request::warp_slot), so a vector
+    // indexed by it replaces a map by warp id (no lookup, no allocation).
+    std::vector<WarpAccumulator> warp_run;
     // earliest_issue() of the queue front, and the waits it counted.
     uint64_t front_issue = 0, front_mshr_wait = 0, front_dependency_wait = 0;
     bool foreign_front = false;  // the front is of a later kernel than kernel_
-  };
-  struct WarpAccumulator {
-    uint64_t requests = 0, latency_sum = 0;
   };
 
   void run();
@@ -109,7 +112,6 @@ class SmArrayTlm : public sc_core::sc_module {
   unsigned foreign_fronts_ = 0;  // SMs whose front is of a later kernel
   uint64_t idle_epoch_ = 0;      // the ordering's when tick_tree_ was last brought up to date
   std::vector<SmRunStats> stats_;
-  std::unordered_map<uint64_t, WarpAccumulator> warps_;  // this kernel's, by warp
   WarpRunSummary warp_summary_;
   StridedRunStats strided_stats_;
   uint64_t queued_ = 0, queued_max_ = 0, queue_limit_holds_ = 0;
