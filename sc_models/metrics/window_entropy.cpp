@@ -20,6 +20,13 @@ const std::vector<int64_t>& small_table() {
   return t;
 }
 
+// n log2 n in fixed point from the table `t` (small_table()), or computed
+// past it. Callers of many values take the table once.
+int64_t nlog2n_from(const std::vector<int64_t>& t, uint64_t n) {
+  if (n < t.size()) return t[n];
+  return std::llround(static_cast<double>(n) * std::log2(static_cast<double>(n)) * kScale);
+}
+
 // The mean over windows of (n log2 n - S_w) / n, for windows of n requests,
 // as one division of an exact integer: a window on one channel is exactly
 // 0, one spread evenly over 2^k channels exactly k.
@@ -31,11 +38,7 @@ double mean_entropy(__int128 sum, uint64_t windows, uint64_t n) {
 
 }  // namespace
 
-int64_t nlog2n_fixed(uint64_t n) {
-  const auto& t = small_table();
-  if (n < t.size()) return t[n];
-  return std::llround(static_cast<double>(n) * std::log2(static_cast<double>(n)) * kScale);
-}
+int64_t nlog2n_fixed(uint64_t n) { return nlog2n_from(small_table(), n); }
 
 double mean_window_entropy(__int128 sum_nlog2n, uint64_t windows, uint64_t window) {
   return mean_entropy(sum_nlog2n, windows, window);
@@ -46,7 +49,7 @@ double mean_window_entropy(__int128 sum_nlog2n, uint64_t windows, uint64_t windo
 int64_t WindowedEntropy::window_sum() const {
   const std::vector<int64_t>& t = small_table();
   int64_t s = 0;
-  for (uint64_t n : hist_) s += n < t.size() ? t[n] : nlog2n_fixed(n);
+  for (uint64_t n : hist_) s += nlog2n_from(t, n);
   return s;
 }
 
