@@ -44,6 +44,12 @@ enum class IssueTiming : uint8_t {
   kMemory,    // the ordering gives the order only; the model's completions decide when
 };
 
+// How the model's timing is worked out (simulation.timing; docs/memory.md,
+// "Deciding at command time"): loosely timed, each request's completion
+// known when it reaches a target, or approximately timed, each block
+// answering when its answer is ready.
+enum class TimingMode : uint8_t { kLt, kAt };
+
 // The prefetcher beside each SM's L1 (docs/prefetch.md), and where its lines go.
 enum class PrefetchKind : uint8_t { kNone, kStride, kBfs };
 const char* prefetch_kind_name(PrefetchKind k);  // "none", "stride", "bfs"

@@ -10,8 +10,10 @@
 #include <memory>
 
 #include "base/sliding_vector.hpp"
+#include "base/types.hpp"
 #include "base/sparse_memory.hpp"
 #include "channel/dram_channel.hpp"
+#include "channel/dram_controller.hpp"
 
 namespace gpumem {
 
@@ -21,6 +23,7 @@ struct ChannelParams {
   unsigned latency_cycles = 0;  // added to every completion, on top of the channel's own time
   MemoryModel model = MemoryModel::kSimple;
   DramParams dram;              // dram: the channel's organisation and timing
+  TimingMode timing = TimingMode::kLt;  // at: a DRAM decides at command time (DramController)
 };
 
 class ChannelModel {
@@ -28,7 +31,9 @@ class ChannelModel {
   // `pages`: where the channel's memory takes its pages (null: its own).
   explicit ChannelModel(const ChannelParams& params, PagePool* pages = nullptr)
       : service_cycles_(params.service_cycles), latency_cycles_(params.latency_cycles), memory_(pages) {
-    if (params.model == MemoryModel::kDram) dram_ = std::make_unique<DramChannel>(params.dram);
+    if (params.model != MemoryModel::kDram) return;
+    if (params.timing == TimingMode::kAt) controller_ = std::make_unique<DramController>(params.dram);
+    else dram_ = std::make_unique<DramChannel>(params.dram);
   }
   ChannelModel(const ChannelModel&) = delete;  // owns its memory
   ChannelModel& operator=(const ChannelModel&) = delete;
@@ -60,6 +65,11 @@ class ChannelModel {
   }
   DramChannel* dram() { return dram_.get(); }
   const DramChannel* dram() const { return dram_.get(); }
+  // simulation.timing: at on a DRAM: the controller that decides at command
+  // time; the TLM shell feeds it and answers as it decides.
+  DramController* controller() { return controller_.get(); }
+  unsigned latency_cycles() const { return latency_cycles_; }
+  void count_access() { ++accesses_; }
 
   // Serves an access at the earliest `service_cycles` slot at or after its
   // arrival that no earlier reservation holds. Arrivals need not come in
@@ -134,6 +144,7 @@ class ChannelModel {
   unsigned service_cycles_;
   unsigned latency_cycles_;
   std::unique_ptr<DramChannel> dram_;
+  std::unique_ptr<DramController> controller_;
   uint64_t accesses_ = 0;
   // Reservations by start cycle, non-overlapping; arrivals in order append,
   // and a page-table walk's reads, which arrive late, go into gaps.

@@ -50,7 +50,7 @@ uint64_t minus_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 }  // namespace
 
 DramChannel::DramChannel(const DramParams& params)
-    : spec_(params.spec), t_(params.spec.timing), cycle_ps_(params.cycle_ps), map_(params.spec) {
+    : spec_(params.spec), t_(params.spec.timing), clocks_{params.cycle_ps, params.spec.tck_ps}, map_(params.spec) {
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + t_.tCCD_L + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
@@ -65,16 +65,6 @@ DramChannel::DramChannel(const DramParams& params)
   counters_.banks.resize(banks_.size());
   bank_queues_.resize(banks_.size(), RingBuffer<uint64_t>(8));
   write_queue_.reserve(spec_.write_queue);
-}
-
-uint64_t DramChannel::to_memory(uint64_t c) const {
-  if (cycle_ps_ == spec_.tck_ps) return c;
-  return (c * cycle_ps_ + spec_.tck_ps - 1) / spec_.tck_ps;
-}
-
-uint64_t DramChannel::to_model(uint64_t m) const {
-  if (cycle_ps_ == spec_.tck_ps) return m;
-  return (m * spec_.tck_ps + cycle_ps_ - 1) / cycle_ps_;
 }
 
 unsigned DramChannel::write_to_read(unsigned same_group) const {

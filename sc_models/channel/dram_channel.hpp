@@ -42,6 +42,16 @@ struct DramParams {
   uint64_t cycle_ps = 1000;  // the model's cycle; memory cycles are spec.tck_ps
 };
 
+// The model's cycles and the memory's (docs/memory.md, "Clocks").
+struct DramClocks {
+  uint64_t cycle_ps, tck_ps;
+  // The first memory edge at or after a model cycle, and the first model edge at or after a memory cycle.
+  uint64_t to_memory(uint64_t c) const { return cycle_ps == tck_ps ? c : (c * cycle_ps + tck_ps - 1) / tck_ps; }
+  uint64_t to_model(uint64_t m) const { return cycle_ps == tck_ps ? m : (m * tck_ps + cycle_ps - 1) / cycle_ps; }
+  // The first model cycle c with to_memory(c) > m: when every memory cycle up to m lies in the past.
+  uint64_t model_cycle_after(uint64_t m) const { return cycle_ps == tck_ps ? m + 1 : m * tck_ps / cycle_ps + 1; }
+};
+
 struct DramBankCounters {
   uint64_t reads = 0, writes = 0;
   uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
@@ -85,8 +95,8 @@ class DramChannel {
   void record_commands(bool on) { recording_ = on; }
   const std::vector<DramCommand>& commands() const { return commands_; }
 
-  uint64_t to_memory(uint64_t model_cycle) const;   // the first memory edge at or after it
-  uint64_t to_model(uint64_t memory_cycle) const;   // the first model edge at or after it
+  uint64_t to_memory(uint64_t model_cycle) const { return clocks_.to_memory(model_cycle); }
+  uint64_t to_model(uint64_t memory_cycle) const { return clocks_.to_model(memory_cycle); }
 
  private:
   struct Bank {
@@ -165,7 +175,7 @@ class DramChannel {
 
   DramSpec spec_;
   DramTiming t_;
-  uint64_t cycle_ps_;
+  DramClocks clocks_;
   DramAddressMap map_;
   uint64_t lookback_;  // no command constrains one further away than this
   uint64_t refresh_interval_;  // between one rank's refreshes (per bank: tREFI / banks); 0: none

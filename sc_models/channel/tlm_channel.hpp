@@ -1,10 +1,21 @@
-// TLM shell of one memory channel. The returned delay ends at the cycle the
-// access finishes; the channel never waits, so the caller stays decoupled.
-// The arrival cycle comes from the request's How (How::cycle).
+// TLM shell of one memory channel. Loosely timed (simulation.timing: lt):
+// the returned delay ends at the cycle the access finishes; the channel
+// never waits, so the caller stays decoupled. Approximately timed (at): a
+// request comes with nb_transport_fw's BEGIN_REQ and its request phase ends
+// at once (END_REQ: the channel holds what its queues cannot take yet); a
+// DRAM's controller decides at command time, and the channel answers with
+// BEGIN_RESP on nb_transport_bw, annotated with the delay to the cycle the
+// access finishes, as soon as that cycle is decided. A simple channel, which
+// serves in arrival order, answers at once (TLM_COMPLETED). The arrival
+// cycle comes from the request's How (How::cycle); the data moves at
+// arrival in both modes, so a read returns the last write that arrived
+// before it whatever order the controller serves them in.
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <systemc>
+#include <vector>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -21,9 +32,15 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
   // `pages`: shared by the model's channels (null: the channel's own).
   MemoryChannelTlm(sc_core::sc_module_name name, const ChannelParams& params, const Clock& clock, PagePool* pages = nullptr)
-      : sc_module(name), target("target"), model_(params, pages), clock_(clock) {
+      : sc_module(name), target("target"), model_(params, pages), clock_(clock), clocks_{params.dram.cycle_ps, params.dram.spec.tck_ps} {
     target.register_b_transport(this, &MemoryChannelTlm::b_transport);
     target.register_transport_dbg(this, &MemoryChannelTlm::transport_dbg);
+    if (params.timing != TimingMode::kAt) return;
+    target.register_nb_transport_fw(this, &MemoryChannelTlm::nb_transport_fw);
+    SC_HAS_PROCESS(MemoryChannelTlm);
+    SC_METHOD(decide);
+    sensitive << wake_;
+    dont_initialize();
   }
 
   ChannelModel& model() { return model_; }
@@ -95,6 +112,97 @@ class MemoryChannelTlm : public sc_core::sc_module {
     how.row = slot.row;
   }
 
+  // simulation.timing: at. A request's BEGIN_REQ: its data moves now; a
+  // simple channel answers at once, a DRAM's controller takes it.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the initiator took the answer
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext || trans.get_extension<ChannelMessage>()) {  // no arrival cycle; a strided message (not yet in at)
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return tlm::TLM_COMPLETED;
+    }
+    How& how = ext->how;
+    const uint64_t local = trans.get_address();
+    model_.prefetch(local, trans.get_data_length(), trans.is_write());
+    access(trans, local);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    DramController* k = model_.controller();
+    if (!k) {
+      // Served in arrival order: planning on arrival is exact here.
+      const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write());
+      how.start_cycle = slot.start;
+      how.finish_cycle = slot.finish;
+      how.queue_depth = slot.depth;
+      advance(how, delay, clock_.span(slot.finish - how.cycle));
+      phase = tlm::BEGIN_RESP;
+      return tlm::TLM_COMPLETED;
+    }
+    model_.count_access();
+    // Every memory cycle before now is decided before the arrival joins.
+    const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
+    k->run_until(clocks_.to_memory(now), decided_);
+    const size_t others = decided_.size();
+    k->arrive(reinterpret_cast<uintptr_t>(&trans), clocks_.to_memory(how.cycle), local, trans.is_write(), decided_);
+    if (decided_.size() > others) {  // posted, or forwarded from a posted write: answered now
+      const DramController::Done d = decided_.back();
+      decided_.pop_back();
+      const uint64_t finish = note(how, d);
+      delay += clock_.time(finish - how.cycle);
+      how.cycle = finish;
+      phase = tlm::BEGIN_RESP;
+      wake_.notify(sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
+    wake_.notify(decided_.empty() ? wake_delay(*k, now) : sc_core::SC_ZERO_TIME);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+
+  // The controller's decisions up to now, and the answers they give.
+  void decide() {
+    DramController& k = *model_.controller();
+    const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
+    k.run_until(clocks_.to_memory(now), decided_);
+    for (const DramController::Done& d : decided_) {
+      auto& trans = *reinterpret_cast<tlm::tlm_generic_payload*>(d.token);
+      How& how = trans.get_extension<RequestExtension>()->how;
+      // An answer falls after the cycle it is given in: a write that waited
+      // for room in the write queue is acknowledged the cycle after it entered.
+      const uint64_t finish = std::max(note(how, d), now + 1);
+      how.cycle = finish;
+      how.finish_cycle = finish;
+      tlm::tlm_phase phase = tlm::BEGIN_RESP;
+      sc_core::sc_time delay = clock_.time(finish - now);
+      target->nb_transport_bw(trans, phase, delay);
+    }
+    decided_.clear();
+    if (k.busy()) wake_.notify(wake_delay(k, now));
+  }
+
+  // Fills the how of a request the controller has answered; its finish, in model cycles.
+  uint64_t note(How& how, const DramController::Done& d) const {
+    const uint64_t arrival = how.cycle;
+    const bool at_arrival = d.accept == clocks_.to_memory(arrival);
+    how.dram = true;
+    how.arrival_cycle = arrival;
+    how.accept_cycle = at_arrival ? arrival : clocks_.to_model(d.accept);
+    const bool answered_at_arrival = d.row == RowResult::kPosted || d.row == RowResult::kForwarded;
+    how.start_cycle = answered_at_arrival ? arrival : clocks_.to_model(d.start);
+    const uint64_t finish = (answered_at_arrival && at_arrival ? arrival : clocks_.to_model(d.finish)) + model_.latency_cycles();
+    how.finish_cycle = finish;
+    how.queue_depth = d.depth;
+    how.dram_at = d.at;
+    how.row = d.row;
+    return finish;
+  }
+
+  // From now to the model cycle at which the controller's next decision lies in the past.
+  sc_core::sc_time wake_delay(const DramController& k, uint64_t now) const {
+    const uint64_t next = k.next_decision();
+    const sc_core::sc_time at = clock_.time(std::max(now, clocks_.model_cycle_after(next)));
+    return at > sc_core::sc_time_stamp() ? at - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME;
+  }
+
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
     access(trans, trans.get_address());
     return trans.get_data_length();
@@ -121,6 +229,9 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
   ChannelModel model_;
   const Clock& clock_;
+  DramClocks clocks_;
+  sc_core::sc_event wake_;                      // at: the controller has something to decide, or answers to give
+  std::vector<DramController::Done> decided_;  // at: answers not yet given
 };
 
 }  // namespace gpumem

@@ -65,6 +65,8 @@ struct TranslatorConfig {
 struct SimulationConfig {
   double cycle_ns = 1.0;
   uint64_t quantum_cycles = 10000;  // temporal-decoupling quantum
+  TimingMode timing = TimingMode::kLt;
+  int timing_line = 0;  // where simulation.timing was given (0: not given), for what `at` cannot run yet
 };
 
 struct StatsConfig {

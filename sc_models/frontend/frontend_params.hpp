@@ -40,8 +40,9 @@ struct FrontendParams {
 
 // The request trace player (TracePlayer).
 struct TracePlayerParams {
-  uint64_t quantum_cycles = 10000;  // temporal-decoupling quantum
+  uint64_t quantum_cycles = 10000;  // temporal-decoupling quantum (lt)
   unsigned max_outstanding = 64;    // requests in flight at once
+  TimingMode timing = TimingMode::kLt;  // at: each request waits for its answer on nb_transport_bw
 };
 
 }  // namespace gpumem

@@ -11,13 +11,15 @@ TracePlayer::TracePlayer(sc_core::sc_module_name name, const TracePlayerParams& 
     : sc_module(name), memory("memory"), params_(params), source_(source), clock_(clock) {
   SC_HAS_PROCESS(TracePlayer);
   SC_THREAD(run);
+  memory.register_nb_transport_bw(this, &TracePlayer::nb_transport_bw);
 }
 
 void TracePlayer::run() {
   if (start_after_) wait(*start_after_);
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    issue_all();
+    if (params_.timing == TimingMode::kAt) issue_all_at();
+    else issue_all();
   } catch (...) {
     failure_ = std::current_exception();
   }
@@ -67,6 +69,92 @@ void TracePlayer::issue_all() {
     ++done_;
   }
   clock.sync();
+}
+
+tlm::tlm_sync_enum TracePlayer::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  answered(*slot_of_.at(&trans));
+  answer_.notify(sc_core::SC_ZERO_TIME);
+  phase = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+void TracePlayer::answered(InFlight& f) {
+  const tlm::tlm_generic_payload& trans = f.payload.trans;
+  const How& how = f.payload.ext.how;
+  if (!trans.is_response_ok() && how.fault == FaultReason::kNone)
+    throw std::runtime_error(response_error("", f.request.id, f.request.address, trans));
+  answers_.push({how.cycle, f.seq, &f});
+}
+
+void TracePlayer::deliver(uint64_t now) {
+  // An answer is given before its completion cycle, so by `now` every answer
+  // completing at or before it is here: the order below is the same
+  // whatever order the kernel ran the channels in.
+  while (!answers_.empty() && answers_.top().finish <= now) {
+    InFlight& f = *answers_.top().slot;
+    answers_.pop();
+    const Completion c{f.request, f.payload.ext.how, f.data, f.issue, f.payload.ext.how.cycle};
+    for (CompletionObserver* o : observers_) o->on_completion(c);
+    ++done_;
+    --outstanding_;
+    free_.push_back(&f);
+  }
+}
+
+void TracePlayer::issue_all_at() {
+  const uint64_t start_cycle = now_cycle();
+  const size_t max_outstanding = params_.max_outstanding;
+  const auto wait_until = [&](uint64_t cycle) {  // delivering on the way
+    for (;;) {
+      const uint64_t now = now_cycle();
+      deliver(now);
+      if (now >= cycle) return;
+      const uint64_t wake = answers_.empty() ? cycle : std::min(cycle, answers_.top().finish);
+      if (wake > now) wait(clock_.time(wake) - sc_core::sc_time_stamp(), answer_);
+      else wait(answer_);
+    }
+  };
+  uint64_t seq = 0;
+  Request r;
+  while (source_.next(r)) {
+    wait_until(start_cycle + r.cycle);
+    while (outstanding_ >= max_outstanding) {  // the next answer's completion frees a slot
+      if (answers_.empty()) wait(answer_);
+      else wait_until(answers_.top().finish);
+      deliver(now_cycle());
+    }
+    if (free_.empty()) {
+      slots_.push_back(std::make_unique<InFlight>());
+      free_.push_back(slots_.back().get());
+      slot_of_[&slots_.back()->payload.trans] = slots_.back().get();
+    }
+    InFlight& f = *free_.back();
+    free_.pop_back();
+    const uint64_t issue = now_cycle();
+    f.request = r;
+    f.issue = issue;
+    f.seq = seq++;
+    tlm::tlm_generic_payload& trans = f.payload.trans;
+    RequestInfo& info = f.payload.ext.info;
+    How& how = f.payload.ext.how;
+    info.id = r.id;
+    info.task_type = r.task_type;
+    info.process = r.process;
+    info.issue_cycle = issue;
+    set_up(trans, r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, f.data, r.size);
+    if (r.op == Op::kWrite) fill_write_data(r, f.data);
+    how = How{};
+    how.cycle = issue;
+    ++outstanding_;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (memory->nb_transport_fw(trans, phase, delay) == tlm::TLM_COMPLETED) answered(f);
+  }
+  while (outstanding_) {
+    if (answers_.empty()) wait(answer_);
+    else wait_until(answers_.top().finish);
+  }
 }
 
 }  // namespace gpumem

@@ -1,12 +1,20 @@
 // Initiator: issues requests from a RequestSource at their cycles, at most
-// max_outstanding in flight, under a quantum keeper. Requests do not
-// wait for one another's completion. A page fault completes its request (the
-// observers see how.fault) and the run goes on; any other error response stops it.
+// max_outstanding in flight. Requests do not wait for one another's
+// completion. A page fault completes its request (the observers see
+// how.fault) and the run goes on; any other error response stops it.
+// Loosely timed (simulation.timing: lt): b_transport under a quantum keeper,
+// each request's completion known when the call returns. Approximately
+// timed (at): nb_transport_fw at the request's cycle in kernel time, the
+// answer on nb_transport_bw; the observers see the requests in the order
+// they complete (by completion cycle, then issue order), whatever order the
+// kernel ran the channels in.
 #pragma once
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -15,6 +23,7 @@
 #include "frontend/frontend_params.hpp"
 #include "payload/clock.hpp"
 #include "payload/completion.hpp"
+#include "payload/issue_clock.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
@@ -39,6 +48,23 @@ class TracePlayer : public sc_core::sc_module {
  private:
   void run();
   void issue_all();
+  // simulation.timing: at.
+  struct InFlight {  // a request from its issue until the observers have seen it
+    RequestPayload payload;
+    Request request;
+    unsigned char data[kMaxRequestBytes];
+    uint64_t issue = 0, seq = 0;
+  };
+  struct Answered {
+    uint64_t finish, seq;
+    InFlight* slot;
+    bool operator>(const Answered& o) const { return finish != o.finish ? finish > o.finish : seq > o.seq; }
+  };
+  void issue_all_at();
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void answered(InFlight& f);
+  void deliver(uint64_t now);  // every answer whose completion cycle has come, in order
+  uint64_t now_cycle() const { return clock_.cycles(sc_core::sc_time_stamp()); }
 
   const TracePlayerParams params_;
   RequestSource& source_;
@@ -49,6 +75,13 @@ class TracePlayer : public sc_core::sc_module {
   std::exception_ptr failure_;
   sc_core::sc_event finished_;
   const sc_core::sc_event* start_after_ = nullptr;
+  // at:
+  std::vector<std::unique_ptr<InFlight>> slots_;
+  std::vector<InFlight*> free_;
+  std::unordered_map<const tlm::tlm_generic_payload*, InFlight*> slot_of_;
+  std::priority_queue<Answered, std::vector<Answered>, std::greater<Answered>> answers_;
+  sc_core::sc_event answer_;
+  size_t outstanding_ = 0;  // issued, not yet delivered
 };
 
 }  // namespace gpumem

@@ -53,6 +53,7 @@ ChannelParams channel_params(const Config& cfg) {
   p.latency_cycles = cfg.memory.latency_cycles;
   p.dram.spec = cfg.memory.dram;
   p.dram.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
+  p.timing = cfg.simulation.timing;
   return p;
 }
 

@@ -38,6 +38,7 @@ TracePlayerParams trace_player_params(const Config& cfg) {
   TracePlayerParams p;
   p.quantum_cycles = cfg.simulation.quantum_cycles;
   p.max_outstanding = cfg.memory.max_outstanding;
+  p.timing = cfg.simulation.timing;
   return p;
 }
 

@@ -28,7 +28,9 @@ class ChannelRouterTlm : public sc_core::sc_module {
   ChannelRouterTlm(sc_core::sc_module_name name, const ChannelLayout& layout, RegisterBank& counters)
       : sc_module(name), target("target"), page_tables("page_tables"), to_channel("to_channel"), decoder_(layout), granule_shift_(layout.granule_shift), counters_(counters) {
     target.register_b_transport(this, &ChannelRouterTlm::b_transport);
+    target.register_nb_transport_fw(this, &ChannelRouterTlm::nb_transport_fw);
     target.register_transport_dbg(this, &ChannelRouterTlm::transport_dbg);
+    to_channel.register_nb_transport_bw(this, &ChannelRouterTlm::nb_transport_bw);
     page_tables.register_b_transport(this, &ChannelRouterTlm::page_table_b_transport);
     page_tables.register_transport_dbg(this, &ChannelRouterTlm::page_table_transport_dbg);
     message_.set_extension(&message_ext_);
@@ -65,6 +67,34 @@ class ChannelRouterTlm : public sc_core::sc_module {
       counters_.count(ext->info.task_type, ext->info.process, how.channel, trans.get_data_length(), how.cycle);
     trans.set_address(how.local_address);
     to_channel[how.channel]->b_transport(trans, delay);
+  }
+
+  // simulation.timing: at: the same decode, then the request goes on to its
+  // channel, whose answer comes back the same way. Strided requests come
+  // from the SMs, which at does not model yet.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext || trans.get_extension<StridedExtension>()) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return tlm::TLM_COMPLETED;
+    }
+    How& how = ext->how;
+    if (phase == tlm::BEGIN_REQ) {
+      const uint64_t mapped = trans.get_address();
+      if (!decoder_.in_one_granule(mapped, trans.get_data_length())) {
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+      }
+      how.channel = decoder_.channel(mapped);
+      how.local_address = decoder_.local(mapped);
+      if (ext->info.origin != Origin::kPageTable)
+        counters_.count(ext->info.task_type, ext->info.process, how.channel, trans.get_data_length(), how.cycle);
+      trans.set_address(how.local_address);
+    }
+    return to_channel[how.channel]->nb_transport_fw(trans, phase, delay);
+  }
+  tlm::tlm_sync_enum nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    return target->nb_transport_bw(trans, phase, delay);
   }
 
   // A strided request (seed 001, steps 2 to 5): each channel its elements

@@ -1,5 +1,6 @@
 #include "system/simulation.hpp"
 
+#include "base/input_error.hpp"
 #include "base/sanitizer.hpp"
 #include "cache/tlm_l1_cache.hpp"
 #include "driver/tlm_driver.hpp"
@@ -22,6 +23,10 @@ void collect(MemorySystem& memory, const Clock& clock, SimulationResult& r) {
     if (DramChannel* d = c->model().dram()) {
       d->drain(end);
       r.dram.push_back(d->counters());
+    } else if (DramController* k = c->model().controller()) {
+      std::vector<DramController::Done> unanswered;  // none: every request was answered before the run ended
+      k->drain(k->clocks().to_memory(end), unanswered);
+      r.dram.push_back(k->counters());
     }
   const PerformanceMonitor& perf = memory.registers.bank().performance();
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) r.task_performance.push_back(perf.task(t));
@@ -65,6 +70,9 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
 SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
                                        const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
                                        SimulationResult* partial) {
+  if (cfg.simulation.timing == TimingMode::kAt)
+    throw InputError(cfg.source, cfg.simulation.timing_line, "simulation.timing",
+                     "at does not model the SMs of a per-thread trace yet (gpumem run --threads): use lt");
   std::optional<AddressSpaceImage> own;
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);

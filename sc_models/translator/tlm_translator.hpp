@@ -29,7 +29,9 @@ class TranslatorTlm : public sc_core::sc_module {
         before_mmu_(params.before_mmu),
         small_bits_(params.small_page_bits) {
     target.register_b_transport(this, &TranslatorTlm::b_transport);
+    target.register_nb_transport_fw(this, &TranslatorTlm::nb_transport_fw);
     target.register_transport_dbg(this, &TranslatorTlm::transport_dbg);
+    initiator.register_nb_transport_bw(this, &TranslatorTlm::nb_transport_bw);
   }
 
   XorTranslator& model() { return model_; }
@@ -53,6 +55,26 @@ class TranslatorTlm : public sc_core::sc_module {
       ext->info.task_type = task;
     }
     initiator->b_transport(trans, delay);
+  }
+
+  // simulation.timing: at: the same mapping on the request's BEGIN_REQ; the
+  // answer passes back unchanged. Strided requests come from the SMs, which
+  // at does not model yet.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext || trans.get_extension<StridedExtension>()) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return tlm::TLM_COMPLETED;
+    }
+    if (phase == tlm::BEGIN_REQ) {
+      unsigned task = ext->info.task_type;
+      trans.set_address(map(trans.get_address(), ext->info.process, task, ext->how));
+      ext->info.task_type = task;
+    }
+    return initiator->nb_transport_fw(trans, phase, delay);
+  }
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    return target->nb_transport_bw(trans, phase, delay);
   }
 
   // Untimed, for loaders: the same mapping, so data lands where requests find it.

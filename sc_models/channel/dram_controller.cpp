@@ -1,0 +1,381 @@
+#include "channel/dram_controller.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpumem {
+
+DramController::DramController(const DramParams& params)
+    : spec_(params.spec), t_(params.spec.timing), clocks_{params.cycle_ps, params.spec.tck_ps}, map_(params.spec), timing_(params.spec) {
+  banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
+  ranks_.resize(spec_.org.ranks);
+  refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
+  // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
+  for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
+  counters_.banks.resize(banks_.size());
+  if (spec_.bank_queue) bank_queues_.resize(banks_.size());
+  oldest_.resize(banks_.size());
+  has_hit_.resize(banks_.size());
+  seen_.resize(banks_.size());
+}
+
+void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done) {
+  if (arrival < decided_) throw std::logic_error("DRAM controller: a request arrives at a cycle already decided");
+  Entry e;
+  e.token = token;
+  e.seq = seq_++;
+  e.arrival = arrival;
+  e.line = local >> map_.offset_bits();
+  e.at = map_.decode(local);
+  e.bank = uint32_t(bank_index(e.at));
+  e.write = write;
+  if (!write) {
+    const auto holds = [&](const Entry& w) { return w.line == e.line; };
+    if (std::any_of(write_queue_.begin(), write_queue_.end(), holds) ||
+        std::any_of(waiting_writes_.begin(), waiting_writes_.end(), holds)) {
+      ++counters_.forwarded_reads;
+      done.push_back({token, arrival, arrival, arrival, 1, e.at, RowResult::kForwarded});
+      return;
+    }
+  }
+  if (!busy()) next_ = arrival;
+  else next_ = std::min(next_, arrival);
+  // With room in its queue now (every cycle before the arrival is decided),
+  // a request enters at its arrival; a posted write is then answered.
+  const bool room = write ? waiting_writes_.empty() && write_queue_.size() < spec_.write_queue
+                          : waiting_reads_.empty() && read_queue_.size() < spec_.read_queue;
+  if (room) {
+    enter(e, arrival, done);
+    return;
+  }
+  (write ? waiting_writes_ : waiting_reads_).push_back(e);
+}
+
+bool DramController::refresh_due(const DramAddress& a, uint64_t t) const {
+  if (!refresh_interval_) return false;
+  const Rank& r = ranks_[a.rank];
+  if (t < r.next_refresh) return false;
+  if (spec_.refresh != RefreshMode::kPerBank) return true;
+  return a.bank_group * spec_.org.banks_per_group + a.bank == r.refresh_bank;
+}
+
+void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
+  e.accept = t;
+  banks_[e.bank].forget();
+  std::vector<Entry>& q = e.write ? write_queue_ : read_queue_;
+  q.push_back(e);
+  q.back().depth = unsigned(q.size());
+  if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
+  else ++queued_reads_;
+}
+
+void DramController::admit(uint64_t t, std::vector<Done>& done) {
+  while (!waiting_writes_.empty() && waiting_writes_.front().arrival <= t && write_queue_.size() < spec_.write_queue) {
+    enter(waiting_writes_.front(), t, done);
+    waiting_writes_.pop_front();
+  }
+  while (!waiting_reads_.empty() && waiting_reads_.front().arrival <= t && read_queue_.size() < spec_.read_queue) {
+    enter(waiting_reads_.front(), t, done);
+    waiting_reads_.pop_front();
+  }
+  if (!spec_.bank_queue) return;
+  // Reads move on, oldest first, into their bank's queue as soon as it has room.
+  size_t keep = 0;
+  for (size_t i = 0; i < read_queue_.size(); ++i) {
+    std::vector<Entry>& q = bank_queues_[read_queue_[i].bank];
+    if (q.size() < spec_.bank_queue) {
+      banks_[read_queue_[i].bank].forget();
+      q.push_back(read_queue_[i]);
+    }
+    else read_queue_[keep++] = read_queue_[i];
+  }
+  read_queue_.resize(keep);
+}
+
+void DramController::update_mode(uint64_t t) {
+  const bool reads_wait = queued_reads_ > 0 || (!waiting_reads_.empty() && waiting_reads_.front().arrival <= t);
+  const size_t writes = write_queue_.size();
+  if (!write_mode_) {
+    // At the high watermark, or whenever no read waits (Ramulator 2's rule):
+    // the data bus turns around for a batch, not for every write.
+    if (writes >= spec_.write_high || (!reads_wait && writes > 0)) {
+      write_mode_ = true;
+      ++counters_.write_drains;
+      for (Bank& b : banks_) b.forget();
+    }
+  } else if (writes == 0 || (reads_wait && writes <= spec_.write_low)) {
+    write_mode_ = false;
+    for (Bank& b : banks_) b.forget();
+  }
+}
+
+void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre) {
+  if (kind != DramCommandKind::kPrecharge || !auto_pre) timing_.issue(t, kind, at);
+  if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
+}
+
+void DramController::refresh_done(unsigned rank) {
+  Rank& r = ranks_[rank];
+  r.next_refresh += refresh_interval_;
+  if (spec_.refresh == RefreshMode::kPerBank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
+  ++counters_.refreshes;
+}
+
+bool DramController::refresh_step(uint64_t t) {
+  if (!refresh_interval_) return false;
+  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
+  for (unsigned rk = 0; rk < ranks_.size(); ++rk) {
+    Rank& r = ranks_[rk];
+    if (t < r.next_refresh) {
+      soonest(r.next_refresh);
+      continue;
+    }
+    // Due: close the banks it refreshes, each as soon as it may, then refresh.
+    const size_t first = size_t(rk) * spec_.org.banks();
+    const size_t from = per_bank ? first + r.refresh_bank : first, to = per_bank ? from + 1 : first + spec_.org.banks();
+    bool open = false;
+    for (size_t i = from; i < to; ++i) {
+      if (!banks_[i].open) continue;
+      open = true;
+      const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
+      const DramAddress at{rk, g, k, banks_[i].row, 0};
+      const uint64_t e = timing_.earliest(DramCommandKind::kPrecharge, at);
+      if (e > t) {
+        soonest(e);
+        continue;
+      }
+      record(t, DramCommandKind::kPrecharge, at);
+      ++counters_.banks[i].precharges;
+      banks_[i].open = false;
+      banks_[i].forget();
+      return true;
+    }
+    if (open) continue;
+    const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
+    const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
+    const uint64_t e = timing_.earliest(DramCommandKind::kRefresh, at);
+    if (e > t) {
+      soonest(e);
+      continue;
+    }
+    record(t, DramCommandKind::kRefresh, at);
+    refresh_done(rk);
+    return true;
+  }
+  return false;
+}
+
+void DramController::idle_refreshes(uint64_t until) {
+  if (!refresh_interval_) return;
+  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
+  for (;;) {
+    // The rank whose refresh falls first, so commands join the history in cycle order.
+    unsigned rk = 0;
+    for (unsigned i = 1; i < ranks_.size(); ++i)
+      if (ranks_[i].next_refresh < ranks_[rk].next_refresh) rk = i;
+    Rank& r = ranks_[rk];
+    if (r.next_refresh >= until) return;
+    const size_t first = size_t(rk) * spec_.org.banks();
+    const size_t from = per_bank ? first + r.refresh_bank : first, to = per_bank ? from + 1 : first + spec_.org.banks();
+    // Its open banks close in the order they may, each as soon as it may.
+    for (;;) {
+      size_t pick = to;
+      uint64_t when = kNever;
+      DramAddress pick_at;
+      for (size_t i = from; i < to; ++i) {
+        if (!banks_[i].open) continue;
+        const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
+        const DramAddress at{rk, g, k, banks_[i].row, 0};
+        const uint64_t e = std::max(r.next_refresh, timing_.earliest(DramCommandKind::kPrecharge, at));
+        if (e < when) when = e, pick = i, pick_at = at;
+      }
+      if (pick == to) break;
+      record(when, DramCommandKind::kPrecharge, pick_at);
+      ++counters_.banks[pick].precharges;
+      banks_[pick].open = false;
+      banks_[pick].forget();
+    }
+    const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
+    const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
+    record(std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at)), DramCommandKind::kRefresh, at);
+    refresh_done(rk);
+  }
+}
+
+void DramController::consider(std::vector<Entry>& q, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
+  // First pass: per bank, its oldest request and whether any request hits its open row.
+  ++generation_;
+  for (size_t i = 0; i < q.size(); ++i) {
+    const uint32_t bi = q[i].bank;
+    const Bank& b = banks_[bi];
+    if (seen_[bi] != generation_) {
+      seen_[bi] = generation_;
+      oldest_[bi] = i;
+      has_hit_[bi] = 0;
+    }
+    if (b.open && b.row == q[i].at.row) has_hit_[bi] = 1;
+  }
+  // Second pass, oldest first: the first ready column command and the first
+  // ready row command. A bank's commands never become possible earlier than
+  // when last asked, as long as what it needs stays the same (not_before_).
+  for (size_t i = 0; i < q.size(); ++i) {
+    const Entry& e = q[i];
+    const uint32_t bi = e.bank;
+    Bank& b = banks_[bi];
+    if (refresh_due(e.at, t)) continue;  // its rank (or bank) is being refreshed
+    if (b.open && b.row == e.at.row) {
+      if (column_cmd.queue && column_cmd.seq < e.seq) continue;
+      if (b.column_not_before > t) {
+        soonest(b.column_not_before);
+        continue;
+      }
+      const DramCommandKind k = e.write ? DramCommandKind::kWrite : DramCommandKind::kRead;
+      const uint64_t when = timing_.earliest(k, e.at);
+      if (when > t) {
+        b.column_not_before = when;
+        soonest(when);
+        continue;
+      }
+      column_cmd = {k, &q, i, e.seq};
+      continue;
+    }
+    // A row command: only for the bank's oldest request, so a bank serves
+    // its requests in order apart from the hits that overtake.
+    if (oldest_[bi] != i) continue;
+    if (row_cmd.queue && row_cmd.seq < e.seq) continue;
+    DramCommandKind k = DramCommandKind::kActivate;
+    if (b.open) {
+      // The row stays open while younger requests hit it, until row_hit_cap
+      // of them have gone past this one.
+      if (has_hit_[bi] && b.bypassed < spec_.row_hit_cap) continue;
+      k = DramCommandKind::kPrecharge;
+    }
+    if (b.row_not_before > t) {
+      soonest(b.row_not_before);
+      continue;
+    }
+    const uint64_t when = timing_.earliest(k, e.at);
+    if (when > t) {
+      b.row_not_before = when;
+      soonest(when);
+      continue;
+    }
+    // No row opened that the refresh would close before its column command.
+    const uint64_t column = t + (k == DramCommandKind::kPrecharge ? t_.tRP : 0) + t_.tRCD;
+    if (refresh_due(e.at, column)) continue;
+    row_cmd = {k, &q, i, e.seq};
+  }
+}
+
+void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done) {
+  Entry& e = (*c.queue)[c.index];
+  const uint32_t bi = e.bank;
+  Bank& b = banks_[bi];
+  DramBankCounters& n = counters_.banks[bi];
+  if (!e.started) {
+    e.started = true;
+    e.start = t;
+    e.row = c.kind == DramCommandKind::kPrecharge ? RowResult::kConflict
+            : c.kind == DramCommandKind::kActivate ? RowResult::kMiss
+                                                    : RowResult::kHit;
+  }
+  switch (c.kind) {
+    case DramCommandKind::kPrecharge:
+      record(t, c.kind, {e.at.rank, e.at.bank_group, e.at.bank, b.row, 0});
+      ++n.precharges;
+      b.open = false;
+      b.forget();
+      return;
+    case DramCommandKind::kActivate:
+      record(t, c.kind, e.at);
+      ++n.activates;
+      b.open = true;
+      b.row = e.at.row;
+      b.bypassed = 0;
+      b.forget();
+      return;
+    default: break;
+  }
+  const bool write = c.kind == DramCommandKind::kWrite;
+  record(t, c.kind, e.at);
+  if (oldest_[bi] != c.index) ++b.bypassed;  // an older request of the bank waits for another row
+  (write ? n.writes : n.reads) += 1;
+  (e.row == RowResult::kHit ? n.row_hits : e.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
+  const uint64_t end = t + (write ? t_.CWL : t_.CL) + t_.tBL;
+  counters_.data_bus_cycles += t_.tBL;
+  counters_.last_data_cycle = std::max(counters_.last_data_cycle, end);
+  if (!write) done.push_back({e.token, e.accept, e.start, end, e.depth, e.at, e.row});
+  if (spec_.page_policy == PagePolicy::kClosed) {
+    // The precharge rides on the column command and takes no command slot.
+    const uint64_t pre = timing_.auto_precharge(e.at);
+    if (recording_) commands_.push_back({pre, DramCommandKind::kPrecharge, e.at.rank, e.at.bank_group, e.at.bank, e.at.row, true});
+    ++n.precharges;
+    b.open = false;
+  }
+  b.forget();
+  c.queue->erase(c.queue->begin() + long(c.index));
+  if (!write) --queued_reads_;
+}
+
+bool DramController::step(uint64_t t, std::vector<Done>& done) {
+  soonest_ = kNever;
+  admit(t, done);
+  update_mode(t);
+  const bool dual = spec_.dual_command_bus;
+  bool row_used = refresh_step(t);
+  if (row_used && !dual) return true;
+  Choice row_cmd, column_cmd;
+  if (write_mode_) {
+    consider(write_queue_, t, row_cmd, column_cmd);
+  } else if (spec_.bank_queue) {
+    for (std::vector<Entry>& q : bank_queues_)
+      if (!q.empty()) consider(q, t, row_cmd, column_cmd);
+  } else {
+    consider(read_queue_, t, row_cmd, column_cmd);
+  }
+  if (row_used) row_cmd.queue = nullptr;
+  if (!dual && row_cmd.queue && column_cmd.queue) {
+    // One command bus: the older request's command.
+    if (row_cmd.seq < column_cmd.seq) column_cmd.queue = nullptr;
+    else row_cmd.queue = nullptr;
+  }
+  bool issued = row_used;
+  if (row_cmd.queue) {
+    issue(row_cmd, t, done);
+    issued = true;
+  }
+  if (column_cmd.queue) {
+    issue(column_cmd, t, done);
+    issued = true;
+  }
+  return issued;
+}
+
+void DramController::run_until(uint64_t until, std::vector<Done>& done) {
+  if (!busy()) {
+    idle_refreshes(until);
+    return;
+  }
+  while (busy() && next_ < until) {
+    const uint64_t t = next_;
+    decided_ = t + 1;
+    if (step(t, done)) {
+      next_ = t + 1;
+      continue;
+    }
+    // Nothing could issue: the next cycle anything could, or the next arrival's.
+    uint64_t next = soonest_;
+    if (!waiting_reads_.empty() && read_queue_.size() < spec_.read_queue) next = std::min(next, waiting_reads_.front().arrival);
+    if (!waiting_writes_.empty() && write_queue_.size() < spec_.write_queue) next = std::min(next, waiting_writes_.front().arrival);
+    if (next == kNever) throw std::logic_error("DRAM controller: requests queued but no command can ever issue");
+    next_ = std::max(t + 1, next);
+  }
+  if (!busy()) idle_refreshes(until);
+}
+
+void DramController::drain(uint64_t cycle, std::vector<Done>& done) {
+  while (busy()) run_until(next_ + 1, done);
+  idle_refreshes(std::max(cycle, counters_.last_data_cycle) + 1);
+}
+
+}  // namespace gpumem

@@ -1,0 +1,160 @@
+// The DRAM controller of the approximately-timed mode (simulation.timing:
+// at; docs/memory.md, "Deciding at command time"). Where DramChannel plans
+// each access on arrival, this decides at each memory cycle at which a
+// command could issue, among the requests queued then, as DRAMsim3's and
+// Ramulator 2's controllers do: first ready, then oldest (FR-FCFS), a
+// row's precharge held back while younger requests hit it, up to
+// row_hit_cap of them; writes posted and drained between watermarks;
+// refresh. It is event-driven: it does no work on a cycle at which nothing
+// can issue.
+//
+// Its parts, as DRAMSys's controller is cut: the command timing checker
+// (DramCommandTiming: when may a command issue), the request queues and
+// the scheduler (here: which request's command goes), refresh (here: when
+// a rank stops taking activates and is refreshed) and the write queue
+// (here: when writes drain). A plain class: tests drive it without a kernel.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <vector>
+
+#include "base/dram_spec.hpp"
+#include "channel/dram_address.hpp"
+#include "channel/dram_channel.hpp"
+#include "channel/dram_command_timing.hpp"
+
+namespace gpumem {
+
+class DramController {
+ public:
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+  explicit DramController(const DramParams& params);
+
+  // What the controller says of a request once its timing is known: a read
+  // at its column command, a write when it enters the write queue (posted),
+  // a read of a posted write's bytes at its arrival (forwarded). Cycles are
+  // memory cycles.
+  struct Done {
+    uint64_t token;
+    uint64_t accept;  // entered the read or write queue
+    uint64_t start;   // its first command (posted, forwarded: its arrival)
+    uint64_t finish;  // a read: its last data; a write: its acceptance
+    unsigned depth;   // the queue it joined, itself included
+    DramAddress at;
+    RowResult row;
+  };
+
+  // A request reaching the channel at memory cycle `arrival` (arrivals in
+  // nondecreasing cycles, each after run_until(arrival)). `token` is the
+  // caller's, given back in its Done.
+  // A read of bytes a posted write holds is answered at once, into `done`.
+  void arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done);
+  // Decides every command before memory cycle `until`: every arrival before
+  // it must be in. Appends what it learns of requests to `done`, in the
+  // order it learns it.
+  void run_until(uint64_t until, std::vector<Done>& done);
+  // The earliest memory cycle at which run_until has something to decide
+  // (kNever: nothing queued; refreshes of an idle channel wait for the next
+  // arrival or drain).
+  uint64_t next_decision() const { return busy() ? next_ : kNever; }
+  bool busy() const { return queued_reads_ + waiting_reads_.size() + waiting_writes_.size() + write_queue_.size() > 0; }
+  // End of the run: every queued request served, then the refreshes due by
+  // `cycle`, so the counters cover the whole run.
+  void drain(uint64_t cycle, std::vector<Done>& done);
+
+  const DramCounters& counters() const { return counters_; }
+  const DramAddressMap& address_map() const { return map_; }
+  const DramSpec& spec() const { return spec_; }
+  const DramClocks& clocks() const { return clocks_; }
+  void record_commands(bool on) { recording_ = on; }
+  const std::vector<DramCommand>& commands() const { return commands_; }
+  // Requests waiting for room, queued, and posted, now.
+  size_t reads_queued() const { return queued_reads_; }
+  size_t writes_queued() const { return write_queue_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t token;
+    uint64_t seq;      // arrival order: the age FR-FCFS compares
+    uint64_t arrival;  // memory cycle
+    uint64_t accept = 0;
+    uint64_t start = 0;
+    uint64_t line;
+    DramAddress at;
+    uint32_t bank;  // bank_index(at)
+    unsigned depth = 0;
+    bool write;
+    bool started = false;  // its first command issued
+    RowResult row = RowResult::kHit;
+  };
+  struct Bank {
+    bool open = false;
+    uint32_t row = 0;
+    unsigned bypassed = 0;  // hits served past an older request waiting for another row, since the row opened
+    // No earlier than these can its next row command or a column command
+    // to its open row issue, while the bank's requests and state stay as
+    // they were (constraints only ever push a command later).
+    uint64_t row_not_before = 0, column_not_before = 0;
+    void forget() { row_not_before = column_not_before = 0; }
+  };
+  struct Rank {
+    uint64_t next_refresh = 0;
+    unsigned refresh_bank = 0;  // per-bank refresh: whose turn
+  };
+  // A command the scheduler may issue now, and for whom.
+  struct Choice {
+    DramCommandKind kind;
+    std::vector<Entry>* queue = nullptr;
+    size_t index = 0;
+    uint64_t seq = kNever;
+  };
+
+  size_t bank_index(const DramAddress& a) const {
+    return (size_t(a.rank) * spec_.org.bank_groups + a.bank_group) * spec_.org.banks_per_group + a.bank;
+  }
+  bool refresh_due(const DramAddress& a, uint64_t t) const;
+  void enter(Entry e, uint64_t t, std::vector<Done>& done);  // into its read or write queue at t
+  void admit(uint64_t t, std::vector<Done>& done);
+  bool step(uint64_t t, std::vector<Done>& done);  // one decision cycle; true if a command issued
+  bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t
+  void refresh_done(unsigned rank);
+  void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
+  void consider(std::vector<Entry>& q, uint64_t t, Choice& row_cmd, Choice& column_cmd);
+  void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
+  void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
+  void update_mode(uint64_t t);
+  void soonest(uint64_t t) {
+    if (t < soonest_) soonest_ = t;
+  }
+
+  DramSpec spec_;
+  DramTiming t_;
+  DramClocks clocks_;
+  DramAddressMap map_;
+  DramCommandTiming timing_;
+  std::vector<Bank> banks_;
+  std::vector<Rank> ranks_;
+  uint64_t refresh_interval_;
+  std::deque<Entry> waiting_reads_, waiting_writes_;  // arrived, no room yet in their queue
+  std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: until their column command)
+  std::vector<std::vector<Entry>> bank_queues_;      // bank_queue > 0: per bank, reads waiting for their column command
+  std::vector<Entry> write_queue_;                   // posted writes
+  size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
+  bool write_mode_ = false;
+  uint64_t seq_ = 0;
+  uint64_t next_ = 0;     // the next cycle run_until looks at
+  uint64_t decided_ = 0;  // every cycle before it is decided: no arrival may come before it
+  uint64_t soonest_ = kNever;  // during a step: the earliest cycle a command not issued could
+  // Per bank, during consider(): the oldest entry's index in the queue and whether an entry hits the open row.
+  std::vector<size_t> oldest_;
+  std::vector<uint8_t> has_hit_;
+  std::vector<uint64_t> seen_;  // per bank: the generation of the consider() that saw it first
+  uint64_t generation_ = 0;
+  DramCounters counters_;
+  bool recording_ = false;
+  std::vector<DramCommand> commands_;
+};
+
+}  // namespace gpumem

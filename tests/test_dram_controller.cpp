@@ -1,0 +1,307 @@
+// Directed tests of the controller of simulation.timing: at, which decides
+// at command time (docs/memory.md, "Deciding at command time"), worked by
+// hand on the toy device (dram_toy.hpp); and its agreement with
+// the planner of lt wherever requests do not compete.
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <map>
+#include <random>
+#include <string>
+
+#include "channel/dram_channel.hpp"
+#include "channel/dram_controller.hpp"
+#include "dram_toy.hpp"
+
+namespace gpumem {
+namespace {
+
+struct Ctl {
+  explicit Ctl(const DramSpec& spec) : c(DramParams{spec, spec.tck_ps}) { c.record_commands(true); }
+  uint64_t addr(unsigned rank, unsigned bg, unsigned bank, uint32_t row, uint32_t column = 0) const {
+    DramAddress a;
+    a.rank = rank, a.bank_group = bg, a.bank = bank, a.row = row, a.column = column;
+    return c.address_map().encode(a);
+  }
+  // A request arriving at cycle t (every cycle before it decided first); its token.
+  uint64_t read(uint64_t t, uint64_t local) { return arrive(t, local, false); }
+  uint64_t write(uint64_t t, uint64_t local) { return arrive(t, local, true); }
+  uint64_t arrive(uint64_t t, uint64_t local, bool write) {
+    c.run_until(t, done);
+    c.arrive(next, t, local, write, done);
+    return next++;
+  }
+  void run(uint64_t until) { c.run_until(until, done); }
+  void drain(uint64_t cycle = 0) { c.drain(cycle, done); }
+  // What the controller said of a request, running on until it says it.
+  DramController::Done of(uint64_t token) {
+    for (;;) {
+      for (const auto& d : done)
+        if (d.token == token) return d;
+      if (!c.busy()) break;
+      c.run_until(c.next_decision() + 1, done);
+    }
+    ADD_FAILURE() << "no answer for request " << token;
+    return {};
+  }
+  int64_t cycle(DramCommandKind kind, unsigned n = 0) const {
+    for (const DramCommand& x : c.commands())
+      if (x.kind == kind && n-- == 0) return int64_t(x.cycle);
+    return -1;
+  }
+  size_t count(DramCommandKind kind) const {
+    size_t n = 0;
+    for (const DramCommand& x : c.commands()) n += x.kind == kind;
+    return n;
+  }
+  DramController c;
+  std::vector<DramController::Done> done;
+  uint64_t next = 0;
+};
+
+constexpr auto ACT = DramCommandKind::kActivate;
+constexpr auto PRE = DramCommandKind::kPrecharge;
+constexpr auto RD = DramCommandKind::kRead;
+constexpr auto WR = DramCommandKind::kWrite;
+constexpr auto REF = DramCommandKind::kRefresh;
+
+TEST(DramController, AReadToAClosedBank_tRCDAndCLAndtBL) {
+  Ctl d(toy());
+  const auto r = d.of(d.read(0, d.addr(0, 0, 0, 0)));
+  EXPECT_EQ(d.cycle(ACT), 0);
+  EXPECT_EQ(d.cycle(RD), 4);         // ACT + tRCD
+  EXPECT_EQ(r.finish, 4u + 5 + 2);   // RD + CL + tBL
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(r.start, 0u);
+  EXPECT_EQ(r.accept, 0u);
+}
+
+TEST(DramController, AConflictRightAfterAnActivate_tRASThentRC) {
+  Ctl d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4
+  const auto r = d.of(d.read(1, d.addr(0, 0, 0, 1)));
+  EXPECT_EQ(r.row, RowResult::kConflict);
+  EXPECT_EQ(d.cycle(PRE), 8);                       // ACT + tRAS (RD + tRTP = 6 is earlier)
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // ACT + tRC (PRE + tRP = 11 is earlier)
+  EXPECT_EQ(d.cycle(RD, 1), 17);
+}
+
+TEST(DramController, tWRAndtWTRAndTheDataBus) {
+  Ctl d(toy());
+  d.write(0, d.addr(0, 0, 0, 0));                   // posted; ACT 0, WR 4, data 7..9
+  d.drain();
+  EXPECT_EQ(d.cycle(WR), 4);
+  const auto r = d.of(d.read(5, d.addr(0, 0, 0, 1)));  // another row: PRE waits for WR + CWL + tBL + tWR
+  EXPECT_EQ(d.cycle(PRE), 12);
+  EXPECT_EQ(d.cycle(ACT, 1), 15);                   // PRE + tRP
+  EXPECT_EQ(r.finish, 15u + 4 + 5 + 2);
+  Ctl e(toy());
+  e.write(0, e.addr(0, 0, 0, 0));
+  e.drain();
+  e.of(e.read(5, e.addr(0, 0, 0, 0, 1)));           // a hit in the same bank group: WR + CWL + tBL + tWTR_L
+  EXPECT_EQ(e.cycle(RD), 4 + 3 + 2 + 4);
+  Ctl f(toy());
+  f.read(0, f.addr(0, 0, 0, 0));                    // RD 4, data 9..11
+  f.write(5, f.addr(0, 0, 0, 0, 1));                // the write's data 2 (tRTRS) after: WR at 11 + 2 - CWL = 10
+  f.drain();
+  EXPECT_EQ(f.cycle(WR), 10);
+}
+
+// The case lt cannot model: the older request's precharge is not yet
+// issued when the younger row hit arrives, so the hit goes first.
+TEST(DramController, ALaterRowHitIsServedBeforeAnOlderConflictThatHasNotIssued) {
+  Ctl d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4: row 0 open
+  const uint64_t older = d.read(5, d.addr(0, 0, 0, 1));  // row 1: its precharge could go at 8 (tRAS)
+  const uint64_t hit = d.read(6, d.addr(0, 0, 0, 0, 1));
+  const auto h = d.of(hit), o = d.of(older);
+  EXPECT_EQ(h.row, RowResult::kHit);
+  EXPECT_EQ(d.cycle(RD, 1), 9);                     // RD 4 + tCCD_L
+  EXPECT_EQ(h.finish, 9u + 5 + 2);
+  EXPECT_EQ(d.cycle(PRE), 11);                      // the hit's RD + tRTP
+  EXPECT_EQ(d.cycle(ACT, 1), 14);                   // PRE + tRP
+  EXPECT_EQ(o.row, RowResult::kConflict);
+  EXPECT_EQ(o.finish, 18u + 5 + 2);                 // ACT + tRCD, + CL + tBL
+  // The planner of lt had fixed the older request's cycles on arrival: the hit waits behind it.
+  DramChannel lt(DramParams{toy(), 1000});
+  lt.read(0, 0, d.addr(0, 0, 0, 0));
+  lt.read(5, 5, d.addr(0, 0, 0, 1));
+  EXPECT_EQ(lt.read(6, 6, d.addr(0, 0, 0, 0, 1)).row, RowResult::kConflict);
+}
+
+TEST(DramController, RowHitCapBoundsHowLongHitsHoldTheOlderRequestsPrecharge) {
+  const auto second_hit = [](unsigned cap) {
+    DramSpec s = toy();
+    s.row_hit_cap = cap;
+    Ctl d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                  // row 0 open, RD 4
+    const uint64_t older = d.read(5, d.addr(0, 0, 0, 1));
+    d.read(6, d.addr(0, 0, 0, 0, 1));               // hit: RD 9
+    const uint64_t second = d.read(6, d.addr(0, 0, 0, 0, 2));
+    const auto r = d.of(second);
+    d.of(older);
+    return std::make_pair(r.row, d.cycle(PRE));
+  };
+  // Cap 4: the second hit goes at 14 (tCCD_L), the precharge after it at 16 (tRTP).
+  EXPECT_EQ(second_hit(4), std::make_pair(RowResult::kHit, int64_t{16}));
+  // Cap 1: one hit has overtaken; the precharge goes when ready (11), and the second hit reopens its row later.
+  EXPECT_EQ(second_hit(1), std::make_pair(RowResult::kConflict, int64_t{11}));
+}
+
+TEST(DramController, RefreshClosesTheRankAtItsDueCycle_tREFIAndtRFC) {
+  DramSpec s = toy();
+  s.timing.tREFI = 100;
+  Ctl d(s);
+  d.of(d.read(0, d.addr(0, 0, 0, 0)));              // ACT 0, RD 4; rank 0 refreshes at 50, rank 1 at 100
+  const auto r = d.of(d.read(70, d.addr(0, 0, 0, 0, 1)));
+  EXPECT_EQ(d.cycle(PRE), 50);
+  EXPECT_EQ(d.cycle(REF), 53);                      // PRE + tRP
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(d.cycle(ACT, 1), 73);                   // REF + tRFC
+  d.drain(400);                                     // rank 0 at 150, 250, 350; rank 1 at 100, 200, 300, 400
+  EXPECT_EQ(d.c.counters().refreshes, 8u);
+}
+
+TEST(DramController, ABusyRankIsRefreshedOnTime) {
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 60;
+  Ctl d(s);
+  // Reads to one row, back to back, across the refresh at 60.
+  std::vector<uint64_t> ids;
+  for (uint64_t t = 0; t < 80; t += 5) ids.push_back(d.read(t, d.addr(0, 0, 0, 0, uint32_t(t / 5 % 4))));
+  for (uint64_t id : ids) d.of(id);
+  ASSERT_GE(d.cycle(REF), 60);
+  EXPECT_LE(d.cycle(REF), 60 + 8);                  // the open row's precharge (tRTP after a read), then tRP
+  for (const DramCommand& c : d.c.commands())       // no activate into the refresh's tRFC
+    if (c.kind == ACT) {
+      EXPECT_TRUE(c.cycle < uint64_t(d.cycle(REF)) || c.cycle >= uint64_t(d.cycle(REF)) + 20);
+    }
+}
+
+TEST(DramController, PostedWritesDrainBetweenTheWatermarks) {
+  DramSpec s = toy();
+  s.write_high = 4, s.write_low = 1;
+  Ctl d(s);
+  d.read(0, d.addr(1, 1, 3, 9));                    // reads wait (the first: ACT 0, RD 4)
+  for (uint64_t t = 0; t < 3; ++t) EXPECT_EQ(d.of(d.write(t, d.addr(0, 0, 0, 0, uint32_t(t)))).row, RowResult::kPosted);
+  d.read(3, d.addr(1, 1, 3, 9, 1));
+  d.run(4);
+  EXPECT_EQ(d.count(WR), 0u);                       // below the high watermark, reads waiting: the writes wait
+  d.write(4, d.addr(0, 1, 0, 0));                   // the high watermark
+  // A read of a write still queued is answered from the queue at its arrival.
+  const auto f = d.of(d.read(5, d.addr(0, 1, 0, 0)));
+  EXPECT_EQ(f.row, RowResult::kForwarded);
+  EXPECT_EQ(f.finish, 5u);
+  d.drain();
+  EXPECT_EQ(d.c.counters().write_drains, 2u);       // at the high watermark, and once no read waited
+  // The drain stops at the low watermark while reads wait: three writes
+  // (row hits first), the two reads, then the last write.
+  std::string order;
+  for (const DramCommand& c : d.c.commands())
+    if (c.kind == WR || c.kind == RD) order += c.kind == WR ? 'W' : 'R';
+  EXPECT_EQ(order, "WWWRRW");
+}
+
+TEST(DramController, AFullReadQueueAcceptsTheNextReadWhenARoomFrees) {
+  DramSpec s = toy();
+  s.read_queue = 1, s.bank_queue = 0;
+  Ctl d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4: holds the queue until its column command
+  const auto r = d.of(d.read(0, d.addr(0, 1, 0, 0)));
+  EXPECT_EQ(r.accept, 5u);                          // the cycle after the RD at 4 freed its place
+  EXPECT_EQ(d.cycle(ACT, 1), 5);
+  EXPECT_EQ(r.finish - r.accept, 4u + 5 + 2);       // latency counts from the read queue
+}
+
+TEST(DramController, ClosedPagePrechargesAfterEveryAccess) {
+  DramSpec s = toy();
+  s.page_policy = PagePolicy::kClosed;
+  Ctl d(s);
+  d.of(d.read(0, d.addr(0, 0, 0, 0)));              // ACT 0, RD 4, auto-precharge at ACT + tRAS = 8
+  EXPECT_EQ(d.cycle(PRE), 8);
+  const auto r = d.of(d.read(9, d.addr(0, 0, 0, 0, 1)));
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // tRC after the first activate (PRE + tRP = 11)
+}
+
+// Where requests do not compete (each access alone in the channel), the
+// controller that decides at command time and the planner of lt are the
+// same machine: every read's finish agrees to the cycle, on every preset.
+TEST(DramController, AgreesWithThePlannerOfLtOnAccessesThatDoNotCompete) {
+  for (const std::string& name : dram_preset_names()) {
+    DramSpec s = *dram_preset(name);
+    Ctl at(s);
+    DramChannel lt(DramParams{s, s.tck_ps});
+    std::mt19937_64 rng(3);
+    uint64_t t = 0;
+    std::vector<DramChannel::Access> planned;
+    for (int i = 0; i < 3000; ++i) {
+      // Few banks and rows, so hits, misses and conflicts all come up.
+      const uint64_t local = at.addr(0, unsigned(rng() % 2), 0, uint32_t(rng() % 3), uint32_t(rng() % 8));
+      planned.push_back(lt.read(t, t, local));
+      at.read(t, local);
+      t += 400 + rng() % 100;  // every access done before the next arrives, refreshes aside
+    }
+    for (uint64_t i = 0; i < planned.size(); ++i) {
+      const auto a = at.of(i);
+      ASSERT_EQ(a.finish, planned[i].finish) << name << " read " << i;
+      ASSERT_EQ(a.row, planned[i].row) << name << " read " << i;
+    }
+  }
+}
+
+// The commonest GPU pattern: c[i] = a[i] + b[i] with arrays 1 MiB apart,
+// both in one bank, offered faster than the memory serves (Ramulator 2's
+// queue structure). Deciding at command time keeps the open row while its
+// stream's reads are queued; planning on arrival closes it for every other
+// read.
+TEST(DramController, TwoStreamsInOneBankKeepTheirRowsOpen) {
+  DramSpec s = *dram_preset("ddr4");
+  s.org.ranks = 1;
+  s.read_queue = 33, s.bank_queue = 0, s.write_high = 26, s.write_low = 6;
+  s.timing.tREFI = 0;
+  Ctl at(s);
+  DramChannel lt(DramParams{s, s.tck_ps});
+  const int n = 20000;
+  uint64_t last_at = 0, last_lt = 0;
+  std::vector<uint64_t> ids;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t local = (i % 2 ? uint64_t{1} << 20 : 0) + uint64_t(i / 2) * 64;
+    ids.push_back(at.read(uint64_t(i), local));
+    last_lt = std::max(last_lt, lt.read(uint64_t(i), uint64_t(i), local).finish);
+  }
+  for (uint64_t id : ids) last_at = std::max(last_at, at.of(id).finish);
+  uint64_t hits_at = 0, hits_lt = 0;
+  for (const auto& b : at.c.counters().banks) hits_at += b.row_hits;
+  for (const auto& b : lt.counters().banks) hits_lt += b.row_hits;
+  EXPECT_GT(double(hits_at) / n, 0.9);              // Ramulator 2: 97.5 %
+  EXPECT_LT(double(hits_lt) / n, 0.75);             // the planner of lt: 66 % (issue 49)
+  EXPECT_LT(double(last_at) * 2, double(last_lt));  // more than twice the bandwidth
+}
+
+TEST(DramController, MemoryStaysFlatWhateverTheTraceLength) {
+  for (unsigned bank_queue : {8u, 0u}) {
+    DramSpec s = *dram_preset("ddr4");
+    s.read_queue = 33, s.bank_queue = bank_queue;
+    Ctl d(s);
+    d.c.record_commands(false);
+    std::mt19937_64 rng(7);
+    uint64_t t = 0;
+    const auto run = [&](unsigned n) {
+      for (unsigned i = 0; i < n; ++i, t += 10) {
+        const uint64_t local = (rng() % (uint64_t{1} << 34)) & ~uint64_t{63};
+        d.arrive(t, local, i % 4 == 3);
+        d.done.clear();
+      }
+    };
+    const auto heap = [] { const struct mallinfo2 m = mallinfo2(); return m.uordblks + m.hblkhd; };
+    run(200000);
+    const size_t warm = heap();
+    run(1000000);
+    EXPECT_LT(heap(), warm + 64 * 1024) << "bank_queue " << bank_queue << ": heap grew with the trace";
+  }
+}
+
+}  // namespace
+}  // namespace gpumem
