@@ -195,12 +195,29 @@ TEST(DramController, PostedWritesDrainBetweenTheWatermarks) {
   EXPECT_EQ(f.finish, 5u);
   d.drain();
   EXPECT_EQ(d.c.counters().write_drains, 2u);       // at the high watermark, and once no read waited
-  // The drain stops at the low watermark while reads wait: three writes
-  // (row hits first), the two reads, then the last write.
+  // The read whose row was opened before the drain still goes (its row is
+  // not closed under it); the drain stops at the low watermark while a read
+  // waits: three writes (row hits first), the other read, then the last write.
   std::string order;
   for (const DramCommand& c : d.c.commands())
     if (c.kind == WR || c.kind == RD) order += c.kind == WR ? 'W' : 'R';
-  EXPECT_EQ(order, "WWWRRW");
+  EXPECT_EQ(order, "RWWWRW");
+}
+
+// Turning to writes does not close a row opened for a read that has not had
+// its column command yet (Ramulator 2's active buffer): the read goes on.
+TEST(DramController, AWriteDrainLeavesAReadItsOpenedRow) {
+  Ctl d(toy());                                     // write_high 1: every write starts a drain
+  const uint64_t read = d.read(0, d.addr(0, 0, 0, 0));  // ACT 0, RD at 4 (tRCD)
+  d.write(1, d.addr(0, 0, 0, 1));                   // the same bank, another row
+  d.drain();
+  const auto r = d.of(read);
+  EXPECT_EQ(r.finish, 4u + 5 + 2);
+  EXPECT_EQ(r.row, RowResult::kMiss);
+  EXPECT_EQ(d.cycle(PRE), 8);                       // the write's precharge after the read (tRAS; tRTP 6)
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // tRC after the read's activate
+  EXPECT_EQ(d.cycle(WR), 17);
+  EXPECT_EQ(d.count(ACT), 2u);
 }
 
 TEST(DramController, AFullReadQueueAcceptsTheNextReadWhenARoomFrees) {

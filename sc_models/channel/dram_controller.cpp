@@ -202,37 +202,43 @@ void DramController::idle_refreshes(uint64_t until) {
   }
 }
 
-void DramController::consider(std::vector<Entry>& q, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
-  // First pass: per bank, its oldest request and whether any request hits its open row.
-  ++generation_;
-  for (size_t i = 0; i < q.size(); ++i) {
-    const uint32_t bi = q[i].bank;
+void DramController::survey(const std::vector<Entry>& q, bool started_only) {
+  for (const Entry& e : q) {
+    if (started_only && !e.started) continue;
+    const uint32_t bi = e.bank;
     const Bank& b = banks_[bi];
     if (seen_[bi] != generation_) {
       seen_[bi] = generation_;
-      oldest_[bi] = i;
+      oldest_[bi] = &e;
       has_hit_[bi] = 0;
+    } else if (e.seq < oldest_[bi]->seq) {
+      oldest_[bi] = &e;
     }
-    if (b.open && b.row == q[i].at.row) has_hit_[bi] = 1;
+    if (b.open && b.row == e.at.row) has_hit_[bi] = 1;
   }
-  // Second pass, oldest first: the first ready column command and the first
-  // ready row command. A bank's commands never become possible earlier than
-  // when last asked, as long as what it needs stays the same (not_before_).
+}
+
+void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
+  // Oldest first: the first ready column command and the first ready row
+  // command. A bank's commands never become possible earlier than when last
+  // asked, as long as what it needs stays the same (the not_before caches).
   for (size_t i = 0; i < q.size(); ++i) {
     const Entry& e = q[i];
+    if (started_only && !e.started) continue;
     const uint32_t bi = e.bank;
     Bank& b = banks_[bi];
     if (refresh_due(e.at, t)) continue;  // its rank (or bank) is being refreshed
     if (b.open && b.row == e.at.row) {
       if (column_cmd.queue && column_cmd.seq < e.seq) continue;
-      if (b.column_not_before > t) {
-        soonest(b.column_not_before);
+      uint64_t& not_before = b.column_not_before[e.write];
+      if (not_before > t) {
+        soonest(not_before);
         continue;
       }
       const DramCommandKind k = e.write ? DramCommandKind::kWrite : DramCommandKind::kRead;
       const uint64_t when = timing_.earliest(k, e.at);
       if (when > t) {
-        b.column_not_before = when;
+        not_before = when;
         soonest(when);
         continue;
       }
@@ -241,7 +247,7 @@ void DramController::consider(std::vector<Entry>& q, uint64_t t, Choice& row_cmd
     }
     // A row command: only for the bank's oldest request, so a bank serves
     // its requests in order apart from the hits that overtake.
-    if (oldest_[bi] != i) continue;
+    if (oldest_[bi] != &e) continue;
     if (row_cmd.queue && row_cmd.seq < e.seq) continue;
     DramCommandKind k = DramCommandKind::kActivate;
     if (b.open) {
@@ -298,7 +304,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   }
   const bool write = c.kind == DramCommandKind::kWrite;
   record(t, c.kind, e.at);
-  if (oldest_[bi] != c.index) ++b.bypassed;  // an older request of the bank waits for another row
+  if (oldest_[bi] != &e) ++b.bypassed;  // an older request of the bank waits for another row
   (write ? n.writes : n.reads) += 1;
   (e.row == RowResult::kHit ? n.row_hits : e.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
   const uint64_t end = t + (write ? t_.CWL : t_.CL) + t_.tBL;
@@ -324,15 +330,23 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   const bool dual = spec_.dual_command_bus;
   bool row_used = refresh_step(t);
   if (row_used && !dual) return true;
-  Choice row_cmd, column_cmd;
-  if (write_mode_) {
-    consider(write_queue_, t, row_cmd, column_cmd);
-  } else if (spec_.bank_queue) {
+  // The mode's requests, and those of the other mode already started (a
+  // row opened or closed for them), so that turning to writes does not
+  // close the rows reads were given (Ramulator 2's active buffer).
+  ++generation_;
+  const auto each = [&](auto&& f) {
+    const bool writes = write_mode_;
+    f(write_queue_, !writes);
+    if (!spec_.bank_queue) {
+      f(read_queue_, writes);
+      return;
+    }
     for (std::vector<Entry>& q : bank_queues_)
-      if (!q.empty()) consider(q, t, row_cmd, column_cmd);
-  } else {
-    consider(read_queue_, t, row_cmd, column_cmd);
-  }
+      if (!q.empty()) f(q, writes);
+  };
+  each([&](std::vector<Entry>& q, bool started_only) { survey(q, started_only); });
+  Choice row_cmd, column_cmd;
+  each([&](std::vector<Entry>& q, bool started_only) { consider(q, started_only, t, row_cmd, column_cmd); });
   if (row_used) row_cmd.queue = nullptr;
   if (!dual && row_cmd.queue && column_cmd.queue) {
     // One command bus: the older request's command.

@@ -96,8 +96,8 @@ class DramController {
     // No earlier than these can its next row command or a column command
     // to its open row issue, while the bank's requests and state stay as
     // they were (constraints only ever push a command later).
-    uint64_t row_not_before = 0, column_not_before = 0;
-    void forget() { row_not_before = column_not_before = 0; }
+    uint64_t row_not_before = 0, column_not_before[2] = {0, 0};  // column: [read, write]
+    void forget() { row_not_before = column_not_before[0] = column_not_before[1] = 0; }
   };
   struct Rank {
     uint64_t next_refresh = 0;
@@ -121,7 +121,9 @@ class DramController {
   bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t
   void refresh_done(unsigned rank);
   void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
-  void consider(std::vector<Entry>& q, uint64_t t, Choice& row_cmd, Choice& column_cmd);
+  // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_).
+  void survey(const std::vector<Entry>& q, bool started_only);
+  void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
   void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
   void update_mode(uint64_t t);
@@ -147,10 +149,10 @@ class DramController {
   uint64_t next_ = 0;     // the next cycle run_until looks at
   uint64_t decided_ = 0;  // every cycle before it is decided: no arrival may come before it
   uint64_t soonest_ = kNever;  // during a step: the earliest cycle a command not issued could
-  // Per bank, during consider(): the oldest entry's index in the queue and whether an entry hits the open row.
-  std::vector<size_t> oldest_;
+  // Per bank, during a step: its oldest request and whether a request hits its open row.
+  std::vector<const Entry*> oldest_;
   std::vector<uint8_t> has_hit_;
-  std::vector<uint64_t> seen_;  // per bank: the generation of the consider() that saw it first
+  std::vector<uint64_t> seen_;  // per bank: the step (generation) that last surveyed it
   uint64_t generation_ = 0;
   DramCounters counters_;
   bool recording_ = false;
