@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Write the DRAM comparison traces that gpumem, DRAMsim3 and Ramulator 2 run.
+
+    scripts/dram_peer_traces.py OUTDIR [--requests N]      (N = 100000 by default)
+
+For each device (ddr4, hbm2) and each trace below it writes, under OUTDIR/DEVICE/:
+
+    TRACE.trc    DRAMsim3's trace format, `0xADDR READ|WRITE CYCLE`; gpumem reads it
+                 with `--trace-format dramsim3`
+    TRACE.csv    gpumem's own trace, `cycle,task_type,op,address,size`
+    TRACE.ldst   Ramulator 2's LoadStoreTrace, `LD|ST 0xADDR` (no cycle: it offers one
+                 request a memory cycle; run `unloaded` with the memory system's
+                 clock_ratio at 200 and the front end's at 1)
+
+Requests are 64 bytes at physical addresses of one channel, request i offered at
+cycle i (except `unloaded`). Addresses follow the order row-rank-bankgroup-bank-column
+(gpumem `memory.dram.address_order`, DRAMsim3 `address_mapping`) with one rank:
+
+    ddr4 (DDR4_8Gb_x8_3200, one rank, 8 GiB): column 6-12, bank group 13-14, bank 15-16,
+         row 17-32; gpumem `row-rank-bank-bankgroup-column`, DRAMsim3 `rochrababgco`,
+         Ramulator 2 `RoBaRaCoCh` (it decodes these addresses as they are)
+    hbm2 (HBM2_8Gb_x128, one channel, 1 GiB): column 6-10, bank 11-12, bank group 13-14,
+         row 15-29; gpumem `row-rank-bankgroup-bank-column`, DRAMsim3 `rorabgbachco`.
+         Ramulator 2's `RoBaRaCoCh` puts the bank group below the bank, so the .ldst
+         file has bits 11-12 and 13-14 swapped: it decodes to the same bank group,
+         bank, row and column (and is not for gpumem).
+
+The traces ("16 banks" means the 16 pairs of bank group and bank):
+
+    sequential         addresses 0, 64, 128, ...
+    random             uniformly random 64-byte blocks over the device
+    one_bank           bank 0, a new row each access (row i)
+    banks_in_turn      the 16 banks in turn, the row + 1 each round
+    mixed              random addresses, two reads then a write
+    two_streams        reads alternating between a[i] at 0 and b[i] at 1 MiB, each
+                       advancing 64 bytes: the same bank, another row
+    two_streams_write  c[i] = a[i] + b[i]: read a[i], read b[i], write c[i] (c at 2 MiB)
+    bursty             64 sequential reads from a random 4 KiB-aligned spot, then a jump
+    stride_4k          addresses 0, 4096, 8192, ... (wrapping over the device)
+    gpu_lines          random 128-byte lines, each two consecutive 64-byte requests;
+                       every fourth line written
+    rmw                read-modify-write: read X then write X, X random
+    unloaded           N / 10 random reads, one every 200 cycles
+
+Every random choice comes from random.Random with a fixed seed: the files are the
+same on every run.
+"""
+import argparse
+import os
+import random
+
+DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) field
+    "ddr4": (33, 17, 13),
+    "hbm2": (30, 15, 11),
+}
+MiB = 1 << 20
+
+
+def traces(device, n):
+    """Yield (name, [(cycle, is_write, address), ...]) for one device."""
+    cap_bits, row_shift, bank_shift = DEVICES[device]
+    cap = 1 << cap_bits
+
+    def rnd(seed):
+        r = random.Random(seed)
+        return lambda align=64: r.randrange(cap // align) * align
+
+    def timed(ops):
+        return [(i, w, a) for i, (w, a) in enumerate(ops)]
+
+    r = rnd(1)
+    yield "sequential", timed((False, 64 * i) for i in range(n))
+    yield "random", timed((False, r()) for i in range(n))
+    yield "one_bank", timed((False, (i << row_shift) % cap) for i in range(n))
+    yield "banks_in_turn", timed(
+        (False, ((i % 16) << bank_shift | (i // 16) << row_shift) % cap) for i in range(n))
+    r = rnd(2)
+    yield "mixed", timed((i % 3 == 2, r()) for i in range(n))
+    yield "two_streams", timed((False, (i % 2) * MiB + 64 * (i // 2)) for i in range(n))
+    yield "two_streams_write", timed(
+        (i % 3 == 2, (i % 3) * MiB + 64 * (i // 3)) for i in range(n))
+    r = rnd(3)
+    ops = []
+    while len(ops) < n:
+        base = r(4096)
+        ops += [(False, base + 64 * k) for k in range(64)]
+    yield "bursty", timed(ops[:n])
+    yield "stride_4k", timed((False, (4096 * i) % cap) for i in range(n))
+    r = rnd(4)
+    ops = []
+    while len(ops) < n:
+        line, write = r(128), len(ops) // 2 % 4 == 3
+        ops += [(write, line), (write, line + 64)]
+    yield "gpu_lines", timed(ops[:n])
+    r = rnd(5)
+    ops = []
+    while len(ops) < n:
+        x = r()
+        ops += [(False, x), (True, x)]
+    yield "rmw", timed(ops[:n])
+    r = rnd(6)
+    yield "unloaded", [(200 * i, False, r()) for i in range(n // 10)]
+
+
+def ramulator_address(device, a):
+    """HBM2: swap bank (bits 11-12) and bank group (13-14) for Ramulator 2's RoBaRaCoCh."""
+    if device != "hbm2":
+        return a
+    bank, group = (a >> 11) & 3, (a >> 13) & 3
+    return a & ~(0xF << 11) | group << 11 | bank << 13
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("outdir")
+    p.add_argument("--requests", type=int, default=100000)
+    args = p.parse_args()
+    for device in DEVICES:
+        d = os.path.join(args.outdir, device)
+        os.makedirs(d, exist_ok=True)
+        for name, reqs in traces(device, args.requests):
+            base = os.path.join(d, name)
+            with open(base + ".trc", "w") as trc, open(base + ".csv", "w") as csv, \
+                    open(base + ".ldst", "w") as ldst:
+                csv.write("cycle,task_type,op,address,size\n")
+                for cycle, w, a in reqs:
+                    trc.write(f"0x{a:X} {'WRITE' if w else 'READ'} {cycle}\n")
+                    csv.write(f"{cycle},0,{'W' if w else 'R'},0x{a:x},64\n")
+                    ldst.write(f"{'ST' if w else 'LD'} 0x{ramulator_address(device, a):x}\n")
+
+
+if __name__ == "__main__":
+    main()
