@@ -66,7 +66,7 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   q.push_back(e);
   q.back().depth = unsigned(q.size());
   if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
-  else ++queued_reads_;
+  else ++queued_reads_, bank_room_ = true;
 }
 
 void DramController::admit(uint64_t t, std::vector<Done>& done) {
@@ -78,16 +78,20 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
     enter(waiting_reads_.front(), t, done);
     waiting_reads_.pop_front();
   }
-  if (!spec_.bank_queue) return;
-  // Reads move on, oldest first, into their bank's queue as soon as it has room.
+  // Reads move on, oldest first, into their bank's queue as soon as it has
+  // room (looked at only when a read or a room came since the last time).
+  if (!spec_.bank_queue || !bank_room_) return;
+  bank_room_ = false;
   size_t keep = 0;
   for (size_t i = 0; i < read_queue_.size(); ++i) {
     std::vector<Entry>& q = bank_queues_[read_queue_[i].bank];
     if (q.size() < spec_.bank_queue) {
       banks_[read_queue_[i].bank].forget();
       q.push_back(read_queue_[i]);
+    } else {
+      if (keep != i) read_queue_[keep] = read_queue_[i];
+      ++keep;
     }
-    else read_queue_[keep++] = read_queue_[i];
   }
   read_queue_.resize(keep);
 }
@@ -227,9 +231,15 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     if (started_only && !e.started) continue;
     const uint32_t bi = e.bank;
     Bank& b = banks_[bi];
-    if (refresh_due(e.at, t)) continue;  // its rank (or bank) is being refreshed
+    if (refresh_due(e.at, t)) {  // its rank (or bank) is being refreshed
+      undecided_ = true;
+      continue;
+    }
     if (b.open && b.row == e.at.row) {
-      if (column_cmd.queue && column_cmd.seq < e.seq) continue;
+      if (column_cmd.queue && column_cmd.seq < e.seq) {
+        undecided_ = true;
+        continue;
+      }
       uint64_t& not_before = b.column_not_before[e.write];
       if (not_before > t) {
         soonest(not_before);
@@ -242,13 +252,17 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
         soonest(when);
         continue;
       }
+      undecided_ = true;
       column_cmd = {k, &q, i, e.seq};
       continue;
     }
     // A row command: only for the bank's oldest request, so a bank serves
     // its requests in order apart from the hits that overtake.
     if (oldest_[bi] != &e) continue;
-    if (row_cmd.queue && row_cmd.seq < e.seq) continue;
+    if (row_cmd.queue && row_cmd.seq < e.seq) {
+      undecided_ = true;
+      continue;
+    }
     DramCommandKind k = DramCommandKind::kActivate;
     if (b.open) {
       // The row stays open while younger requests hit it, until row_hit_cap
@@ -267,6 +281,7 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
       continue;
     }
     // No row opened that the refresh would close before its column command.
+    undecided_ = true;
     const uint64_t column = t + (k == DramCommandKind::kPrecharge ? t_.tRP : 0) + t_.tRCD;
     if (refresh_due(e.at, column)) continue;
     row_cmd = {k, &q, i, e.seq};
@@ -320,7 +335,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   }
   b.forget();
   c.queue->erase(c.queue->begin() + long(c.index));
-  if (!write) --queued_reads_;
+  if (!write) --queued_reads_, bank_room_ = true;
 }
 
 bool DramController::step(uint64_t t, std::vector<Done>& done) {
@@ -334,19 +349,34 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   // row opened or closed for them), so that turning to writes does not
   // close the rows reads were given (Ramulator 2's active buffer).
   ++generation_;
-  const auto each = [&](auto&& f) {
-    const bool writes = write_mode_;
-    f(write_queue_, !writes);
-    if (!spec_.bank_queue) {
-      f(read_queue_, writes);
-      return;
-    }
-    for (std::vector<Entry>& q : bank_queues_)
-      if (!q.empty()) f(q, writes);
-  };
-  each([&](std::vector<Entry>& q, bool started_only) { survey(q, started_only); });
+  const bool writes = write_mode_;
   Choice row_cmd, column_cmd;
-  each([&](std::vector<Entry>& q, bool started_only) { consider(q, started_only, t, row_cmd, column_cmd); });
+  survey(write_queue_, !writes);
+  if (!spec_.bank_queue) {
+    survey(read_queue_, writes);
+    consider(read_queue_, writes, t, row_cmd, column_cmd);
+  } else {
+    for (size_t bi = 0; bi < bank_queues_.size(); ++bi) {
+      std::vector<Entry>& q = bank_queues_[bi];
+      if (q.empty()) continue;
+      // A bank whose commands all lie later than t, as far as nothing about
+      // it has changed, is skipped (unless the write queue has some of its
+      // requests this step).
+      Bank& b = banks_[bi];
+      if (b.idle_until > t && seen_[bi] != generation_) {
+        soonest(b.idle_until);
+        continue;
+      }
+      survey(q, writes);
+      const uint64_t before = soonest_;
+      soonest_ = kNever;
+      undecided_ = false;
+      consider(q, writes, t, row_cmd, column_cmd);
+      if (!undecided_ && soonest_ != kNever) b.idle_until = soonest_;
+      soonest_ = std::min(before, soonest_);
+    }
+  }
+  consider(write_queue_, !writes, t, row_cmd, column_cmd);
   if (row_used) row_cmd.queue = nullptr;
   if (!dual && row_cmd.queue && column_cmd.queue) {
     // One command bus: the older request's command.

@@ -59,6 +59,14 @@ class DramController {
   // (kNever: nothing queued; refreshes of an idle channel wait for the next
   // arrival or drain).
   uint64_t next_decision() const { return busy() ? next_ : kNever; }
+  // The earliest memory cycle at which an answer could fall (kNever: none
+  // queued): a read's last data, CL + tBL after a column command, or a
+  // write's acceptance when writes wait for room. Decisions before it can
+  // wait until then, in one batch: what they answer falls later.
+  uint64_t next_answer() const {
+    if (!busy()) return kNever;
+    return waiting_writes_.empty() ? next_ + t_.CL + t_.tBL : next_;
+  }
   bool busy() const { return queued_reads_ + waiting_reads_.size() + waiting_writes_.size() + write_queue_.size() > 0; }
   // End of the run: every queued request served, then the refreshes due by
   // `cycle`, so the counters cover the whole run.
@@ -97,7 +105,8 @@ class DramController {
     // to its open row issue, while the bank's requests and state stay as
     // they were (constraints only ever push a command later).
     uint64_t row_not_before = 0, column_not_before[2] = {0, 0};  // column: [read, write]
-    void forget() { row_not_before = column_not_before[0] = column_not_before[1] = 0; }
+    uint64_t idle_until = 0;  // bank_queue > 0: no command of its queue's requests before this
+    void forget() { row_not_before = column_not_before[0] = column_not_before[1] = idle_until = 0; }
   };
   struct Rank {
     uint64_t next_refresh = 0;
@@ -144,10 +153,12 @@ class DramController {
   std::vector<std::vector<Entry>> bank_queues_;      // bank_queue > 0: per bank, reads waiting for their column command
   std::vector<Entry> write_queue_;                   // posted writes
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
+  bool bank_room_ = false;                           // a read entered the read queue, or left a bank's queue, since admit() last looked
   bool write_mode_ = false;
   uint64_t seq_ = 0;
   uint64_t next_ = 0;     // the next cycle run_until looks at
   uint64_t decided_ = 0;  // every cycle before it is decided: no arrival may come before it
+  bool undecided_ = false;     // during consider(): a command could go now, or one was passed over unasked
   uint64_t soonest_ = kNever;  // during a step: the earliest cycle a command not issued could
   // Per bank, during a step: its oldest request and whether a request hits its open row.
   std::vector<const Entry*> oldest_;

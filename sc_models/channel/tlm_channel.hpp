@@ -196,10 +196,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
     return finish;
   }
 
-  // From now to the model cycle at which the controller's next decision lies in the past.
+  // From now to the model cycle before the controller's next answer could
+  // fall (the decisions up to it in one batch), and at which its next
+  // decision lies in the past.
   sc_core::sc_time wake_delay(const DramController& k, uint64_t now) const {
-    const uint64_t next = k.next_decision();
-    const sc_core::sc_time at = clock_.time(std::max(now, clocks_.model_cycle_after(next)));
+    const uint64_t decided = clocks_.model_cycle_after(k.next_decision());
+    const uint64_t answer = clocks_.to_model(k.next_answer());
+    const sc_core::sc_time at = clock_.time(std::max({now, decided, answer ? answer - 1 : 0}));
     return at > sc_core::sc_time_stamp() ? at - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME;
   }
 
