@@ -253,6 +253,11 @@ TEST_F(Cli, AtTwoStreamsInOneBankKeepTheirRowsOpenAsTheControllersThatDecideAtCo
   EXPECT_NEAR(a["dram"]["read_latency"]["mean"].get<double>(), 299, 29.9) << "within 10 % of Ramulator 2";
   EXPECT_LT(l["dram"]["channels"][0]["row_hit_rate"].get<double>(), 0.75) << "lt plans on arrival";
   EXPECT_GT(bytes_per_cycle(a), 2 * bytes_per_cycle(l));
+  // In at, queue_depth counts what mean_queue_depth averages: the requests
+  // in the channel (lt's DRAM reports its read queue's, below the mean here).
+  const auto& channel = a["channels"][0];
+  EXPECT_GE(channel["max_queue_depth"].get<double>(), channel["mean_queue_depth"].get<double>());
+  EXPECT_EQ(channel["max_queue_depth"], 64u) << "max_outstanding requests in the one channel";
 }
 
 // Reruns in at are byte-identical: the controller's order comes from the

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <systemc>
 #include <vector>
 #include <tlm>
@@ -138,6 +140,11 @@ class MemoryChannelTlm : public sc_core::sc_module {
       return tlm::TLM_COMPLETED;
     }
     model_.count_access();
+    // Requests in the channel at arrival, this one included (docs/architecture.md,
+    // queue_depth): those not yet answered, and those answered that finish later.
+    while (!finishing_.empty() && finishing_.top() <= how.cycle) finishing_.pop();
+    const unsigned depth = unsigned(unanswered_ + finishing_.size() + 1);
+    ++unanswered_;
     // Every memory cycle before now is decided before the arrival joins.
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
     k->run_until(clocks_.to_memory(now), decided_);
@@ -147,12 +154,15 @@ class MemoryChannelTlm : public sc_core::sc_module {
       const DramController::Done d = decided_.back();
       decided_.pop_back();
       const uint64_t finish = note(how, d);
+      how.queue_depth = depth;
+      answered(finish);
       delay += clock_.time(finish - how.cycle);
       how.cycle = finish;
       phase = tlm::BEGIN_RESP;
       wake_.notify(sc_core::SC_ZERO_TIME);
       return tlm::TLM_COMPLETED;
     }
+    how.queue_depth = depth;  // kept until the answer
     wake_.notify(decided_.empty() ? wake_delay(*k, now) : sc_core::SC_ZERO_TIME);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -169,6 +179,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
       // An answer falls after the cycle it is given in: a write that waited
       // for room in the write queue is acknowledged the cycle after it entered.
       const uint64_t finish = std::max(note(how, d), now + 1);
+      answered(finish);
       how.cycle = finish;
       how.finish_cycle = finish;
       tlm::tlm_phase phase = tlm::BEGIN_RESP;
@@ -177,6 +188,11 @@ class MemoryChannelTlm : public sc_core::sc_module {
     }
     decided_.clear();
     if (k.busy()) wake_.notify(wake_delay(k, now));
+  }
+
+  void answered(uint64_t finish) {
+    --unanswered_;
+    finishing_.push(finish);
   }
 
   // Fills the how of a request the controller has answered; its finish, in model cycles.
@@ -190,7 +206,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
     how.start_cycle = answered_at_arrival ? arrival : clocks_.to_model(d.start);
     const uint64_t finish = (answered_at_arrival && at_arrival ? arrival : clocks_.to_model(d.finish)) + model_.latency_cycles();
     how.finish_cycle = finish;
-    how.queue_depth = d.depth;
     how.dram_at = d.at;
     how.row = d.row;
     return finish;
@@ -235,6 +250,9 @@ class MemoryChannelTlm : public sc_core::sc_module {
   DramClocks clocks_;
   sc_core::sc_event wake_;                      // at: the controller has something to decide, or answers to give
   std::vector<DramController::Done> decided_;  // at: answers not yet given
+  // at: for queue_depth, the requests not yet answered and the finishes of those answered.
+  size_t unanswered_ = 0;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> finishing_;
 };
 
 }  // namespace gpumem
