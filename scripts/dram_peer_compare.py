@@ -44,22 +44,31 @@ KNOWN_GAPS = {
     ("hbm2", "two_streams_write", "Ramulator2", "latency"): 0.11,
     ("hbm2", "two_streams_write", "DRAMsim3", "bandwidth"): 0.155,
     ("hbm2", "gpu_lines", "DRAMsim3", "bandwidth"): 0.15,
+    ("ddr4_2r", "random", "Ramulator2", "latency"): 0.145,
+    ("ddr4_2r", "stride_4k", "Ramulator2", "latency"): 0.23,
+    ("ddr4_2r", "gpu_lines", "Ramulator2", "latency"): 0.125,
+    ("ddr4_2r", "rmw", "DRAMsim3", "bandwidth"): 0.34,
 }
 STRUCTURES = {  # peer: (dram keys, requests in flight)
     "Ramulator2": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6", 66),
     "DRAMsim3": ("", 160),
 }
-CYCLE_NS = {"ddr4": 0.625, "hbm2": 1.0}
+DEVICES = {  # trace device: gpumem preset, its memory.dram keys, simulation.cycle_ns (the memory's clock)
+    "ddr4": ("ddr4", "ranks: 1", 0.625),
+    "hbm2": ("hbm2", "", 1.0),
+    "ddr4_2r": ("ddr4", "", 0.625),
+}
 
 
 def run(gpumem, folder, device, peer, trace):
     keys, in_flight = STRUCTURES[peer]
-    dram = ", ".join(k for k in ("ranks: 1" if device == "ddr4" else "", keys) if k)
+    preset, device_keys, cycle_ns = DEVICES[device]
+    dram = ", ".join(k for k in (device_keys, keys) if k)
     cfg = os.path.join(folder, f"{device}-{peer}.yaml")
     with open(cfg, "w") as f:
-        f.write(f"memory: {{address_bits: 64, channels: 1, max_outstanding: {in_flight}, preset: {device},\n"
+        f.write(f"memory: {{address_bits: 64, channels: 1, max_outstanding: {in_flight}, preset: {preset},\n"
                 f"         dram: {{{dram}}}}}\n"
-                f"simulation: {{cycle_ns: {CYCLE_NS[device]}, timing: at}}\n")
+                f"simulation: {{cycle_ns: {cycle_ns}, timing: at}}\n")
     out = os.path.join(folder, f"{device}-{peer}-{trace}.json")
     subprocess.run([gpumem, "run", "--config", cfg, "--trace", os.path.join(folder, device, trace + ".csv"),
                     "--stats-json", out, "--quiet"], check=True)
@@ -79,6 +88,8 @@ def main():
     rows, failures = [], []
     with tempfile.TemporaryDirectory() as folder:
         for device in dram_peer_traces.DEVICES:
+            if ("Ramulator2", device, "sequential") not in peers:
+                continue  # no figures of the peers for it
             os.makedirs(os.path.join(folder, device))
             for trace, reqs in dram_peer_traces.traces(device, 100000):
                 with open(os.path.join(folder, device, trace + ".csv"), "w") as f:

@@ -24,6 +24,11 @@ cycle i (except `unloaded`). Addresses follow the order row-rank-bankgroup-bank-
          Ramulator 2's `RoBaRaCoCh` puts the bank group below the bank, so the .ldst
          file has bits 11-12 and 13-14 swapped: it decodes to the same bank group,
          bank, row and column (and is not for gpumem).
+    ddr4_2r (DDR4_8Gb_x8_3200 as its preset, two ranks, 16 GiB): column 6-12, bank group
+         13-14, bank 15-16, rank 17, row 18-33; gpumem `row-rank-bank-bankgroup-column`
+         (the ddr4 preset as it is), DRAMsim3 `rochrababgco` (its stock configuration).
+         Ramulator 2's `RoBaRaCoCh` puts the rank below the bank, so the .ldst file has
+         bit 17 moved to bit 13 and bits 13-16 to 14-17.
 
 The traces ("16 banks" means the 16 pairs of bank group and bank):
 
@@ -52,6 +57,7 @@ import random
 DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) field
     "ddr4": (33, 17, 13),
     "hbm2": (30, 15, 11),
+    "ddr4_2r": (34, 18, 13),
 }
 MiB = 1 << 20
 
@@ -103,11 +109,14 @@ def traces(device, n):
 
 
 def ramulator_address(device, a):
-    """HBM2: swap bank (bits 11-12) and bank group (13-14) for Ramulator 2's RoBaRaCoCh."""
-    if device != "hbm2":
-        return a
-    bank, group = (a >> 11) & 3, (a >> 13) & 3
-    return a & ~(0xF << 11) | group << 11 | bank << 13
+    """The same bank group, bank, rank, row and column under Ramulator 2's RoBaRaCoCh."""
+    if device == "hbm2":  # swap bank (bits 11-12) and bank group (13-14)
+        bank, group = (a >> 11) & 3, (a >> 13) & 3
+        return a & ~(0xF << 11) | group << 11 | bank << 13
+    if device == "ddr4_2r":  # the rank (bit 17) below the bank group and bank (13-16)
+        banks, rank = (a >> 13) & 0xF, (a >> 17) & 1
+        return a & ~(0x1F << 13) | rank << 13 | banks << 14
+    return a
 
 
 def main():

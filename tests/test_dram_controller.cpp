@@ -25,6 +25,11 @@ struct Ctl {
   }
   // A request arriving at cycle t (every cycle before it decided first); its token.
   uint64_t read(uint64_t t, uint64_t local) { return arrive(t, local, false); }
+  uint64_t prefetch(uint64_t t, uint64_t local) {
+    c.run_until(t, done);
+    c.arrive(next, t, local, false, done, true);
+    return next++;
+  }
   uint64_t write(uint64_t t, uint64_t local) { return arrive(t, local, true); }
   uint64_t arrive(uint64_t t, uint64_t local, bool write) {
     c.run_until(t, done);
@@ -218,6 +223,72 @@ TEST(DramController, AWriteDrainLeavesAReadItsOpenedRow) {
   EXPECT_EQ(d.cycle(ACT, 1), 13);                   // tRC after the read's activate
   EXPECT_EQ(d.cycle(WR), 17);
   EXPECT_EQ(d.count(ACT), 2u);
+}
+
+// Prefetches rank after demand reads (Lee et al.'s prefetch-aware
+// controller): a demand read to another row of the same bank passes an
+// older prefetch that has not started.
+TEST(DramController, ADemandReadPassesAQueuedPrefetch) {
+  Ctl d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // row 0 open: ACT 0, RD 4
+  const uint64_t p = d.prefetch(1, d.addr(0, 0, 0, 1));  // older, row 1
+  const uint64_t r = d.read(2, d.addr(0, 0, 0, 2));      // younger demand, row 2
+  const auto dr = d.of(r), dp = d.of(p);
+  EXPECT_EQ(d.cycle(PRE), 8);                       // tRAS: for the demand read
+  EXPECT_EQ(d.cycle(ACT, 1), 13);                   // tRC after the first activate
+  EXPECT_EQ(dr.finish, 13u + 4 + 5 + 2);
+  EXPECT_EQ(dr.row, RowResult::kConflict);
+  EXPECT_GT(dp.finish, dr.finish);
+  EXPECT_EQ(dp.row, RowResult::kConflict);
+  // Without the prefetch mark the older request goes first, as FR-FCFS has it.
+  Ctl e(toy());
+  e.read(0, e.addr(0, 0, 0, 0));
+  const uint64_t older = e.read(1, e.addr(0, 0, 0, 1));
+  const uint64_t younger = e.read(2, e.addr(0, 0, 0, 2));
+  EXPECT_LT(e.of(older).finish, e.of(younger).finish);
+}
+
+// A prefetch's row hit still goes while no demand command can (it costs
+// the demand reads nothing); its precharge or activate waits until no
+// demand read is queued.
+TEST(DramController, APrefetchRowHitGoesWhenNoDemandCommandCan) {
+  Ctl d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));                    // bank X: ACT 0, RD 4
+  d.read(0, d.addr(0, 1, 0, 0));                    // bank Y: ACT 2 (tRRD_S), RD 7 (tCCD_S)
+  const uint64_t c = d.read(8, d.addr(0, 0, 0, 1)); // demand, X's other row: PRE 8 (tRAS), ACT 13 (tRC), RD 17
+  const uint64_t p = d.prefetch(8, d.addr(0, 1, 0, 0, 1));  // a hit in Y: ready at 12 (tCCD_L after 7)
+  const uint64_t m = d.prefetch(8, d.addr(0, 1, 1, 3));     // a closed bank: its activate could go at 9
+  const auto dc = d.of(c), dp = d.of(p), dm = d.of(m);
+  EXPECT_EQ(dp.row, RowResult::kHit);
+  EXPECT_EQ(dp.finish, 12u + 5 + 2);                // at 12 no demand command can go
+  EXPECT_EQ(d.cycle(ACT, 2), 13);                   // and the demand's activate is not delayed
+  EXPECT_EQ(dc.finish, 17u + 5 + 2);
+  EXPECT_EQ(dc.row, RowResult::kConflict);
+  EXPECT_EQ(dm.start, 18u) << "the prefetch's activate waits until no demand read is queued (its RD at 17)";
+  EXPECT_EQ(dm.row, RowResult::kMiss);
+}
+
+// memory.dram.prefetch_drop_cycles: a prefetch still waiting for its first
+// command that long after it entered the read queue is dropped.
+TEST(DramController, AStalePrefetchIsDropped) {
+  DramSpec s = toy();
+  s.prefetch_drop_cycles = 10;
+  Ctl d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // row 0 open: RD 4
+  const uint64_t p = d.prefetch(1, d.addr(0, 0, 0, 1));  // another row of the bank
+  for (uint32_t i = 0; i < 8; ++i) d.read(2 + i, d.addr(0, 0, 0, 2 + i % 2));  // demand reads keep the bank busy
+  const auto dp = d.of(p);
+  EXPECT_EQ(dp.row, RowResult::kDropped);
+  EXPECT_EQ(dp.finish, 1u + 10);                    // accepted at 1, dropped 10 cycles later
+  EXPECT_EQ(d.c.counters().dropped_prefetches, 1u);
+  d.drain();
+  EXPECT_EQ(d.count(RD), 9u) << "the dropped prefetch never reached its bank";
+  // Without a bound it waits, and is served.
+  Ctl e(toy());
+  e.read(0, e.addr(0, 0, 0, 0));
+  const uint64_t q = e.prefetch(1, e.addr(0, 0, 0, 1));
+  for (uint32_t i = 0; i < 8; ++i) e.read(2 + i, e.addr(0, 0, 0, 2 + i % 2));
+  EXPECT_EQ(e.of(q).row, RowResult::kConflict);
 }
 
 TEST(DramController, AFullReadQueueAcceptsTheNextReadWhenARoomFrees) {

@@ -67,6 +67,7 @@ const char* row_result_name(RowResult r) {
     case RowResult::kConflict: return "conflict";
     case RowResult::kForwarded: return "forwarded";
     case RowResult::kPosted: return "posted";
+    case RowResult::kDropped: return "dropped";
   }
   return "?";
 }

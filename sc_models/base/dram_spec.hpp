@@ -75,6 +75,10 @@ struct DramSpec {
   unsigned write_high = 32;   // writes drain when the write queue reaches this many...
   unsigned write_low = 8;     // ...until this many remain; and drain whole while no read waits, past this many
   unsigned row_hit_cap = 4;   // row hits that may overtake an older request waiting for another row of the bank
+  // simulation.timing: at only: a prefetch still waiting for its first
+  // command this many memory cycles after it entered the read queue is
+  // dropped (0: never).
+  unsigned prefetch_drop_cycles = 0;
   // Permutation-based interleaving: bit j of the bank address (the bank's
   // bits, then the bank group's, least significant first) is XORed with the
   // parity of these channel-local address bits (none of them a bank or bank
@@ -98,6 +102,7 @@ enum class RowResult : uint8_t {
   kConflict,   // another row was open: a precharge and an activate
   kForwarded,  // a read answered from a posted write to the same access
   kPosted,     // a write accepted into the write queue (it reaches its bank later)
+  kDropped,    // simulation.timing: at: a prefetch that waited past memory.dram.prefetch_drop_cycles
 };
 const char* row_result_name(RowResult r);
 

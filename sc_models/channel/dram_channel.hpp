@@ -62,6 +62,7 @@ struct DramCounters {
   std::vector<DramBankCounters> banks;  // rank-major, then bank group, then bank
   uint64_t refreshes = 0;
   uint64_t forwarded_reads = 0;
+  uint64_t dropped_prefetches = 0;  // simulation.timing: at: past memory.dram.prefetch_drop_cycles
   uint64_t write_drains = 0;        // times the write queue reached its high watermark
   uint64_t data_bus_cycles = 0;     // memory cycles the data bus carried data
   uint64_t last_data_cycle = 0;     // memory cycle the last burst ended

@@ -19,11 +19,12 @@ DramController::DramController(const DramParams& params)
   seen_.resize(banks_.size());
 }
 
-void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done) {
+void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch) {
   if (arrival < decided_) throw std::logic_error("DRAM controller: a request arrives at a cycle already decided");
   Entry e;
   e.token = token;
-  e.seq = seq_++;
+  e.prefetch = prefetch && !write;
+  e.seq = seq_++ | (e.prefetch ? kPrefetchRank : 0);
   e.arrival = arrival;
   e.line = local >> map_.offset_bits();
   e.at = map_.decode(local);
@@ -66,7 +67,7 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   q.push_back(e);
   q.back().depth = unsigned(q.size());
   if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
-  else ++queued_reads_, bank_room_ = true;
+  else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch;
 }
 
 void DramController::admit(uint64_t t, std::vector<Done>& done) {
@@ -218,7 +219,7 @@ void DramController::survey(const std::vector<Entry>& q, bool started_only) {
     } else if (e.seq < oldest_[bi]->seq) {
       oldest_[bi] = &e;
     }
-    if (b.open && b.row == e.at.row) has_hit_[bi] = 1;
+    if (b.open && b.row == e.at.row) has_hit_[bi] |= e.prefetch ? 2 : 1;
   }
 }
 
@@ -259,6 +260,11 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     // A row command: only for the bank's oldest request, so a bank serves
     // its requests in order apart from the hits that overtake.
     if (oldest_[bi] != &e) continue;
+    // A prefetch opens or closes no row while a demand read is queued.
+    if (e.prefetch && queued_reads_ > queued_prefetches_) {
+      undecided_ = true;  // it may go as soon as the demand reads have
+      continue;
+    }
     if (row_cmd.queue && row_cmd.seq < e.seq) {
       undecided_ = true;
       continue;
@@ -267,7 +273,8 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     if (b.open) {
       // The row stays open while younger requests hit it, until row_hit_cap
       // of them have gone past this one.
-      if (has_hit_[bi] && b.bypassed < spec_.row_hit_cap) continue;
+      // (A demand request's precharge is held for demand hits only.)
+      if ((has_hit_[bi] & (e.prefetch ? 3 : 1)) && b.bypassed < spec_.row_hit_cap) continue;
       k = DramCommandKind::kPrecharge;
     }
     if (b.row_not_before > t) {
@@ -334,13 +341,37 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
     b.open = false;
   }
   b.forget();
+  if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch;
   c.queue->erase(c.queue->begin() + long(c.index));
-  if (!write) --queued_reads_, bank_room_ = true;
+}
+
+void DramController::drop_stale_prefetches(uint64_t t, std::vector<Done>& done) {
+  const uint64_t bound = spec_.prefetch_drop_cycles;
+  const auto drop = [&](std::vector<Entry>& q) {
+    size_t keep = 0;
+    for (size_t i = 0; i < q.size(); ++i) {
+      Entry& e = q[i];
+      if (e.prefetch && !e.started && e.accept + bound <= t) {
+        done.push_back({e.token, e.accept, e.accept, t, e.depth, e.at, RowResult::kDropped});
+        ++counters_.dropped_prefetches;
+        --queued_reads_, --queued_prefetches_, bank_room_ = true;
+        banks_[e.bank].forget();
+        continue;
+      }
+      if (e.prefetch && !e.started) soonest(e.accept + bound);
+      if (keep != i) q[keep] = q[i];
+      ++keep;
+    }
+    q.resize(keep);
+  };
+  drop(read_queue_);
+  for (std::vector<Entry>& q : bank_queues_) drop(q);
 }
 
 bool DramController::step(uint64_t t, std::vector<Done>& done) {
   soonest_ = kNever;
   admit(t, done);
+  if (queued_prefetches_ && spec_.prefetch_drop_cycles) drop_stale_prefetches(t, done);
   update_mode(t);
   const bool dual = spec_.dual_command_bus;
   bool row_used = refresh_step(t);

@@ -50,7 +50,11 @@ class DramController {
   // nondecreasing cycles, each after run_until(arrival)). `token` is the
   // caller's, given back in its Done.
   // A read of bytes a posted write holds is answered at once, into `done`.
-  void arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done);
+  // A prefetch (a read) is served after the demand reads: its row hits when
+  // no demand command can go, its activates and precharges when no demand
+  // read is queued; with prefetch_drop_cycles it is dropped (RowResult::kDropped)
+  // when it has waited that long for its first command.
+  void arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch = false);
   // Decides every command before memory cycle `until`: every arrival before
   // it must be in. Appends what it learns of requests to `done`, in the
   // order it learns it.
@@ -65,7 +69,7 @@ class DramController {
   // wait until then, in one batch: what they answer falls later.
   uint64_t next_answer() const {
     if (!busy()) return kNever;
-    return waiting_writes_.empty() ? next_ + t_.CL + t_.tBL : next_;
+    return waiting_writes_.empty() && !(queued_prefetches_ && spec_.prefetch_drop_cycles) ? next_ + t_.CL + t_.tBL : next_;
   }
   bool busy() const { return queued_reads_ + waiting_reads_.size() + waiting_writes_.size() + write_queue_.size() > 0; }
   // End of the run: every queued request served, then the refreshes due by
@@ -83,9 +87,11 @@ class DramController {
   size_t writes_queued() const { return write_queue_.size(); }
 
  private:
+  // A prefetch ranks after every demand request, whatever its age.
+  static constexpr uint64_t kPrefetchRank = uint64_t{1} << 63;
   struct Entry {
     uint64_t token;
-    uint64_t seq;      // arrival order: the age FR-FCFS compares
+    uint64_t seq;      // the rank FR-FCFS compares: arrival order, prefetches after demand requests
     uint64_t arrival;  // memory cycle
     uint64_t accept = 0;
     uint64_t start = 0;
@@ -94,6 +100,7 @@ class DramController {
     uint32_t bank;  // bank_index(at)
     unsigned depth = 0;
     bool write;
+    bool prefetch = false;
     bool started = false;  // its first command issued
     RowResult row = RowResult::kHit;
   };
@@ -136,6 +143,7 @@ class DramController {
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
   void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
   void update_mode(uint64_t t);
+  void drop_stale_prefetches(uint64_t t, std::vector<Done>& done);
   void soonest(uint64_t t) {
     if (t < soonest_) soonest_ = t;
   }
@@ -153,6 +161,7 @@ class DramController {
   std::vector<std::vector<Entry>> bank_queues_;      // bank_queue > 0: per bank, reads waiting for their column command
   std::vector<Entry> write_queue_;                   // posted writes
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
+  size_t queued_prefetches_ = 0;                     // of them, prefetches
   bool bank_room_ = false;                           // a read entered the read queue, or left a bank's queue, since admit() last looked
   bool write_mode_ = false;
   uint64_t seq_ = 0;
@@ -162,7 +171,7 @@ class DramController {
   uint64_t soonest_ = kNever;  // during a step: the earliest cycle a command not issued could
   // Per bank, during a step: its oldest request and whether a request hits its open row.
   std::vector<const Entry*> oldest_;
-  std::vector<uint8_t> has_hit_;
+  std::vector<uint8_t> has_hit_;  // bit 0: a demand request hits the open row; bit 1: a prefetch
   std::vector<uint64_t> seen_;  // per bank: the step (generation) that last surveyed it
   uint64_t generation_ = 0;
   DramCounters counters_;

@@ -149,7 +149,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
     k->run_until(clocks_.to_memory(now), decided_);
     const size_t others = decided_.size();
-    k->arrive(reinterpret_cast<uintptr_t>(&trans), clocks_.to_memory(how.cycle), local, trans.is_write(), decided_);
+    k->arrive(reinterpret_cast<uintptr_t>(&trans), clocks_.to_memory(how.cycle), local, trans.is_write(), decided_,
+              ext->info.origin == Origin::kPrefetch);
     if (decided_.size() > others) {  // posted, or forwarded from a posted write: answered now
       const DramController::Done d = decided_.back();
       decided_.pop_back();

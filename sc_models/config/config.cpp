@@ -90,6 +90,10 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (const auto c = root["l1"]) read_l1(r, c, cfg, cfg.l1);
   if (const auto p = root["prefetch"]) read_prefetch(r, p, cfg, cfg.prefetch);
   if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
+  if (cfg.simulation.timing != TimingMode::kAt && cfg.memory.dram.prefetch_drop_cycles) {
+    const YAML::Node d = root["memory"]["dram"]["prefetch_drop_cycles"];
+    r.fail(d, "memory.dram.prefetch_drop_cycles", "applies to simulation.timing: at only (lt plans each prefetch on arrival)");
+  }
   if (cfg.simulation.timing == TimingMode::kAt) {
     // The approximately-timed mode comes in slices (docs/memory.md, "Deciding at command time"):
     // what it does not model yet is refused, not run in the other mode.
