@@ -28,6 +28,7 @@ foreach(_cost IN ITEMS
     "Slurm.ACancelledTaskIsMissingAndResumeSubmitsItAlone 10"
     "TlbCosim.OneMillionRandomTranslationsOnTheLruVariant 8"
     "DramQueues.MemoryStaysFlatWhateverTheTraceLength 8"
+    "DramController.MemoryStaysFlatWhateverTheTraceLength 8"
     "Cli.CosimOfAMatrixOnlyTranslatorChecksWhatItsSchemesCoverAndCatchesItsRankBug 6"
     "Cli.CosimProvesTheExplorersRecommendationPastedIntoTheConfig 6"
     "Slurm.AFailingPointReportsItsStderr 5")
