@@ -150,6 +150,7 @@ int run_command(const RunArgs& a) {
   if (a.compare_prefetch) return run_compared(a, cfg);
   std::unique_ptr<RequestSource> source;
   std::unique_ptr<ThreadTraceSource> threads;
+  if (!a.threads.empty()) check_thread_simulation(cfg);  // before any output is opened
   if (!a.threads.empty())
     threads = a.threads_format == "accel-sim" ? open_accel_sim_trace(a.threads, a.import) : open_thread_trace(a.threads);
   else if (!a.trace.empty() && a.trace_format != "csv")

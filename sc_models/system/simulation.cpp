@@ -67,12 +67,16 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   return r;
 }
 
-SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
-                                       const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
-                                       SimulationResult* partial) {
+void check_thread_simulation(const Config& cfg) {
   if (cfg.simulation.timing == TimingMode::kAt)
     throw InputError(cfg.source, cfg.simulation.timing_line, "simulation.timing",
                      "at does not model the SMs of a per-thread trace yet (gpumem run --threads): use lt");
+}
+
+SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
+                                       const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
+                                       SimulationResult* partial) {
+  check_thread_simulation(cfg);
   std::optional<AddressSpaceImage> own;
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
