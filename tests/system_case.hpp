@@ -60,7 +60,12 @@ struct Span {
 }  // namespace detail
 
 // Draws one case. `scale` bounds the trace (RapidCheck's size, or the soak's).
-inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
+// `at`: an approximately-timed case (simulation.timing: at), on what that
+// mode models so far: no MMU and no prefetch unit; the SMs issue by memory,
+// with either scheduler, and an L1 allocates at the miss or at the fill.
+// The draws are the same as without it up to its own, so seeded cases stay
+// as they were.
+inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false) {
   using detail::hex;
   std::ostringstream y, summary;
   // Channels: powers of two up to 64, and counts the prime or plain
@@ -69,7 +74,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
   const unsigned channels = ch.one_of(counts);
   const bool pow2 = (channels & (channels - 1)) == 0;
   const unsigned m = pow2 ? detail::log2u(channels) : 0;
-  const bool mmu = ch.percent(60);
+  const bool mmu = ch.percent(60) && !at;
   const bool before_mmu = mmu && ch.percent(40);
   const bool want_mop = pow2 && m >= 1 && ch.percent(20);
   // Channel field: contiguous and ascending below the 4 KB page (isolation);
@@ -185,8 +190,9 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
   y << "frontend: {num_sms: " << sms << ", blocks_per_sm: " << ch.pick(1, 2) << ", warps_per_block: " << warps_per_block
     << ", line_bytes: " << line << ", mshr_entries: " << ch.pick(1, 8) << ", latency_min: " << ch.pick(0, 8)
     << ", latency_sigma: " << ch.pick(0, 3) << ", seed: " << ch.pick(1, 100)
-    << ", issue_timing: " << (ch.percent(50) ? "ordering" : "memory") << ", strided_requests: " << (strided ? "true" : "false")
-    << "}\n";
+    << ", issue_timing: " << (ch.percent(50) && !at ? "ordering" : "memory") << ", strided_requests: " << (strided ? "true" : "false");
+  if (at) y << ", scheduler: " << (ch.percent(50) ? "gto" : "lrr");
+  y << "}\n";
   summary << " sms:" << sms << (strided ? " strided" : "");
   const uint64_t largest = granule ? std::min<uint64_t>(granule, 4096) : (m > 0 ? std::min(1u << c0, 4096u) : 4096);
   if (ch.percent(75)) {
@@ -194,9 +200,11 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
     const unsigned ways = 1u << ch.pick(0, 2);
     const unsigned lines = ways * (1u << ch.pick(0, 3));
     y << "l1: {size_bytes: " << lines * l1_line << ", line_bytes: " << l1_line << ", ways: " << ways
-      << ", mshrs: " << ch.pick(1, 4) << ", hit_latency: " << ch.pick(0, 3) << "}\n";
-    summary << " l1:" << lines << "x" << l1_line;
-    const unsigned kind = ch.pick(0, 2);
+      << ", mshrs: " << ch.pick(1, 4) << ", hit_latency: " << ch.pick(0, 3);
+    const bool on_fill = at && ch.percent(50);
+    y << (on_fill ? ", allocate: fill" : "") << "}\n";
+    summary << " l1:" << lines << "x" << l1_line << (on_fill ? "+onfill" : "");
+    const unsigned kind = at ? 0 : ch.pick(0, 2);
     if (kind > 0) {
       const bool buffer = ch.percent(50);
       y << "prefetch:\n  kind: " << (kind == 1 ? "stride" : "bfs") << "\n  queue_entries: " << ch.pick(1, 8)
@@ -309,11 +317,18 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
     config.replace(from, to - from, d.str());
     summary << " dram:" << preset;
   }
+  if (at) {
+    config += "simulation: {timing: at}\n";
+    summary << " at";
+  }
   return {config, t.str(), summary.str()};
 }
 
 // What every read must return, in the order the SMs call the memory path
-// (the model moves data at b_transport, so that order is its program order):
+// (the model moves data when a request reaches its channel, so that order
+// is its program order; with simulation.timing: at the observers see
+// requests as they complete, and the oracle puts them back in issue order,
+// which is the order of their ids):
 // the last write to the byte, or the memory-init byte, or zero. The one
 // exception is a GPU's: L1s are not coherent within a kernel, so a byte
 // another SM wrote in the running kernel may read as any value it has held
@@ -321,7 +336,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale) {
 // starts strict.
 class DataOracle : public CompletionObserver {
  public:
-  explicit DataOracle(bool l1) : l1_(l1) {}
+  explicit DataOracle(bool l1, bool issue_order = false) : l1_(l1), issue_order_(issue_order) {}
 
   // Bytes are keyed by address alone: one virtual address space is shared
   // by every application (docs/page-tables.md).
@@ -330,6 +345,24 @@ class DataOracle : public CompletionObserver {
   }
 
   void on_completion(const Completion& c) override {
+    if (!issue_order_) return check(c);
+    // A strided request's elements come one after another under its id.
+    if (c.request.id != arriving_) drain();
+    arriving_ = c.request.id;
+    Held& h = held_[c.request.id].emplace_back();
+    h.request = c.request;
+    h.how = c.how;
+    h.data.assign(c.data, c.data + c.request.size);
+    if (c.byte_enables) h.enables.assign(c.byte_enables, c.byte_enables + c.request.size);
+  }
+  // The requests still held back in issue order (at the end of a run).
+  void finish() {
+    arriving_ = ~uint64_t{0};
+    drain();
+    if (!held_.empty() && mismatches_++ == 0) first_ = "request " + std::to_string(held_.begin()->first) + " completed, an earlier one never did";
+  }
+
+  void check(const Completion& c) {
     const Request& r = c.request;
     ++requests_;
     if (c.how.fault != FaultReason::kNone) {
@@ -388,7 +421,21 @@ class DataOracle : public CompletionObserver {
     }
   };
 
+  struct Held {
+    Request request;
+    How how;
+    std::vector<uint8_t> data, enables;
+  };
+  void drain() {
+    for (auto it = held_.begin(); it != held_.end() && it->first == next_id_ && it->first != arriving_; it = held_.erase(it), ++next_id_)
+      for (const Held& h : it->second)
+        check(Completion{h.request, h.how, h.data.data(), 0, 0, h.enables.empty() ? nullptr : h.enables.data()});
+  }
+
   bool l1_;
+  bool issue_order_;
+  std::map<uint64_t, std::vector<Held>> held_;  // issue_order_: completed requests by id, until every earlier one is checked
+  uint64_t next_id_ = 0, arriving_ = ~uint64_t{0};
   std::unordered_map<uint64_t, Byte> bytes_;
   uint32_t kernel_ = 0, epoch_ = 1;
   uint64_t requests_ = 0, reads_ = 0, faulted_ = 0, strict_bytes_ = 0, racy_bytes_ = 0, mismatches_ = 0;

@@ -33,7 +33,7 @@ inline void child_run(const SystemCase& c, int out) {
   std::string line;
   try {
     const Config cfg = parse_config(c.config, "case.yaml");
-    DataOracle oracle(cfg.l1.present);
+    DataOracle oracle(cfg.l1.present, cfg.simulation.timing == TimingMode::kAt);
     {
       // The memory-init items, as the driver will load them.
       std::istringstream in(c.trace);
@@ -47,6 +47,7 @@ inline void child_run(const SystemCase& c, int out) {
     std::istringstream in(c.trace);
     auto source = read_thread_trace(in, "case.csv");
     run_thread_simulation(cfg, *source, {&oracle});
+    oracle.finish();
     std::ostringstream o;
     o << "ok " << oracle.requests() << " " << oracle.reads() << " " << oracle.faulted() << " " << oracle.strict_bytes() << " "
       << oracle.racy_bytes() << " " << oracle.mismatches() << " " << oracle.first_mismatch();

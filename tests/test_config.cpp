@@ -66,6 +66,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "memory.dram.timing.tREFI", "tREFI (200) <= tRFC (260)"},
       {"zero timing", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tRCD: 0\n", 6,
        "memory.dram.timing.tRCD", "outside [1,"},
+      {"dram section not a map", "memory:\n  channels: 8\n  preset: hbm2\n  dram: 5\n", 4, "memory.dram", "expected a mapping"},
       {"unknown timing", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tXYZ: 3\n", 6,
        "memory.dram.timing.tXYZ", "unknown key"},
       {"banks not a power of two", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    banks_per_group: 3\n", 5,

@@ -2,8 +2,9 @@
 // (step 1c) and scheduling and ordering (steps 1b, 1d), on hand-worked cases.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -711,6 +712,125 @@ TEST(Ordering, FrontendConfigIsValidated) {
                                    "'soon' is not one of: ordering, memory"));
   EXPECT_EQ(frontend_config("{}").frontend.issue_timing, IssueTiming::kOrdering);
   EXPECT_EQ(frontend_config("{issue_timing: memory}").frontend.issue_timing, IssueTiming::kMemory);
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{scheduler: fifo}"); }, "test.yaml", 3, "frontend.scheduler",
+                                   "'fifo' is not one of: lrr, gto"));
+  // lt issues in seed 002's order: a scheduler it cannot honour is refused.
+  EXPECT_TRUE(test::input_error_at([] { frontend_config("{scheduler: gto}"); }, "test.yaml", 3, "frontend.scheduler",
+                                   "gto applies to simulation.timing: at only"));
+  EXPECT_EQ(frontend_config("{}").frontend.scheduler, WarpScheduler::kLrr);
+}
+
+// ------------------------------------------- the memory's latencies (at)
+
+// Runs a trace with LatencySource::kMemory: each request is answered
+// `latency(r)` cycles after it issues, and the answers are handed back in
+// (cycle, issue order) before that cycle's tick, as SmArrayTlm does.
+std::vector<L1Request> order_by_memory(const std::string& frontend, const std::string& text,
+                                       const std::function<uint64_t(const L1Request&)>& latency, SequenceStats* stats = nullptr) {
+  Config cfg = test::config_from(test::base_yaml("translator: {channel_bits: [8, 9, 10]}\nfrontend: " + frontend +
+                                                 "\nsimulation: {timing: at}"));
+  std::istringstream in(text);
+  auto src = read_thread_trace(in, "t.csv");
+  L1SequenceGenerator gen(frontend_params(cfg), *src, InstructionOrder::kWholeInstruction, LatencySource::kMemory);
+  std::vector<L1Request> out, issued;
+  std::multimap<uint64_t, size_t> answers;  // cycle -> index in out (issue order within a cycle)
+  bool more = true, started = false;
+  for (uint64_t now = 0; more || !answers.empty(); ++now) {
+    gen.advance_to(now);
+    for (auto it = answers.begin(); it != answers.end() && it->first <= now; it = answers.erase(it)) gen.complete(out[it->second]);
+    if (more && (!started || gen.any_awake())) {
+      started = true;
+      issued.clear();
+      more = gen.tick(issued);
+      for (L1Request& r : issued) {
+        answers.emplace(now + latency(r), out.size());
+        out.push_back(std::move(r));
+      }
+    }
+    if (now > 100000) throw std::logic_error("order_by_memory: no end");
+  }
+  EXPECT_EQ(gen.outstanding(), 0u);
+  if (stats) *stats = gen.stats();
+  return out;
+}
+
+// One SM, one block of two warps, four dependent loads each; warp 0's hit
+// (answered the next cycle), warp 1's miss (100 cycles).
+std::string hits_and_misses_trace() {
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t w = 0; w < 2; ++w)
+    for (int i = 0; i < 4; ++i) t += line(32 * w, 0x10 + 8 * i, 0x10000 * (w + 1) + 0x100 * i, true);
+  return t;
+}
+uint64_t hit_or_miss(const L1Request& r) { return r.warp == 0 ? 1 : 100; }
+
+TEST(MemoryLatencies, AGtoWarpRunsAheadOnItsHits) {
+  // gto: warp 0 (the oldest) keeps the SM while it is ready, and its loads
+  // hit: it issues in cycles 0-3 back to back, and warp 1 only after it.
+  const auto seq = order_by_memory("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 2, scheduler: gto}", hits_and_misses_trace(), hit_or_miss);
+  ASSERT_EQ(seq.size(), 8u);
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(slots_of_warp(seq, 1), (std::vector<uint64_t>{4, 104, 204, 304}));
+}
+
+TEST(MemoryLatencies, LrrTakesTheNextReadyWarpAfterTheLastPick) {
+  // lrr: warp 1 gets cycle 1 though warp 0 is ready again; then warp 1
+  // waits for its miss and warp 0 has the SM.
+  const auto seq = order_by_memory("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 2, scheduler: lrr}", hits_and_misses_trace(), hit_or_miss);
+  ASSERT_EQ(seq.size(), 8u);
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(slots_of_warp(seq, 1), (std::vector<uint64_t>{1, 101, 201, 301}));
+}
+
+TEST(MemoryLatencies, GtoFallsBackToTheOldestReadyWarp) {
+  // Three warps, two independent loads each, then a dependent one whose
+  // miss blocks the warp: gto runs each warp until it blocks and then takes
+  // the oldest ready warp, 0 0 0 1 1 1 2 2 2; lrr takes turns.
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t w = 0; w < 3; ++w)
+    for (int i = 0; i < 3; ++i) t += line(32 * w, 0x10 + 8 * i, 0x10000 * (w + 1) + 0x100 * i, i == 2);
+  const auto fixed = [](const L1Request&) { return uint64_t{50}; };
+  std::vector<uint32_t> gto, lrr;
+  for (const L1Request& r : order_by_memory("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 3, scheduler: gto}", t, fixed)) gto.push_back(r.warp);
+  for (const L1Request& r : order_by_memory("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 3}", t, fixed)) lrr.push_back(r.warp);
+  EXPECT_EQ(gto, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(lrr, (std::vector<uint32_t>{0, 1, 2, 0, 1, 2, 0, 1, 2}));
+}
+
+TEST(MemoryLatencies, AWarpWaitsForTheAnswersOfItsDependentInstructionNotADrawnLatency) {
+  // The four-line dependent load of four_line_instruction, answered after
+  // 7 cycles (the drawn latency, 5, plays no part): lines at 0-3, the next
+  // load when the last answer is in, at 3 + 7.
+  std::string t = header() + "kernel,k,0\n";
+  for (uint32_t lane = 0; lane < 4; ++lane) t += line(lane, 0x10, 0x1000 + 0x100 * lane, true);
+  t += line(0, 0x18, 0x2000, true);
+  const auto seq = order_by_memory("{num_sms: 1, warps_per_block: 1, latency_min: 5, latency_sigma: 0, strided_requests: false}", t,
+                                   [](const L1Request&) { return uint64_t{7}; });
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 1, 2, 3, 10}));
+  for (const L1Request& r : seq) EXPECT_EQ(r.latency, 0u) << "no latency is drawn";
+}
+
+TEST(MemoryLatencies, MshrsFreeWhenTheirAnswerComes) {
+  // Two MSHRs, answers after 10 cycles: 0, 1, then 10, 11, 20, 21; the
+  // cycles held with both MSHRs taken are counted.
+  std::string t = header() + "kernel,k,0\n";
+  for (int i = 0; i < 6; ++i) t += line(0, 0x10 + 8 * i, 0x1000 + 0x100 * i, false);
+  SequenceStats st;
+  const auto seq = order_by_memory("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 2}", t,
+                                   [](const L1Request&) { return uint64_t{10}; }, &st);
+  EXPECT_EQ(slots_of_warp(seq, 0), (std::vector<uint64_t>{0, 1, 10, 11, 20, 21}));
+  EXPECT_EQ(st.sm[0].mshr_full_ticks, 8u + 8u);  // cycles 2-9 and 12-19
+}
+
+TEST(MemoryLatencies, TheNextKernelStartsWhenTheLastAnswerOfThisOneIsIn) {
+  // Kernel 0: one load answered after 30 cycles, one after 5; kernel 1's
+  // first load issues at 30, not when the ordering would have let it.
+  std::string t = header() + "kernel,a,0\n" + line(0, 0x10, 0x1000, false) + line(0, 0x18, 0x2000, false) + "kernel,b,0\n" +
+                  line(0, 0x10, 0x3000, false);
+  const auto seq = order_by_memory("{num_sms: 2, warps_per_block: 1}", t, [](const L1Request& r) { return r.access.pc == 0x10 && r.kernel == 0 ? uint64_t{30} : uint64_t{5}; });
+  ASSERT_EQ(seq.size(), 3u);
+  EXPECT_EQ(seq[2].kernel, 1u);
+  EXPECT_EQ(seq[2].slot, 30u);
 }
 
 }  // namespace

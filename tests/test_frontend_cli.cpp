@@ -2,6 +2,7 @@
 // end to end through the binary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -360,6 +361,66 @@ TEST_F(Cli, ADramTraceThatMostlyFaultsIsWarnedAboutAndThePhysicalConfigRunsIt) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json("n.json").at("faults").get<uint64_t>() * 2, json("n.json").at("requests").get<uint64_t>());
   EXPECT_EQ(r.err, "");
+}
+
+// simulation.timing: at: the SMs issue as the memory's answers let them.
+// Where requests do not compete (one warp a SM, a chain of dependent loads,
+// channels that serve in arrival order) lt and at are the same machine:
+// each load waits for the one before it, whatever timing style works it out.
+TEST_F(Cli, AtOnSimpleChannelsADependentChainTakesWhatLtGives) {
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,0\n";
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned i = 0; i < 20; ++i) t << 32 * w << "," << 0x10 + 8 * i << ",R," << 0x80 * w + 0x200 * i << ",4,1,\n";  // SM w's own channel
+  write("t.csv", t.str());
+  const std::string cfg =
+      "memory: {address_bits: 32, channels: 4, service_cycles: 3, latency_cycles: 40}\n"
+      "translator: {channel_bits: [7, 8]}\n"
+      "frontend: {num_sms: 4, blocks_per_sm: 1, warps_per_block: 1, issue_timing: memory}\n";
+  write("lt.yaml", cfg);
+  write("at.yaml", cfg + "simulation: {timing: at}\n");
+  for (const char* m : {"lt", "at"})
+    ASSERT_EQ(run({"run", "--config", path(std::string(m) + ".yaml").string(), "--threads", path("t.csv").string(), "--stats-json",
+                   path(std::string(m) + ".json").string(), "--quiet"}).exit_code, 0);
+  const auto l = json("lt.json"), a = json("at.json");
+  EXPECT_EQ(a["makespan"], l["makespan"]);
+  for (unsigned s = 0; s < 4; ++s) {
+    const auto& sm = a["frontend"]["sms"][s];
+    EXPECT_EQ(sm["mean_latency"], 43.0) << "service 3 + latency 40, on an idle channel";
+    EXPECT_EQ(sm["requests"], 20u) << s;
+    // Each load issues the cycle the one before completes.
+    EXPECT_EQ(sm["last_completion"].get<uint64_t>() - sm["first_issue"].get<uint64_t>(), 20u * 43u) << s;
+    EXPECT_EQ(sm["last_completion"], l["frontend"]["sms"][s]["last_completion"]) << s;
+  }
+}
+
+// On a DRAM, with strided requests split by the router and reassembled, and
+// the gto scheduler: every request is answered once and reruns are
+// byte-identical.
+TEST_F(Cli, AtRunsAPerThreadTraceOnADramAndRerunsAreByteIdentical) {
+  const auto csv = write("t.csv", trace());
+  const std::string cfg =
+      "memory: {address_bits: 32, channels: 4, preset: hbm2, max_outstanding: 16}\n"
+      "translator: {channel_bits: [7, 8]}\n"
+      "frontend: {num_sms: 3, blocks_per_sm: 2, warps_per_block: 2, mshr_entries: 4, issue_timing: memory, scheduler: gto}\n"
+      "simulation: {timing: at}\n";
+  const auto c = write("c.yaml", cfg);
+  for (const char* k : {"1", "2"})
+    ASSERT_EQ(run({"run", "--config", c.string(), "--threads", csv.string(), "--stats-json", path(std::string("s") + k + ".json").string(),
+                   "--txn-log", path(std::string("t") + k + ".csv").string(), "--no-timing", "--quiet"}).exit_code, 0);
+  EXPECT_EQ(slurp(path("s1.json")), slurp(path("s2.json")));
+  EXPECT_EQ(slurp(path("t1.csv")), slurp(path("t2.csv")));
+  const auto j = json("s1.json");
+  EXPECT_EQ(j["frontend"]["requests"], 16u);
+  EXPECT_EQ(j["frontend"]["strided"]["requests"], 8u);
+  EXPECT_EQ(j["frontend"]["strided"]["elements"], 64u);
+  uint64_t requests = 0, reads = 0;
+  for (const auto& s : j["frontend"]["sms"]) requests += s["requests"].get<uint64_t>(), reads += s["reads"].get<uint64_t>();
+  EXPECT_EQ(requests, 16u);
+  EXPECT_EQ(reads, 8u);
+  // One log line a line request and a strided element: 8 loads + 64 elements.
+  const std::string log = slurp(path("t1.csv"));
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1 + 8 + 64);
 }
 
 TEST_F(Cli, BadFrontEndInputsExitTwoNamingWhere) {

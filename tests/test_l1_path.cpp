@@ -154,5 +154,64 @@ TEST(L1Path, WithMemoryLatencyAStencilsRowsAreReadAgainWhileTheirFillsAreInFligh
   }
 }
 
+// simulation.timing: at: the same case, the miss's MSHR held until the
+// memory's answer comes, the merge answered with the fill. The observers
+// see the requests as they complete; by issue they are those of lt.
+TEST(L1Path, ApproximatelyTimedAFillHoldsItsMshrAndReadsOfItsLineMergeUntilTheMemoryAnswers) {
+  const std::string yaml =
+      "memory: {address_bits: 32, channels: 2, service_cycles: 1, max_outstanding: 16, latency_cycles: 100}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 64, mshr_entries: 8, issue_timing: memory}\n"
+      "l1: {size_bytes: 1024, ways: 2, mshrs: 1, hit_latency: 1}\n"
+      "simulation: {timing: at}\n";
+  Timed seen;
+  const SimulationResult r = run_timed(yaml, std::string(kThreadTraceHeader) +
+                                                 "\nkernel,k,0\n0,0x10,R,0x000,4,0,\n0,0x18,R,0x400,4,0,\n0,0x20,R,0x004,4,0,\n",
+                                       seen);
+  const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 102}, {2, 102}, {1, 203}};  // in completion order
+  EXPECT_EQ(seen.issue_completion, want);
+  EXPECT_EQ(seen.l1, (std::vector<L1Result>{L1Result::kMiss, L1Result::kMerge, L1Result::kMiss}));
+  ASSERT_EQ(r.l1.size(), 1u);
+  EXPECT_EQ(r.l1[0].mshr_full_stalls, 1u);
+  EXPECT_EQ(r.l1[0].mshr_stall_cycles, 102u - 2) << "from when its fill would have gone out";
+}
+
+// l1.allocate (at): a two-way L1 of one set holds line A. Two misses, B and
+// C, go out; A is read again while their fills are out. Placed at the miss,
+// B and C take both ways and A misses; placed at the fill, A is still there
+// and hits.
+std::vector<L1Result> reread_while_two_fills_are_out(const char* allocate, L1Stats& stats) {
+  const std::string yaml =
+      "memory: {address_bits: 32, channels: 2, service_cycles: 1, max_outstanding: 16, latency_cycles: 100}\n"
+      "translator: {channel_bits: [8]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 128, mshr_entries: 8, issue_timing: memory}\n"
+      "l1: {size_bytes: 256, ways: 2, mshrs: 4, hit_latency: 1, allocate: " + std::string(allocate) + "}\n"
+      "simulation: {timing: at}\n";
+  // A (dependent: the warp waits for it), then B, C and A again, independent.
+  const std::string t = std::string(kThreadTraceHeader) +
+                        "\nkernel,k,0\n0,0x10,R,0x0000,4,1,\n0,0x18,R,0x1000,4,0,\n0,0x20,R,0x2000,4,0,\n0,0x28,R,0x0004,4,0,\n";
+  Timed seen;
+  const SimulationResult r = run_timed(yaml, t, seen);
+  stats = r.l1.at(0);
+  std::vector<L1Result> by_issue(4);
+  for (size_t i = 0; i < seen.l1.size(); ++i) by_issue[seen.issue_completion[i].first == 0 ? 0 : seen.issue_completion[i].first - 101] = seen.l1[i];
+  return by_issue;
+}
+
+TEST(L1Path, AllocatedAtTheMissTwoFillsEvictALineThatIsReadWhileTheyAreOut) {
+  L1Stats st;
+  EXPECT_EQ(reread_while_two_fills_are_out("miss", st),
+            (std::vector<L1Result>{L1Result::kMiss, L1Result::kMiss, L1Result::kMiss, L1Result::kMiss}));
+  EXPECT_EQ(st.misses, 4u);
+}
+
+TEST(L1Path, AllocatedAtTheFillALineStaysUntilTheFillsAreBack) {
+  L1Stats st;
+  EXPECT_EQ(reread_while_two_fills_are_out("fill", st),
+            (std::vector<L1Result>{L1Result::kMiss, L1Result::kMiss, L1Result::kMiss, L1Result::kHit}));
+  EXPECT_EQ(st.misses, 3u);
+  EXPECT_EQ(st.hits, 1u);
+}
+
 }  // namespace
 }  // namespace gpumem

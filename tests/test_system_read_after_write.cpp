@@ -74,6 +74,20 @@ RC_GTEST_PROP(SystemReadAfterWrite, EveryReadReturnsTheLastWrite, (const SystemC
   RC_CLASSIFY(o.racy_bytes > 0, "racy bytes");
 }
 
+// The same in simulation.timing: at, where the DRAM reorders requests
+// among those queued and the SMs issue as the memory's answers come.
+RC_GTEST_PROP(SystemReadAfterWrite, EveryReadReturnsTheLastWriteApproximatelyTimed, ()) {
+  const SystemCase c = *rc::gen::withSize([](int size) {
+    return rc::gen::exec([size] {
+      RcChooser ch;
+      return draw_system_case(ch, static_cast<unsigned>(size), true);
+    });
+  });
+  const CaseOutcome o = run_system_case(c);
+  if (!o.ran || o.mismatches != 0) RC_FAIL(explain(o) + "\n" + c.config + c.trace);
+  RC_TAG(c.summary.substr(0, c.summary.find(' ')));
+}
+
 // The property must see reads of written data, or it proves nothing.
 TEST(SystemReadAfterWrite, CasesReadBackWrittenData) {
   uint64_t strict = 0, reads = 0, cases_with_reads = 0, dram_cases_with_reads = 0;
@@ -91,6 +105,28 @@ TEST(SystemReadAfterWrite, CasesReadBackWrittenData) {
   EXPECT_GE(dram_cases_with_reads, 5u) << "the DRAM's reordering must be checked too";
   EXPECT_GT(strict, 10000u) << "bytes checked against one exact value";
   EXPECT_GT(reads, 500u);
+}
+
+TEST(SystemReadAfterWrite, ApproximatelyTimedCasesReadBackWrittenData) {
+  uint64_t strict = 0, dram_cases_with_reads = 0, strided = 0, gto = 0, l1 = 0, on_fill = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    SeededChooser ch(seed);
+    const SystemCase c = draw_system_case(ch, 60, true);
+    const CaseOutcome o = run_system_case(c);
+    ASSERT_TRUE(o.ran && o.mismatches == 0) << explain(o) << "\n" << c.config << c.trace;
+    strict += o.strict_bytes;
+    dram_cases_with_reads += o.reads > 0 && c.summary.find("dram:") != std::string::npos;
+    strided += c.summary.find("strided") != std::string::npos;
+    gto += c.config.find("scheduler: gto") != std::string::npos;
+    l1 += c.summary.find(" l1:") != std::string::npos;
+    on_fill += c.summary.find("+onfill") != std::string::npos;
+  }
+  EXPECT_GE(dram_cases_with_reads, 3u) << "the controller's reordering must be checked";
+  EXPECT_GE(strided, 3u);
+  EXPECT_GE(gto, 3u);
+  EXPECT_GE(l1, 5u);
+  EXPECT_GE(on_fill, 2u);
+  EXPECT_GT(strict, 5000u) << "bytes checked against one exact value";
 }
 
 // Label soak: GPUMEM_SOAK_REQUESTS requests (default 10 million) of seeded

@@ -44,6 +44,13 @@ enum class IssueTiming : uint8_t {
   kMemory,    // the ordering gives the order only; the model's completions decide when
 };
 
+// Which ready warp an SM issues from each cycle in simulation.timing: at
+// (frontend.scheduler; GPGPU-Sim's names, docs/frontend.md).
+enum class WarpScheduler : uint8_t {
+  kLrr,  // loose round robin: the next ready warp after the one picked last
+  kGto,  // greedy then oldest: the warp picked last while it is ready, else the oldest ready warp
+};
+
 // How the model's timing is worked out (simulation.timing; docs/memory.md,
 // "Deciding at command time"): loosely timed, each request's completion
 // known when it reaches a target, or approximately timed, each block
@@ -54,5 +61,8 @@ enum class TimingMode : uint8_t { kLt, kAt };
 enum class PrefetchKind : uint8_t { kNone, kStride, kBfs };
 const char* prefetch_kind_name(PrefetchKind k);  // "none", "stride", "bfs"
 enum class PrefetchFill : uint8_t { kL1, kBuffer };
+// When a missed line takes its place in the L1 (l1.allocate; docs/cache.md):
+// at the miss, held while its fill is out, or when the fill comes back.
+enum class L1Allocate : uint8_t { kOnMiss, kOnFill };
 
 }  // namespace gpumem

@@ -87,12 +87,9 @@ uint64_t L1Cache::mshr_free(uint64_t now, uint64_t at) {
 }
 
 L1Cache::Fill L1Cache::fill(unsigned space, uint64_t address, uint64_t now, uint64_t ready, const uint8_t* data, bool prefetch) {
-  Fill f;
-  const uint64_t line = line_of(address);
-  f.set = set_of(line);
   // A line in two ways would answer from whichever the scan meets first.
   unsigned present = 0;
-  if (find(space, line, present)) throw std::logic_error("L1 cache: line filled while already present");
+  if (find(space, line_of(address), present)) throw std::logic_error("L1 cache: line filled while already present");
   // A demand fill's MSHR: the one mshr_free found (a fill that ended by its
   // start has left). A prefetch holds a prefetch queue entry instead.
   if (!prefetch) {
@@ -100,6 +97,20 @@ L1Cache::Fill L1Cache::fill(unsigned space, uint64_t address, uint64_t now, uint
     if (in_flight_.size() >= mshrs_) in_flight_.erase(std::min_element(in_flight_.begin(), in_flight_.end()));
     in_flight_.push_back(ready);
   }
+  return place(space, address, ready, data, prefetch);
+}
+
+void L1Cache::set_ready(unsigned space, uint64_t address, uint64_t ready) {
+  unsigned way = 0;
+  if (Line* l = find(space, line_of(address), way); l && l->ready == kPendingReady) l->ready = ready;
+}
+
+L1Cache::Fill L1Cache::place(unsigned space, uint64_t address, uint64_t ready, const uint8_t* data, bool prefetch) {
+  Fill f;
+  const uint64_t line = line_of(address);
+  f.set = set_of(line);
+  unsigned present = 0;
+  if (find(space, line, present)) throw std::logic_error("L1 cache: line filled while already present");
   Line* base = &lines_[size_t{f.set} * ways_];
   unsigned victim = ways_;
   for (unsigned w = 0; w < ways_ && victim == ways_; ++w)

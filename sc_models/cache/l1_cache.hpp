@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/types.hpp"
 #include "payload/how.hpp"
 
 namespace gpumem {
@@ -23,6 +24,7 @@ struct L1Params {
   unsigned ways = 4;
   unsigned mshrs = 32;       // line fills outstanding at once
   unsigned hit_latency = 2;  // cycles from issue to data on a hit, and to a miss's fill going out
+  L1Allocate allocate = L1Allocate::kOnMiss;  // the L1's shell places a missed line at the miss or at its fill (at only)
 
   unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
   unsigned sets() const { return lines() / ways; }
@@ -47,6 +49,7 @@ class L1Cache {
   explicit L1Cache(const L1Params& params);
 
   unsigned line_bytes() const { return line_bytes_; }
+  unsigned mshrs() const { return mshrs_; }
   uint64_t line_of(uint64_t address) const { return address & ~uint64_t{line_bytes_ - 1}; }
 
   struct Lookup {
@@ -78,6 +81,25 @@ class L1Cache {
   // (std::logic_error otherwise). The victim is an invalid way, else
   // the least recently used.
   Fill fill(unsigned space, uint64_t address, uint64_t now, uint64_t ready, const uint8_t* data, bool prefetch = false);
+
+  // simulation.timing: at, where the L1's shell keeps the MSHRs (a fill's
+  // completion is not known when it goes out). place() installs a line as
+  // fill() does without taking an MSHR; a line placed with ready
+  // kPendingReady merges every read until set_ready() says when its fill
+  // completes (nothing, if the line has been evicted since).
+  static constexpr uint64_t kPendingReady = ~uint64_t{0};
+  Fill place(unsigned space, uint64_t address, uint64_t ready, const uint8_t* data, bool prefetch = false);
+  void set_ready(unsigned space, uint64_t address, uint64_t ready);
+  // A read that read() counted a miss merged into a fill the shell keeps
+  // (l1.allocate: fill), and a miss that waited `cycles` for a free MSHR.
+  void count_merge_not_miss() {
+    --stats_.misses;
+    ++stats_.mshr_merges;
+  }
+  void count_mshr_stall(uint64_t cycles) {
+    ++stats_.mshr_full_stalls;
+    stats_.mshr_stall_cycles += cycles;
+  }
 
   // A write through: updates the enabled bytes of a present line (a use);
   // true when the line was there. `enables` may be null (all bytes).

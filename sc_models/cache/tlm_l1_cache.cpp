@@ -38,6 +38,14 @@ L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const L1UnitParams& params,
     }
   }
   if (prefetcher_ && params.fill == PrefetchFill::kBuffer) buffer_.emplace(buffer_geometry(params));
+  allocate_ = params.l1.allocate;
+}
+
+void L1CacheTlm::use_calendar(EventCalendar& calendar, unsigned rank) {
+  calendar_ = &calendar;
+  rank_ = rank;
+  target.register_nb_transport_fw(this, &L1CacheTlm::nb_transport_fw);
+  memory.register_nb_transport_bw(this, &L1CacheTlm::nb_transport_bw);
 }
 
 void L1CacheTlm::kernel_start() {
@@ -224,6 +232,212 @@ void L1CacheTlm::prefetch(const RequestInfo& demand, uint64_t now, const sc_core
     prefetcher_->on_prefetch_fill(p, p.address, line_.data(), back, pending_);
   }
   pending_.clear();
+}
+
+// ---------------------------------------------------------------- at
+
+namespace {
+// An error response; a request whose answer is still to come (incomplete)
+// has moved its data at its channel already.
+bool refused(const tlm::tlm_generic_payload& t) { return t.get_response_status() < tlm::TLM_INCOMPLETE_RESPONSE; }
+}  // namespace
+
+tlm::tlm_sync_enum L1CacheTlm::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  RequestExtension* ext = trans.get_extension<RequestExtension>();
+  if (!ext) throw std::logic_error("L1 cache: a request without its RequestExtension");
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the SMs take every answer at once
+  const uint64_t now = ext->how.cycle;
+  const unsigned space = ext->info.process;
+  if (StridedExtension* strided = trans.get_extension<StridedExtension>()) {
+    // Past the L1, as in lt; a strided write updates the lines it finds, at its issue.
+    ++cache_.stats().bypasses;
+    ext->how.l1 = L1Result::kBypass;
+    for (unsigned i = 0; i < strided->shape.count; ++i) strided->element[i].l1 = L1Result::kBypass;
+    const tlm::tlm_sync_enum r = memory->nb_transport_fw(trans, phase, delay);
+    if (trans.is_write() && !refused(trans))
+      for (unsigned i = 0; i < strided->shape.count; ++i) {
+        const unsigned size = strided->shape.element_size;
+        const uint64_t a = strided->shape.element_address(i);
+        cache_.update(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
+        if (FillSlot* f = filling(space, a))
+          std::memcpy(f->line.data() + (a - cache_.line_of(a)), trans.get_data_ptr() + i * size, size);
+      }
+    return r;
+  }
+  if (trans.is_write()) {
+    const uint64_t address = trans.get_address();  // the path below rewrites it
+    const tlm::tlm_sync_enum r = memory->nb_transport_fw(trans, phase, delay);
+    ++cache_.stats().writes;
+    if (refused(trans)) {
+      ext->how.l1 = L1Result::kWriteMiss;
+      return r;
+    }
+    --cache_.stats().writes;  // write() counts it
+    const bool hit = cache_.write(space, address, trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
+    // A line whose fill is out takes the write too: it is placed from there
+    // (allocate: fill), and a read merging after its line was evicted reads there.
+    if (FillSlot* f = filling(space, address)) {
+      const unsigned char* be = trans.get_byte_enable_ptr();
+      const unsigned be_len = trans.get_byte_enable_length() ? trans.get_byte_enable_length() : trans.get_data_length();
+      for (unsigned i = 0; i < trans.get_data_length(); ++i)
+        if (!be || be[i % be_len] == TLM_BYTE_ENABLED) f->line[address - cache_.line_of(address) + i] = trans.get_data_ptr()[i];
+    }
+    ext->how.l1 = hit ? L1Result::kWriteHit : L1Result::kWriteMiss;
+    return r;
+  }
+  return read_at(trans, *ext, phase, delay);
+}
+
+L1CacheTlm::FillSlot* L1CacheTlm::filling(unsigned space, uint64_t address) {
+  const auto it = filling_.find(key(space, cache_.line_of(address)));
+  return it == filling_.end() ? nullptr : it->second;
+}
+
+tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) {
+  How& how = ext.how;
+  const uint64_t now = how.cycle;
+  const uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  const unsigned space = ext.info.process;
+  const L1Cache::Lookup at = cache_.read(space, address, now);
+  if (at.result != L1Result::kMiss && at.ready != L1Cache::kPendingReady) {
+    // The L1 answers now: after its hit latency, and not before the line is there.
+    const uint64_t done = std::max(now + hit_latency_, at.ready);
+    cache_.copy_out(at, address, trans.get_data_ptr(), length);
+    how.l1 = at.result;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay += clock_.time(done - now);
+    how.cycle = done;
+    phase = tlm::BEGIN_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  FillSlot* f = filling(space, address);
+  if (at.result == L1Result::kMiss && f) cache_.count_merge_not_miss();  // l1.allocate: fill: the line is in its MSHR
+  if (f) {
+    // A merge into the fill under way: its data now, its answer with the fill's.
+    if (at.result == L1Result::kMiss) std::memcpy(trans.get_data_ptr(), f->line.data() + (address - cache_.line_of(address)), length);
+    else cache_.copy_out(at, address, trans.get_data_ptr(), length);
+    how.l1 = L1Result::kMerge;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    f->waiters.push_back({&trans, now});
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  // A miss: the line's data as the memory holds it now (the requests issued
+  // before this one have moved theirs), and a fill for its timing.
+  FillSlot& fill = fills_.take();
+  fill.line.resize(cache_.line_bytes());
+  fill.scratch.resize(cache_.line_bytes());
+  const uint64_t line = cache_.line_of(address);
+  fill.space = space;
+  fill.address = address;
+  fill.waiters.clear();
+  fill.waiters.push_back({&trans, now});
+  RequestExtension& fe = fill.payload.ext;
+  fe.info = ext.info;
+  fe.how = how;
+  set_up(fill.payload.trans, tlm::TLM_READ_COMMAND, line, fill.line.data(), cache_.line_bytes());
+  if (memory->transport_dbg(fill.payload.trans) != cache_.line_bytes())
+    throw std::runtime_error("L1 cache: the line at " + std::to_string(line) + " could not be read");
+  set_up(fill.payload.trans, tlm::TLM_READ_COMMAND, line, fill.scratch.data(), cache_.line_bytes());
+  if (allocate_ == L1Allocate::kOnMiss) cache_.place(space, address, L1Cache::kPendingReady, fill.line.data());
+  filling_[key(space, line)] = &fill;
+  std::memcpy(trans.get_data_ptr(), fill.line.data() + (address - line), length);
+  how.l1 = L1Result::kMiss;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  // Out after the tag look-up, once an MSHR is free: one released by then,
+  // or the first to be (the fills whose answers have not come hold theirs).
+  const uint64_t want = now + hit_latency_;
+  while (!releases_.empty() && releases_.top() <= want) releases_.pop();
+  if (fills_unanswered_ + releases_.size() < cache_.mshrs()) {
+    fill.out = want;
+  } else if (!releases_.empty()) {
+    fill.out = releases_.top();
+    releases_.pop();
+    cache_.count_mshr_stall(fill.out - want);
+  } else {
+    fill.out = want;  // until an answer frees an MSHR
+    mshr_wait_.push_back(&fill);
+    ++fills_unanswered_;
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  ++fills_unanswered_;
+  if (fill.out == now) send_fill(fill);
+  else calendar_->at(fill.out, rank_, [this, &fill] { send_fill(fill); });
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void L1CacheTlm::send_fill(FillSlot& f) {
+  How& how = f.payload.ext.how;
+  how.cycle = f.out;
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  if (memory->nb_transport_fw(f.payload.trans, phase, delay) == tlm::TLM_COMPLETED) fill_answered(f);
+}
+
+tlm::tlm_sync_enum L1CacheTlm::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (FillSlot* f = fills_.find(trans)) {
+    fill_answered(*f);
+    phase = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  return target->nb_transport_bw(trans, phase, delay);  // a write's or a strided request's answer
+}
+
+void L1CacheTlm::fill_answered(FillSlot& f) {
+  const How& fh = f.payload.ext.how;
+  const uint64_t finish = fh.cycle;
+  const uint64_t line = cache_.line_of(f.address);
+  filling_.erase(key(f.space, line));
+  const bool ok = f.payload.trans.is_response_ok();
+  if (ok) {
+    if (allocate_ == L1Allocate::kOnMiss) cache_.set_ready(f.space, f.address, finish);
+    else cache_.place(f.space, f.address, finish, f.line.data());
+  }
+  // Its MSHR is free at its completion: to the oldest miss waiting, or kept until then.
+  --fills_unanswered_;
+  if (!mshr_wait_.empty()) {
+    FillSlot& next = *mshr_wait_.front();
+    mshr_wait_.pop_front();
+    const uint64_t out = std::max(finish, next.out);
+    cache_.count_mshr_stall(out - next.out);
+    next.out = out;
+    calendar_->at(out, rank_, [this, &next] { send_fill(next); });
+  } else {
+    releases_.push(finish);
+  }
+  for (size_t i = 0; i < f.waiters.size(); ++i) {
+    tlm::tlm_generic_payload& t = *f.waiters[i].trans;
+    How& how = t.get_extension<RequestExtension>()->how;
+    if (!ok) t.set_response_status(f.payload.trans.get_response_status());
+    if (i == 0) {
+      // The miss's how is its fill's, at its own bytes of the line.
+      const uint64_t offset = f.address - line;
+      how = fh;
+      how.l1 = L1Result::kMiss;
+      how.physical_address += offset;
+      how.mapped_address += offset;
+      how.local_address += offset;
+      if (how.mmu) how.virtual_address += offset;
+      answer(t, finish);
+    } else {
+      answer(t, std::max(f.waiters[i].issue + hit_latency_, finish));
+    }
+  }
+  fills_.give(f);
+}
+
+void L1CacheTlm::answer(tlm::tlm_generic_payload& trans, uint64_t cycle) {
+  How& how = trans.get_extension<RequestExtension>()->how;
+  how.cycle = cycle;
+  const uint64_t now = now_cycle();
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = cycle > now ? clock_.time(cycle - now) : sc_core::SC_ZERO_TIME;
+  target->nb_transport_bw(trans, phase, delay);
 }
 
 }  // namespace gpumem

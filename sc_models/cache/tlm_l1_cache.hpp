@@ -4,17 +4,30 @@
 // and answers from it; writes and strided requests pass down, and a write
 // updates a present line. Timing rides on How::cycle as everywhere in the
 // model (docs/cache.md gives the cycles).
+//
+// Approximately timed (simulation.timing: at): requests come with
+// nb_transport_fw. A hit is answered at once; a miss takes an MSHR (or
+// waits for one), its line fill goes out `hit_latency` cycles later through
+// the event calendar, and the miss and every read merged into it are
+// answered when the fill is. The data a miss returns is the memory's at its
+// issue (read by debug transport then), as in lt: a read returns the last
+// write issued before it whatever the fills' timing. Writes and strided
+// requests pass down, their answers back.
 #pragma once
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
-#include <vector>
-
+#include <deque>
 #include <memory>
 #include <optional>
+#include <queue>
+#include <unordered_map>
+#include <vector>
 
 #include "cache/l1_unit_params.hpp"
+#include "payload/answer_order.hpp"
+#include "payload/event_calendar.hpp"
 #include "payload/issue_clock.hpp"
 #include "payload/payload_extensions.hpp"
 #include "prefetch/bfs_prefetcher.hpp"
@@ -44,6 +57,9 @@ class L1CacheTlm : public sc_core::sc_module {
   // table forgets the old kernel's warps.
   void kernel_start();
 
+  // simulation.timing: at: the calendar the fills go out through, at this rank.
+  void use_calendar(EventCalendar& calendar, unsigned rank);
+
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) { return memory->transport_dbg(trans); }
@@ -55,6 +71,41 @@ class L1CacheTlm : public sc_core::sc_module {
   // `demand`: the request whose read triggered them, issued at `now`.
   void prefetch(const RequestInfo& demand, uint64_t now, const sc_core::sc_time& at_issue);
   void count_use(const L1Cache::Lookup& at, uint64_t now);
+
+  // simulation.timing: at.
+  struct Waiter {
+    tlm::tlm_generic_payload* trans;
+    uint64_t issue;
+  };
+  struct Mshr;
+  struct FillSlot {  // a line fill from its miss until its answer
+    RequestPayload payload;
+    std::vector<uint8_t> scratch;  // what the memory writes into the fill (the line's data was read at the miss)
+    std::vector<uint8_t> line;     // l1.allocate: fill: the line's data until it is placed
+    unsigned space = 0;
+    uint64_t address = 0;          // of the demand that missed
+    uint64_t out = 0;              // the cycle it goes out
+    std::vector<Waiter> waiters;   // the miss first, then the reads merged into it
+  };
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum read_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  FillSlot* filling(unsigned space, uint64_t address);  // the fill under way of the line holding `address`
+  void send_fill(FillSlot& f);
+  void fill_answered(FillSlot& f);
+  // Answers a waiting request at `cycle`.
+  void answer(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  uint64_t now_cycle() const { return clock_.cycles(sc_core::sc_time_stamp()); }
+  L1Allocate allocate_ = L1Allocate::kOnMiss;
+  EventCalendar* calendar_ = nullptr;
+  unsigned rank_ = 0;
+  SlotPool<FillSlot> fills_;
+  std::unordered_map<uint64_t, FillSlot*> filling_;  // by (space, line): fills not yet answered
+  unsigned fills_unanswered_ = 0;                    // MSHRs held by fills not yet answered
+  // Completions of answered fills whose MSHR is still held, earliest first.
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> releases_;
+  std::deque<FillSlot*> mshr_wait_;                  // misses waiting for an MSHR, oldest first
+  uint64_t key(unsigned space, uint64_t line) const { return line ^ (uint64_t{space} << 56); }
 
   L1Cache cache_;
   const Clock& clock_;

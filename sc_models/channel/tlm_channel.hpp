@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <systemc>
@@ -119,11 +120,12 @@ class MemoryChannelTlm : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the initiator took the answer
     RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext || trans.get_extension<ChannelMessage>()) {  // no arrival cycle; a strided message (not yet in at)
+    if (!ext) {  // no arrival cycle
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return tlm::TLM_COMPLETED;
     }
     How& how = ext->how;
+    if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) return message_fw(trans, *m, *ext, phase, delay);
     const uint64_t local = trans.get_address();
     model_.prefetch(local, trans.get_data_length(), trans.is_write());
     access(trans, local);
@@ -175,6 +177,19 @@ class MemoryChannelTlm : public sc_core::sc_module {
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
     k.run_until(clocks_.to_memory(now), decided_);
     for (const DramController::Done& d : decided_) {
+      if (is_access(d.token)) {
+        MessageInFlight& f = *reinterpret_cast<const MessageInFlight::Access*>(d.token & ~uint64_t{1})->message;
+        if (!decide_access(d)) continue;
+        tlm::tlm_generic_payload& trans = *f.trans;
+        How& how = trans.get_extension<RequestExtension>()->how;
+        const uint64_t finish = std::max(close(f), now + 1);
+        how.cycle = finish;
+        how.finish_cycle = finish;
+        tlm::tlm_phase phase = tlm::BEGIN_RESP;
+        sc_core::sc_time delay = clock_.time(finish - now);
+        target->nb_transport_bw(trans, phase, delay);
+        continue;
+      }
       auto& trans = *reinterpret_cast<tlm::tlm_generic_payload*>(d.token);
       How& how = trans.get_extension<RequestExtension>()->how;
       // An answer falls after the cycle it is given in: a write that waited
@@ -196,20 +211,133 @@ class MemoryChannelTlm : public sc_core::sc_module {
     finishing_.push(finish);
   }
 
+  // A decision in model cycles, for a request that arrived at `arrival`.
+  struct Decided {
+    uint64_t accept, start, finish;
+  };
+  Decided cycles_of(uint64_t arrival, const DramController::Done& d) const {
+    const bool at_arrival = d.accept == clocks_.to_memory(arrival);
+    const bool answered_at_arrival = d.row == RowResult::kPosted || d.row == RowResult::kForwarded;
+    return {at_arrival ? arrival : clocks_.to_model(d.accept), answered_at_arrival ? arrival : clocks_.to_model(d.start),
+            (answered_at_arrival && at_arrival ? arrival : clocks_.to_model(d.finish)) + model_.latency_cycles()};
+  }
+
   // Fills the how of a request the controller has answered; its finish, in model cycles.
   uint64_t note(How& how, const DramController::Done& d) const {
-    const uint64_t arrival = how.cycle;
-    const bool at_arrival = d.accept == clocks_.to_memory(arrival);
+    const Decided c = cycles_of(how.cycle, d);
     how.dram = true;
-    how.arrival_cycle = arrival;
-    how.accept_cycle = at_arrival ? arrival : clocks_.to_model(d.accept);
-    const bool answered_at_arrival = d.row == RowResult::kPosted || d.row == RowResult::kForwarded;
-    how.start_cycle = answered_at_arrival ? arrival : clocks_.to_model(d.start);
-    const uint64_t finish = (answered_at_arrival && at_arrival ? arrival : clocks_.to_model(d.finish)) + model_.latency_cycles();
-    how.finish_cycle = finish;
+    how.arrival_cycle = how.cycle;
+    how.accept_cycle = c.accept;
+    how.start_cycle = c.start;
+    how.finish_cycle = c.finish;
     how.dram_at = d.at;
     how.row = d.row;
-    return finish;
+    return c.finish;
+  }
+
+  // at: a strided request's message (seed 001, step 3), its data moved at
+  // arrival as a request's; each granule its elements fall in is one access
+  // of the controller's, and the message is answered when its last access is.
+  struct MessageInFlight {
+    tlm::tlm_generic_payload* trans = nullptr;
+    unsigned remaining = 0;  // accesses not yet decided
+    uint64_t finish = 0;
+    struct Access {
+      MessageInFlight* message;
+      unsigned index;
+    };
+    std::array<Access, kMaxStridedElements> access{};  // their tokens (the address, low bit set)
+  };
+  static bool is_access(uint64_t token) { return token & 1; }
+
+  tlm::tlm_sync_enum message_fw(tlm::tlm_generic_payload& trans, ChannelMessage& m, RequestExtension& ext, tlm::tlm_phase& phase,
+                                sc_core::sc_time& delay) {
+    How& how = ext.how;
+    DramController* k = model_.controller();
+    if (!k) {  // served in arrival order, as lt does
+      serve(trans, m, how, ext.info.issue_cycle, delay);
+      phase = tlm::BEGIN_RESP;
+      return tlm::TLM_COMPLETED;
+    }
+    unsigned char* data = trans.get_data_ptr();
+    for (unsigned e = 0; e < m.count; ++e) {
+      if (trans.is_read()) model_.read(m.local[e], data + e * m.element_size, m.element_size);
+      else model_.write(m.local[e], data + e * m.element_size, m.element_size);
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    m.dram = true;
+    if (free_messages_.empty()) free_messages_.push_back(&message_pool_.emplace_back());
+    MessageInFlight& f = *free_messages_.back();
+    free_messages_.pop_back();
+    f.trans = &trans;
+    f.remaining = m.accesses;
+    f.finish = how.cycle;
+    while (!finishing_.empty() && finishing_.top() <= how.cycle) finishing_.pop();
+    const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
+    k->run_until(clocks_.to_memory(now), decided_);
+    const size_t others = decided_.size();
+    for (unsigned a = 0; a < m.accesses; ++a) {
+      unsigned first = 0;  // the access's first element says where it lands
+      while (first + 1 < m.count && m.access[first] != a) ++first;
+      const unsigned depth = unsigned(unanswered_ + finishing_.size() + 1);
+      ++unanswered_;
+      for (unsigned e = 0; e < m.count; ++e)
+        if (m.access[e] == a) m.depth[e] = depth;
+      model_.count_access();
+      f.access[a] = {&f, a};
+      k->arrive(reinterpret_cast<uintptr_t>(&f.access[a]) | 1, clocks_.to_memory(how.cycle), m.local[first], trans.is_write(),
+                decided_, ext.info.origin == Origin::kPrefetch);
+    }
+    // Posted writes and forwarded reads are decided at arrival.
+    for (size_t i = others; i < decided_.size(); ++i) decide_access(decided_[i]);
+    decided_.resize(others);
+    if (f.remaining == 0) {
+      const uint64_t finish = close(f);
+      delay += clock_.time(finish - how.cycle);
+      how.cycle = finish;
+      phase = tlm::BEGIN_RESP;
+      wake_.notify(sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
+    wake_.notify(decided_.empty() ? wake_delay(*k, now) : sc_core::SC_ZERO_TIME);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+
+  // One access of a message decided: its elements' figures; true when it was the message's last.
+  bool decide_access(const DramController::Done& d) {
+    const MessageInFlight::Access& a = *reinterpret_cast<const MessageInFlight::Access*>(d.token & ~uint64_t{1});
+    MessageInFlight& f = *a.message;
+    ChannelMessage& m = *f.trans->get_extension<ChannelMessage>();
+    const uint64_t arrival = f.trans->get_extension<RequestExtension>()->how.cycle;
+    const Decided c = cycles_of(arrival, d);
+    answered(c.finish);
+    for (unsigned e = 0; e < m.count; ++e)
+      if (m.access[e] == a.index) {
+        m.start[e] = c.start;
+        m.finish[e] = c.finish;
+        m.accept[e] = c.accept;
+        m.at[e] = d.at;
+        m.row[e] = d.row;
+      }
+    f.finish = std::max(f.finish, c.finish);
+    return --f.remaining == 0;
+  }
+
+  // A message whose accesses are all decided: its how, as lt's serve() gives it; its finish.
+  uint64_t close(MessageInFlight& f) {
+    const ChannelMessage& m = *f.trans->get_extension<ChannelMessage>();
+    How& how = f.trans->get_extension<RequestExtension>()->how;
+    how.dram = true;
+    how.arrival_cycle = how.cycle;
+    how.start_cycle = m.start[0];
+    how.finish_cycle = f.finish;
+    how.queue_depth = m.depth[0];
+    how.accept_cycle = m.accept[0];
+    how.dram_at = m.at[0];
+    how.row = m.row[0];
+    free_messages_.push_back(&f);
+    return f.finish;
   }
 
   // From now to the model cycle before the controller's next answer could
@@ -254,6 +382,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // at: for queue_depth, the requests not yet answered and the finishes of those answered.
   size_t unanswered_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> finishing_;
+  std::deque<MessageInFlight> message_pool_;  // at: strided messages in the controller (a deque: places never move)
+  std::vector<MessageInFlight*> free_messages_;
 };
 
 }  // namespace gpumem

@@ -89,6 +89,9 @@ struct FrontendConfig {
   bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
   uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
   IssueTiming issue_timing = IssueTiming::kOrdering;
+  int issue_timing_line = 0;      // where issue_timing was set (0: not set)
+  WarpScheduler scheduler = WarpScheduler::kLrr;
+  int scheduler_line = 0;         // where scheduler was set (0: not set)
   uint64_t max_records_in_memory = 262144;  // resident blocks' per-thread records kept in memory; the rest spill to a file
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
@@ -103,7 +106,9 @@ struct L1Config {
   unsigned ways = 4;
   unsigned mshrs = 32;         // line fills outstanding at once
   unsigned hit_latency = 2;    // cycles from issue to data on a hit, and to a miss's fill going out
+  L1Allocate allocate = L1Allocate::kOnMiss;
   int line = 0;
+  int allocate_line = 0;       // where allocate was set (0: not set)
 
   unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
   unsigned sets() const { return lines() / ways; }

@@ -7,7 +7,7 @@ namespace gpumem::config_yaml {
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f) {
   r.expect_map(n, "frontend", {"num_sms", "blocks_per_sm", "warps_per_block", "line_bytes", "mshr_entries", "latency_min",
                                "latency_sigma", "seed", "strided_requests", "max_queued",
-                               "max_records_in_memory", "issue_timing"});
+                               "max_records_in_memory", "issue_timing", "scheduler"});
   f.line = n.Mark().line + 1;
   r.opt_uint(n, "frontend", "num_sms", f.num_sms, 1, 1024);
   r.opt_uint(n, "frontend", "blocks_per_sm", f.blocks_per_sm, 1, 64);
@@ -33,12 +33,20 @@ void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, Fron
     if (v == "ordering") f.issue_timing = IssueTiming::kOrdering;
     else if (v == "memory") f.issue_timing = IssueTiming::kMemory;
     else r.fail(t, "frontend.issue_timing", "'" + v + "' is not one of: ordering, memory");
+    f.issue_timing_line = t.Mark().line + 1;
+  }
+  if (const auto t = n["scheduler"]) {
+    const std::string v = r.to_string(t, "frontend.scheduler");
+    if (v == "lrr") f.scheduler = WarpScheduler::kLrr;
+    else if (v == "gto") f.scheduler = WarpScheduler::kGto;
+    else r.fail(t, "frontend.scheduler", "'" + v + "' is not one of: lrr, gto");
+    f.scheduler_line = t.Mark().line + 1;
   }
   if (n["strided_requests"]) f.strided_requests = r.to_bool(n["strided_requests"], "frontend.strided_requests");
 }
 
 void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& c) {
-  r.expect_map(n, "l1", {"size_bytes", "line_bytes", "ways", "mshrs", "hit_latency"});
+  r.expect_map(n, "l1", {"size_bytes", "line_bytes", "ways", "mshrs", "hit_latency", "allocate"});
   c.present = true;
   c.line = n.Mark().line + 1;
   r.opt_uint(n, "l1", "size_bytes", c.size_bytes, 1, uint64_t{1} << 30);
@@ -62,6 +70,13 @@ void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& 
     r.fail(n["ways"] ? n["ways"] : n, "l1.ways", std::to_string(c.ways) + " ways do not divide the " + std::to_string(c.lines()) + " lines");
   r.opt_uint(n, "l1", "mshrs", c.mshrs, 1, 4096);
   r.opt_uint(n, "l1", "hit_latency", c.hit_latency, 0, 1u << 16);
+  if (const auto a = n["allocate"]) {
+    const std::string v = r.to_string(a, "l1.allocate");
+    if (v == "miss") c.allocate = L1Allocate::kOnMiss;
+    else if (v == "fill") c.allocate = L1Allocate::kOnFill;
+    else r.fail(a, "l1.allocate", "'" + v + "' is not one of: miss, fill");
+    c.allocate_line = a.Mark().line + 1;
+  }
 }
 
 void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, PrefetchConfig& p) {

@@ -95,7 +95,8 @@ void read_bank_xor(const Reader& r, const YAML::Node& x, DramSpec& d) {
 void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, DramSpec& d) {
   const std::string k = "memory.dram";
   // Copied, not assigned: assigning an absent key's node to a Node throws.
-  const YAML::Node timing = n ? n["timing"] : YAML::Node(YAML::NodeType::Undefined);
+  // Not a map: expect_map below says so (operator[] on a scalar would throw first).
+  const YAML::Node timing = n && n.IsMap() ? n["timing"] : YAML::Node(YAML::NodeType::Undefined);
   if (n) {
     r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
                         "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",

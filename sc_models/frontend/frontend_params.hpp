@@ -33,8 +33,10 @@ struct FrontendParams {
   bool strided_requests = true;   // equally spaced warp instructions go out as one strided request
   uint64_t max_queued = 65536;    // requests ordered but not yet issued, over all SMs, at most
   IssueTiming issue_timing = IssueTiming::kOrdering;
+  WarpScheduler scheduler = WarpScheduler::kLrr;  // simulation.timing: at only
   uint64_t max_records_in_memory = 262144;  // resident blocks' records kept in memory; the rest spill to a file
-  uint64_t quantum_cycles = 10000;          // the SMs' temporal-decoupling quantum
+  uint64_t quantum_cycles = 10000;          // the SMs' temporal-decoupling quantum (lt)
+  TimingMode timing = TimingMode::kLt;      // at: the SMs issue when the memory's answers let them
   RequestLimits limits;                     // what the trace's records and kernels are checked against
 };
 

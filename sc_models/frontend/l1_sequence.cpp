@@ -19,8 +19,11 @@ double unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 1
 
 }  // namespace
 
-L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source, InstructionOrder order)
-    : fe_(params), source_(source), order_(order), sms_(params.num_sms), store_(params.max_records_in_memory) {
+L1SequenceGenerator::L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source, InstructionOrder order,
+                                         LatencySource latency)
+    : fe_(params), source_(source), order_(order), latency_(latency), sms_(params.num_sms), store_(params.max_records_in_memory) {
+  if (latency_ == LatencySource::kMemory && order_ != InstructionOrder::kWholeInstruction)
+    throw std::logic_error("L1SequenceGenerator: the memory's latencies need whole instructions");
   stats_.sm.resize(fe_.num_sms);
   awake_.assign((fe_.num_sms + 63) / 64, 0);
   for (unsigned s = 0; s < fe_.num_sms; ++s) {
@@ -126,7 +129,10 @@ bool L1SequenceGenerator::load_block(Block& b) {
   b.live = true;
   b.id = static_cast<uint32_t>(block);
   b.warps.assign(warps_per_block_, Warp{});
-  for (unsigned w = 0; w < warps_per_block_; ++w) b.warps[w].id = static_cast<uint32_t>(block * warps_per_block_ + w);
+  for (unsigned w = 0; w < warps_per_block_; ++w) {
+    b.warps[w].id = static_cast<uint32_t>(block * warps_per_block_ + w);
+    b.warps[w].age = warps_launched_++;
+  }
   b.remaining = 0;
   b.pending = 0;
 
@@ -293,6 +299,66 @@ size_t L1SequenceGenerator::next_ready(const Sm& sm, size_t first, size_t warps)
   return at;
 }
 
+size_t L1SequenceGenerator::pick(const Sm& sm, size_t warps) const {
+  if (latency_ != LatencySource::kMemory || fe_.scheduler == WarpScheduler::kLrr)
+    return next_ready(sm, sm.rr == SIZE_MAX ? 0 : (sm.rr + 1) % warps, warps);
+  // gto: the warp picked last keeps the SM while it is ready (greedy), else
+  // the oldest ready warp (GPGPU-Sim's order: the one launched first).
+  if (sm.rr != SIZE_MAX && is_ready(sm, sm.rr)) return sm.rr;
+  size_t best = SIZE_MAX;
+  uint64_t best_age = ~uint64_t{0};
+  for (size_t word = 0; word < sm.ready_mask.size(); ++word)
+    for (uint64_t bits = sm.ready_mask[word]; bits; bits &= bits - 1) {
+      const size_t i = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      const uint64_t age = sm.slots[i / warps_per_block_].warps[i % warps_per_block_].age;
+      if (age < best_age) {
+        best_age = age;
+        best = i;
+      }
+    }
+  if (best == SIZE_MAX) throw std::logic_error("L1 ordering: no ready warp though the count says there is one");
+  return best;
+}
+
+void L1SequenceGenerator::retire(unsigned s, unsigned slot, unsigned warp, bool dependent) {
+  Sm& sm = sms_[s];
+  Block& b = sm.slots[slot];
+  if (dependent) {
+    Warp& w = b.warps[warp];
+    // kWholeInstruction: the warp waits for every dependent request of its instruction.
+    --w.dependent_outstanding;
+    const bool released = order_ == InstructionOrder::kPerRequest || (w.dependent_outstanding == 0 && w.blocked);
+    if (released) {
+      w.blocked = false;
+      if (w.has_work()) set_ready(sm, slot, warp, true);
+    }
+  }
+  if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == slot)) {
+    for (Warp& w : b.warps) store_.clear(w.records);  // empty unless a bug left records behind
+    b = Block{};
+    --sm.resident;
+    --resident_blocks_;
+    ++idle_epoch_;
+  }
+}
+
+void L1SequenceGenerator::advance_to(uint64_t tick) {
+  if (tick < now_) throw std::logic_error("L1 ordering: the clock cannot go back");
+  now_ = tick;
+}
+
+void L1SequenceGenerator::complete(const L1Request& r) {
+  if (latency_ != LatencySource::kMemory) throw std::logic_error("L1 ordering: complete() is for the memory's latencies");
+  Sm& sm = sms_[r.sm];
+  if (sm.outstanding == 0) throw std::logic_error("L1 ordering: a request completed twice");
+  --sm.outstanding;
+  --outstanding_;
+  const uint64_t blocks = resident_blocks_;
+  retire(r.sm, r.warp_slot / kMaxWarpsPerBlock, r.warp_slot % kMaxWarpsPerBlock, r.access.dependent);
+  wake(r.sm);
+  if (resident_blocks_ != blocks) dispatch();  // a slot is free: the next block, perhaps of the next kernel
+}
+
 void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   Sm& sm = sms_[s];
   SmSequenceStats& st = stats_.sm[s];
@@ -303,10 +369,9 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   // (kWholeInstruction: the warp whose instruction is under way, until its
   // last request is picked).
   if (!sm.held_from && sm.ready > 0) {
-    // Warps in order from the one after the last pick, that one last.
+    // lrr and seed 002: warps in order from the one after the last pick, that one last.
     const unsigned wpb = warps_per_block_;
-    const size_t first = sm.rr == SIZE_MAX ? 0 : (sm.rr + 1) % warps;
-    const size_t pick = sm.continuing ? *sm.continuing : next_ready(sm, first, warps);
+    const size_t pick = sm.continuing ? *sm.continuing : this->pick(sm, warps);
     const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
     Block& b = sm.slots[slot];
     Warp& w = b.warps[warp];
@@ -332,27 +397,11 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   }
   // 6c: requests whose latency ends now release their warp (only the
   // dependent request that blocked it does) and, the last of a block, its slot.
+  // (kMemory: complete() did, as the answers came.)
   while (!sm.pending.empty() && sm.pending.top().expiry <= now_) {
     const Pending p = sm.pending.top();
     sm.pending.pop();
-    Block& b = sm.slots[p.slot];
-    if (p.dependent) {
-      Warp& w = b.warps[p.warp];
-      // kWholeInstruction: the warp waits for every dependent request of its instruction.
-      --w.dependent_outstanding;
-      const bool released = order_ == InstructionOrder::kPerRequest || (w.dependent_outstanding == 0 && w.blocked);
-      if (released) {
-        w.blocked = false;
-        if (w.has_work()) set_ready(sm, p.slot, p.warp, true);
-      }
-    }
-    if (--b.pending == 0 && b.remaining == 0 && !(sm.held_from && sm.held_from->first == p.slot)) {
-      for (Warp& w : b.warps) store_.clear(w.records);  // empty unless a bug left records behind
-      b = Block{};
-      --sm.resident;
-      --resident_blocks_;
-      ++idle_epoch_;
-    }
+    retire(s, p.slot, p.warp, p.dependent);
   }
   if (!sm.held_from) {
     if (!resident) ++st.idle_ticks;
@@ -360,7 +409,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
     return;
   }
   // 6d: no issue while every MSHR holds an outstanding request.
-  if (sm.pending.size() >= fe_.mshr_entries) {
+  if (in_flight(sm) >= fe_.mshr_entries) {
     ++st.mshr_full_ticks;
     return;
   }
@@ -376,11 +425,16 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   r.block = b.id;
   r.warp = b.warps[warp].id;
   r.warp_slot = static_cast<uint16_t>(slot * kMaxWarpsPerBlock + warp);
-  r.latency = draw_latency(sm);
   r.first_of_instruction = sm.held_first;
   r.last_of_warp = !b.warps[warp].has_work();
   r.access = std::move(sm.held);
-  sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
+  if (latency_ == LatencySource::kMemory) {
+    ++sm.outstanding;
+    ++outstanding_;
+  } else {
+    r.latency = draw_latency(sm);
+    sm.pending.push({now_ + r.latency, slot, warp, r.access.dependent});
+  }
   ++b.pending;
   Warp& w = b.warps[warp];
   w.dependent_outstanding += r.access.dependent;
@@ -404,7 +458,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
 // same; only the time to compute it is not.
 void L1SequenceGenerator::sleep_if_quiet(unsigned s) {
   Sm& sm = sms_[s];
-  const bool quiet = sm.held_from ? sm.pending.size() >= fe_.mshr_entries : sm.ready == 0;
+  const bool quiet = sm.held_from ? in_flight(sm) >= fe_.mshr_entries : sm.ready == 0;
   if (!quiet) return;
   sm.asleep = true;
   awake_[s / 64] &= ~(uint64_t{1} << (s % 64));
@@ -464,7 +518,9 @@ bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
     done_ = true;
     return false;
   }
-  skip_quiet_ticks();
+  // kMemory: the caller ticks while an SM is awake, and moves the clock
+  // (advance_to) to the next answer otherwise.
+  if (latency_ == LatencySource::kDrawn) skip_quiet_ticks();
   // The awake SMs in SM order (a tick does not wake another SM).
   for (size_t w = 0; w < awake_.size(); ++w)
     for (uint64_t bits = awake_[w]; bits; bits &= bits - 1) {

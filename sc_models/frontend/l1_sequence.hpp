@@ -81,12 +81,22 @@ enum class InstructionOrder {
   kWholeInstruction,
 };
 
+// What ends an issued request's latency, releasing its warp, its MSHR and
+// at last its block.
+enum class LatencySource {
+  kDrawn,   // seed 002: the T drawn for it runs out (lt, `gpumem trace order`)
+  // simulation.timing: at: the memory system's answer, handed back with
+  // complete(); a tick is a cycle, and each SM picks by frontend.scheduler.
+  kMemory,
+};
+
 class L1SequenceGenerator {
  public:
   // Records are checked against `params.limits` (process or task type,
   // address width) as they are read; errors name the source's position.
+  // kMemory needs kWholeInstruction (issue_timing: memory).
   L1SequenceGenerator(const FrontendParams& params, ThreadTraceSource& source,
-                      InstructionOrder order = InstructionOrder::kPerRequest);
+                      InstructionOrder order = InstructionOrder::kPerRequest, LatencySource latency = LatencySource::kDrawn);
 
   // The trace's memory-init items, in order, before anything else; false
   // once they are all handed out.
@@ -97,6 +107,25 @@ class L1SequenceGenerator {
   bool tick(std::vector<L1Request>& issued);
 
   uint64_t now() const { return now_; }
+
+  // LatencySource::kMemory. The ticks from now() to `tick` have nothing to
+  // do (no SM awake): the clock moves to `tick`, which complete() and the
+  // next tick() then happen at.
+  void advance_to(uint64_t tick);
+  // The memory system has answered `r` (one tick() issued): its warp goes on
+  // if this was the last dependent request it waited for, its MSHR is free,
+  // and its block ends if this was its last request (a block of the next
+  // kernel may start). Takes effect from the current tick.
+  void complete(const L1Request& r);
+  // Whether the next tick could issue or pick: an SM awake. When none is,
+  // only a complete() changes that.
+  bool any_awake() const {
+    for (const uint64_t w : awake_)
+      if (w) return true;
+    return false;
+  }
+  // Requests issued and not yet complete, on every SM.
+  uint64_t outstanding() const { return outstanding_; }
   // SM `s` has no block and none can come before the running kernel ends
   // (its last blocks are on other SMs): ticks until then give it nothing.
   bool idle_until_kernel_ends(unsigned s) const {
@@ -121,6 +150,7 @@ class L1SequenceGenerator {
     size_t next = 0;                     // the first not yet taken
     bool has_work() const { return next < queue.size(); }
     uint32_t id = 0;
+    uint64_t age = 0;      // launch order over the run: lower is older (gto)
     bool blocked = false;  // a dependent request is outstanding
     unsigned dependent_outstanding = 0;  // kWholeInstruction: its dependent requests not yet ended
   };
@@ -151,6 +181,7 @@ class L1SequenceGenerator {
     // kWholeInstruction: the warp (as rr) whose instruction has requests not yet picked.
     std::optional<size_t> continuing;
     std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending;
+    unsigned outstanding = 0;  // kMemory: issued and not yet complete (pending is empty)
     std::mt19937_64 rng;
     std::optional<double> spare;  // the second deviate of the last Box-Muller pair
     // Asleep (not in awake_): until wake_at (a latency's end) or a new
@@ -181,6 +212,11 @@ class L1SequenceGenerator {
   unsigned draw_latency(Sm& sm);
   void set_ready(Sm& sm, unsigned slot, unsigned warp, bool ready);
   size_t next_ready(const Sm& sm, size_t first, size_t warps) const;  // the first ready warp from `first` on, round the end
+  size_t pick(const Sm& sm, size_t warps) const;  // the warp the SM's scheduler picks now (one is ready)
+  bool is_ready(const Sm& sm, size_t i) const { return sm.ready_mask[i / 64] >> (i % 64) & 1; }
+  // A request's end: its warp, its MSHR, its block (6c of the ordering).
+  void retire(unsigned s, unsigned slot, unsigned warp, bool dependent);
+  unsigned in_flight(const Sm& sm) const { return latency_ == LatencySource::kMemory ? sm.outstanding : unsigned(sm.pending.size()); }
   void check_record(const ThreadRecord& r) const;
   void check_kernel() const;
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
@@ -188,6 +224,9 @@ class L1SequenceGenerator {
   const FrontendParams fe_;
   ThreadTraceSource& source_;
   const InstructionOrder order_;
+  const LatencySource latency_;
+  uint64_t outstanding_ = 0;  // kMemory: over all SMs
+  uint64_t warps_launched_ = 0;  // ages of the warps (gto)
   // One item of lookahead: a block ends where the next record's block differs.
   Peek peek_ = Peek::kNone;
   MemoryInit init_;

@@ -9,7 +9,15 @@
 // warp's earlier instructions (an instruction's own requests do not wait for
 // each other).
 //
-// One SC_THREAD issues for all SMs, always the request with the earliest
+// Approximately timed (simulation.timing: at): the ordering's ticks are
+// cycles, each SM's scheduler picks among the warps ready then (the
+// generator with LatencySource::kMemory), requests go out with
+// nb_transport_fw, and an answer releases its warp, MSHR and block at its
+// completion cycle. Answers reach the SMs before their completion cycle, so
+// the SMs take them in (completion cycle, issue order), whatever order the
+// kernel ran the memory's processes in.
+//
+// Loosely timed (lt): one SC_THREAD issues for all SMs, always the request with the earliest
 // issue cycle (the lower SM first on a tie): issue cycles then never go
 // back, which the channels' timing relies on, and a run does not depend on
 // the kernel's process scheduling. What an SM's next request waits for on
@@ -33,7 +41,12 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/sm_stats.hpp"
 #include "payload/clock.hpp"
+#include "payload/answer_order.hpp"
 #include "payload/completion.hpp"
+#include "payload/event_calendar.hpp"
+#include "payload/issue_clock.hpp"
+#include "payload/payload_extensions.hpp"
+#include "payload/strided.hpp"
 
 namespace gpumem {
 
@@ -48,6 +61,10 @@ class SmArrayTlm : public sc_core::sc_module {
   // Called as each kernel after the first starts issuing: GPU L1s are not
   // coherent, so the run empties them there (docs/cache.md).
   void on_kernel_start(std::function<void()> f) { on_kernel_start_ = std::move(f); }
+  // simulation.timing: at: the calendar the SMs act in (rank 0), and whether
+  // every request has been answered.
+  void use_calendar(EventCalendar& calendar) { calendar_ = &calendar; }
+  bool finished() const { return finished_; }
   uint64_t requests_done() const { return done_; }
   double wall_seconds() const { return wall_seconds_; }
   std::exception_ptr failure() const { return failure_; }
@@ -68,6 +85,8 @@ class SmArrayTlm : public sc_core::sc_module {
   };
   struct WarpAccumulator {
     uint64_t requests = 0, latency_sum = 0;
+    unsigned outstanding = 0;  // at: issued, not yet answered
+    bool last_issued = false;  // at: its last request has issued
   };
   struct SmState {
     std::deque<L1Request> queue;
@@ -86,6 +105,34 @@ class SmArrayTlm : public sc_core::sc_module {
 
   void run();
   void issue_all();
+  // The payload of SM s's request r, issued at `issue` with id `id`, and
+  // the Request the observers will see.
+  void prepare(const L1Request& r, unsigned s, uint64_t issue, uint64_t id, RequestPayload& payload, Request& req,
+               unsigned char* data, unsigned char* enables, StridedExtension& strided) const;
+  // r's answer into the SM's statistics, and to the observers.
+  void account(const L1Request& r, const Request& req, How& how, const unsigned char* data, const unsigned char* enables,
+               StridedExtension& strided, uint64_t issue, uint64_t completion);
+
+  // simulation.timing: at.
+  struct InFlight {  // a request from its issue until its answer is taken
+    InFlight();
+    ~InFlight() { payload.trans.clear_extension<StridedExtension>(); }  // a member: the payload must not free it
+    RequestPayload payload;
+    StridedExtension strided;
+    L1Request request;
+    Request req;
+    std::vector<unsigned char> data, enables;
+    uint64_t issue = 0, seq = 0;
+  };
+  void issue_all_at();
+  void schedule(uint64_t cycle);  // a step at `cycle`, unless one is due by then
+  void step(uint64_t cycle);
+  void stop(std::exception_ptr failure);  // the run is over: finished, or failed
+  void send(L1Request&& r, uint64_t now);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void answered(InFlight& f);
+  void deliver(uint64_t now);  // the answers whose completion cycle has come, in order
+  uint64_t now_cycle() const { return clock_.cycles(sc_core::sc_time_stamp()); }
   uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
   // Whether r starts an instruction for the dependency rule (docs/frontend.md).
   bool starts_instruction(const L1Request& r) const {
@@ -126,6 +173,15 @@ class SmArrayTlm : public sc_core::sc_module {
   std::exception_ptr failure_;
   const sc_core::sc_event* start_after_ = nullptr;
   std::function<void()> on_kernel_start_;
+  // at:
+  SlotPool<InFlight> slots_;
+  AnswerOrder<InFlight> answers_;
+  EventCalendar* calendar_ = nullptr;
+  sc_core::sc_event done_event_;
+  bool finished_ = false, started_ = false, more_ = true;  // more_: blocks left to run
+  std::vector<L1Request> issued_now_;
+  uint64_t wake_at_ = ~uint64_t{0};  // the step due next: an answer due earlier brings it forward
+  uint64_t issued_ = 0, seq_ = 0, outstanding_ = 0;
 };
 
 }  // namespace gpumem

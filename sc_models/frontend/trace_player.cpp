@@ -73,7 +73,7 @@ void TracePlayer::issue_all() {
 
 tlm::tlm_sync_enum TracePlayer::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  answered(*slot_of_.at(&trans));
+  answered(slots_.of(trans));
   answer_.notify(sc_core::SC_ZERO_TIME);
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
@@ -84,21 +84,20 @@ void TracePlayer::answered(InFlight& f) {
   const How& how = f.payload.ext.how;
   if (!trans.is_response_ok() && how.fault == FaultReason::kNone)
     throw std::runtime_error(response_error("", f.request.id, f.request.address, trans));
-  answers_.push({how.cycle, f.seq, &f});
+  answers_.push(how.cycle, f.seq, f);
 }
 
 void TracePlayer::deliver(uint64_t now) {
   // An answer is given before its completion cycle, so by `now` every answer
   // completing at or before it is here: the order below is the same
   // whatever order the kernel ran the channels in.
-  while (!answers_.empty() && answers_.top().finish <= now) {
-    InFlight& f = *answers_.top().slot;
-    answers_.pop();
+  while (InFlight* due = answers_.pop_due(now)) {
+    InFlight& f = *due;
     const Completion c{f.request, f.payload.ext.how, f.data, f.issue, f.payload.ext.how.cycle};
     for (CompletionObserver* o : observers_) o->on_completion(c);
     ++done_;
     --outstanding_;
-    free_.push_back(&f);
+    slots_.give(f);
   }
 }
 
@@ -110,7 +109,7 @@ void TracePlayer::issue_all_at() {
       const uint64_t now = now_cycle();
       deliver(now);
       if (now >= cycle) return;
-      const uint64_t wake = answers_.empty() ? cycle : std::min(cycle, answers_.top().finish);
+      const uint64_t wake = answers_.empty() ? cycle : std::min(cycle, answers_.next_finish());
       if (wake > now) wait(clock_.time(wake) - sc_core::sc_time_stamp(), answer_);
       else wait(answer_);
     }
@@ -121,16 +120,10 @@ void TracePlayer::issue_all_at() {
     wait_until(start_cycle + r.cycle);
     while (outstanding_ >= max_outstanding) {  // the next answer's completion frees a slot
       if (answers_.empty()) wait(answer_);
-      else wait_until(answers_.top().finish);
+      else wait_until(answers_.next_finish());
       deliver(now_cycle());
     }
-    if (free_.empty()) {
-      slots_.push_back(std::make_unique<InFlight>());
-      free_.push_back(slots_.back().get());
-      slot_of_[&slots_.back()->payload.trans] = slots_.back().get();
-    }
-    InFlight& f = *free_.back();
-    free_.pop_back();
+    InFlight& f = slots_.take();
     const uint64_t issue = now_cycle();
     f.request = r;
     f.issue = issue;
@@ -153,7 +146,7 @@ void TracePlayer::issue_all_at() {
   }
   while (outstanding_) {
     if (answers_.empty()) wait(answer_);
-    else wait_until(answers_.top().finish);
+    else wait_until(answers_.next_finish());
   }
 }
 

@@ -12,15 +12,14 @@
 #include <chrono>
 #include <exception>
 #include <memory>
-#include <queue>
 #include <string>
-#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "frontend/frontend_params.hpp"
+#include "payload/answer_order.hpp"
 #include "payload/clock.hpp"
 #include "payload/completion.hpp"
 #include "payload/issue_clock.hpp"
@@ -55,11 +54,6 @@ class TracePlayer : public sc_core::sc_module {
     unsigned char data[kMaxRequestBytes];
     uint64_t issue = 0, seq = 0;
   };
-  struct Answered {
-    uint64_t finish, seq;
-    InFlight* slot;
-    bool operator>(const Answered& o) const { return finish != o.finish ? finish > o.finish : seq > o.seq; }
-  };
   void issue_all_at();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void answered(InFlight& f);
@@ -76,10 +70,8 @@ class TracePlayer : public sc_core::sc_module {
   sc_core::sc_event finished_;
   const sc_core::sc_event* start_after_ = nullptr;
   // at:
-  std::vector<std::unique_ptr<InFlight>> slots_;
-  std::vector<InFlight*> free_;
-  std::unordered_map<const tlm::tlm_generic_payload*, InFlight*> slot_of_;
-  std::priority_queue<Answered, std::vector<Answered>, std::greater<Answered>> answers_;
+  SlotPool<InFlight> slots_;
+  AnswerOrder<InFlight> answers_;
   sc_core::sc_event answer_;
   size_t outstanding_ = 0;  // issued, not yet delivered
 };

@@ -64,6 +64,7 @@ L1Params l1_params(const Config& cfg) {
   p.ways = cfg.l1.ways;
   p.mshrs = cfg.l1.mshrs;
   p.hit_latency = cfg.l1.hit_latency;
+  p.allocate = cfg.l1.allocate;
   return p;
 }
 

@@ -28,8 +28,10 @@ FrontendParams frontend_params(const Config& cfg) {
   p.strided_requests = fe.strided_requests;
   p.max_queued = fe.max_queued;
   p.issue_timing = fe.issue_timing;
+  p.scheduler = fe.scheduler;
   p.max_records_in_memory = fe.max_records_in_memory;
   p.quantum_cycles = cfg.simulation.quantum_cycles;
+  p.timing = cfg.simulation.timing;
   p.limits = request_limits(cfg);
   return p;
 }

@@ -6,12 +6,15 @@
 #pragma once
 #include <array>
 #include <cstring>
+#include <deque>
+#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "payload/clock.hpp"
 #include "payload/payload_extensions.hpp"
 #include "payload/strided.hpp"
 #include "regs/register_bank.hpp"
@@ -25,20 +28,14 @@ class ChannelRouterTlm : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket_optional<ChannelRouterTlm> page_tables;
   tlm_utils::multi_passthrough_initiator_socket<ChannelRouterTlm> to_channel;
 
-  ChannelRouterTlm(sc_core::sc_module_name name, const ChannelLayout& layout, RegisterBank& counters)
-      : sc_module(name), target("target"), page_tables("page_tables"), to_channel("to_channel"), decoder_(layout), granule_shift_(layout.granule_shift), counters_(counters) {
+  ChannelRouterTlm(sc_core::sc_module_name name, const ChannelLayout& layout, RegisterBank& counters, const Clock& clock)
+      : sc_module(name), target("target"), page_tables("page_tables"), to_channel("to_channel"), decoder_(layout), granule_shift_(layout.granule_shift), counters_(counters), clock_(clock) {
     target.register_b_transport(this, &ChannelRouterTlm::b_transport);
     target.register_nb_transport_fw(this, &ChannelRouterTlm::nb_transport_fw);
     target.register_transport_dbg(this, &ChannelRouterTlm::transport_dbg);
     to_channel.register_nb_transport_bw(this, &ChannelRouterTlm::nb_transport_bw);
     page_tables.register_b_transport(this, &ChannelRouterTlm::page_table_b_transport);
     page_tables.register_transport_dbg(this, &ChannelRouterTlm::page_table_transport_dbg);
-    message_.set_extension(&message_ext_);
-    message_.set_extension(&message_elements_);
-  }
-  ~ChannelRouterTlm() override {  // members: the payload must not free them
-    message_.clear_extension<RequestExtension>();
-    message_.clear_extension<ChannelMessage>();
   }
 
  private:
@@ -70,13 +67,17 @@ class ChannelRouterTlm : public sc_core::sc_module {
   }
 
   // simulation.timing: at: the same decode, then the request goes on to its
-  // channel, whose answer comes back the same way. Strided requests come
-  // from the SMs, which at does not model yet.
+  // channel, whose answer comes back the same way. A strided request's
+  // messages go out together; it is answered when the last is.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext || trans.get_extension<StridedExtension>()) {
+    if (!ext) {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return tlm::TLM_COMPLETED;
+    }
+    if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
+      if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the messages are done already
+      return split_at(trans, *ext, *sx, phase, delay);
     }
     How& how = ext->how;
     if (phase == tlm::BEGIN_REQ) {
@@ -94,95 +95,222 @@ class ChannelRouterTlm : public sc_core::sc_module {
     return to_channel[how.channel]->nb_transport_fw(trans, phase, delay);
   }
   tlm::tlm_sync_enum nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    return target->nb_transport_bw(trans, phase, delay);
+    const auto it = message_of_.find(&trans);
+    if (it == message_of_.end()) return target->nb_transport_bw(trans, phase, delay);
+    if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+    Message& m = *it->second;
+    Strided& st = *m.parent;
+    collect(m, *st.trans);
+    free_messages_.push_back(&m);
+    phase = tlm::END_RESP;
+    if (--st.remaining == 0) {
+      tlm::tlm_generic_payload& parent = *st.trans;
+      finish(st);
+      free_strided_.push_back(&st);
+      tlm::tlm_phase up = tlm::BEGIN_RESP;
+      sc_core::sc_time d = until(st.finish);
+      target->nb_transport_bw(parent, up, d);
+    }
+    return tlm::TLM_COMPLETED;
   }
 
   // A strided request (seed 001, steps 2 to 5): each channel its elements
   // touch gets one message with them, all sent at the request's cycle; the
   // data comes back reassembled in element order, and the request completes
   // with the last message.
-  void split(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, sc_core::sc_time& delay) {
+  //
+  // Maps each element to its channel; false (and the payload's error) when
+  // the shape or an element's place is wrong.
+  bool decode(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, std::array<unsigned, kMaxStridedElements>& channel) {
     const StridedShape& shape = sx.shape;
     const unsigned size = shape.element_size;
     if (shape.count == 0 || shape.count > kMaxStridedElements || size == 0 || size > kMaxElementBytes || trans.get_data_length() != shape.bytes()) {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
+      return false;
     }
-    std::array<unsigned, kMaxStridedElements> channel;
     for (unsigned i = 0; i < shape.count; ++i) {
       const uint64_t mapped = sx.address[i];
       if (!decoder_.in_one_granule(mapped, size)) {
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return;
+        return false;
       }
       How& e = sx.element[i];
       channel[i] = e.channel = decoder_.channel(mapped);
       e.local_address = decoder_.local(mapped);
       if (ext.info.origin != Origin::kPageTable) counters_.count(e.task_type, ext.info.process, e.channel, size, ext.how.cycle);
     }
-    unsigned char* data = trans.get_data_ptr();
-    const uint64_t arrival = ext.how.cycle;
-    sc_core::sc_time last = delay;
-    uint64_t finish = arrival;
-    std::array<bool, kMaxStridedElements> sent{};
     sx.messages = sx.accesses = 0;
-    for (unsigned first = 0; first < shape.count; ++first) {
+    return true;
+  }
+
+  struct Strided;
+  // One channel's message: its elements, in element order, and the granules they fall in.
+  struct Message {
+    Message() {
+      trans.set_extension(&ext);
+      trans.set_extension(&elements);
+    }
+    ~Message() {  // members: the payload must not free them
+      trans.clear_extension<RequestExtension>();
+      trans.clear_extension<ChannelMessage>();
+    }
+    tlm::tlm_generic_payload trans;
+    RequestExtension ext;
+    ChannelMessage elements;
+    std::array<unsigned, kMaxStridedElements> which{};  // each message element's place in the request
+    std::array<unsigned char, kMaxStridedElements * kMaxElementBytes> gather{};
+    Strided* parent = nullptr;
+  };
+  // at: a strided request whose messages are out.
+  struct Strided {
+    tlm::tlm_generic_payload* trans = nullptr;
+    unsigned remaining = 0;  // messages not yet answered
+    uint64_t finish = 0;
+    sc_core::sc_time last;  // lt: the delay of the message that finished last
+  };
+
+  void make_message(Message& msg, tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx,
+                    const std::array<unsigned, kMaxStridedElements>& channel, std::array<bool, kMaxStridedElements>& sent, unsigned first) {
+    const unsigned size = sx.shape.element_size;
+    ChannelMessage& m = msg.elements;
+    m.count = m.accesses = 0;
+    m.element_size = size;
+    std::array<uint64_t, kMaxStridedElements> granule;
+    const unsigned char* data = trans.get_data_ptr();
+    for (unsigned i = first; i < sx.shape.count; ++i) {
+      if (channel[i] != channel[first]) continue;
+      sent[i] = true;
+      const uint64_t local = sx.element[i].local_address;
+      unsigned a = 0;
+      while (a < m.accesses && granule[a] != local >> granule_shift_) ++a;
+      if (a == m.accesses) granule[m.accesses++] = local >> granule_shift_;
+      msg.which[m.count] = i;
+      m.local[m.count] = local;
+      m.access[m.count] = static_cast<uint8_t>(a);
+      if (trans.is_write()) std::memcpy(&msg.gather[m.count * size], data + i * size, size);
+      ++m.count;
+    }
+    set_up(msg.trans, trans.get_command(), m.local[0], msg.gather.data(), m.count * size);
+    msg.ext.info = ext.info;
+    msg.ext.how = sx.element[first];
+    msg.ext.how.cycle = ext.how.cycle;
+  }
+
+  // A message's answer into its request: each element's how, a read's data.
+  void collect(Message& msg, tlm::tlm_generic_payload& trans) {
+    StridedExtension& sx = *trans.get_extension<StridedExtension>();
+    Strided& st = *msg.parent;
+    if (!msg.trans.is_response_ok()) {
+      trans.set_response_status(msg.trans.get_response_status());
+      return;
+    }
+    const ChannelMessage& m = msg.elements;
+    const unsigned size = m.element_size;
+    const uint64_t arrival = trans.get_extension<RequestExtension>()->how.cycle;
+    unsigned char* data = trans.get_data_ptr();
+    for (unsigned k = 0; k < m.count; ++k) {
+      How& e = sx.element[msg.which[k]];
+      e.start_cycle = m.start[k];
+      e.finish_cycle = m.finish[k];
+      e.queue_depth = m.depth[k];
+      e.dram = m.dram;
+      if (m.dram) {
+        e.arrival_cycle = arrival;
+        e.accept_cycle = m.accept[k];
+        e.dram_at = m.at[k];
+        e.row = m.row[k];
+      }
+      if (trans.is_read()) std::memcpy(data + msg.which[k] * size, &msg.gather[k * size], size);
+    }
+    ++sx.messages;
+    sx.accesses += m.accesses;
+    st.finish = std::max(st.finish, msg.ext.how.cycle);
+  }
+
+  // Every message answered: the request completes with the last.
+  void finish(Strided& st) {
+    tlm::tlm_generic_payload& trans = *st.trans;
+    StridedExtension& sx = *trans.get_extension<StridedExtension>();
+    RequestExtension& ext = *trans.get_extension<RequestExtension>();
+    if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) {
+      for (unsigned i = 0; i < sx.shape.count; ++i) sx.element[i].cycle = st.finish;
+      ext.how = sx.element[0];
+      ext.how.cycle = st.finish;
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+  }
+  // From now to the model cycle `cycle` (none if it is past).
+  sc_core::sc_time until(uint64_t cycle) const {
+    const sc_core::sc_time at = clock_.time(cycle);
+    return at > sc_core::sc_time_stamp() ? at - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME;
+  }
+
+  void split(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, sc_core::sc_time& delay) {
+    std::array<unsigned, kMaxStridedElements> channel;
+    if (!decode(trans, ext, sx, channel)) return;
+    Strided& st = lt_strided_;
+    st.trans = &trans;
+    st.finish = ext.how.cycle;
+    st.last = delay;
+    std::array<bool, kMaxStridedElements> sent{};
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    for (unsigned first = 0; first < sx.shape.count; ++first) {
       if (sent[first]) continue;
-      // The channel's elements, in element order, and the granules they fall in.
-      ChannelMessage& m = message_elements_;
-      m.count = m.accesses = 0;
-      m.element_size = size;
-      std::array<unsigned, kMaxStridedElements> which;
-      std::array<uint64_t, kMaxStridedElements> granule;
-      for (unsigned i = first; i < shape.count; ++i) {
-        if (channel[i] != channel[first]) continue;
-        sent[i] = true;
-        const uint64_t local = sx.element[i].local_address;
-        unsigned a = 0;
-        while (a < m.accesses && granule[a] != local >> granule_shift_) ++a;
-        if (a == m.accesses) granule[m.accesses++] = local >> granule_shift_;
-        which[m.count] = i;
-        m.local[m.count] = local;
-        m.access[m.count] = static_cast<uint8_t>(a);
-        if (trans.is_write()) std::memcpy(&gather_[m.count * size], data + i * size, size);
-        ++m.count;
-      }
-      set_up(message_, trans.get_command(), m.local[0], gather_.data(), m.count * size);
-      message_ext_.info = ext.info;
-      message_ext_.how = sx.element[first];
-      message_ext_.how.cycle = arrival;
+      Message& msg = lt_message_;
+      msg.parent = &st;
+      make_message(msg, trans, ext, sx, channel, sent, first);
       sc_core::sc_time d = delay;
-      to_channel[channel[first]]->b_transport(message_, d);
-      if (!message_.is_response_ok()) {
-        trans.set_response_status(message_.get_response_status());
-        return;
+      const uint64_t before = st.finish;
+      to_channel[channel[first]]->b_transport(msg.trans, d);
+      collect(msg, trans);
+      if (!msg.trans.is_response_ok()) return;
+      if (st.finish > before) st.last = d;
+    }
+    finish(st);
+    delay = st.last;
+  }
+
+  tlm::tlm_sync_enum split_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, tlm::tlm_phase& phase,
+                              sc_core::sc_time& delay) {
+    std::array<unsigned, kMaxStridedElements> channel;
+    if (!decode(trans, ext, sx, channel)) return tlm::TLM_COMPLETED;
+    if (free_strided_.empty()) free_strided_.push_back(&strided_pool_.emplace_back());
+    Strided& st = *free_strided_.back();
+    free_strided_.pop_back();
+    st.trans = &trans;
+    st.finish = ext.how.cycle;
+    st.remaining = 1;  // held while the messages go out, so an early answer cannot finish it
+    std::array<bool, kMaxStridedElements> sent{};
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    for (unsigned first = 0; first < sx.shape.count; ++first) {
+      if (sent[first]) continue;
+      if (free_messages_.empty()) {
+        Message& m = message_pool_.emplace_back();
+        message_of_[&m.trans] = &m;
+        free_messages_.push_back(&m);
       }
-      for (unsigned k = 0; k < m.count; ++k) {
-        How& e = sx.element[which[k]];
-        e.start_cycle = m.start[k];
-        e.finish_cycle = m.finish[k];
-        e.queue_depth = m.depth[k];
-        e.dram = m.dram;
-        if (m.dram) {
-          e.arrival_cycle = arrival;
-          e.accept_cycle = m.accept[k];
-          e.dram_at = m.at[k];
-          e.row = m.row[k];
-        }
-        if (trans.is_read()) std::memcpy(data + which[k] * size, &gather_[k * size], size);
-      }
-      ++sx.messages;
-      sx.accesses += m.accesses;
-      if (message_ext_.how.cycle > finish) {
-        finish = message_ext_.how.cycle;
-        last = d;
+      Message& msg = *free_messages_.back();
+      free_messages_.pop_back();
+      msg.parent = &st;
+      make_message(msg, trans, ext, sx, channel, sent, first);
+      tlm::tlm_phase p = tlm::BEGIN_REQ;
+      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      ++st.remaining;
+      if (to_channel[channel[first]]->nb_transport_fw(msg.trans, p, d) == tlm::TLM_COMPLETED) {
+        collect(msg, trans);
+        free_messages_.push_back(&msg);
+        --st.remaining;
       }
     }
-    for (unsigned i = 0; i < shape.count; ++i) sx.element[i].cycle = finish;
-    ext.how = sx.element[0];
-    ext.how.cycle = finish;
-    delay = last;
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (--st.remaining > 0) {
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    finish(st);
+    free_strided_.push_back(&st);
+    delay = until(st.finish);
+    phase = tlm::BEGIN_RESP;
+    return tlm::TLM_COMPLETED;
   }
 
   // Untimed access for loaders (the driver's page tables) and debuggers.
@@ -198,11 +326,16 @@ class ChannelRouterTlm : public sc_core::sc_module {
   ChannelDecoder decoder_;
   unsigned granule_shift_;  // of the interleave: a channel serves a granule's elements in one access
   RegisterBank& counters_;
-  // One message in flight at a time: b_transport returns before the next.
-  tlm::tlm_generic_payload message_;
-  RequestExtension message_ext_;
-  ChannelMessage message_elements_;
-  std::array<unsigned char, kMaxStridedElements * kMaxElementBytes> gather_{};
+  const Clock& clock_;
+  // lt: one message in flight at a time (b_transport returns before the next).
+  Message lt_message_;
+  Strided lt_strided_;
+  // at: every strided request and message in flight, pooled (deques: their places never move).
+  std::deque<Message> message_pool_;
+  std::deque<Strided> strided_pool_;
+  std::vector<Message*> free_messages_;
+  std::vector<Strided*> free_strided_;
+  std::unordered_map<const tlm::tlm_generic_payload*, Message*> message_of_;
 };
 
 }  // namespace gpumem

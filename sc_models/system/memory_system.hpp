@@ -31,7 +31,7 @@ class MemorySystem : public sc_core::sc_module {
       : sc_module(name),
         registers("registers", register_params(cfg)),
         translator("translator", translator_params(cfg), registers.bank().translator_registers()),
-        router("router", cfg.channel_layout(), registers.bank()) {
+        router("router", cfg.channel_layout(), registers.bank(), clock) {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock, &pages_));

@@ -1,5 +1,7 @@
 #include "system/simulation.hpp"
 
+#include <optional>
+
 #include "base/input_error.hpp"
 #include "base/sanitizer.hpp"
 #include "cache/tlm_l1_cache.hpp"
@@ -9,6 +11,7 @@
 #include "frontend/trace_player.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_params.hpp"
+#include "payload/event_calendar.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {
@@ -68,9 +71,12 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
 }
 
 void check_thread_simulation(const Config& cfg) {
-  if (cfg.simulation.timing == TimingMode::kAt)
-    throw InputError(cfg.source, cfg.simulation.timing_line, "simulation.timing",
-                     "at does not model the SMs of a per-thread trace yet (gpumem run --threads): use lt");
+  // In at the SMs issue when the memory lets them: no drawn latency holds a request back.
+  if (cfg.simulation.timing == TimingMode::kAt && cfg.frontend.issue_timing != IssueTiming::kMemory)
+    throw InputError(cfg.source, cfg.frontend.issue_timing_line ? cfg.frontend.issue_timing_line : cfg.simulation.timing_line,
+                     "frontend.issue_timing",
+                     "simulation.timing: at runs a per-thread trace (gpumem run --threads) with issue_timing: memory only: "
+                     "its SMs issue when the memory lets them, not at the ordering's ticks");
 }
 
 SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
@@ -86,11 +92,17 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   // With issue_timing: memory a warp instruction's requests go out together
   // and its warp waits for all of them (docs/frontend.md); trace order and
   // issue_timing: ordering keep seed 002's order.
+  // In at the memory's answers end the requests' latencies (check_thread_simulation: issue_timing is memory).
   L1SequenceGenerator sequence(frontend, source,
                                frontend.issue_timing == IssueTiming::kMemory ? InstructionOrder::kWholeInstruction
-                                                                              : InstructionOrder::kPerRequest);
+                                                                              : InstructionOrder::kPerRequest,
+                               frontend.timing == TimingMode::kAt ? LatencySource::kMemory : LatencySource::kDrawn);
   SmInterconnectTlm interconnect("interconnect");
   SmArrayTlm sms("sms", frontend, sequence, clock);
+  // at: the SMs' steps and the L1s' fills act in one calendar, so that
+  // what reaches a channel in one cycle comes in a fixed order.
+  std::optional<EventCalendar> calendar;
+  if (frontend.timing == TimingMode::kAt) sms.use_calendar(calendar.emplace("calendar", clock));
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
   driver.data.bind(interconnect.sms);
@@ -109,6 +121,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
     }
     l1.push_back(std::make_unique<L1CacheTlm>(("l1_" + std::to_string(s)).c_str(), unit, clock));
     l1.back()->classifier_from(memory.registers.bank().prefetch_classifier());
+    if (calendar) l1.back()->use_calendar(*calendar, 1 + s);
     sms.sm[s]->bind(l1.back()->target);
     l1.back()->memory.bind(interconnect.sms);
   }
@@ -129,6 +142,9 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
       throw input_error_at(init_where, "init", e.what());
     }
   }
+  if (calendar && calendar->failure() && !sms.failure()) std::rethrow_exception(calendar->failure());
+  if (calendar && !sms.failure() && !sms.finished())
+    throw std::logic_error("the SMs stopped with requests unanswered (simulation.timing: at): a block lost an answer");
   SimulationResult r;
   r.requests = sms.requests_done();
   r.wall_seconds = sms.wall_seconds();

@@ -43,34 +43,34 @@ class TranslatorTlm : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
+    map_payload(trans, *ext);
+    initiator->b_transport(trans, delay);
+  }
+
+  // The request's address, or each element's of a strided one, mapped.
+  void map_payload(tlm::tlm_generic_payload& trans, RequestExtension& ext) {
     if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
       for (unsigned i = 0; i < sx->shape.count; ++i) {
         How& how = sx->element[i];
         unsigned task = before_mmu_ ? 0 : how.task_type;
-        sx->address[i] = map(sx->address[i], ext->info.process, task, how);
+        sx->address[i] = map(sx->address[i], ext.info.process, task, how);
       }
     } else {
-      unsigned task = ext->info.task_type;
-      trans.set_address(map(trans.get_address(), ext->info.process, task, ext->how));
-      ext->info.task_type = task;
+      unsigned task = ext.info.task_type;
+      trans.set_address(map(trans.get_address(), ext.info.process, task, ext.how));
+      ext.info.task_type = task;
     }
-    initiator->b_transport(trans, delay);
   }
 
   // simulation.timing: at: the same mapping on the request's BEGIN_REQ; the
-  // answer passes back unchanged. Strided requests come from the SMs, which
-  // at does not model yet.
+  // answer passes back unchanged.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext || trans.get_extension<StridedExtension>()) {
+    if (!ext) {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return tlm::TLM_COMPLETED;
     }
-    if (phase == tlm::BEGIN_REQ) {
-      unsigned task = ext->info.task_type;
-      trans.set_address(map(trans.get_address(), ext->info.process, task, ext->how));
-      ext->info.task_type = task;
-    }
+    if (phase == tlm::BEGIN_REQ) map_payload(trans, *ext);
     return initiator->nb_transport_fw(trans, phase, delay);
   }
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
