@@ -61,8 +61,8 @@ struct Span {
 
 // Draws one case. `scale` bounds the trace (RapidCheck's size, or the soak's).
 // `at`: an approximately-timed case (simulation.timing: at), on what that
-// mode models so far: no MMU and no prefetch unit; the SMs issue by memory,
-// with either scheduler, and an L1 allocates at the miss or at the fill.
+// mode models so far: no prefetch unit; the SMs issue by memory, with either
+// scheduler, and an L1 allocates at the miss or at the fill.
 // The draws are the same as without it up to its own, so seeded cases stay
 // as they were.
 inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false) {
@@ -74,7 +74,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
   const unsigned channels = ch.one_of(counts);
   const bool pow2 = (channels & (channels - 1)) == 0;
   const unsigned m = pow2 ? detail::log2u(channels) : 0;
-  const bool mmu = ch.percent(60) && !at;
+  const bool mmu = ch.percent(60);
   const bool before_mmu = mmu && ch.percent(40);
   const bool want_mop = pow2 && m >= 1 && ch.percent(20);
   // Channel field: contiguous and ascending below the 4 KB page (isolation);

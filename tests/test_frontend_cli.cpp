@@ -363,11 +363,26 @@ TEST_F(Cli, ADramTraceThatMostlyFaultsIsWarnedAboutAndThePhysicalConfigRunsIt) {
   EXPECT_EQ(r.err, "");
 }
 
+// Runs t.csv on `cfg` twice, with simulation.timing lt and at: lt.json and
+// lt.csv, at.json and at.csv (stats JSON, transaction log). False if either run failed.
+class AtCli : public Cli {
+ protected:
+  bool run_lt_and_at(const std::string& cfg) {
+    write("lt.yaml", cfg);
+    write("at.yaml", cfg + "simulation: {timing: at}\n");
+    for (const std::string m : {"lt", "at"})
+      if (run({"run", "--config", path(m + ".yaml").string(), "--threads", path("t.csv").string(), "--stats-json",
+               path(m + ".json").string(), "--txn-log", path(m + ".csv").string(), "--quiet"}).exit_code != 0)
+        return false;
+    return true;
+  }
+};
+
 // simulation.timing: at: the SMs issue as the memory's answers let them.
 // Where requests do not compete (one warp a SM, a chain of dependent loads,
 // channels that serve in arrival order) lt and at are the same machine:
 // each load waits for the one before it, whatever timing style works it out.
-TEST_F(Cli, AtOnSimpleChannelsADependentChainTakesWhatLtGives) {
+TEST_F(AtCli, OnSimpleChannelsADependentChainTakesWhatLtGives) {
   std::ostringstream t;
   t << "thread,pc,op,address,width,dependent,data\nkernel,k,0\n";
   for (unsigned w = 0; w < 4; ++w)
@@ -377,11 +392,7 @@ TEST_F(Cli, AtOnSimpleChannelsADependentChainTakesWhatLtGives) {
       "memory: {address_bits: 32, channels: 4, service_cycles: 3, latency_cycles: 40}\n"
       "translator: {channel_bits: [7, 8]}\n"
       "frontend: {num_sms: 4, blocks_per_sm: 1, warps_per_block: 1, issue_timing: memory}\n";
-  write("lt.yaml", cfg);
-  write("at.yaml", cfg + "simulation: {timing: at}\n");
-  for (const char* m : {"lt", "at"})
-    ASSERT_EQ(run({"run", "--config", path(std::string(m) + ".yaml").string(), "--threads", path("t.csv").string(), "--stats-json",
-                   path(std::string(m) + ".json").string(), "--quiet"}).exit_code, 0);
+  ASSERT_TRUE(run_lt_and_at(cfg));
   const auto l = json("lt.json"), a = json("at.json");
   EXPECT_EQ(a["makespan"], l["makespan"]);
   for (unsigned s = 0; s < 4; ++s) {
@@ -392,6 +403,34 @@ TEST_F(Cli, AtOnSimpleChannelsADependentChainTakesWhatLtGives) {
     EXPECT_EQ(sm["last_completion"].get<uint64_t>() - sm["first_issue"].get<uint64_t>(), 20u * 43u) << s;
     EXPECT_EQ(sm["last_completion"], l["frontend"]["sms"][s]["last_completion"]) << s;
   }
+}
+
+// The MMU in at: a walk's page-table reads go out one after another, each
+// when the one before is answered. Where nothing competes (one warp of
+// dependent loads, each to a page of its own, channels that serve in
+// arrival order) every load takes exactly what lt gives it, walk included.
+TEST_F(AtCli, AWalkResumesWhenItsReadIsAnsweredAndTakesWhatLtGives) {
+  std::ostringstream t;
+  t << "thread,pc,op,address,width,dependent,data\nkernel,k,1\n";
+  for (unsigned i = 0; i < 6; ++i) t << 0 << "," << 0x10 + 8 * i << ",R," << 0x20000000 + 0x1000 * i << ",4,1,\n";
+  write("t.csv", t.str());
+  const std::string cfg =
+      "memory: {address_bits: 32, channels: 4, service_cycles: 1, latency_cycles: 50}\n"
+      "mmu: {page_sizes: [4096, 65536], tlb: {entries: 4, ways: 4, hit_cycles: 1}, walk_level_cycles: 2}\n"
+      "translator: {position: after_mmu, channel_bits: [8, 9], tasks: [{task_type: 1, scheme: none}]}\n"
+      "address_space:\n  va_bits: 32\n  applications:\n"
+      "    - {name: a, process: 1, task_type: 1, regions: [{name: r, va: 0x20000000, size: 0x6000, page: small}]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, issue_timing: memory}\n";
+  ASSERT_TRUE(run_lt_and_at(cfg));
+  const auto l = json("lt.json"), a = json("at.json");
+  EXPECT_EQ(a["mmu"]["walks"], 6u);
+  EXPECT_GT(a["mmu"]["walk_reads"].get<uint64_t>(), 6u) << "more than one level a walk";
+  EXPECT_EQ(a["mmu"], l["mmu"]) << "the same walks, reads and walk cycles";
+  EXPECT_EQ(a["makespan"], l["makespan"]);
+  EXPECT_EQ(slurp(path("at.csv")), slurp(path("lt.csv"))) << "every load issued and completed at the same cycles";
+  // Each load: hit time 1, each level's read 1 + 50 cycles and 2 more, then the data's 1 + 50.
+  const uint64_t levels = a["mmu"]["walk_reads"].get<uint64_t>() / 6;
+  EXPECT_EQ(a["frontend"]["sms"][0]["mean_latency"], double(1 + levels * (51 + 2) + 51));
 }
 
 // On a DRAM, with strided requests split by the router and reassembled, and

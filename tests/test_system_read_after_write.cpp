@@ -108,7 +108,7 @@ TEST(SystemReadAfterWrite, CasesReadBackWrittenData) {
 }
 
 TEST(SystemReadAfterWrite, ApproximatelyTimedCasesReadBackWrittenData) {
-  uint64_t strict = 0, dram_cases_with_reads = 0, strided = 0, gto = 0, l1 = 0, on_fill = 0;
+  uint64_t strict = 0, dram_cases_with_reads = 0, strided = 0, gto = 0, l1 = 0, on_fill = 0, mmu = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     SeededChooser ch(seed);
     const SystemCase c = draw_system_case(ch, 60, true);
@@ -120,12 +120,14 @@ TEST(SystemReadAfterWrite, ApproximatelyTimedCasesReadBackWrittenData) {
     gto += c.config.find("scheduler: gto") != std::string::npos;
     l1 += c.summary.find(" l1:") != std::string::npos;
     on_fill += c.summary.find("+onfill") != std::string::npos;
+    mmu += c.summary.find(" mmu:") != std::string::npos;
   }
   EXPECT_GE(dram_cases_with_reads, 3u) << "the controller's reordering must be checked";
   EXPECT_GE(strided, 3u);
   EXPECT_GE(gto, 3u);
   EXPECT_GE(l1, 5u);
   EXPECT_GE(on_fill, 2u);
+  EXPECT_GE(mmu, 4u);
   EXPECT_GT(strict, 5000u) << "bytes checked against one exact value";
 }
 

@@ -105,6 +105,11 @@ void L1Cache::set_ready(unsigned space, uint64_t address, uint64_t ready) {
   if (Line* l = find(space, line_of(address), way); l && l->ready == kPendingReady) l->ready = ready;
 }
 
+void L1Cache::drop_pending(unsigned space, uint64_t address) {
+  unsigned way = 0;
+  if (Line* l = find(space, line_of(address), way); l && l->ready == kPendingReady) *l = Line{};
+}
+
 L1Cache::Fill L1Cache::place(unsigned space, uint64_t address, uint64_t ready, const uint8_t* data, bool prefetch) {
   Fill f;
   const uint64_t line = line_of(address);

@@ -90,6 +90,8 @@ class L1Cache {
   static constexpr uint64_t kPendingReady = ~uint64_t{0};
   Fill place(unsigned space, uint64_t address, uint64_t ready, const uint8_t* data, bool prefetch = false);
   void set_ready(unsigned space, uint64_t address, uint64_t ready);
+  // A placed line whose fill faulted leaves again (if it is still there, pending).
+  void drop_pending(unsigned space, uint64_t address);
   // A read that read() counted a miss merged into a fill the shell keeps
   // (l1.allocate: fill), and a miss that waited `cycles` for a free MSHR.
   void count_merge_not_miss() {

@@ -332,14 +332,16 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   const uint64_t line = cache_.line_of(address);
   fill.space = space;
   fill.address = address;
+  fill.seq = fill_seq_++;
   fill.waiters.clear();
   fill.waiters.push_back({&trans, now});
   RequestExtension& fe = fill.payload.ext;
   fe.info = ext.info;
+  fe.info.timing_only = true;  // its line was read at the miss
   fe.how = how;
   set_up(fill.payload.trans, tlm::TLM_READ_COMMAND, line, fill.line.data(), cache_.line_bytes());
-  if (memory->transport_dbg(fill.payload.trans) != cache_.line_bytes())
-    throw std::runtime_error("L1 cache: the line at " + std::to_string(line) + " could not be read");
+  // A line that does not translate reads nothing here; its fill faults, and so does the miss.
+  if (memory->transport_dbg(fill.payload.trans) != cache_.line_bytes()) std::fill(fill.line.begin(), fill.line.end(), 0);
   set_up(fill.payload.trans, tlm::TLM_READ_COMMAND, line, fill.scratch.data(), cache_.line_bytes());
   if (allocate_ == L1Allocate::kOnMiss) cache_.place(space, address, L1Cache::kPendingReady, fill.line.data());
   filling_[key(space, line)] = &fill;
@@ -365,7 +367,7 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   }
   ++fills_unanswered_;
   if (fill.out == now) send_fill(fill);
-  else calendar_->at(fill.out, rank_, [this, &fill] { send_fill(fill); });
+  else calendar_->at(fill.out, rank_, fill.seq, [this, &fill] { send_fill(fill); });
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
@@ -381,7 +383,9 @@ void L1CacheTlm::send_fill(FillSlot& f) {
 tlm::tlm_sync_enum L1CacheTlm::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   if (FillSlot* f = fills_.find(trans)) {
-    fill_answered(*f);
+    // Taken in the calendar, by fill: two fills answered in one cycle are
+    // taken in the same order whatever order their channels answered in.
+    calendar_->at(now_cycle(), rank_, f->seq, [this, f] { fill_answered(*f); });
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
   }
@@ -394,10 +398,9 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
   const uint64_t line = cache_.line_of(f.address);
   filling_.erase(key(f.space, line));
   const bool ok = f.payload.trans.is_response_ok();
-  if (ok) {
-    if (allocate_ == L1Allocate::kOnMiss) cache_.set_ready(f.space, f.address, finish);
-    else cache_.place(f.space, f.address, finish, f.line.data());
-  }
+  if (ok && allocate_ == L1Allocate::kOnMiss) cache_.set_ready(f.space, f.address, finish);
+  else if (ok) cache_.place(f.space, f.address, finish, f.line.data());
+  else if (allocate_ == L1Allocate::kOnMiss) cache_.drop_pending(f.space, f.address);  // as lt, a faulted fill places nothing
   // Its MSHR is free at its completion: to the oldest miss waiting, or kept until then.
   --fills_unanswered_;
   if (!mshr_wait_.empty()) {
@@ -406,14 +409,18 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
     const uint64_t out = std::max(finish, next.out);
     cache_.count_mshr_stall(out - next.out);
     next.out = out;
-    calendar_->at(out, rank_, [this, &next] { send_fill(next); });
+    calendar_->at(out, rank_, next.seq, [this, &next] { send_fill(next); });
   } else {
     releases_.push(finish);
   }
   for (size_t i = 0; i < f.waiters.size(); ++i) {
     tlm::tlm_generic_payload& t = *f.waiters[i].trans;
     How& how = t.get_extension<RequestExtension>()->how;
-    if (!ok) t.set_response_status(f.payload.trans.get_response_status());
+    if (!ok) {
+      // The reads merged into a fill that faulted fault with it (in lt, no read merges into a line never placed).
+      t.set_response_status(f.payload.trans.get_response_status());
+      how.fault = fh.fault;
+    }
     if (i == 0) {
       // The miss's how is its fill's, at its own bytes of the line.
       const uint64_t offset = f.address - line;

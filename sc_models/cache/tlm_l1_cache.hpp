@@ -85,6 +85,7 @@ class L1CacheTlm : public sc_core::sc_module {
     unsigned space = 0;
     uint64_t address = 0;          // of the demand that missed
     uint64_t out = 0;              // the cycle it goes out
+    uint64_t seq = 0;              // the L1's fills in the order of their misses
     std::vector<Waiter> waiters;   // the miss first, then the reads merged into it
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -101,6 +102,7 @@ class L1CacheTlm : public sc_core::sc_module {
   unsigned rank_ = 0;
   SlotPool<FillSlot> fills_;
   std::unordered_map<uint64_t, FillSlot*> filling_;  // by (space, line): fills not yet answered
+  uint64_t fill_seq_ = 0;
   unsigned fills_unanswered_ = 0;                    // MSHRs held by fills not yet answered
   // Completions of answered fills whose MSHR is still held, earliest first.
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> releases_;

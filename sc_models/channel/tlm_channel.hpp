@@ -76,7 +76,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // A strided request's message (seed 001, step 3): the elements one by one,
   // one access for each granule they fall in, the accesses queued behind
   // one another from the message's arrival.
-  void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay) {
+  void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay,
+             bool move_data = true) {
     std::array<ChannelModel::Slot, kMaxStridedElements> slots;
     for (unsigned a = 0; a < m.accesses; ++a) {
       unsigned first = 0;  // the access's first element says where it lands
@@ -86,8 +87,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
     unsigned char* data = trans.get_data_ptr();
     for (unsigned k = 0; k < m.count; ++k) {
       const ChannelModel::Slot& s = slots[m.access[k]];
-      if (trans.is_read()) model_.read(m.local[k], data + k * m.element_size, m.element_size);
-      else model_.write(m.local[k], data + k * m.element_size, m.element_size);
+      if (move_data && trans.is_read()) model_.read(m.local[k], data + k * m.element_size, m.element_size);
+      else if (move_data) model_.write(m.local[k], data + k * m.element_size, m.element_size);
       m.start[k] = s.start;
       m.finish[k] = s.finish;
       m.depth[k] = s.depth;
@@ -127,8 +128,10 @@ class MemoryChannelTlm : public sc_core::sc_module {
     How& how = ext->how;
     if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) return message_fw(trans, *m, *ext, phase, delay);
     const uint64_t local = trans.get_address();
-    model_.prefetch(local, trans.get_data_length(), trans.is_write());
-    access(trans, local);
+    if (!ext->info.timing_only) {
+      model_.prefetch(local, trans.get_data_length(), trans.is_write());
+      access(trans, local);
+    }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     DramController* k = model_.controller();
     if (!k) {
@@ -255,12 +258,12 @@ class MemoryChannelTlm : public sc_core::sc_module {
     How& how = ext.how;
     DramController* k = model_.controller();
     if (!k) {  // served in arrival order, as lt does
-      serve(trans, m, how, ext.info.issue_cycle, delay);
+      serve(trans, m, how, ext.info.issue_cycle, delay, !ext.info.timing_only);
       phase = tlm::BEGIN_RESP;
       return tlm::TLM_COMPLETED;
     }
     unsigned char* data = trans.get_data_ptr();
-    for (unsigned e = 0; e < m.count; ++e) {
+    for (unsigned e = 0; e < m.count && !ext.info.timing_only; ++e) {
       if (trans.is_read()) model_.read(m.local[e], data + e * m.element_size, m.element_size);
       else model_.write(m.local[e], data + e * m.element_size, m.element_size);
     }

@@ -100,9 +100,6 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (cfg.simulation.timing == TimingMode::kAt) {
     // The approximately-timed mode comes in slices (docs/memory.md, "Deciding at command time"):
     // what it does not model yet is refused, not run in the other mode.
-    const YAML::Node t = root["simulation"]["timing"];
-    if (cfg.has_mmu())
-      r.fail(t, "simulation.timing", "at does not model the MMU yet (an address_space section): use lt");
     if (cfg.l1.present && cfg.prefetch.kind != PrefetchKind::kNone)
       r.fail(root["prefetch"]["kind"], "prefetch.kind", "simulation.timing: at does not model the prefetch unit yet: use none, or lt");
   }

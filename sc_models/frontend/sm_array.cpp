@@ -382,9 +382,35 @@ void SmArrayTlm::send(L1Request&& r, uint64_t now) {
   ++acc.outstanding;
   acc.last_issued = f.request.last_of_warp;
   ++outstanding_;
+  move_data(s, f);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   if ((*sm[s])->nb_transport_fw(f.payload.trans, phase, delay) == tlm::TLM_COMPLETED) answered(f);
+}
+
+// at: the request's data moves at its issue, in issue order, as in lt,
+// whatever its timing then (an L1 answers reads from its lines on top);
+// the timed request that follows carries its timing only.
+void SmArrayTlm::move_data(unsigned s, InFlight& f) {
+  tlm::tlm_generic_payload& trans = f.payload.trans;
+  RequestExtension& ext = f.payload.ext;
+  ext.info.data_at_issue = true;
+  if (const StridedExtension* sx = trans.get_extension<StridedExtension>()) {
+    RequestPayload element;
+    for (unsigned i = 0; i < sx->shape.count; ++i) {
+      const unsigned size = sx->shape.element_size;
+      set_up(element.trans, trans.get_command(), sx->shape.element_address(i), f.data.data() + i * size, size);
+      element.ext.info = ext.info;
+      element.ext.how = ext.how;
+      (*sm[s])->transport_dbg(element.trans);
+    }
+  } else {
+    const uint64_t address = trans.get_address();
+    (*sm[s])->transport_dbg(trans);
+    trans.set_address(address);
+  }
+  ext.info.data_at_issue = false;
+  ext.info.timing_only = true;
 }
 
 tlm::tlm_sync_enum SmArrayTlm::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time&) {
@@ -416,7 +442,7 @@ void SmArrayTlm::stop(std::exception_ptr failure) {
 void SmArrayTlm::schedule(uint64_t cycle) {
   if (finished_ || cycle >= wake_at_) return;
   wake_at_ = cycle;
-  calendar_->at(cycle, 0, [this, cycle] { step(cycle); });
+  calendar_->at(cycle, 0, 0, [this, cycle] { step(cycle); });
 }
 
 void SmArrayTlm::step(uint64_t cycle) {

@@ -129,6 +129,7 @@ class SmArrayTlm : public sc_core::sc_module {
   void step(uint64_t cycle);
   void stop(std::exception_ptr failure);  // the run is over: finished, or failed
   void send(L1Request&& r, uint64_t now);
+  void move_data(unsigned s, InFlight& f);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void answered(InFlight& f);
   void deliver(uint64_t now);  // the answers whose completion cycle has come, in order

@@ -140,6 +140,12 @@ void TracePlayer::issue_all_at() {
     how = How{};
     how.cycle = issue;
     ++outstanding_;
+    // Its data moves now, in issue order (as in lt); the timed request carries its timing only.
+    info.data_at_issue = true;
+    memory->transport_dbg(trans);
+    trans.set_address(r.address);
+    info.data_at_issue = false;
+    info.timing_only = true;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     if (memory->nb_transport_fw(trans, phase, delay) == tlm::TLM_COMPLETED) answered(f);

@@ -78,7 +78,7 @@ MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, Tlb
   }
 }
 
-MmuOutcome Mmu::translate_debug(uint64_t va, const ReadPte& read) const {
+MmuOutcome Mmu::translate_debug(uint64_t va, const ReadPte& read, Access access) const {
   MmuOutcome out;
   const unsigned va_bits = walker_.layout().va_bits;
   if (va_bits < 64 && (va >> va_bits) != 0) {
@@ -91,6 +91,10 @@ MmuOutcome Mmu::translate_debug(uint64_t va, const ReadPte& read) const {
   if (w.fault != FaultReason::kNone) return out;
   out.task_type = w.leaf.task_type;
   out.large_page = w.leaf.large_page;
+  if ((access == Access::kWrite && !w.leaf.writable) || (access == Access::kRead && !w.leaf.readable)) {
+    out.fault = FaultReason::kPermission;
+    return out;
+  }
   const uint64_t offset_mask = (w.leaf.large_page ? geo_.large_bytes() : geo_.small_bytes()) - 1;
   out.pa = (w.leaf.pfn << geo_.small_bits) + (va & offset_mask);
   return out;

@@ -92,8 +92,11 @@ class Mmu {
 
   // A loader's or debugger's translation: walks the page tables without
   // touching the TLB or the statistics. Permissions are not checked (a
-  // loader fills read-only data too). On a fault, out.fault says why.
-  MmuOutcome translate_debug(uint64_t va, const ReadPte& read) const;
+  // loader fills read-only data too) unless `access` is given: a request's
+  // own data moving at its issue (simulation.timing: at), refused where the
+  // request will fault. On a fault, out.fault says why.
+  enum class Access { kAny, kRead, kWrite };
+  MmuOutcome translate_debug(uint64_t va, const ReadPte& read, Access access = Access::kAny) const;
 
   // Fault records for the report: every fault is counted (stats().faults),
   // the first kMaxFaultRecords are kept with their detail. The caller names

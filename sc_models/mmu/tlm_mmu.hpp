@@ -3,6 +3,15 @@
 // (each level one timed memory read), and passes the request on with its
 // physical address. A fault ends the request with TLM_ADDRESS_ERROR_RESPONSE
 // and a fault record.
+//
+// Approximately timed (simulation.timing: at): a request's translation is
+// worked out when it arrives, in arrival order, as in lt (the TLB's
+// contents are lt's); its walk's page-table reads then go out one after
+// another as requests of their own, each when the one before has been
+// answered and walk_level_cycles have passed, and the request goes on (or
+// is answered with its fault) when the last has. The PTE values the walk
+// used were read at arrival by debug transport: page tables do not change
+// while a run goes on (docs/page-tables.md).
 #pragma once
 #include <string>
 #include <systemc>
@@ -12,7 +21,9 @@
 #include <vector>
 
 #include "mmu/mmu.hpp"
+#include "payload/answer_order.hpp"
 #include "payload/clock.hpp"
+#include "payload/event_calendar.hpp"
 #include "payload/payload_extensions.hpp"
 #include "payload/strided.hpp"
 
@@ -30,14 +41,30 @@ class MmuTlm : public sc_core::sc_module {
         downstream("downstream"),
         walker("walker"),
         model_(params, regs),
+        clock_(clock),
         hit_(clock.span(params.tlb_hit_cycles)),
         walk_level_(clock.span(params.walk_level_cycles)),
+        hit_cycles_(params.tlb_hit_cycles),
+        walk_level_cycles_(params.walk_level_cycles),
         sets_task_(params.sets_task_type) {
     target.register_b_transport(this, &MmuTlm::b_transport);
     target.register_transport_dbg(this, &MmuTlm::transport_dbg);
     walk_.set_extension(&walk_ext_);
     walk_ext_.info.origin = Origin::kPageTable;
     read_pte_ = [this](uint64_t pa) { return read_pte(pa, *walk_delay_, *walk_cycle_); };  // built once, not per request
+    record_pte_ = [this](uint64_t pa) {
+      recording_->push_back(pa);
+      return debug_pte(pa);
+    };
+  }
+
+  // simulation.timing: at: the calendar its walks act in, at this rank.
+  void use_calendar(EventCalendar& calendar, unsigned rank) {
+    calendar_ = &calendar;
+    rank_ = rank;
+    target.register_nb_transport_fw(this, &MmuTlm::nb_transport_fw);
+    downstream.register_nb_transport_bw(this, &MmuTlm::nb_transport_bw);
+    walker.register_nb_transport_bw(this, &MmuTlm::walker_bw);
   }
   ~MmuTlm() override {
     walk_.clear_extension<RequestExtension>();  // a member: the payload must not free it
@@ -60,39 +87,147 @@ class MmuTlm : public sc_core::sc_module {
     walk_delay_ = &delay;
     walk_cycle_ = &how.cycle;
     walk_issue_cycle_ = info.issue_cycle;
+    if (translate_payload(trans, *ext, read_pte_)) downstream->b_transport(trans, delay);
+  }
+
+  // The payload's address, or each element's of a strided one, translated;
+  // false on a fault (the payload says which).
+  bool translate_payload(tlm::tlm_generic_payload& trans, RequestExtension& ext, const ReadPte& read) {
+    RequestInfo& info = ext.info;
+    How& how = ext.how;
     if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
       // Each element translates as a request would; the TLB is looked up for
       // all of them in the one hit time, walks follow one another.
       for (unsigned i = 0; i < sx->shape.count; ++i) {
         How& e = sx->element[i];
-        if (!translate(info, how.cycle, sx->address[i], trans.is_write(), e)) {
+        if (!translate(info, how.cycle, sx->address[i], trans.is_write(), e, read)) {
           for (unsigned j = 0; j < sx->shape.count; ++j) sx->element[j].fault = e.fault;  // none of them is served
           const uint64_t cycle = how.cycle;
           how = e;
           how.cycle = cycle;
           trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-          return;
+          return false;
         }
         sx->address[i] = e.physical_address;
       }
       // The request's own How stays its cycle: the router copies element 0's in.
     } else {
-      if (!translate(info, how.cycle, trans.get_address(), trans.is_write(), how)) {
+      if (!translate(info, how.cycle, trans.get_address(), trans.is_write(), how, read)) {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return;
+        return false;
       }
       if (sets_task_) info.task_type = how.task_type;
       trans.set_address(how.physical_address);
     }
-    downstream->b_transport(trans, delay);
+    return true;
+  }
+
+  // ---- simulation.timing: at
+  struct Walk {  // a request from its arrival until it goes on
+    RequestPayload payload;  // its page-table read in flight
+    uint64_t value = 0;
+    tlm::tlm_generic_payload* trans = nullptr;
+    std::vector<uint64_t> reads;  // the PTEs' PAs, in the order the walks read them
+    size_t next = 0;
+    bool translated = false;
+    uint64_t key = 0, start = 0;
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (phase != tlm::BEGIN_REQ) return downstream->nb_transport_fw(trans, phase, delay);
+    RequestExtension* ext = trans.get_extension<RequestExtension>();
+    if (!ext) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return tlm::TLM_COMPLETED;
+    }
+    Walk& w = walks_.take();
+    w.trans = &trans;
+    w.reads.clear();
+    w.next = 0;
+    w.key = walk_seq_++;
+    ext->how.cycle += hit_cycles_;
+    w.start = ext->how.cycle;
+    recording_ = &w.reads;
+    w.translated = translate_payload(trans, *ext, record_pte_);
+    if (w.reads.empty()) go_on(w, w.start);
+    else calendar_->at(w.start, rank_, w.key, [this, &w] { read_next(w); });
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+
+  void read_next(Walk& w) {
+    RequestExtension& ext = *w.trans->get_extension<RequestExtension>();
+    set_up(w.payload.trans, tlm::TLM_READ_COMMAND, w.reads[w.next], &w.value, kPteBytes);
+    RequestExtension& r = w.payload.ext;
+    r.info = RequestInfo{};
+    r.info.origin = Origin::kPageTable;
+    r.info.issue_cycle = ext.info.issue_cycle;
+    r.info.timing_only = true;  // the walk read its PTEs at the request's arrival
+    r.how = How{};
+    r.how.cycle = calendar_->now();
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (walker->nb_transport_fw(w.payload.trans, phase, delay) == tlm::TLM_COMPLETED) read_answered(w);
+  }
+
+  tlm::tlm_sync_enum walker_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time&) {
+    if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+    Walk& w = walks_.of(trans);
+    calendar_->at(calendar_->now(), rank_, w.key, [this, &w] { read_answered(w); });  // in request order, whoever answered first
+    phase = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+
+  // A page-table read is back: the next level after walk_level_cycles, or the request goes on.
+  void read_answered(Walk& w) {
+    if (!w.payload.trans.is_response_ok())
+      throw std::runtime_error("page-table read at PA " + std::to_string(w.reads[w.next]) + ": " + w.payload.trans.get_response_string());
+    const uint64_t next = w.payload.ext.how.cycle + walk_level_cycles_;
+    if (++w.next < w.reads.size()) calendar_->at(next, rank_, w.key, [this, &w] { read_next(w); });
+    else calendar_->at(next, rank_, w.key, [this, &w, next] { go_on(w, next); });
+  }
+
+  // The walk is over at `cycle`: the request goes on, or is answered with its fault.
+  void go_on(Walk& w, uint64_t cycle) {
+    tlm::tlm_generic_payload& trans = *w.trans;
+    How& how = trans.get_extension<RequestExtension>()->how;
+    if (!w.reads.empty()) model_.stats().walk_cycles += cycle - w.start;
+    how.cycle = cycle;
+    walks_.give(w);
+    if (w.translated) {
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      if (downstream->nb_transport_fw(trans, phase, delay) != tlm::TLM_COMPLETED) return;
+    }
+    answer(trans);
+  }
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    return target->nb_transport_bw(trans, phase, delay);
+  }
+
+  void answer(tlm::tlm_generic_payload& trans) {
+    const uint64_t cycle = trans.get_extension<RequestExtension>()->how.cycle;
+    const uint64_t now = calendar_->now();
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = cycle > now ? clock_.time(cycle - now) : sc_core::SC_ZERO_TIME;
+    target->nb_transport_bw(trans, phase, delay);
+  }
+
+  uint64_t debug_pte(uint64_t pa) {
+    uint64_t value = 0;
+    tlm::tlm_generic_payload t;
+    set_up(t, tlm::TLM_READ_COMMAND, pa, &value, kPteBytes);
+    if (walker->transport_dbg(t) != kPteBytes) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + " refused");
+    return value;
   }
 
   // Translates `va` (the walks advancing `cycle`) and fills `how` with how it
   // came about; false on a fault, which is recorded.
-  bool translate(const RequestInfo& info, const uint64_t& cycle, uint64_t va, bool write, How& how) {
+  bool translate(const RequestInfo& info, const uint64_t& cycle, uint64_t va, bool write, How& how, const ReadPte& read) {
     if (sets_task_) how.virtual_address = va;
     const uint64_t before_walk = cycle;
-    const MmuOutcome out = model_.translate(va, write, read_pte_);
+    const MmuOutcome out = model_.translate(va, write, read);
     if (out.walks) model_.stats().walk_cycles += cycle - before_walk;
 
     how.mmu = true;
@@ -130,13 +265,10 @@ class MmuTlm : public sc_core::sc_module {
     RequestExtension* ext = trans.get_extension<RequestExtension>();
     if (!ext) return 0;
     const uint64_t va = trans.get_address();
-    const MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) {
-      uint64_t value = 0;
-      tlm::tlm_generic_payload t;
-      set_up(t, tlm::TLM_READ_COMMAND, pa, &value, kPteBytes);
-      if (walker->transport_dbg(t) != kPteBytes) throw std::runtime_error("page-table read at PA " + std::to_string(pa) + " refused");
-      return value;
-    });
+    const Mmu::Access access = !ext->info.data_at_issue ? Mmu::Access::kAny
+                               : trans.is_write()        ? Mmu::Access::kWrite
+                                                         : Mmu::Access::kRead;
+    const MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
     if (out.fault != FaultReason::kNone) return 0;
     if (sets_task_) ext->info.task_type = out.task_type;
     ext->how.physical_address = out.pa;
@@ -159,7 +291,9 @@ class MmuTlm : public sc_core::sc_module {
   }
 
   Mmu model_;
+  const Clock& clock_;
   Clock::Span hit_, walk_level_;
+  unsigned hit_cycles_, walk_level_cycles_;
   bool sets_task_;  // after the MMU the translator takes the task type from the PTE
   tlm::tlm_generic_payload walk_;
   RequestExtension walk_ext_;
@@ -167,6 +301,13 @@ class MmuTlm : public sc_core::sc_module {
   sc_core::sc_time* walk_delay_ = nullptr;  // the current request's delay and cycle, for read_pte_
   uint64_t* walk_cycle_ = nullptr;
   uint64_t walk_issue_cycle_ = 0;
+  // at:
+  ReadPte record_pte_;                      // reads a PTE by debug transport and notes its PA in recording_
+  std::vector<uint64_t>* recording_ = nullptr;
+  EventCalendar* calendar_ = nullptr;
+  unsigned rank_ = 0;
+  SlotPool<Walk> walks_;
+  uint64_t walk_seq_ = 0;
 };
 
 }  // namespace gpumem

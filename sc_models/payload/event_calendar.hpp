@@ -1,11 +1,12 @@
-// simulation.timing: at: where the blocks that send requests at cycles of
-// their own choosing (the SMs' issues, the L1s' line fills) act, one action
-// after another in a fixed order: by cycle, then by the actor's rank, then
-// in the order they were asked for. Two actors sending at one cycle from
-// processes of their own would reach a channel in the order the kernel ran
-// those processes; here they reach it in rank order, and a run does not
-// depend on the kernel's process order (docs/memory.md, "Deciding at
-// command time").
+// simulation.timing: at: where the blocks that act at cycles of their own
+// choosing (the SMs' issues, the L1s' line fills and the answers they take,
+// the MMU's walks) act, one action after another in a fixed order: by
+// cycle, then by the actor's rank, then by the actor's key for it (a
+// request's number), then in the order asked. Two actors acting in one
+// cycle from processes of their own, or one actor called back by two
+// channels in one cycle, would act in the order the kernel ran those
+// processes; here they act in this order, and a run does not depend on
+// the kernel's process order (docs/memory.md, "Deciding at command time").
 #pragma once
 #include <cstdint>
 #include <exception>
@@ -32,11 +33,12 @@ class EventCalendar : public sc_core::sc_module {
   uint64_t now() const { return clock_.cycles(sc_core::sc_time_stamp()); }
 
   // `action` at model cycle `cycle` (not before now), after the actions of
-  // lower rank at that cycle. An action may ask for more, at its own cycle too.
-  void at(uint64_t cycle, unsigned rank, Action action) {
+  // lower rank, and of the same rank with a lower key, at that cycle. An
+  // action may ask for more, at its own cycle too.
+  void at(uint64_t cycle, unsigned rank, uint64_t key, Action action) {
     const uint64_t n = now();
     if (cycle < n) cycle = n;
-    queue_.push({cycle, rank, seq_++, std::move(action)});
+    queue_.push({cycle, rank, key, seq_++, std::move(action)});
     if (!armed_ || cycle < armed_at_) arm(cycle, n);
   }
 
@@ -47,11 +49,12 @@ class EventCalendar : public sc_core::sc_module {
   struct Entry {
     uint64_t cycle;
     unsigned rank;
-    uint64_t seq;
+    uint64_t key, seq;
     Action action;
     bool operator>(const Entry& o) const {
       if (cycle != o.cycle) return cycle > o.cycle;
-      return rank != o.rank ? rank > o.rank : seq > o.seq;
+      if (rank != o.rank) return rank > o.rank;
+      return key != o.key ? key > o.key : seq > o.seq;
     }
   };
 

@@ -25,6 +25,13 @@ struct RequestInfo {
   // for the prefetchers beside the L1.
   uint32_t warp = 0;
   uint64_t pc = 0;
+  // simulation.timing: at: the request's data moved when it was issued (by
+  // debug transport along its path); the timed request carries its timing
+  // only, and the channel moves no data for it.
+  bool timing_only = false;
+  // at: this debug access is a request's own data moving at its issue: the
+  // MMU refuses it where the request will fault (a loader's is not checked).
+  bool data_at_issue = false;
 };
 
 struct RequestExtension : tlm::tlm_extension<RequestExtension> {

@@ -35,12 +35,20 @@ class ChannelRouterTlm : public sc_core::sc_module {
     target.register_transport_dbg(this, &ChannelRouterTlm::transport_dbg);
     to_channel.register_nb_transport_bw(this, &ChannelRouterTlm::nb_transport_bw);
     page_tables.register_b_transport(this, &ChannelRouterTlm::page_table_b_transport);
+    page_tables.register_nb_transport_fw(this, &ChannelRouterTlm::page_table_nb_transport_fw);
     page_tables.register_transport_dbg(this, &ChannelRouterTlm::page_table_transport_dbg);
   }
 
  private:
   void page_table_b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) { b_transport(trans, delay); }
   unsigned page_table_transport_dbg(int, tlm::tlm_generic_payload& trans) { return transport_dbg(trans); }
+  // at: a walker's read; its answer goes back to that walker.
+  tlm::tlm_sync_enum page_table_nb_transport_fw(int from, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (phase == tlm::BEGIN_REQ) page_table_from_[&trans] = from;
+    const tlm::tlm_sync_enum r = nb_transport_fw(trans, phase, delay);
+    if (r == tlm::TLM_COMPLETED) page_table_from_.erase(&trans);
+    return r;
+  }
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     RequestExtension* ext = trans.get_extension<RequestExtension>();
@@ -96,7 +104,13 @@ class ChannelRouterTlm : public sc_core::sc_module {
   }
   tlm::tlm_sync_enum nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     const auto it = message_of_.find(&trans);
-    if (it == message_of_.end()) return target->nb_transport_bw(trans, phase, delay);
+    if (it == message_of_.end()) {
+      const auto walker = page_table_from_.find(&trans);
+      if (walker == page_table_from_.end()) return target->nb_transport_bw(trans, phase, delay);
+      const int from = walker->second;
+      if (phase == tlm::BEGIN_RESP) page_table_from_.erase(walker);  // the walkers take every answer at once
+      return page_tables[from]->nb_transport_bw(trans, phase, delay);
+    }
     if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
     Message& m = *it->second;
     Strided& st = *m.parent;
@@ -206,7 +220,9 @@ class ChannelRouterTlm : public sc_core::sc_module {
     }
     const ChannelMessage& m = msg.elements;
     const unsigned size = m.element_size;
-    const uint64_t arrival = trans.get_extension<RequestExtension>()->how.cycle;
+    const RequestExtension& ext = *trans.get_extension<RequestExtension>();
+    const uint64_t arrival = ext.how.cycle;
+    const bool move_data = !ext.info.timing_only;
     unsigned char* data = trans.get_data_ptr();
     for (unsigned k = 0; k < m.count; ++k) {
       How& e = sx.element[msg.which[k]];
@@ -220,7 +236,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
         e.dram_at = m.at[k];
         e.row = m.row[k];
       }
-      if (trans.is_read()) std::memcpy(data + msg.which[k] * size, &msg.gather[k * size], size);
+      if (move_data && trans.is_read()) std::memcpy(data + msg.which[k] * size, &msg.gather[k * size], size);
     }
     ++sx.messages;
     sx.accesses += m.accesses;
@@ -336,6 +352,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
   std::vector<Message*> free_messages_;
   std::vector<Strided*> free_strided_;
   std::unordered_map<const tlm::tlm_generic_payload*, Message*> message_of_;
+  std::unordered_map<const tlm::tlm_generic_payload*, int> page_table_from_;  // at: walkers' reads in flight
 };
 
 }  // namespace gpumem

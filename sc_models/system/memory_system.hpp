@@ -14,6 +14,7 @@
 #include "params/block_params.hpp"
 #include "mmu/tlm_mmu.hpp"
 #include "payload/clock.hpp"
+#include "payload/event_calendar.hpp"
 #include "regs/tlm_register_bank.hpp"
 #include "router/tlm_router.hpp"
 #include "translator/tlm_translator.hpp"
@@ -32,6 +33,7 @@ class MemorySystem : public sc_core::sc_module {
         registers("registers", register_params(cfg)),
         translator("translator", translator_params(cfg), registers.bank().translator_registers()),
         router("router", cfg.channel_layout(), registers.bank(), clock) {
+    if (cfg.simulation.timing == TimingMode::kAt) calendar = std::make_unique<EventCalendar>("calendar", clock);
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock, &pages_));
@@ -43,6 +45,7 @@ class MemorySystem : public sc_core::sc_module {
       return;
     }
     mmu = std::make_unique<MmuTlm>("mmu", mmu_params(cfg), registers.bank().mmu_registers(), clock);
+    if (calendar) mmu->use_calendar(*calendar, kMmuRank);
     mmu->walker.bind(router.page_tables);
     if (cfg.translator.position == TranslatorPosition::kAfterMmu) {
       mmu->downstream.bind(translator.target);
@@ -59,6 +62,11 @@ class MemorySystem : public sc_core::sc_module {
   tlm::tlm_target_socket<>& request_target() { return *entry_; }
   // Physical memory, unmapped, is router.page_tables: the driver's page-table loads bind there.
 
+  // simulation.timing: at: where the blocks that act at cycles of their own
+  // choosing act, in a fixed order (payload/event_calendar.hpp). The SMs
+  // act at rank 0, SM s's L1 at 1 + s, the MMU after them.
+  std::unique_ptr<EventCalendar> calendar;
+  static constexpr unsigned kMmuRank = 1u << 20;
   RegisterBankTlm registers;
   TranslatorTlm translator;
   ChannelRouterTlm router;

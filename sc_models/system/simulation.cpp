@@ -11,7 +11,6 @@
 #include "frontend/trace_player.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_params.hpp"
-#include "payload/event_calendar.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {
@@ -59,6 +58,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   sc_core::sc_start();
   sanitizer_back_on_main_stack();
   if (driver.failure()) std::rethrow_exception(driver.failure());
+  if (memory.calendar && memory.calendar->failure() && !player.failure()) std::rethrow_exception(memory.calendar->failure());
   SimulationResult r;
   r.requests = player.requests_done();
   r.wall_seconds = player.wall_seconds();
@@ -99,10 +99,10 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
                                frontend.timing == TimingMode::kAt ? LatencySource::kMemory : LatencySource::kDrawn);
   SmInterconnectTlm interconnect("interconnect");
   SmArrayTlm sms("sms", frontend, sequence, clock);
-  // at: the SMs' steps and the L1s' fills act in one calendar, so that
-  // what reaches a channel in one cycle comes in a fixed order.
-  std::optional<EventCalendar> calendar;
-  if (frontend.timing == TimingMode::kAt) sms.use_calendar(calendar.emplace("calendar", clock));
+  // at: the SMs' steps and the L1s' fills act in the memory system's
+  // calendar, so that what reaches a channel in one cycle comes in a fixed order.
+  EventCalendar* calendar = memory.calendar.get();
+  if (calendar) sms.use_calendar(*calendar);
   driver.registers.bind(memory.registers.target);
   driver.memory.bind(memory.router.page_tables);
   driver.data.bind(interconnect.sms);
