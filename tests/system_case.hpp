@@ -60,9 +60,9 @@ struct Span {
 }  // namespace detail
 
 // Draws one case. `scale` bounds the trace (RapidCheck's size, or the soak's).
-// `at`: an approximately-timed case (simulation.timing: at), on what that
-// mode models so far: no prefetch unit; the SMs issue by memory, with either
-// scheduler, and an L1 allocates at the miss or at the fill.
+// `at`: an approximately-timed case (simulation.timing: at): the SMs issue
+// by memory, with either scheduler, and an L1 allocates at the miss or at
+// the fill.
 // The draws are the same as without it up to its own, so seeded cases stay
 // as they were.
 inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false) {
@@ -204,7 +204,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
     const bool on_fill = at && ch.percent(50);
     y << (on_fill ? ", allocate: fill" : "") << "}\n";
     summary << " l1:" << lines << "x" << l1_line << (on_fill ? "+onfill" : "");
-    const unsigned kind = at ? 0 : ch.pick(0, 2);
+    const unsigned kind = ch.pick(0, 2);
     if (kind > 0) {
       const bool buffer = ch.percent(50);
       y << "prefetch:\n  kind: " << (kind == 1 ? "stride" : "bfs") << "\n  queue_entries: " << ch.pick(1, 8)

@@ -268,6 +268,26 @@ TEST(DramController, APrefetchRowHitGoesWhenNoDemandCommandCan) {
   EXPECT_EQ(dm.row, RowResult::kMiss);
 }
 
+// Per-bank queues of one entry: bank X's holds a prefetch that needs a row
+// command; a demand read for X waits in the read queue for room there,
+// while a demand read of bank Y is being served. The prefetch may go once
+// no demand read the scheduler can serve is queued (the one waiting for
+// X's queue does not count: the prefetch is what it waits for), and then
+// the demand read follows: neither waits for the other forever.
+TEST(DramController, ADemandReadWaitingForABankQueueFullOfPrefetchesIsServed) {
+  DramSpec spec = toy();
+  spec.bank_queue = 1;
+  Ctl d(spec);
+  d.read(0, d.addr(0, 0, 0, 0));                          // X: row 0 open
+  const uint64_t p = d.prefetch(1, d.addr(0, 0, 0, 1));   // X's queue: a prefetch of row 1
+  const uint64_t x = d.read(2, d.addr(0, 0, 0, 2));       // X's demand read: waits for X's queue
+  const uint64_t y = d.read(2, d.addr(0, 1, 0, 0));       // Y's demand read
+  const auto dp = d.of(p), dx = d.of(x), dy = d.of(y);
+  EXPECT_LT(dy.finish, dp.finish);
+  EXPECT_LT(dp.finish, dx.finish) << "the prefetch leaves X's queue first, then the demand read enters";
+  EXPECT_EQ(dx.row, RowResult::kConflict);
+}
+
 // memory.dram.prefetch_drop_cycles: a prefetch still waiting for its first
 // command that long after it entered the read queue is dropped.
 TEST(DramController, AStalePrefetchIsDropped) {

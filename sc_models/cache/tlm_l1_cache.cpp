@@ -23,6 +23,7 @@ L1Params buffer_geometry(const L1UnitParams& p) {
 L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const L1UnitParams& params, const Clock& clock)
     : sc_module(name), target("target"), memory("memory"), cache_(params.l1), clock_(clock), hit_latency_(params.l1.hit_latency),
       line_(params.l1.line_bytes), queue_(params.queue_entries) {
+  queue_entries_ = params.queue_entries;
   target.register_b_transport(this, &L1CacheTlm::b_transport);
   target.register_transport_dbg(this, &L1CacheTlm::transport_dbg);
   switch (params.prefetcher) {
@@ -116,6 +117,25 @@ DemandRead L1CacheTlm::demand_read(const RequestExtension& ext, uint64_t now, ui
 }
 
 void L1CacheTlm::observe(const DemandRead& d, const RequestExtension& ext, const sc_core::sc_time& at_issue) {
+  refresh_classifier();
+  prefetcher_->on_demand_read(d, pending_);
+  prefetch(ext.info, d.issue_cycle, at_issue);
+}
+
+// A buffer line a demand read found, now placed in the L1 at `f`: out of
+// the buffer, and the lookup of its new place.
+L1Cache::Lookup L1CacheTlm::moved_from_buffer(const L1Cache::Lookup& in_buffer, const L1Cache::Fill& f) {
+  buffer_->drop(in_buffer);
+  ++cache_.stats().buffer_hits;
+  L1Cache::Lookup at = in_buffer;
+  at.set = f.set;
+  at.way = f.way;
+  cache_.mark_used(at);
+  return at;
+}
+
+// A commit of the classifier's registers takes effect from the next read on.
+void L1CacheTlm::refresh_classifier() {
   if (bfs_ && classifier_regs_ && classifier_regs_->commits != classifier_commits_seen_) {
     classifier_commits_seen_ = classifier_regs_->commits;
     std::array<ArrayRange, kGraphArrays> ranges{};
@@ -123,8 +143,6 @@ void L1CacheTlm::observe(const DemandRead& d, const RequestExtension& ext, const
       for (unsigned k = 0; k < kGraphArrays; ++k) ranges[k] = {classifier_regs_->ranges[k].first, classifier_regs_->ranges[k].second};
     bfs_->set_classifier(AddressClassifier(ranges));
   }
-  prefetcher_->on_demand_read(d, pending_);
-  prefetch(ext.info, d.issue_cycle, at_issue);
 }
 
 void L1CacheTlm::count_use(const L1Cache::Lookup& at, uint64_t now) {
@@ -145,13 +163,7 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
     // L1's figures a miss and a fill), and answers as a hit or a merge would.
     const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
     if (in_buffer.result != L1Result::kMiss) {
-      const L1Cache::Fill f = cache_.fill(space, address, now, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true);
-      buffer_->drop(in_buffer);
-      ++cache_.stats().buffer_hits;
-      at = in_buffer;
-      at.set = f.set;
-      at.way = f.way;
-      cache_.mark_used(at);
+      at = moved_from_buffer(in_buffer, cache_.fill(space, address, now, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true));
     }
   }
   if (at.result != L1Result::kMiss) {
@@ -259,6 +271,7 @@ tlm::tlm_sync_enum L1CacheTlm::nb_transport_fw(tlm::tlm_generic_payload& trans, 
         const unsigned size = strided->shape.element_size;
         const uint64_t a = strided->shape.element_address(i);
         cache_.update(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
+        if (buffer_) buffer_->update(space, a, trans.get_data_ptr() + i * size, nullptr, size, now);
         if (FillSlot* f = filling(space, a))
           std::memcpy(f->line.data() + (a - cache_.line_of(a)), trans.get_data_ptr() + i * size, size);
       }
@@ -274,6 +287,8 @@ tlm::tlm_sync_enum L1CacheTlm::nb_transport_fw(tlm::tlm_generic_payload& trans, 
     }
     --cache_.stats().writes;  // write() counts it
     const bool hit = cache_.write(space, address, trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
+    // A prefetched line waiting in the buffer must not go stale either.
+    if (buffer_) buffer_->write(space, address, trans.get_data_ptr(), trans.get_byte_enable_ptr(), trans.get_data_length(), now);
     // A line whose fill is out takes the write too: it is placed from there
     // (allocate: fill), and a read merging after its line was evicted reads there.
     if (FillSlot* f = filling(space, address)) {
@@ -300,24 +315,40 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   const uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
   const unsigned space = ext.info.process;
-  const L1Cache::Lookup at = cache_.read(space, address, now);
+  L1Cache::Lookup at = cache_.read(space, address, now);
+  if (at.result == L1Result::kMiss && buffer_) {
+    // The prefetch buffer: a line that is back moves into the L1, as in lt
+    // (one still on its way is found below, as the fill it is).
+    const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
+    if (in_buffer.result != L1Result::kMiss && in_buffer.ready != L1Cache::kPendingReady) {
+      at = moved_from_buffer(in_buffer, cache_.place(space, address, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true));
+    }
+  }
   if (at.result != L1Result::kMiss && at.ready != L1Cache::kPendingReady) {
     // The L1 answers now: after its hit latency, and not before the line is there.
+    count_use(at, now);
     const uint64_t done = std::max(now + hit_latency_, at.ready);
     cache_.copy_out(at, address, trans.get_data_ptr(), length);
     how.l1 = at.result;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     delay += clock_.time(done - now);
     how.cycle = done;
+    if (prefetcher_) observe_at(trans, done);
     phase = tlm::BEGIN_RESP;
     return tlm::TLM_COMPLETED;
   }
   FillSlot* f = filling(space, address);
-  if (at.result == L1Result::kMiss && f) cache_.count_merge_not_miss();  // l1.allocate: fill: the line is in its MSHR
+  if (at.result == L1Result::kMiss && f) cache_.count_merge_not_miss();  // the line is in its MSHR (allocate: fill, or a prefetch)
   if (f) {
     // A merge into the fill under way: its data now, its answer with the fill's.
     if (at.result == L1Result::kMiss) std::memcpy(trans.get_data_ptr(), f->line.data() + (address - cache_.line_of(address)), length);
     else cache_.copy_out(at, address, trans.get_data_ptr(), length);
+    if (at.result != L1Result::kMiss) count_use(at, now);  // a prefetched line placed at its send: useful, and late
+    else if (f->prefetch && !f->used) {
+      ++prefetch_stats_.useful;
+      ++prefetch_stats_.late;
+    }
+    f->used = true;
     how.l1 = L1Result::kMerge;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     f->waiters.push_back({&trans, now});
@@ -333,6 +364,8 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   fill.space = space;
   fill.address = address;
   fill.seq = fill_seq_++;
+  fill.prefetch = false;
+  fill.used = true;
   fill.waiters.clear();
   fill.waiters.push_back({&trans, now});
   RequestExtension& fe = fill.payload.ext;
@@ -389,7 +422,14 @@ tlm::tlm_sync_enum L1CacheTlm::nb_transport_bw(tlm::tlm_generic_payload& trans, 
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
   }
-  return target->nb_transport_bw(trans, phase, delay);  // a write's or a strided request's answer
+  // A write's or a strided request's answer; the prefetch unit sees a
+  // strided read's data too, in the calendar by request (not in the order channels answered).
+  if (prefetcher_ && trans.is_read() && trans.get_extension<StridedExtension>() && trans.is_response_ok()) {
+    const uint64_t done = trans.get_extension<RequestExtension>()->how.cycle;
+    calendar_->at(now_cycle(), rank_, kStridedKey | trans.get_extension<RequestExtension>()->info.id,
+                  [this, &trans, done] { observe_at(trans, done); });
+  }
+  return target->nb_transport_bw(trans, phase, delay);
 }
 
 void L1CacheTlm::fill_answered(FillSlot& f) {
@@ -398,17 +438,22 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
   const uint64_t line = cache_.line_of(f.address);
   filling_.erase(key(f.space, line));
   const bool ok = f.payload.trans.is_response_ok();
-  if (ok && allocate_ == L1Allocate::kOnMiss) cache_.set_ready(f.space, f.address, finish);
-  else if (ok) cache_.place(f.space, f.address, finish, f.line.data());
-  else if (allocate_ == L1Allocate::kOnMiss) cache_.drop_pending(f.space, f.address);  // as lt, a faulted fill places nothing
-  // Its MSHR is free at its completion: to the oldest miss waiting, or kept until then.
-  --fills_unanswered_;
-  if (!mshr_wait_.empty()) {
+  L1Cache& into = f.prefetch && buffer_ ? *buffer_ : cache_;
+  if (ok && allocate_ == L1Allocate::kOnMiss) into.set_ready(f.space, f.address, finish);
+  else if (ok) into.place(f.space, f.address, finish, f.line.data(), f.prefetch && !f.used);
+  else if (allocate_ == L1Allocate::kOnMiss) into.drop_pending(f.space, f.address);  // as lt, a faulted fill places nothing
+  if (f.prefetch) {
+    // Its prefetch queue entry is free at its completion.
+    --prefetches_unanswered_;
+    prefetch_releases_.push(finish);
+    if (!ok) ++prefetch_stats_.faulted;
+  } else if (--fills_unanswered_, !mshr_wait_.empty()) {
+    // Its MSHR is free at its completion: to the oldest miss waiting, or kept until then.
     FillSlot& next = *mshr_wait_.front();
     mshr_wait_.pop_front();
     const uint64_t out = std::max(finish, next.out);
     cache_.count_mshr_stall(out - next.out);
-    next.out = out;
+    next.out = out;  // counted among the unanswered since its miss
     calendar_->at(out, rank_, next.seq, [this, &next] { send_fill(next); });
   } else {
     releases_.push(finish);
@@ -421,7 +466,8 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
       t.set_response_status(f.payload.trans.get_response_status());
       how.fault = fh.fault;
     }
-    if (i == 0) {
+    uint64_t done = std::max(f.waiters[i].issue + hit_latency_, finish);
+    if (i == 0 && !f.prefetch) {
       // The miss's how is its fill's, at its own bytes of the line.
       const uint64_t offset = f.address - line;
       how = fh;
@@ -430,12 +476,85 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
       how.mapped_address += offset;
       how.local_address += offset;
       if (how.mmu) how.virtual_address += offset;
-      answer(t, finish);
-    } else {
-      answer(t, std::max(f.waiters[i].issue + hit_latency_, finish));
+      done = finish;
     }
+    answer(t, done);
+    if (prefetcher_ && ok) observe_at(t, done);
+  }
+  if (f.prefetch && ok) {
+    // The line's data may ask for more (BFS: the vertices of a worklist line).
+    prefetcher_->on_prefetch_fill(f.request, line, f.line.data(), finish, pending_);
+    schedule_prefetches(f.payload.ext.info);
   }
   fills_.give(f);
+}
+
+// The prefetch unit sees a demand read answered at `done` (its data is in the payload since its issue).
+void L1CacheTlm::observe_at(tlm::tlm_generic_payload& trans, uint64_t done) {
+  const RequestExtension& ext = *trans.get_extension<RequestExtension>();
+  DemandRead d;
+  if (const StridedExtension* sx = trans.get_extension<StridedExtension>())
+    d = demand_read(ext, ext.info.issue_cycle, sx->shape.base, sx->shape.stride * sx->shape.count, trans.get_data_ptr());
+  else
+    d = demand_read(ext, ext.info.issue_cycle, trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  d.completion_cycle = done;
+  refresh_classifier();
+  prefetcher_->on_demand_read(d, pending_);
+  schedule_prefetches(ext.info);
+}
+
+// The prefetches the unit asked for go out at the cycle their trigger's data was back.
+void L1CacheTlm::schedule_prefetches(const RequestInfo& demand) {
+  for (const PrefetchRequest& p : pending_) {
+    const uint64_t k = kPrefetchKey | prefetch_seq_++;
+    calendar_->at(p.cycle, rank_, k, [this, p, demand] { send_prefetch(p, demand); });
+  }
+  pending_.clear();
+}
+
+void L1CacheTlm::send_prefetch(const PrefetchRequest& p, const RequestInfo& demand) {
+  const unsigned space = demand.process;
+  PrefetchStats& st = prefetch_stats_;
+  ++st.generated;
+  if (cache_.holds(space, p.address) || (buffer_ && buffer_->holds(space, p.address)) || filling(space, p.address)) {
+    ++st.redundant;
+    return;
+  }
+  const uint64_t now = calendar_->now();
+  while (!prefetch_releases_.empty() && prefetch_releases_.top() <= now) prefetch_releases_.pop();
+  if (prefetches_unanswered_ + prefetch_releases_.size() >= queue_entries_) {
+    ++st.dropped;
+    return;
+  }
+  FillSlot& f = fills_.take();
+  f.line.resize(cache_.line_bytes());
+  f.scratch.resize(cache_.line_bytes());
+  const uint64_t line = cache_.line_of(p.address);
+  f.space = space;
+  f.address = p.address;
+  f.seq = fill_seq_++;
+  f.prefetch = true;
+  f.used = false;
+  f.request = p;
+  f.waiters.clear();
+  f.out = now;
+  RequestExtension& pe = f.payload.ext;
+  pe.info = demand;
+  pe.info.origin = Origin::kPrefetch;
+  pe.info.timing_only = true;  // its line is read now
+  pe.how = How{};
+  pe.how.cycle = now;
+  pe.how.task_type = demand.task_type;
+  set_up(f.payload.trans, tlm::TLM_READ_COMMAND, line, f.line.data(), cache_.line_bytes());
+  if (memory->transport_dbg(f.payload.trans) != cache_.line_bytes()) std::fill(f.line.begin(), f.line.end(), 0);
+  set_up(f.payload.trans, tlm::TLM_READ_COMMAND, line, f.scratch.data(), cache_.line_bytes());
+  L1Cache& into = buffer_ ? *buffer_ : cache_;
+  if (allocate_ == L1Allocate::kOnMiss) into.place(space, p.address, L1Cache::kPendingReady, f.line.data(), /*prefetch=*/true);
+  filling_[key(space, line)] = &f;
+  ++st.issued;
+  ++st.issued_by_array[static_cast<unsigned>(p.array)];
+  ++prefetches_unanswered_;
+  send_fill(f);
 }
 
 void L1CacheTlm::answer(tlm::tlm_generic_payload& trans, uint64_t cycle) {

@@ -71,6 +71,8 @@ class L1CacheTlm : public sc_core::sc_module {
   // `demand`: the request whose read triggered them, issued at `now`.
   void prefetch(const RequestInfo& demand, uint64_t now, const sc_core::sc_time& at_issue);
   void count_use(const L1Cache::Lookup& at, uint64_t now);
+  void refresh_classifier();
+  L1Cache::Lookup moved_from_buffer(const L1Cache::Lookup& in_buffer, const L1Cache::Fill& f);
 
   // simulation.timing: at.
   struct Waiter {
@@ -86,13 +88,24 @@ class L1CacheTlm : public sc_core::sc_module {
     uint64_t address = 0;          // of the demand that missed
     uint64_t out = 0;              // the cycle it goes out
     uint64_t seq = 0;              // the L1's fills in the order of their misses
-    std::vector<Waiter> waiters;   // the miss first, then the reads merged into it
+    std::vector<Waiter> waiters;   // the miss first, then the reads merged into it (a prefetch's: only merged reads)
+    bool prefetch = false;         // a prefetch unit's (into the buffer with prefetch.fill: buffer)
+    bool used = true;              // a prefetch: a demand read merged into it
+    PrefetchRequest request;       // a prefetch: what asked for it
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum read_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   FillSlot* filling(unsigned space, uint64_t address);  // the fill under way of the line holding `address`
   void send_fill(FillSlot& f);
+  void observe_at(tlm::tlm_generic_payload& trans, uint64_t done);
+  void schedule_prefetches(const RequestInfo& demand);
+  void send_prefetch(const PrefetchRequest& p, const RequestInfo& demand);
+  // Calendar keys besides fills' (their number): a strided read's answer, by request id; a prefetch, by number.
+  static constexpr uint64_t kStridedKey = uint64_t{1} << 63, kPrefetchKey = uint64_t{1} << 62;
+  uint64_t prefetch_seq_ = 0;
+  unsigned prefetches_unanswered_ = 0, queue_entries_ = 0;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> prefetch_releases_;
   void fill_answered(FillSlot& f);
   // Answers a waiting request at `cycle`.
   void answer(tlm::tlm_generic_payload& trans, uint64_t cycle);

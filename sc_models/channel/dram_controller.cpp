@@ -67,7 +67,7 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   q.push_back(e);
   q.back().depth = unsigned(q.size());
   if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
-  else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch;
+  else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
 }
 
 void DramController::admit(uint64_t t, std::vector<Done>& done) {
@@ -88,6 +88,7 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
     std::vector<Entry>& q = bank_queues_[read_queue_[i].bank];
     if (q.size() < spec_.bank_queue) {
       banks_[read_queue_[i].bank].forget();
+      schedulable_demands_ += !read_queue_[i].prefetch;
       q.push_back(read_queue_[i]);
     } else {
       if (keep != i) read_queue_[keep] = read_queue_[i];
@@ -260,8 +261,9 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     // A row command: only for the bank's oldest request, so a bank serves
     // its requests in order apart from the hits that overtake.
     if (oldest_[bi] != &e) continue;
-    // A prefetch opens or closes no row while a demand read is queued.
-    if (e.prefetch && queued_reads_ > queued_prefetches_) {
+    // A prefetch opens or closes no row while a demand read the scheduler
+    // could serve is queued.
+    if (e.prefetch && schedulable_demands_ > 0) {
       undecided_ = true;  // it may go as soon as the demand reads have
       continue;
     }
@@ -341,7 +343,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
     b.open = false;
   }
   b.forget();
-  if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch;
+  if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
   c.queue->erase(c.queue->begin() + long(c.index));
 }
 

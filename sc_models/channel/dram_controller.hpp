@@ -162,6 +162,10 @@ class DramController {
   std::vector<Entry> write_queue_;                   // posted writes
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
   size_t queued_prefetches_ = 0;                     // of them, prefetches
+  // Demand reads the scheduler can serve: in the read queue (bank_queue 0)
+  // or in a bank queue. One waiting for room in a bank queue full of
+  // prefetches does not hold those back: they would never make room.
+  size_t schedulable_demands_ = 0;
   bool bank_room_ = false;                           // a read entered the read queue, or left a bank's queue, since admit() last looked
   bool write_mode_ = false;
   uint64_t seq_ = 0;

@@ -97,12 +97,6 @@ Config parse_config(const std::string& text, const std::string& source) {
   if (cfg.simulation.timing != TimingMode::kAt && cfg.frontend.scheduler != WarpScheduler::kLrr)
     r.fail(root["frontend"]["scheduler"], "frontend.scheduler",
            "gto applies to simulation.timing: at only (lt issues each SM's requests in seed 002's order)");
-  if (cfg.simulation.timing == TimingMode::kAt) {
-    // The approximately-timed mode comes in slices (docs/memory.md, "Deciding at command time"):
-    // what it does not model yet is refused, not run in the other mode.
-    if (cfg.l1.present && cfg.prefetch.kind != PrefetchKind::kNone)
-      r.fail(root["prefetch"]["kind"], "prefetch.kind", "simulation.timing: at does not model the prefetch unit yet: use none, or lt");
-  }
   if (cfg.simulation.timing != TimingMode::kAt && cfg.l1.allocate == L1Allocate::kOnFill)
     r.fail(root["l1"]["allocate"], "l1.allocate", "fill applies to simulation.timing: at only (lt places a missed line at the miss)");
   return cfg;

@@ -48,9 +48,10 @@ struct SimulationResult {
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
                                 const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
 
-// Refuses (InputError naming simulation.timing) a config that
-// run_thread_simulation cannot run: at does not model the SMs yet. Callers
-// that write outputs check it before opening them.
+// Refuses (InputError naming frontend.issue_timing) a config that
+// run_thread_simulation cannot run: at issues a per-thread trace with
+// issue_timing: memory only. Callers that write outputs check it before
+// opening them.
 void check_thread_simulation(const Config& cfg);
 
 // The same for a per-thread trace: the driver loads its memory-init items,
