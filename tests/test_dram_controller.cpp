@@ -248,6 +248,20 @@ TEST(DramController, ADemandReadPassesAQueuedPrefetch) {
   EXPECT_LT(e.of(older).finish, e.of(younger).finish);
 }
 
+// memory.dram.prefetch_priority: equal: a prefetch ranks as any read, so
+// the older prefetch goes before the younger demand read (FR-FCFS), where
+// with the default (low) the demand read passes it (the test above).
+TEST(DramController, WithEqualPriorityAPrefetchIsServedInItsTurn) {
+  DramSpec spec = toy();
+  spec.prefetch_below_demand = false;
+  Ctl d(spec);
+  d.read(0, d.addr(0, 0, 0, 0));
+  const uint64_t p = d.prefetch(1, d.addr(0, 0, 0, 1));  // older, row 1
+  const uint64_t r = d.read(2, d.addr(0, 0, 0, 2));      // younger demand, row 2
+  EXPECT_LT(d.of(p).finish, d.of(r).finish);
+  EXPECT_EQ(d.of(p).finish, 13u + 4 + 5 + 2) << "the conflict the demand read had with low priority";
+}
+
 // A prefetch's row hit still goes while no demand command can (it costs
 // the demand reads nothing); its precharge or activate waits until no
 // demand read is queued.

@@ -79,6 +79,9 @@ struct DramSpec {
   // command this many memory cycles after it entered the read queue is
   // dropped (0: never).
   unsigned prefetch_drop_cycles = 0;
+  // simulation.timing: at only: whether prefetches rank below demand reads
+  // (Lee et al.) or as any read (FR-FCFS among all, none dropped).
+  bool prefetch_below_demand = true;
   // Permutation-based interleaving: bit j of the bank address (the bank's
   // bits, then the bank group's, least significant first) is XORed with the
   // parity of these channel-local address bits (none of them a bank or bank

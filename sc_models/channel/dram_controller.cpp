@@ -23,7 +23,7 @@ void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bo
   if (arrival < decided_) throw std::logic_error("DRAM controller: a request arrives at a cycle already decided");
   Entry e;
   e.token = token;
-  e.prefetch = prefetch && !write;
+  e.prefetch = prefetch && !write && spec_.prefetch_below_demand;  // prefetch_priority: equal: a read like any other
   e.seq = seq_++ | (e.prefetch ? kPrefetchRank : 0);
   e.arrival = arrival;
   e.line = local >> map_.offset_bits();

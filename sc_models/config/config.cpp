@@ -94,6 +94,10 @@ Config parse_config(const std::string& text, const std::string& source) {
     const YAML::Node d = root["memory"]["dram"]["prefetch_drop_cycles"];
     r.fail(d, "memory.dram.prefetch_drop_cycles", "applies to simulation.timing: at only (lt plans each prefetch on arrival)");
   }
+  if (const YAML::Node m = root["memory"]; cfg.simulation.timing != TimingMode::kAt && m && m.IsMap() && m["dram"] && m["dram"].IsMap() &&
+                                            m["dram"]["prefetch_priority"])
+    r.fail(m["dram"]["prefetch_priority"], "memory.dram.prefetch_priority",
+           "applies to simulation.timing: at only (lt plans each prefetch on arrival, as any read)");
   if (cfg.simulation.timing != TimingMode::kAt && cfg.frontend.scheduler != WarpScheduler::kLrr)
     r.fail(root["frontend"]["scheduler"], "frontend.scheduler",
            "gto applies to simulation.timing: at only (lt issues each SM's requests in seed 002's order)");

@@ -100,7 +100,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   if (n) {
     r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
                         "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
-                        "write_high", "write_low", "row_hit_cap", "prefetch_drop_cycles", "bank_xor", "timing"});
+                        "write_high", "write_low", "row_hit_cap", "prefetch_drop_cycles", "prefetch_priority", "bank_xor", "timing"});
     r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
     DramOrganization& o = d.org;
     const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
@@ -161,6 +161,12 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
     r.opt_uint(n, k, "write_low", d.write_low, 0, 1u << 16);
     r.opt_uint(n, k, "row_hit_cap", d.row_hit_cap, 0, 1u << 16);
     r.opt_uint(n, k, "prefetch_drop_cycles", d.prefetch_drop_cycles, 0, 1u << 30);
+    if (const auto pp = n["prefetch_priority"]) {
+      const std::string v = r.to_string(pp, k + ".prefetch_priority");
+      if (v == "low") d.prefetch_below_demand = true;
+      else if (v == "equal") d.prefetch_below_demand = false;
+      else r.fail(pp, k + ".prefetch_priority", "'" + v + "' is not one of: low, equal");
+    }
     const YAML::Node wq = n["write_high"] ? n["write_high"] : n["write_queue"] ? n["write_queue"] : n;
     if (d.write_high > d.write_queue)
       r.fail(wq, k + ".write_high", "high watermark " + std::to_string(d.write_high) + " above the write queue's " +
