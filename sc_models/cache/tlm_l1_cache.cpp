@@ -122,6 +122,20 @@ void L1CacheTlm::observe(const DemandRead& d, const RequestExtension& ext, const
   prefetch(ext.info, d.issue_cycle, at_issue);
 }
 
+// A demand read's look-up: the L1, then the prefetch buffer, whose line
+// moves into the L1 (for the L1's figures a miss and a fill) and answers as
+// a hit or a merge would. In at a buffer line still on its way stays there
+// (it is found as the fill it is), and the L1 places it without an MSHR.
+L1Cache::Lookup L1CacheTlm::look_up(unsigned space, uint64_t address, uint64_t now, bool at) {
+  L1Cache::Lookup found = cache_.read(space, address, now);
+  if (found.result != L1Result::kMiss || !buffer_) return found;
+  const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
+  if (in_buffer.result == L1Result::kMiss || (at && in_buffer.ready == L1Cache::kPendingReady)) return found;
+  const uint8_t* line = buffer_->line_data(in_buffer);
+  return moved_from_buffer(in_buffer, at ? cache_.place(space, address, in_buffer.ready, line, /*prefetch=*/true)
+                                         : cache_.fill(space, address, now, in_buffer.ready, line, /*prefetch=*/true));
+}
+
 // A buffer line a demand read found, now placed in the L1 at `f`: out of
 // the buffer, and the lookup of its new place.
 L1Cache::Lookup L1CacheTlm::moved_from_buffer(const L1Cache::Lookup& in_buffer, const L1Cache::Fill& f) {
@@ -157,15 +171,7 @@ void L1CacheTlm::read(tlm::tlm_generic_payload& trans, RequestExtension& ext, sc
   const uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
   const unsigned space = ext.info.process;
-  L1Cache::Lookup at = cache_.read(space, address, now);
-  if (at.result == L1Result::kMiss && buffer_) {
-    // The prefetch buffer: a line found there moves into the L1 (for the
-    // L1's figures a miss and a fill), and answers as a hit or a merge would.
-    const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
-    if (in_buffer.result != L1Result::kMiss) {
-      at = moved_from_buffer(in_buffer, cache_.fill(space, address, now, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true));
-    }
-  }
+  L1Cache::Lookup at = look_up(space, address, now, /*at=*/false);
   if (at.result != L1Result::kMiss) {
     // The L1 answers: after its hit latency, and not before the line is there.
     count_use(at, now);
@@ -315,15 +321,7 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   const uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
   const unsigned space = ext.info.process;
-  L1Cache::Lookup at = cache_.read(space, address, now);
-  if (at.result == L1Result::kMiss && buffer_) {
-    // The prefetch buffer: a line that is back moves into the L1, as in lt
-    // (one still on its way is found below, as the fill it is).
-    const L1Cache::Lookup in_buffer = buffer_->read(space, address, now);
-    if (in_buffer.result != L1Result::kMiss && in_buffer.ready != L1Cache::kPendingReady) {
-      at = moved_from_buffer(in_buffer, cache_.place(space, address, in_buffer.ready, buffer_->line_data(in_buffer), /*prefetch=*/true));
-    }
-  }
+  L1Cache::Lookup at = look_up(space, address, now, /*at=*/true);
   if (at.result != L1Result::kMiss && at.ready != L1Cache::kPendingReady) {
     // The L1 answers now: after its hit latency, and not before the line is there.
     count_use(at, now);

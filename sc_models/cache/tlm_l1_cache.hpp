@@ -72,6 +72,7 @@ class L1CacheTlm : public sc_core::sc_module {
   void prefetch(const RequestInfo& demand, uint64_t now, const sc_core::sc_time& at_issue);
   void count_use(const L1Cache::Lookup& at, uint64_t now);
   void refresh_classifier();
+  L1Cache::Lookup look_up(unsigned space, uint64_t address, uint64_t now, bool at);
   L1Cache::Lookup moved_from_buffer(const L1Cache::Lookup& in_buffer, const L1Cache::Fill& f);
 
   // simulation.timing: at.
