@@ -433,6 +433,49 @@ TEST_F(AtCli, AWalkResumesWhenItsReadIsAnsweredAndTakesWhatLtGives) {
   EXPECT_EQ(a["frontend"]["sms"][0]["mean_latency"], double(1 + levels * (51 + 2) + 51));
 }
 
+// A TLB entry is there from its walk's start, but in at a request that hits
+// it while the walk is out waits for the walk's end, as a TLB's miss entry
+// holds the hits under it; lt lets it go on at once.
+TEST_F(AtCli, ARequestHittingAnEntryWhoseWalkIsOutWaitsForTheWalk) {
+  write("t.csv",
+        "thread,pc,op,address,width,dependent,data\nkernel,k,1\n"
+        "0,0x10,R,0x20000000,4,0,\n0,0x18,R,0x20000080,4,0,\n");  // one page, two lines, independent loads
+  const std::string cfg =
+      "memory: {address_bits: 32, channels: 4, service_cycles: 1, latency_cycles: 50}\n"
+      "mmu: {page_sizes: [4096, 65536], tlb: {entries: 4, ways: 4, hit_cycles: 1}, walk_level_cycles: 2}\n"
+      "translator: {position: after_mmu, channel_bits: [8, 9], tasks: [{task_type: 1, scheme: none}]}\n"
+      "address_space:\n  va_bits: 32\n  applications:\n"
+      "    - {name: a, process: 1, task_type: 1, regions: [{name: r, va: 0x20000000, size: 0x1000, page: small}]}\n"
+      "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, issue_timing: memory}\n";
+  ASSERT_TRUE(run_lt_and_at(cfg));
+  // completion_cycle (column 16) and tlb (11) of the loads at VA 0x20000000 and 0x20000080.
+  auto loads = [&](const std::string& log) {
+    std::map<std::string, std::vector<std::string>> by_va;
+    std::istringstream in(slurp(path(log)));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::istringstream cells(line);
+      for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+      by_va[f.at(5)] = f;
+    }
+    return by_va;
+  };
+  for (const std::string m : {"lt", "at"}) {
+    const auto j = json(m + ".json");
+    EXPECT_EQ(j["mmu"]["walks"], 1u) << m;
+    EXPECT_EQ(j["mmu"]["hits"]["small"], 1u) << m << ": the second load hits the entry the first one's walk fills";
+  }
+  const auto lt = loads("lt.csv"), at = loads("at.csv");
+  ASSERT_EQ(at.size(), 2u);
+  const uint64_t first = std::stoull(at.at("0x20000000").at(16)), second = std::stoull(at.at("0x20000080").at(16));
+  EXPECT_EQ(second, first + 1) << "at: it goes on with the walk's end; the channel serves the two one cycle apart";
+  EXPECT_LT(std::stoull(lt.at("0x20000080").at(16)), std::stoull(lt.at("0x20000000").at(16)))
+      << "lt: it goes on at once and overtakes the walk";
+  EXPECT_EQ(at.at("0x20000080").at(11), lt.at("0x20000080").at(11)) << "a hit in both";
+}
+
 // On a DRAM, with strided requests split by the router and reassembled, and
 // the gto scheduler: every request is answered once and reruns are
 // byte-identical.

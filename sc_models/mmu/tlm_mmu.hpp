@@ -9,10 +9,14 @@
 // contents are lt's); its walk's page-table reads then go out one after
 // another as requests of their own, each when the one before has been
 // answered and walk_level_cycles have passed, and the request goes on (or
-// is answered with its fault) when the last has. The PTE values the walk
-// used were read at arrival by debug transport: page tables do not change
-// while a run goes on (docs/page-tables.md).
+// is answered with its fault) when the last has. The entry a walk fills is
+// in the TLB from its arrival, but a request that hits it before the walk
+// is over waits for the walk's end, as a TLB's miss entry holds the hits
+// under it. The PTE values the walk used were read at arrival by debug
+// transport: page tables do not change while a run goes on
+// (docs/page-tables.md).
 #pragma once
+#include <algorithm>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -62,6 +66,7 @@ class MmuTlm : public sc_core::sc_module {
   void use_calendar(EventCalendar& calendar, unsigned rank) {
     calendar_ = &calendar;
     rank_ = rank;
+    filling_.assign(size_t{model_.tlb().sets()} * model_.tlb().ways(), nullptr);
     target.register_nb_transport_fw(this, &MmuTlm::nb_transport_fw);
     downstream.register_nb_transport_bw(this, &MmuTlm::nb_transport_bw);
     walker.register_nb_transport_bw(this, &MmuTlm::walker_bw);
@@ -131,6 +136,11 @@ class MmuTlm : public sc_core::sc_module {
     size_t next = 0;
     bool translated = false;
     uint64_t key = 0, start = 0;
+    std::vector<Walk*> waits_for;  // walks in flight whose entries this request's translation hit
+    uint64_t ready = 0;            // the latest end of those done so far
+    std::vector<Walk*> waiters;    // requests that hit the entry this walk fills before it was over
+    bool walked = false;           // its own page-table reads are done
+    std::vector<size_t> fills;     // the entries it fills (set * ways + way)
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
@@ -149,8 +159,27 @@ class MmuTlm : public sc_core::sc_module {
     w.start = ext->how.cycle;
     recording_ = &w.reads;
     w.translated = translate_payload(trans, *ext, record_pte_);
-    if (w.reads.empty()) go_on(w, w.start);
-    else calendar_->at(w.start, rank_, w.key, [this, &w] { read_next(w); });
+    w.waits_for.clear();
+    w.waiters.clear();
+    w.ready = w.start;
+    w.walked = w.reads.empty();
+    w.fills.clear();
+    auto entry_of = [&](const How& h) {
+      if (!h.mmu) return;
+      const size_t e = size_t{h.tlb_set} * model_.tlb().ways() + h.tlb_way;
+      if (h.filled) w.fills.push_back(e);
+      else if (h.walk_reads == 0 && (h.tlb == TlbResult::kHitSmall || h.tlb == TlbResult::kHitLarge))
+        if (Walk* f = filling_[e]; f && std::find(w.waits_for.begin(), w.waits_for.end(), f) == w.waits_for.end()) {
+          w.waits_for.push_back(f);
+          f->waiters.push_back(&w);
+        }
+    };
+    StridedExtension* sx = w.translated ? trans.get_extension<StridedExtension>() : nullptr;
+    if (sx) for (unsigned i = 0; i < sx->shape.count; ++i) entry_of(sx->element[i]);
+    else entry_of(ext->how);
+    if (!w.walked) for (size_t e : w.fills) filling_[e] = &w;
+    if (!w.walked) calendar_->at(w.start, rank_, w.key, [this, &w] { read_next(w); });
+    else if (w.waits_for.empty()) go_on(w, w.start);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -184,14 +213,30 @@ class MmuTlm : public sc_core::sc_module {
       throw std::runtime_error("page-table read at PA " + std::to_string(w.reads[w.next]) + ": " + w.payload.trans.get_response_string());
     const uint64_t next = w.payload.ext.how.cycle + walk_level_cycles_;
     if (++w.next < w.reads.size()) calendar_->at(next, rank_, w.key, [this, &w] { read_next(w); });
-    else calendar_->at(next, rank_, w.key, [this, &w, next] { go_on(w, next); });
+    else calendar_->at(next, rank_, w.key, [this, &w, next] { walk_over(w, next); });
+  }
+
+  // The walk's last level is done at `cycle`: the requests that hit its entry
+  // meanwhile may go on, and so may it, unless it too waits for a walk.
+  void walk_over(Walk& w, uint64_t cycle) {
+    if (!w.reads.empty()) model_.stats().walk_cycles += cycle - w.start;
+    for (size_t e : w.fills)
+      if (filling_[e] == &w) filling_[e] = nullptr;
+    for (Walk* h : w.waiters) {
+      h->ready = std::max(h->ready, cycle);
+      h->waits_for.erase(std::find(h->waits_for.begin(), h->waits_for.end(), &w));
+      if (h->walked && h->waits_for.empty()) calendar_->at(h->ready, rank_, h->key, [this, h] { go_on(*h, h->ready); });
+    }
+    w.waiters.clear();
+    w.walked = true;
+    w.ready = std::max(w.ready, cycle);
+    if (w.waits_for.empty()) go_on(w, w.ready);
   }
 
   // The walk is over at `cycle`: the request goes on, or is answered with its fault.
   void go_on(Walk& w, uint64_t cycle) {
     tlm::tlm_generic_payload& trans = *w.trans;
     How& how = trans.get_extension<RequestExtension>()->how;
-    if (!w.reads.empty()) model_.stats().walk_cycles += cycle - w.start;
     how.cycle = cycle;
     walks_.give(w);
     if (w.translated) {
@@ -308,6 +353,7 @@ class MmuTlm : public sc_core::sc_module {
   unsigned rank_ = 0;
   SlotPool<Walk> walks_;
   uint64_t walk_seq_ = 0;
+  std::vector<Walk*> filling_;  // per TLB entry (set * ways + way): the walk in flight that fills it, or null
 };
 
 }  // namespace gpumem
