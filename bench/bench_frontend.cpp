@@ -6,7 +6,8 @@
 // memory both hold as the trace grows. Prints the rates and their ratios,
 // and what bounds the two goals: the front end alone and the demo without
 // its MMU, and without its data's host cache misses, against the same full
-// path (docs/performance.md).
+// path (docs/performance.md); and BFS on HBM2 in simulation.timing at
+// against lt.
 //   gpumem_bench_frontend [--config F] [--scale S] [--records N] [--rounds R]
 // The trace is a BFS over an R-MAT graph of 2^S vertices, generated into a
 // temporary binary file; the memory check streams a synthetic trace of N and
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -271,6 +273,17 @@ gpumem::Config demo_without_mmu(gpumem::Config cfg, uint64_t range) {
   return cfg;
 }
 
+// The config with its memory as HBM2 channels (the preset as it is) and the
+// SMs issuing as the memory answers, in timing mode `mode`: the same
+// machine in both modes, for the at-against-lt ratio.
+gpumem::Config on_hbm2(gpumem::Config cfg, gpumem::TimingMode mode) {
+  cfg.memory.model = gpumem::MemoryModel::kDram;
+  cfg.memory.dram = *gpumem::dram_preset("hbm2");
+  cfg.frontend.issue_timing = gpumem::IssueTiming::kMemory;
+  cfg.simulation.timing = mode;
+  return cfg;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -323,11 +336,12 @@ int sc_main(int argc, char* argv[]) {
     // Which run goes first changes its rate by tens of percent on this
     // machine, so each kind runs once per round, the order rotates from
     // round to round, and a rate is all requests over all its time.
-    enum Kind { kTlm, kBfs, kDemo, kDemoPhysical, kDemoInCache, kKinds };
+    enum Kind { kTlm, kBfs, kDemo, kDemoPhysical, kDemoInCache, kBfsHbm2Lt, kBfsHbm2At, kKinds };
     const gpumem::Config demo_physical = demo_without_mmu(demo, 0);
     const gpumem::Config demo_in_cache = demo_without_mmu(demo, uint64_t{256} << 10);
+    const gpumem::Config hbm2_lt = on_hbm2(cfg, gpumem::TimingMode::kLt), hbm2_at = on_hbm2(cfg, gpumem::TimingMode::kAt);
     ModelRun model;
-    Timed tlm, demo_run, demo_physical_run, demo_in_cache_run;
+    Timed tlm, demo_run, demo_physical_run, demo_in_cache_run, bfs_hbm2_lt, bfs_hbm2_at;
     for (unsigned r = 0; r < rounds; ++r)
       for (unsigned k = 0; k < kKinds; ++k) {
         const Kind kind = static_cast<Kind>((k + r) % kKinds);
@@ -335,6 +349,11 @@ int sc_main(int argc, char* argv[]) {
         if (kind == kDemo) demo_in_child(demo, demo_run);
         if (kind == kDemoPhysical) demo_in_child(demo_physical, demo_physical_run);
         if (kind == kDemoInCache) demo_in_child(demo_in_cache, demo_in_cache_run);
+        for (auto [k, c, into] : {std::tuple{kBfsHbm2Lt, &hbm2_lt, &bfs_hbm2_lt}, std::tuple{kBfsHbm2At, &hbm2_at, &bfs_hbm2_at}})
+          if (kind == k) {
+            const ModelRun m = model_in_child(*c, [&] { return gpumem::open_thread_trace(path); });
+            into->add(timed_line(m.requests, m.seconds), "BFS on HBM2");
+          }
         if (kind != kBfs) continue;
         const ModelRun m = model_in_child(cfg, [&] { return gpumem::open_thread_trace(path); });
         model.records += m.records;
@@ -364,6 +383,8 @@ int sc_main(int argc, char* argv[]) {
                 (unsigned long long)demo_run.requests, demo_run.seconds, demo_run.rate() / 1e6);
     std::printf("  the demo's requests without its MMU (physical):            %.3f M requests/s\n", demo_physical_run.rate() / 1e6);
     std::printf("  the same, each generator within 256 KiB (data in cache):   %.3f M requests/s\n", demo_in_cache_run.rate() / 1e6);
+    std::printf("BFS on %u HBM2 channels, issue_timing: memory: simulation.timing lt %.3f M requests/s, at %.3f M requests/s\n",
+                hbm2_at.memory.channels, bfs_hbm2_lt.rate() / 1e6, bfs_hbm2_at.rate() / 1e6);
 
     // Memory against trace length: the same synthetic stream, N and 8N records.
     const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
@@ -382,6 +403,7 @@ int sc_main(int argc, char* argv[]) {
     std::printf("ratio_frontend_to_model: %.1f\n", fe_requests / model_requests);
     std::printf("ratio_bfs_to_tlm_path: %.3f (goal >= 0.3)\n", model_requests / tlm.rate());
     std::printf("ratio_demo_to_tlm_path: %.3f (goal >= 0.5)\n", demo_run.rate() / tlm.rate());
+    std::printf("ratio_bfs_at_to_lt: %.3f (goal >= 0.5)\n", bfs_hbm2_at.rate() / bfs_hbm2_lt.rate());
     // Bounds, no goals: what each goal's ratio could reach if the part left
     // out cost nothing (docs/performance.md, "What bounds the two ratios").
     std::printf("bound_bfs_frontend_alone_to_tlm_path: %.3f (BFS with a model that costs nothing)\n", fe_requests / tlm.rate());

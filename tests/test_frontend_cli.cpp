@@ -476,6 +476,30 @@ TEST_F(AtCli, ARequestHittingAnEntryWhoseWalkIsOutWaitsForTheWalk) {
   EXPECT_EQ(at.at("0x20000080").at(11), lt.at("0x20000080").at(11)) << "a hit in both";
 }
 
+// l1.allocate: fill places a line when its data is back, not when the
+// memory answers (a simple channel answers at once): a 2-way set keeps line
+// 0 while the fills of two other lines of its set are out, and a read of it
+// then hits; allocated at the miss, those two evict it and the read misses.
+TEST_F(Cli, AtWithAllocateOnFillALineStaysUntilTheOtherFillsDataIsBack) {
+  const auto t = write("t.csv",
+                       "thread,pc,op,address,width,dependent,data\nkernel,k,0\n"
+                       "0,0x10,R,0x0000,4,1,\n0,0x18,R,0x1000,4,0,\n0,0x20,R,0x2000,4,0,\n0,0x24,R,0x0080,4,0,\n0,0x28,R,0x0004,4,0,\n");
+  for (const std::string allocate : {"fill", "miss"}) {
+    const auto c = write("c.yaml",
+                         "memory: {address_bits: 32, channels: 2, service_cycles: 1, max_outstanding: 16, latency_cycles: 100}\n"
+                         "translator: {channel_bits: [8]}\n"
+                         "frontend: {num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, line_bytes: 128, mshr_entries: 8, issue_timing: memory}\n"
+                         "l1: {size_bytes: 512, ways: 2, mshrs: 4, hit_latency: 0, allocate: " + allocate + "}\n"
+                         "simulation: {timing: at}\n");
+    ASSERT_EQ(run({"run", "--config", c.string(), "--threads", t.string(), "--stats-json", path("s.json").string(), "--quiet"}).exit_code, 0);
+    const auto l1 = json("s.json")["l1"];
+    EXPECT_EQ(l1["reads"], 5u) << allocate;
+    // Line 0 misses at cycle 0 and is in at 101; lines 0x1000 and 0x2000 (set 0) miss at 101 and 102, in at 202 and 203.
+    EXPECT_EQ(l1["hits"], allocate == "fill" ? 1u : 0u) << allocate << ": the read of 0x4 at cycle 104";
+    EXPECT_EQ(l1["evictions"], allocate == "fill" ? 1u : 2u) << allocate;
+  }
+}
+
 // On a DRAM, with strided requests split by the router and reassembled, and
 // the gto scheduler: every request is answered once and reruns are
 // byte-identical.

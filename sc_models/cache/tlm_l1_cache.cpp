@@ -50,6 +50,11 @@ void L1CacheTlm::use_calendar(EventCalendar& calendar, unsigned rank) {
 }
 
 void L1CacheTlm::kernel_start() {
+  // Fills still under way (prefetches; with allocate: fill, lines whose
+  // data is not in yet) carry the last kernel's data: they place nothing,
+  // and the new kernel's reads of their lines miss.
+  for (const auto& kf : filling_) kf.second->current = false;
+  filling_.clear();
   cache_.invalidate_all();
   if (buffer_) buffer_->invalidate_all();
   if (bfs_) bfs_->clear();
@@ -349,6 +354,15 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
     f->used = true;
     how.l1 = L1Result::kMerge;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (f->answered) {
+      // The fill's answer came before its data: this read is answered now, with the data.
+      const uint64_t done = std::max(now + hit_latency_, f->finish);
+      delay += clock_.time(done - now);
+      how.cycle = done;
+      if (prefetcher_) observe_at(trans, done);
+      phase = tlm::BEGIN_RESP;
+      return tlm::TLM_COMPLETED;
+    }
     f->waiters.push_back({&trans, now});
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -364,6 +378,8 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   fill.seq = fill_seq_++;
   fill.prefetch = false;
   fill.used = true;
+  fill.answered = false;
+  fill.current = true;
   fill.waiters.clear();
   fill.waiters.push_back({&trans, now});
   RequestExtension& fe = fill.payload.ext;
@@ -434,12 +450,7 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
   const How& fh = f.payload.ext.how;
   const uint64_t finish = fh.cycle;
   const uint64_t line = cache_.line_of(f.address);
-  filling_.erase(key(f.space, line));
   const bool ok = f.payload.trans.is_response_ok();
-  L1Cache& into = f.prefetch && buffer_ ? *buffer_ : cache_;
-  if (ok && allocate_ == L1Allocate::kOnMiss) into.set_ready(f.space, f.address, finish);
-  else if (ok) into.place(f.space, f.address, finish, f.line.data(), f.prefetch && !f.used);
-  else if (allocate_ == L1Allocate::kOnMiss) into.drop_pending(f.space, f.address);  // as lt, a faulted fill places nothing
   if (f.prefetch) {
     // Its prefetch queue entry is free at its completion.
     --prefetches_unanswered_;
@@ -479,11 +490,35 @@ void L1CacheTlm::fill_answered(FillSlot& f) {
     answer(t, done);
     if (prefetcher_ && ok) observe_at(t, done);
   }
-  if (f.prefetch && ok) {
+  if (f.prefetch && ok && f.current) {
     // The line's data may ask for more (BFS: the vertices of a worklist line).
     prefetcher_->on_prefetch_fill(f.request, line, f.line.data(), finish, pending_);
     schedule_prefetches(f.payload.ext.info);
   }
+  // The line goes in when its data is back, not when the memory answered
+  // (a channel answers when it knows the completion, often at once): until
+  // then it evicts nothing, and a read of it merges.
+  if (ok && finish > now_cycle()) {
+    f.answered = true;
+    f.finish = finish;
+    calendar_->at(finish, rank_, f.seq, [this, &f] { fill_in(f); });
+  } else {
+    fill_in(f);
+  }
+}
+
+void L1CacheTlm::fill_in(FillSlot& f) {
+  const How& fh = f.payload.ext.how;
+  if (!f.current) {
+    fills_.give(f);
+    return;
+  }
+  filling_.erase(key(f.space, cache_.line_of(f.address)));
+  const bool ok = f.payload.trans.is_response_ok();
+  L1Cache& into = f.prefetch && buffer_ ? *buffer_ : cache_;
+  if (ok && allocate_ == L1Allocate::kOnMiss) into.set_ready(f.space, f.address, fh.cycle);
+  else if (ok) into.place(f.space, f.address, fh.cycle, f.line.data(), f.prefetch && !f.used);
+  else if (allocate_ == L1Allocate::kOnMiss) into.drop_pending(f.space, f.address);  // as lt, a faulted fill places nothing
   fills_.give(f);
 }
 
@@ -533,6 +568,8 @@ void L1CacheTlm::send_prefetch(const PrefetchRequest& p, const RequestInfo& dema
   f.seq = fill_seq_++;
   f.prefetch = true;
   f.used = false;
+  f.answered = false;
+  f.current = true;
   f.request = p;
   f.waiters.clear();
   f.out = now;

@@ -81,7 +81,7 @@ class L1CacheTlm : public sc_core::sc_module {
     uint64_t issue;
   };
   struct Mshr;
-  struct FillSlot {  // a line fill from its miss until its answer
+  struct FillSlot {  // a line fill from its miss until its data is back (its completion cycle)
     RequestPayload payload;
     std::vector<uint8_t> scratch;  // what the memory writes into the fill (the line's data was read at the miss)
     std::vector<uint8_t> line;     // l1.allocate: fill: the line's data until it is placed
@@ -92,6 +92,9 @@ class L1CacheTlm : public sc_core::sc_module {
     std::vector<Waiter> waiters;   // the miss first, then the reads merged into it (a prefetch's: only merged reads)
     bool prefetch = false;         // a prefetch unit's (into the buffer with prefetch.fill: buffer)
     bool used = true;              // a prefetch: a demand read merged into it
+    bool answered = false;         // its answer came before its completion: reads merging now are answered at once
+    bool current = true;           // of the kernel running: a launch empties the L1, and a fill from before places nothing
+    uint64_t finish = 0;           // once answered: its completion cycle
     PrefetchRequest request;       // a prefetch: what asked for it
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -108,6 +111,9 @@ class L1CacheTlm : public sc_core::sc_module {
   unsigned prefetches_unanswered_ = 0, queue_entries_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> prefetch_releases_;
   void fill_answered(FillSlot& f);
+  // The fill's data is in at its completion: the line placed (or made
+  // ready), the MSHR's line no longer under way, the slot free.
+  void fill_in(FillSlot& f);
   // Answers a waiting request at `cycle`.
   void answer(tlm::tlm_generic_payload& trans, uint64_t cycle);
   uint64_t now_cycle() const { return clock_.cycles(sc_core::sc_time_stamp()); }
@@ -115,7 +121,7 @@ class L1CacheTlm : public sc_core::sc_module {
   EventCalendar* calendar_ = nullptr;
   unsigned rank_ = 0;
   SlotPool<FillSlot> fills_;
-  std::unordered_map<uint64_t, FillSlot*> filling_;  // by (space, line): fills not yet answered
+  std::unordered_map<uint64_t, FillSlot*> filling_;  // by (space, line): fills whose data is not in yet
   uint64_t fill_seq_ = 0;
   unsigned fills_unanswered_ = 0;                    // MSHRs held by fills not yet answered
   // Completions of answered fills whose MSHR is still held, earliest first.
