@@ -13,7 +13,7 @@ DramController::DramController(const DramParams& params)
   // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   counters_.banks.resize(banks_.size());
-  if (spec_.bank_queue) bank_queues_.resize(banks_.size());
+  if (spec_.bank_queue) bank_queues_.resize(banks_.size()), queued_banks_.assign((banks_.size() + 63) / 64, 0);
   oldest_.resize(banks_.size());
   has_hit_.resize(banks_.size());
   seen_.resize(banks_.size());
@@ -90,6 +90,7 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
       banks_[read_queue_[i].bank].forget();
       schedulable_demands_ += !read_queue_[i].prefetch;
       q.push_back(read_queue_[i]);
+      bank_queue_changed(read_queue_[i].bank);
     } else {
       if (keep != i) read_queue_[keep] = read_queue_[i];
       ++keep;
@@ -345,6 +346,8 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   b.forget();
   if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
   c.queue->erase(c.queue->begin() + long(c.index));
+  if (!bank_queues_.empty() && c.queue >= bank_queues_.data() && c.queue < bank_queues_.data() + bank_queues_.size())
+    bank_queue_changed(static_cast<uint32_t>(c.queue - bank_queues_.data()));
 }
 
 void DramController::drop_stale_prefetches(uint64_t t, std::vector<Done>& done) {
@@ -367,7 +370,10 @@ void DramController::drop_stale_prefetches(uint64_t t, std::vector<Done>& done) 
     q.resize(keep);
   };
   drop(read_queue_);
-  for (std::vector<Entry>& q : bank_queues_) drop(q);
+  for (uint32_t bi = 0; bi < bank_queues_.size(); ++bi) {
+    drop(bank_queues_[bi]);
+    bank_queue_changed(bi);
+  }
 }
 
 bool DramController::step(uint64_t t, std::vector<Done>& done) {
@@ -389,24 +395,27 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
     survey(read_queue_, writes);
     consider(read_queue_, writes, t, row_cmd, column_cmd);
   } else {
-    for (size_t bi = 0; bi < bank_queues_.size(); ++bi) {
-      std::vector<Entry>& q = bank_queues_[bi];
-      if (q.empty()) continue;
-      // A bank whose commands all lie later than t, as far as nothing about
-      // it has changed, is skipped (unless the write queue has some of its
-      // requests this step).
-      Bank& b = banks_[bi];
-      if (b.idle_until > t && seen_[bi] != generation_) {
-        soonest(b.idle_until);
-        continue;
+    // Only the banks whose queue holds a read, in bank order.
+    for (size_t word = 0; word < queued_banks_.size(); ++word) {
+      for (uint64_t bits = queued_banks_[word]; bits; bits &= bits - 1) {
+        const size_t bi = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+        std::vector<Entry>& q = bank_queues_[bi];
+        // A bank whose commands all lie later than t, as far as nothing about
+        // it has changed, is skipped (unless the write queue has some of its
+        // requests this step).
+        Bank& b = banks_[bi];
+        if (b.idle_until > t && seen_[bi] != generation_) {
+          soonest(b.idle_until);
+          continue;
+        }
+        survey(q, writes);
+        const uint64_t before = soonest_;
+        soonest_ = kNever;
+        undecided_ = false;
+        consider(q, writes, t, row_cmd, column_cmd);
+        if (!undecided_ && soonest_ != kNever) b.idle_until = soonest_;
+        soonest_ = std::min(before, soonest_);
       }
-      survey(q, writes);
-      const uint64_t before = soonest_;
-      soonest_ = kNever;
-      undecided_ = false;
-      consider(q, writes, t, row_cmd, column_cmd);
-      if (!undecided_ && soonest_ != kNever) b.idle_until = soonest_;
-      soonest_ = std::min(before, soonest_);
     }
   }
   consider(write_queue_, !writes, t, row_cmd, column_cmd);

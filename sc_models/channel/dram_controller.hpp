@@ -159,6 +159,12 @@ class DramController {
   std::deque<Entry> waiting_reads_, waiting_writes_;  // arrived, no room yet in their queue
   std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: until their column command)
   std::vector<std::vector<Entry>> bank_queues_;      // bank_queue > 0: per bank, reads waiting for their column command
+  std::vector<uint64_t> queued_banks_;               // bank_queue > 0: a bit a bank whose queue holds a read, so a step visits only those
+  void bank_queue_changed(uint32_t bank) {
+    const uint64_t bit = uint64_t{1} << (bank & 63);
+    if (bank_queues_[bank].empty()) queued_banks_[bank >> 6] &= ~bit;
+    else queued_banks_[bank >> 6] |= bit;
+  }
   std::vector<Entry> write_queue_;                   // posted writes
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
   size_t queued_prefetches_ = 0;                     // of them, prefetches

@@ -108,6 +108,7 @@ class Mmu {
   }
   const std::vector<FaultRecord>& faults() const { return faults_; }
 
+  const MmuRegisters& registers() const { return regs_; }
   Tlb& tlb() { return tlb_; }
   const MmuStats& stats() const { return stats_; }
   MmuStats& stats() { return stats_; }

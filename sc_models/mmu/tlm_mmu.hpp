@@ -18,6 +18,7 @@
 #pragma once
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -259,6 +260,35 @@ class MmuTlm : public sc_core::sc_module {
     target->nb_transport_bw(trans, phase, delay);
   }
 
+  // simulation.timing: at: the translation a request's data moves by at its
+  // issue, remembered by small page and access: it is a walk of the page
+  // tables each time, which do not change while a run goes on
+  // (docs/page-tables.md); forgotten when the root or an invalidation says
+  // they may have.
+  MmuOutcome issue_translation(uint64_t va, Mmu::Access access) {
+    const MmuRegisters& regs = model_.registers();
+    if (regs.pt_root != issue_root_ || regs.invalidations != issue_invalidations_ || issue_pages_.size() > kIssuePages) {
+      issue_pages_.clear();
+      issue_root_ = regs.pt_root;
+      issue_invalidations_ = regs.invalidations;
+    }
+    const unsigned small_bits = model_.geometry().small_bits;
+    const uint64_t offset = va & ((uint64_t{1} << small_bits) - 1);
+    const uint64_t key = (va >> small_bits) << 1 | (access == Mmu::Access::kWrite);
+    if (const auto it = issue_pages_.find(key); it != issue_pages_.end()) {
+      MmuOutcome out = it->second;
+      out.pa += offset;
+      return out;
+    }
+    MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
+    if (out.fault == FaultReason::kNone) {
+      MmuOutcome page = out;
+      page.pa -= offset;
+      issue_pages_.emplace(key, page);
+    }
+    return out;
+  }
+
   uint64_t debug_pte(uint64_t pa) {
     uint64_t value = 0;
     tlm::tlm_generic_payload t;
@@ -313,7 +343,12 @@ class MmuTlm : public sc_core::sc_module {
     const Mmu::Access access = !ext->info.data_at_issue ? Mmu::Access::kAny
                                : trans.is_write()        ? Mmu::Access::kWrite
                                                          : Mmu::Access::kRead;
-    const MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
+    MmuOutcome out;
+    if (access == Mmu::Access::kAny) {
+      out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
+    } else {
+      out = issue_translation(va, access);
+    }
     if (out.fault != FaultReason::kNone) return 0;
     if (sets_task_) ext->info.task_type = out.task_type;
     ext->how.physical_address = out.pa;
@@ -354,6 +389,9 @@ class MmuTlm : public sc_core::sc_module {
   SlotPool<Walk> walks_;
   uint64_t walk_seq_ = 0;
   std::vector<Walk*> filling_;  // per TLB entry (set * ways + way): the walk in flight that fills it, or null
+  static constexpr size_t kIssuePages = size_t{1} << 18;
+  std::unordered_map<uint64_t, MmuOutcome> issue_pages_;  // by small page and access: its translation at offset 0
+  uint64_t issue_root_ = 0, issue_invalidations_ = 0;
 };
 
 }  // namespace gpumem
