@@ -13,7 +13,8 @@ DramController::DramController(const DramParams& params)
   // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   counters_.banks.resize(banks_.size());
-  if (spec_.bank_queue) bank_queues_.resize(banks_.size()), queued_banks_.assign((banks_.size() + 63) / 64, 0);
+  bank_queues_.resize(banks_.size());
+  queued_banks_.assign((banks_.size() + 63) / 64, 0);
   oldest_.resize(banks_.size());
   has_hit_.resize(banks_.size());
   seen_.resize(banks_.size());
@@ -44,7 +45,7 @@ void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bo
   // With room in its queue now (every cycle before the arrival is decided),
   // a request enters at its arrival; a posted write is then answered.
   const bool room = write ? waiting_writes_.empty() && write_queue_.size() < spec_.write_queue
-                          : waiting_reads_.empty() && read_queue_.size() < spec_.read_queue;
+                          : waiting_reads_.empty() && read_queue_room();
   if (room) {
     enter(e, arrival, done);
     return;
@@ -65,7 +66,7 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   banks_[e.bank].forget();
   std::vector<Entry>& q = e.write ? write_queue_ : read_queue_;
   q.push_back(e);
-  q.back().depth = unsigned(q.size());
+  q.back().depth = unsigned(e.write || spec_.bank_queue ? q.size() : queued_reads_ + 1);
   if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
   else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
 }
@@ -75,20 +76,24 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
     enter(waiting_writes_.front(), t, done);
     waiting_writes_.pop_front();
   }
-  while (!waiting_reads_.empty() && waiting_reads_.front().arrival <= t && read_queue_.size() < spec_.read_queue) {
+  while (!waiting_reads_.empty() && waiting_reads_.front().arrival <= t && read_queue_room()) {
     enter(waiting_reads_.front(), t, done);
     waiting_reads_.pop_front();
   }
   // Reads move on, oldest first, into their bank's queue as soon as it has
   // room (looked at only when a read or a room came since the last time).
-  if (!spec_.bank_queue || !bank_room_) return;
+  // With one shared buffer (bank_queue 0) they all move at once: the bank
+  // queues then only sort the buffer by bank, so that a step visits the
+  // banks whose requests could have a command, and the buffer's room is
+  // the reads queued.
+  if (!bank_room_) return;
   bank_room_ = false;
   size_t keep = 0;
   for (size_t i = 0; i < read_queue_.size(); ++i) {
     std::vector<Entry>& q = bank_queues_[read_queue_[i].bank];
-    if (q.size() < spec_.bank_queue) {
+    if (!spec_.bank_queue || q.size() < spec_.bank_queue) {
       banks_[read_queue_[i].bank].forget();
-      schedulable_demands_ += !read_queue_[i].prefetch;
+      schedulable_demands_ += !read_queue_[i].prefetch && spec_.bank_queue;
       q.push_back(read_queue_[i]);
       bank_queue_changed(read_queue_[i].bank);
     } else {
@@ -391,31 +396,26 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   const bool writes = write_mode_;
   Choice row_cmd, column_cmd;
   survey(write_queue_, !writes);
-  if (!spec_.bank_queue) {
-    survey(read_queue_, writes);
-    consider(read_queue_, writes, t, row_cmd, column_cmd);
-  } else {
-    // Only the banks whose queue holds a read, in bank order.
-    for (size_t word = 0; word < queued_banks_.size(); ++word) {
-      for (uint64_t bits = queued_banks_[word]; bits; bits &= bits - 1) {
-        const size_t bi = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
-        std::vector<Entry>& q = bank_queues_[bi];
-        // A bank whose commands all lie later than t, as far as nothing about
-        // it has changed, is skipped (unless the write queue has some of its
-        // requests this step).
-        Bank& b = banks_[bi];
-        if (b.idle_until > t && seen_[bi] != generation_) {
-          soonest(b.idle_until);
-          continue;
-        }
-        survey(q, writes);
-        const uint64_t before = soonest_;
-        soonest_ = kNever;
-        undecided_ = false;
-        consider(q, writes, t, row_cmd, column_cmd);
-        if (!undecided_ && soonest_ != kNever) b.idle_until = soonest_;
-        soonest_ = std::min(before, soonest_);
+  // Only the banks whose queue holds a read, in bank order.
+  for (size_t word = 0; word < queued_banks_.size(); ++word) {
+    for (uint64_t bits = queued_banks_[word]; bits; bits &= bits - 1) {
+      const size_t bi = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      std::vector<Entry>& q = bank_queues_[bi];
+      // A bank whose commands all lie later than t, as far as nothing about
+      // it has changed, is skipped (unless the write queue has some of its
+      // requests this step).
+      Bank& b = banks_[bi];
+      if (b.idle_until > t && seen_[bi] != generation_) {
+        soonest(b.idle_until);
+        continue;
       }
+      survey(q, writes);
+      const uint64_t before = soonest_;
+      soonest_ = kNever;
+      undecided_ = false;
+      consider(q, writes, t, row_cmd, column_cmd);
+      if (!undecided_ && soonest_ != kNever) b.idle_until = soonest_;
+      soonest_ = std::min(before, soonest_);
     }
   }
   consider(write_queue_, !writes, t, row_cmd, column_cmd);
@@ -451,7 +451,7 @@ void DramController::run_until(uint64_t until, std::vector<Done>& done) {
     }
     // Nothing could issue: the next cycle anything could, or the next arrival's.
     uint64_t next = soonest_;
-    if (!waiting_reads_.empty() && read_queue_.size() < spec_.read_queue) next = std::min(next, waiting_reads_.front().arrival);
+    if (!waiting_reads_.empty() && read_queue_room()) next = std::min(next, waiting_reads_.front().arrival);
     if (!waiting_writes_.empty() && write_queue_.size() < spec_.write_queue) next = std::min(next, waiting_writes_.front().arrival);
     if (next == kNever) throw std::logic_error("DRAM controller: requests queued but no command can ever issue");
     next_ = std::max(t + 1, next);

@@ -112,7 +112,7 @@ class DramController {
     // to its open row issue, while the bank's requests and state stay as
     // they were (constraints only ever push a command later).
     uint64_t row_not_before = 0, column_not_before[2] = {0, 0};  // column: [read, write]
-    uint64_t idle_until = 0;  // bank_queue > 0: no command of its queue's requests before this
+    uint64_t idle_until = 0;  // no command of its queue's requests before this
     void forget() { row_not_before = column_not_before[0] = column_not_before[1] = idle_until = 0; }
   };
   struct Rank {
@@ -157,9 +157,10 @@ class DramController {
   std::vector<Rank> ranks_;
   uint64_t refresh_interval_;
   std::deque<Entry> waiting_reads_, waiting_writes_;  // arrived, no room yet in their queue
-  std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: until their column command)
-  std::vector<std::vector<Entry>> bank_queues_;      // bank_queue > 0: per bank, reads waiting for their column command
-  std::vector<uint64_t> queued_banks_;               // bank_queue > 0: a bit a bank whose queue holds a read, so a step visits only those
+  std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: none after admit())
+  std::vector<std::vector<Entry>> bank_queues_;      // per bank, reads waiting for their column command (bank_queue 0: the shared buffer's, by bank)
+  std::vector<uint64_t> queued_banks_;               // a bit a bank whose queue holds a read, so a step visits only those
+  bool read_queue_room() const { return (spec_.bank_queue ? read_queue_.size() : queued_reads_) < spec_.read_queue; }
   void bank_queue_changed(uint32_t bank) {
     const uint64_t bit = uint64_t{1} << (bank & 63);
     if (bank_queues_[bank].empty()) queued_banks_[bank >> 6] &= ~bit;
