@@ -284,6 +284,11 @@ gpumem::Config on_hbm2(gpumem::Config cfg, gpumem::TimingMode mode) {
   return cfg;
 }
 
+gpumem::Config with_l1(gpumem::Config cfg, const gpumem::L1Config& l1) {
+  cfg.l1 = l1;
+  return cfg;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -336,12 +341,15 @@ int sc_main(int argc, char* argv[]) {
     // Which run goes first changes its rate by tens of percent on this
     // machine, so each kind runs once per round, the order rotates from
     // round to round, and a rate is all requests over all its time.
-    enum Kind { kTlm, kBfs, kDemo, kDemoPhysical, kDemoInCache, kBfsHbm2Lt, kBfsHbm2At, kKinds };
+    enum Kind { kTlm, kBfs, kDemo, kDemoPhysical, kDemoInCache, kBfsHbm2Lt, kBfsHbm2At, kBfsL1Lt, kBfsL1At, kKinds };
     const gpumem::Config demo_physical = demo_without_mmu(demo, 0);
     const gpumem::Config demo_in_cache = demo_without_mmu(demo, uint64_t{256} << 10);
     const gpumem::Config hbm2_lt = on_hbm2(cfg, gpumem::TimingMode::kLt), hbm2_at = on_hbm2(cfg, gpumem::TimingMode::kAt);
+    // The same with an L1 a SM, configs/examples/bfs-prefetch.yaml's (no prefetching).
+    const gpumem::L1Config l1 = gpumem::load_config(GPUMEM_SOURCE_DIR "/configs/examples/bfs-prefetch.yaml").l1;
+    const gpumem::Config l1_lt = with_l1(hbm2_lt, l1), l1_at = with_l1(hbm2_at, l1);
     ModelRun model;
-    Timed tlm, demo_run, demo_physical_run, demo_in_cache_run, bfs_hbm2_lt, bfs_hbm2_at;
+    Timed tlm, demo_run, demo_physical_run, demo_in_cache_run, bfs_hbm2_lt, bfs_hbm2_at, bfs_l1_lt, bfs_l1_at;
     for (unsigned r = 0; r < rounds; ++r)
       for (unsigned k = 0; k < kKinds; ++k) {
         const Kind kind = static_cast<Kind>((k + r) % kKinds);
@@ -349,7 +357,8 @@ int sc_main(int argc, char* argv[]) {
         if (kind == kDemo) demo_in_child(demo, demo_run);
         if (kind == kDemoPhysical) demo_in_child(demo_physical, demo_physical_run);
         if (kind == kDemoInCache) demo_in_child(demo_in_cache, demo_in_cache_run);
-        for (auto [k, c, into] : {std::tuple{kBfsHbm2Lt, &hbm2_lt, &bfs_hbm2_lt}, std::tuple{kBfsHbm2At, &hbm2_at, &bfs_hbm2_at}})
+        for (auto [k, c, into] : {std::tuple{kBfsHbm2Lt, &hbm2_lt, &bfs_hbm2_lt}, std::tuple{kBfsHbm2At, &hbm2_at, &bfs_hbm2_at},
+                                  std::tuple{kBfsL1Lt, &l1_lt, &bfs_l1_lt}, std::tuple{kBfsL1At, &l1_at, &bfs_l1_at}})
           if (kind == k) {
             const ModelRun m = model_in_child(*c, [&] { return gpumem::open_thread_trace(path); });
             into->add(timed_line(m.requests, m.seconds), "BFS on HBM2");
@@ -385,6 +394,8 @@ int sc_main(int argc, char* argv[]) {
     std::printf("  the same, each generator within 256 KiB (data in cache):   %.3f M requests/s\n", demo_in_cache_run.rate() / 1e6);
     std::printf("BFS on %u HBM2 channels, issue_timing: memory: simulation.timing lt %.3f M requests/s, at %.3f M requests/s\n",
                 hbm2_at.memory.channels, bfs_hbm2_lt.rate() / 1e6, bfs_hbm2_at.rate() / 1e6);
+    std::printf("  the same with an L1 a SM (bfs-prefetch.yaml's): lt %.3f M requests/s, at %.3f M requests/s\n", bfs_l1_lt.rate() / 1e6,
+                bfs_l1_at.rate() / 1e6);
 
     // Memory against trace length: the same synthetic stream, N and 8N records.
     const uint64_t range = std::min<uint64_t>(region.size, uint64_t{16} << 20);
@@ -404,6 +415,7 @@ int sc_main(int argc, char* argv[]) {
     std::printf("ratio_bfs_to_tlm_path: %.3f (goal >= 0.3)\n", model_requests / tlm.rate());
     std::printf("ratio_demo_to_tlm_path: %.3f (goal >= 0.5)\n", demo_run.rate() / tlm.rate());
     std::printf("ratio_bfs_at_to_lt: %.3f (goal >= 0.5)\n", bfs_hbm2_at.rate() / bfs_hbm2_lt.rate());
+    std::printf("ratio_bfs_l1_at_to_lt: %.3f\n", bfs_l1_at.rate() / bfs_l1_lt.rate());
     // Bounds, no goals: what each goal's ratio could reach if the part left
     // out cost nothing (docs/performance.md, "What bounds the two ratios").
     std::printf("bound_bfs_frontend_alone_to_tlm_path: %.3f (BFS with a model that costs nothing)\n", fe_requests / tlm.rate());
