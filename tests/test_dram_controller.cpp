@@ -347,6 +347,62 @@ TEST(DramController, ClosedPagePrechargesAfterEveryAccess) {
   EXPECT_EQ(d.cycle(ACT, 1), 13);                   // tRC after the first activate (PRE + tRP = 11)
 }
 
+// A step skips a bank whose commands it found could not issue before some
+// cycle, until something about the bank changes: that must change nothing.
+// Random traffic on a few banks and rows (reads, writes, prefetches, each
+// queue structure, refresh, closed pages, stale prefetches dropped) through
+// two controllers, one visiting every bank at every step: the same answers
+// and the same commands, cycle for cycle.
+TEST(DramController, SkippingBanksThatCannotIssueYetChangesNothing) {
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> names = dram_preset_names();
+  for (unsigned trial = 0; trial < 400; ++trial) {
+    DramSpec s = *dram_preset(names[trial % names.size()]);
+    if (trial % 2) s.bank_queue = 0, s.read_queue = 8 + rng() % 30;
+    else s.bank_queue = 1 + rng() % 8;
+    s.write_queue = 4 + rng() % 28;
+    s.write_high = 1 + rng() % s.write_queue;
+    s.write_low = rng() % s.write_high;
+    s.row_hit_cap = rng() % 6;
+    if (trial % 5 == 0) s.page_policy = PagePolicy::kClosed;
+    if (trial % 3 == 0) s.prefetch_drop_cycles = 50 + rng() % 400;
+    s.prefetch_below_demand = trial % 7 != 0;
+    s.timing.tREFI = 2 * s.timing.tRFC + rng() % 3000;
+    Ctl all(s), skip(s);
+    all.c.visit_every_bank(true);
+    const unsigned banks = 1 + rng() % 4, rows = 1 + rng() % 3;
+    uint64_t t = 0;
+    for (unsigned i = 0; i < 400; ++i) {
+      t += rng() % 3 == 0 ? rng() % 40 : 0;
+      const unsigned bank = rng() % banks;
+      const uint64_t a = all.addr(0, bank % s.org.bank_groups, bank / s.org.bank_groups % s.org.banks_per_group, rng() % rows,
+                                  rng() % 16);
+      const unsigned kind = rng() % 10;
+      for (Ctl* c : {&all, &skip}) {
+        if (kind < 2) c->write(t, a);
+        else if (kind < 4) c->prefetch(t, a);
+        else c->read(t, a);
+      }
+    }
+    all.drain(t + 1000);
+    skip.drain(t + 1000);
+    ASSERT_EQ(all.done.size(), skip.done.size()) << "trial " << trial;
+    for (size_t i = 0; i < all.done.size(); ++i) {
+      const auto &x = all.done[i], &y = skip.done[i];
+      ASSERT_TRUE(x.token == y.token && x.accept == y.accept && x.start == y.start && x.finish == y.finish && x.depth == y.depth &&
+                  x.row == y.row)
+          << "trial " << trial << ", answer " << i << " (request " << x.token << ")";
+    }
+    ASSERT_EQ(all.c.commands().size(), skip.c.commands().size()) << "trial " << trial;
+    for (size_t i = 0; i < all.c.commands().size(); ++i) {
+      const DramCommand &x = all.c.commands()[i], &y = skip.c.commands()[i];
+      ASSERT_TRUE(x.cycle == y.cycle && x.kind == y.kind && x.rank == y.rank && x.bank_group == y.bank_group && x.bank == y.bank &&
+                  x.row == y.row)
+          << "trial " << trial << ", command " << i;
+    }
+  }
+}
+
 // Where requests do not compete (each access alone in the channel), the
 // controller that decides at command time and the planner of lt are the
 // same machine: every read's finish agrees to the cycle, on every preset.

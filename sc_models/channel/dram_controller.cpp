@@ -405,7 +405,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
       // it has changed, is skipped (unless the write queue has some of its
       // requests this step).
       Bank& b = banks_[bi];
-      if (b.idle_until > t && seen_[bi] != generation_) {
+      if (b.idle_until > t && seen_[bi] != generation_ && !visit_every_bank_) {
         soonest(b.idle_until);
         continue;
       }

@@ -81,6 +81,10 @@ class DramController {
   const DramSpec& spec() const { return spec_; }
   const DramClocks& clocks() const { return clocks_; }
   void record_commands(bool on) { recording_ = on; }
+  // Every step looks at every bank that holds a request, none skipped for
+  // a cycle it worked out before: for tests, that the skipping changes
+  // nothing.
+  void visit_every_bank(bool on) { visit_every_bank_ = on; }
   const std::vector<DramCommand>& commands() const { return commands_; }
   // Requests waiting for room, queued, and posted, now.
   size_t reads_queued() const { return queued_reads_; }
@@ -185,6 +189,7 @@ class DramController {
   std::vector<uint8_t> has_hit_;  // bit 0: a demand request hits the open row; bit 1: a prefetch
   std::vector<uint64_t> seen_;  // per bank: the step (generation) that last surveyed it
   uint64_t generation_ = 0;
+  bool visit_every_bank_ = false;
   DramCounters counters_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
