@@ -18,6 +18,7 @@
 #include "base/flat_map.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
 #include "base/ring_buffer.hpp"
 #include "base/page_pool.hpp"
@@ -299,4 +300,18 @@ TEST(OutputFile, AnUnwritablePathIsAnInputErrorNamingFileAndOption) {
 }
 
 }  // namespace
+TEST(NearestName, ASlipFindsTheNameAndAnythingFurtherOrTiedFindsNone) {
+  const std::vector<std::string> keys{"address_bits", "channels", "model", "latency_cycles", "preset"};
+  EXPECT_EQ(nearest_name("chanels", keys), "channels") << "a letter left out";
+  EXPECT_EQ(nearest_name("chanenls", keys), "channels") << "two neighbours swapped, one more slip";
+  EXPECT_EQ(nearest_name("prseet", keys), "preset");
+  EXPECT_EQ(nearest_name("colour", keys), "") << "nothing near";
+  EXPECT_EQ(nearest_name("mod", keys), "") << "two edits are more than half of three letters";
+  EXPECT_EQ(nearest_name("ab", {"ac", "ad"}), "") << "no single nearest";
+  EXPECT_EQ(edit_distance("prme", "prime"), 1u);
+  EXPECT_EQ(edit_distance("xro", "xor"), 1u) << "a swap of neighbours is one edit";
+  EXPECT_EQ(did_you_mean("prme", {"none", "xor", "prime", "matrix"}), "; did you mean 'prime'?");
+  EXPECT_EQ(did_you_mean("ipolyx", {"none"}), "");
+}
+
 }  // namespace gpumem::test

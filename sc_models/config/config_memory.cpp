@@ -1,13 +1,25 @@
 // The memory and mmu sections, and scheme names.
 #include "config/config_reader.hpp"
 
+#include "base/baselines.hpp"
+#include "base/nearest_name.hpp"
+
 namespace gpumem::config_yaml {
 
-Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key) {
+Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key, bool baselines) {
   const std::string s = r.to_string(n, key);
   for (size_t v = 0; v < kSchemeNames.size(); ++v)
     if (s == kSchemeNames[v]) return static_cast<Scheme>(v);
-  r.fail(n, key, "unknown scheme '" + s + "' (none, xor or prime)");
+  std::vector<std::string> names(kSchemeNames.begin(), kSchemeNames.end());
+  std::string choices = "none, xor, prime or matrix";
+  if (baselines) {
+    choices = "none, xor, prime, matrix or a baseline:";
+    for (const std::string& b : baseline_names()) {
+      choices += (names.size() > kSchemeNames.size() ? ", " : " ") + b;
+      names.push_back(b);
+    }
+  }
+  r.fail(n, key, "unknown scheme '" + s + "' (" + choices + ")" + did_you_mean(s, names));
 }
 
 namespace {

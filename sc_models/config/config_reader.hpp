@@ -15,6 +15,7 @@
 
 #include "base/bits.hpp"
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "config/config.hpp"
 
 namespace gpumem::config_yaml {
@@ -45,7 +46,8 @@ class Reader {
         const bool renamed = name == "task" && std::any_of(allowed.begin(), allowed.end(),
                                                            [](const char* a) { return std::string(a) == "task_type"; });
         fail(kv.first, join(key, name),
-             "unknown key (allowed: " + list + ")" + (renamed ? "; 'task' is now 'task_type'" : ""));
+             "unknown key (allowed: " + list + ")" +
+                 (renamed ? "; 'task' is now 'task_type'" : did_you_mean(name, std::vector<std::string>(allowed.begin(), allowed.end()))));
       }
       // yaml-cpp keeps both and lookups see only the first, so the second would be ignored silently.
       if (!seen.insert(name).second) fail(kv.first, join(key, name), "key given twice");
@@ -136,8 +138,9 @@ inline YAML::Node parse_yaml(const std::string& text, const std::string& source)
   }
 }
 
-// A scheme by name (kSchemeNames).
-Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key);
+// A scheme by name (kSchemeNames); `baselines`: a published mapping's name may stand for it
+// (the caller looks for those first), so the error lists them too.
+Scheme read_scheme(const Reader& r, const YAML::Node& n, const std::string& key, bool baselines);
 
 // One function per section, in the order parse_config calls them.
 void read_memory(const Reader& r, const YAML::Node& n, MemoryConfig& m);

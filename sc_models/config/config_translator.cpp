@@ -28,7 +28,7 @@ TaskMapping read_task_mapping(const Reader& r, const YAML::Node& e, const std::s
     tm.baseline = name;
     if (e["matrix"]) r.fail(e["matrix"], key + ".matrix", "scheme " + name + " makes its own matrix");
   } else {
-    tm.scheme = read_scheme(r, e["scheme"], key + ".scheme");
+    tm.scheme = read_scheme(r, e["scheme"], key + ".scheme", true);
   }
   if (const auto sd = e["seed"]) {
     if (tm.baseline != "random") r.fail(sd, key + ".seed", "only scheme random takes a seed");
@@ -87,7 +87,7 @@ void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, Tr
     r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
   default_channel_layout(r, n, cfg, t);
   if (const auto d = n["default_scheme"]) {
-    t.default_scheme = read_scheme(r, d, "translator.default_scheme");
+    t.default_scheme = read_scheme(r, d, "translator.default_scheme", false);
     if (t.default_scheme == Scheme::kXor)
       r.fail(d, "translator.default_scheme", "xor needs XOR control vectors per task type: list the task under tasks");
     if (t.default_scheme == Scheme::kMatrix)
