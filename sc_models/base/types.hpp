@@ -15,6 +15,10 @@ constexpr unsigned kMaxCandidateBits = 32;  // one 32-bit XOR control vector reg
 constexpr unsigned kMaxRequestBytes = 4096;  // one request never exceeds a small page
 constexpr unsigned kMaxProcesses = 16;      // PROCESS_TASK registers
 constexpr unsigned kMaxVaRanges = 8;        // VA_RANGE registers
+// The last cycle a trace may issue at: a run adds latencies to it and counts
+// its time in picoseconds in 64 bits, which 2^40 cycles of up to a
+// microsecond each leave room for.
+constexpr uint64_t kLastTraceCycle = uint64_t{1} << 40;
 
 // kMatrix: every channel bit the XOR of any address bits (a GF(2) matrix);
 // xor is its special case that keeps c_j in row j and adds candidate bits.

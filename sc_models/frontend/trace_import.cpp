@@ -10,6 +10,7 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
+#include "base/types.hpp"
 #include "frontend/line_fields.hpp"
 #include "frontend/request_rules.hpp"
 
@@ -121,7 +122,9 @@ class DramTraceImporter : public RequestSource {
   }
 
   uint64_t advance_clock(uint64_t by, const TextField& f, const char* key) {
-    if (clock_ > ~uint64_t{0} - by) line_.fail(f.column, key, "cycle count overflows 64 bits");
+    if (by > kLastTraceCycle || clock_ > kLastTraceCycle - by)
+      line_.fail(f.column, key, "cycle " + std::to_string(clock_) + " + " + std::to_string(by) + " is past the last a run can count, 2^40 = " +
+                                    std::to_string(kLastTraceCycle));
     return clock_ += by;
   }
 
@@ -148,6 +151,8 @@ class DramTraceImporter : public RequestSource {
                               {"WRITE", "write", "P_MEM_WR", "BOFF"}, "READ or WRITE");
         const TextField& c = line_.field(2, "cycle");
         const uint64_t cycle = line_.number(c, "cycle", parse_decimal);
+        if (cycle > kLastTraceCycle)
+          line_.fail(c.column, "cycle", "cycle " + std::to_string(cycle) + " is past the last a run can count, 2^40 = " + std::to_string(kLastTraceCycle));
         line_.no_more_fields(3, what_);
         // DRAMsim3 issues a record whose cycle has passed at once, in order.
         clock_ = cycle > clock_ ? cycle : clock_;

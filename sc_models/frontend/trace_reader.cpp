@@ -106,6 +106,8 @@ bool CsvTraceReader::next(Request& r) {
     };
     r.id = next_id_;
     r.cycle = number(0, "cycle");
+    if (r.cycle > kLastTraceCycle)
+      fail("cycle", "cycle " + std::to_string(r.cycle) + " is past the last a run can count, 2^40 = " + std::to_string(kLastTraceCycle));
     if (r.cycle < last_cycle_)
       fail("cycle", "cycle " + std::to_string(r.cycle) + " is before the previous record's " + std::to_string(last_cycle_) +
                         " (records must be in issue order)");
