@@ -13,6 +13,7 @@
 #include "regmap_command.hpp"
 #include "regs_command.hpp"
 #include "run_command.hpp"
+#include "sweep/sweep_version.hpp"
 #include "sweep_command.hpp"
 #include "trace_command.hpp"
 
@@ -27,6 +28,8 @@ int sc_main(int argc, char* argv[]) {
   using namespace gpumem::cli;
   CLI::App app{"gpumem: SystemC/TLM-2.0 golden model of a GPU memory front end"};
   app.require_subcommand(1);
+  // The build's `git describe`, as the sweep hashes it into a point's identity.
+  app.set_version_flag("--version", "gpumem " + gpumem::sweep::kSweepVersion);
 
   // In the order `gpumem --help` lists them.
   RunArgs run_args;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -173,6 +174,14 @@ TEST_F(Cli, HelpListsTheSubcommands) {
   const Result run_help = run({"run", "--help"});
   EXPECT_EQ(run_help.exit_code, 0);
   EXPECT_NE(run_help.out.find("--stats-json"), std::string::npos) << run_help.out;
+}
+
+// The build's `git describe` (the one a sweep hashes into each point's
+// identity), or "unknown" outside a git clone.
+TEST_F(Cli, VersionNamesTheBuild) {
+  const Result r = run({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("gpumem ([0-9a-f]{7,}|v?[0-9][^ ]*|unknown)(-dirty)?\n"))) << r.out;
 }
 
 TEST_F(Cli, CheckConfig) {
