@@ -27,7 +27,7 @@ namespace {
 const CLI::Validator kNumber(
     [](std::string& s) {
       uint64_t v = 0;
-      if (parse_unsigned(s, v) != NumberParse::kOk) return "'" + s + "' is not an integer from 0 to 18446744073709551615 (decimal or 0x hex)";
+      if (parse_unsigned(s, v) != NumberParse::kOk) return "'" + s + "' is not an unsigned integer (decimal or 0x hex)";
       s = std::to_string(v);
       return std::string();
     },

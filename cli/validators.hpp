@@ -7,12 +7,13 @@
 
 namespace gpumem::cli {
 
-// CLI11 takes "-1" for an unsigned option and wraps it.
+// CLI11 takes "-1" for an unsigned option and wraps it. The option's own
+// range, where it has one, is checked after (and named by CLI11).
 inline const CLI::Validator kUnsigned(
     [](std::string& s) {
       uint64_t v = 0;
       return gpumem::parse_unsigned(s, v) == gpumem::NumberParse::kOk ? std::string()
-                                                                       : "'" + s + "' is not an integer from 0 to 18446744073709551615";
+                                                                       : "'" + s + "' is not an unsigned integer (decimal or 0x hex)";
     },
     "UINT");
 // A path option given as "" (an unset shell variable) must not quietly mean

@@ -191,7 +191,8 @@ std::string point_hash(const std::string& command, const std::string& canonical_
 }
 
 SweepSpec load_sweep_spec(const std::string& path) {
-  if (!fs::is_regular_file(path)) throw InputError(path, 0, "", "cannot read the sweep spec: no such file");
+  if (fs::is_directory(path)) throw InputError(path, 0, "", "is a folder, not a sweep spec");
+  if (!fs::exists(path)) throw InputError(path, 0, "", "cannot read the sweep spec: no such file");
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
