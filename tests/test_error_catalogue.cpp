@@ -125,7 +125,7 @@ class ErrorCatalogue : public Cli, public ::testing::WithParamInterface<Row> {
         }
         write(m[1], text.replace(at, m[3].length(), m[4].str()));
       } else if (std::regex_match(item, m, literal)) {
-        write(m[1], std::regex_replace(m[2].str(), std::regex(R"(\\n)"), "\n"));
+        write(m[1], std::regex_replace(std::regex_replace(m[2].str(), std::regex(R"(\\n)"), "\n"), std::regex(R"(\\t)"), "\t"));
       } else {
         ADD_FAILURE() << "bad input cell item: " << item;
         return false;

@@ -11,7 +11,9 @@
 #include <sstream>
 
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "config/config.hpp"
+#include "config/config_reader.hpp"
 #include "sweep/sweep_version.hpp"
 
 namespace gpumem::sweep {
@@ -162,14 +164,8 @@ std::string read_file(const std::string& p) {
   std::string text;
   std::FILE* f = std::fopen(p.c_str(), "rb");
   if (!f) return text;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    if (size > 0) {
-      text.resize(static_cast<size_t>(size));
-      std::rewind(f);
-      text.resize(std::fread(text.data(), 1, text.size(), f));
-    }
-  }
+  char buf[1 << 16];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);  // a pipe too: no size asked
   std::fclose(f);
   return text;
 }
@@ -193,12 +189,7 @@ std::string point_hash(const std::string& command, const std::string& canonical_
 SweepSpec load_sweep_spec(const std::string& path) {
   if (fs::is_directory(path)) throw InputError(path, 0, "", "is a folder, not a sweep spec");
   if (!fs::exists(path)) throw InputError(path, 0, "", "cannot read the sweep spec: no such file");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw InputError(path, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
-  }
+  const YAML::Node root = config_yaml::parse_yaml(read_file(path), path);
   auto fail = [&](const YAML::Node& at, const std::string& key, const std::string& why) {
     throw InputError(path, line_of(at), key, why);
   };
@@ -207,7 +198,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     static const std::set<std::string> allowed{"base", "command", "output", "flags", "metrics", "axes", "zip"};
-    if (!allowed.count(k)) fail(kv.first, k, "unknown key (allowed: base, command, output, flags, metrics, axes, zip)");
+    if (!allowed.count(k))
+      fail(kv.first, k, "unknown key (allowed: base, command, output, flags, metrics, axes, zip)" +
+                            did_you_mean(k, std::vector<std::string>(allowed.begin(), allowed.end())));
     if (!seen.insert(k).second) fail(kv.first, k, "key given twice");
   }
   SweepSpec s;
@@ -216,11 +209,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
   s.base = resolve(path, root["base"].Scalar());
   if (!fs::is_regular_file(s.base)) fail(root["base"], "base", s.base + ": no such file");
   s.base_text = read_file(s.base);
-  try {
-    YAML::Load(s.base_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(s.base, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
-  }
+  config_yaml::parse_yaml(s.base_text, s.base);
   s.command = root["command"] ? root["command"].Scalar() : "run";
   const CommandTraits* traits = command_traits(s.command);
   if (!traits) fail(root["command"], "command", "unknown command '" + s.command + "' (run, explore, compare-prefetch or cosim)");

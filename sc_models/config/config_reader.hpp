@@ -129,12 +129,28 @@ class Reader {
   std::string file_;
 };
 
-// YAML text to its tree; a syntax error is an InputError at its line.
+// YAML text to its tree; a syntax error is an InputError at its line, with
+// a hint where the cause is plain: a tab in the indentation of that line or
+// the one before (yaml-cpp says "illegal map value" or worse).
 inline YAML::Node parse_yaml(const std::string& text, const std::string& source) {
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError(source, e.mark.line + 1, "", "YAML syntax error: " + e.msg);
+    std::string msg = "YAML syntax error: " + e.msg;
+    std::vector<std::string> lines{""};
+    for (const char c : text) {
+      if (c == '\n') lines.emplace_back();
+      else lines.back().push_back(c);
+    }
+    for (int l = e.mark.line - 1; l <= e.mark.line; ++l) {
+      if (l < 0 || l >= int(lines.size())) continue;
+      const std::string& t = lines[size_t(l)];
+      if (t.substr(0, t.find_first_not_of(" \t")).find('\t') != std::string::npos) {
+        msg += "; line " + std::to_string(l + 1) + " is indented with a tab, and YAML indents with spaces only";
+        break;
+      }
+    }
+    throw InputError(source, e.mark.line + 1, "", msg);
   }
 }
 
