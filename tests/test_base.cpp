@@ -314,4 +314,10 @@ TEST(NearestName, ASlipFindsTheNameAndAnythingFurtherOrTiedFindsNone) {
   EXPECT_EQ(did_you_mean("ipolyx", {"none"}), "");
 }
 
+TEST(InputErrorText, ControlBytesOfTheUsersTextAreShownNotObeyed) {
+  const std::string bad("0x0\0zz\r", 7);
+  const InputError e("t.csv", 2, "address", "bad number '" + bad + "'");
+  EXPECT_EQ(std::string(e.what()), "t.csv:2: address: bad number '0x0\\x00zz\\x0d'") << "a NUL would end the message where it is printed";
+}
+
 }  // namespace gpumem::test

@@ -28,7 +28,22 @@ class InputError : public std::runtime_error {
     if (line > 0 && column > 0) s += ":" + std::to_string(column);
     if (!s.empty()) s += ": ";  // a command-line flag has no file
     if (!key.empty()) s += key + ": ";
-    return s + message;
+    return printable(s + message);
+  }
+  // The user's bytes quoted in a message may hold a NUL (which would end the
+  // message where what() is printed) or other control bytes: \xNN instead.
+  static std::string printable(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 || c == '\n' || c == '\t') {
+        out += c;
+      } else {
+        static const char kHex[] = "0123456789abcdef";
+        out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
+      }
+    }
+    return out;
   }
   std::string file_;
   int line_;
