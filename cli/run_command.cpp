@@ -223,6 +223,16 @@ int run_command(const RunArgs& a) {
     }
     if (log) log->commit();
   };
+  // A run stopped by an error: what its outputs hold, said after the error.
+  auto partial_outputs = [&](uint64_t requests) -> std::string {
+    std::vector<std::string> holders;
+    if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
+    if (log) holders.push_back(a.txn_log);
+    if (holders.empty()) return "";
+    std::string s = "; " + holders[0];
+    if (holders.size() > 1) s += " and " + holders[1];
+    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + std::to_string(requests) + " requests simulated before it";
+  };
   int stopped_by = 0;
   {
     StopOnSignal stop;
@@ -234,10 +244,14 @@ int run_command(const RunArgs& a) {
         StoppableSource stoppable(*source);
         r = run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
       }
+    } catch (const InputError& e) {
+      progress.reset();
+      write_outputs(false, e.what());
+      throw InputError(e.file(), e.line(), e.column(), e.key(), e.message() + partial_outputs(r.requests));
     } catch (const std::exception& e) {
       progress.reset();
       write_outputs(false, e.what());
-      throw;
+      throw std::runtime_error(e.what() + partial_outputs(r.requests));
     }
     stopped_by = StopOnSignal::received();
   }

@@ -13,12 +13,13 @@ class InputError : public std::runtime_error {
   // With the column (1-based) of a text line: "file:line:column: key: message".
   InputError(std::string file, int line, int column, std::string key, const std::string& message)
       : std::runtime_error(format(file, line, column, key, message)),
-        file_(std::move(file)), line_(line), column_(column), key_(std::move(key)) {}
+        file_(std::move(file)), line_(line), column_(column), key_(std::move(key)), message_(message) {}
 
   const std::string& file() const { return file_; }
   int line() const { return line_; }  // 1-based; 0 when not known
   int column() const { return column_; }  // 1-based; 0 when not known
   const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }  // without where
 
  private:
   static std::string format(const std::string& file, int line, int column, const std::string& key,
@@ -49,6 +50,7 @@ class InputError : public std::runtime_error {
   int line_;
   int column_;
   std::string key_;
+  std::string message_;
 };
 
 }  // namespace gpumem
