@@ -7,6 +7,7 @@
 
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "base/text.hpp"
 
 namespace gpumem {
@@ -41,7 +42,11 @@ RegisterAccess parse_register_access(const std::string& text, const std::string&
   const RegisterDef* def = nullptr;
   for (const RegisterDef& r : register_map())
     if (row == r.name) def = &r;
-  if (!def) fail("no register named " + row + " (gpumem regmap lists them)");
+  if (!def) {
+    std::vector<std::string> names;
+    for (const RegisterDef& r : register_map()) names.push_back(r.name);
+    fail("no register named " + row + " (gpumem regmap lists them)" + did_you_mean(row, names));
+  }
 
   std::vector<uint64_t> index;
   for (size_t at = row.size(); at < name.size();) {
