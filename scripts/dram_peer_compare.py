@@ -31,6 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dram_peer_traces  # noqa: E402
+import peer_table  # noqa: E402
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEERS = os.path.join(SOURCE, "tests", "data", "dram_peers.csv")
@@ -120,22 +121,7 @@ def main():
         "| device | trace | bandwidth (queues as Ramulator 2) | Ramulator 2 | difference "
         "| mean read latency | Ramulator 2 | difference | bandwidth (queues as DRAMsim3) | DRAMsim3 | difference |",
         "|---|---|---|---|---|---|---|---|---|---|---|"] + rows)
-    print(table)
-    status = 0
-    if args.check and failures:
-        print("\n".join(["outside the tolerance:"] + failures), file=sys.stderr)
-        status = 1
-    if args.docs:
-        with open(args.docs) as f:
-            text = f.read()
-        begin, end = "<!-- dram-peer-table -->\n", "\n<!-- /dram-peer-table -->"
-        if begin not in text or end not in text:
-            print(f"{args.docs}: no {begin.strip()} ... {end.strip()} section", file=sys.stderr)
-            status = 1
-        elif text.split(begin, 1)[1].split(end, 1)[0] != table:
-            print(f"{args.docs}: the DRAM peer table differs from this run's; paste the table printed above", file=sys.stderr)
-            status = 1
-    return status
+    return peer_table.report(table, failures, args.check, args.docs, "dram-peer-table", "DRAM peer")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_table  # noqa: E402
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEERS = os.path.join(SOURCE, "tests", "data", "l1_peers.csv")
 TOLERANCE = 0.05
@@ -146,22 +149,7 @@ def main():
         "| trace | line requests | Nugteren, as it reports | Nugteren, as it simulates | gpumem gto | points "
         "| gpumem lrr | points |",
         "|---|---|---|---|---|---|---|---|"] + rows)
-    print(table)
-    status = 0
-    if args.check and failures:
-        print("\n".join(["outside the tolerance:"] + failures), file=sys.stderr)
-        status = 1
-    if args.docs:
-        with open(args.docs) as f:
-            text = f.read()
-        begin, end = "<!-- l1-peer-table -->\n", "\n<!-- /l1-peer-table -->"
-        if begin not in text or end not in text:
-            print(f"{args.docs}: no {begin.strip()} ... {end.strip()} section", file=sys.stderr)
-            status = 1
-        elif text.split(begin, 1)[1].split(end, 1)[0] != table:
-            print(f"{args.docs}: the L1 peer table differs from this run's; paste the table printed above", file=sys.stderr)
-            status = 1
-    return status
+    return peer_table.report(table, failures, args.check, args.docs, "l1-peer-table", "L1 peer")
 
 
 if __name__ == "__main__":
