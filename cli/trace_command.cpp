@@ -108,7 +108,7 @@ CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
   a.convert->add_option("--config", a.config, "YAML config whose frontend section orders the trace (--to dramsim3)")
       ->check(kPath);
   a.convert->add_flag("--quiet", a.quiet, "Print nothing on success");
-  a.order = trace->add_subcommand("order", "Schedule, coalesce and order a per-thread trace into each SM's L1 request sequence (seed 002)");
+  a.order = trace->add_subcommand("order", "Schedule, coalesce and order a per-thread trace into each SM's L1 request sequence, in CN106407063B's order (docs/references.md)");
   a.order->add_option("--config", a.config, "YAML config file (its frontend section)")->required()->check(kPath);
   a.order->add_option("--threads", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
   a.order->add_option("--out", a.output, "CSV file for the ordered sequence")->required()->check(kPath);

@@ -100,7 +100,7 @@ Config parse_config(const std::string& text, const std::string& source) {
            "applies to simulation.timing: at only (lt plans each prefetch on arrival, as any read)");
   if (cfg.simulation.timing != TimingMode::kAt && cfg.frontend.scheduler != WarpScheduler::kLrr)
     r.fail(root["frontend"]["scheduler"], "frontend.scheduler",
-           "gto applies to simulation.timing: at only (lt issues each SM's requests in seed 002's order)");
+           "gto applies to simulation.timing: at only (lt issues each SM's requests in CN106407063B's order)");
   if (cfg.simulation.timing != TimingMode::kAt && cfg.l1.allocate == L1Allocate::kOnFill)
     r.fail(root["l1"]["allocate"], "l1.allocate", "fill applies to simulation.timing: at only (lt places a missed line at the miss)");
   return cfg;
