@@ -1,4 +1,4 @@
-// Nested-page TLB (SPEC 2, seed 004 claims 6-9), the RTL of gpumem::Tlb.
+// Nested-page TLB (CN113836054A claims 6-9), the RTL of gpumem::Tlb.
 // Its algorithm (set index, lookup order and the nested result, fill and
 // victim, LRU and tree-PLRU state) is the contract written once in the
 // header comment of sc_models/mmu/tlb.hpp; this module implements it bit
@@ -118,9 +118,9 @@ module gpumem_nested_tlb
     return '0;
   endfunction
 
-  // The nested region of a large page with this flag (claim 9): a one-hot
-  // flag's value is its size in small pages (0001/0010/0100/1000 = 1/2/4/8);
-  // any other flag has none.
+  // The nested region of a large page with this flag (CN113836054A claim 9):
+  // a one-hot flag's value is its size in small pages (0001/0010/0100/1000 =
+  // 1/2/4/8); any other flag has none.
   function automatic logic in_nested_region(logic [PTE_NESTED_FLAG_BITS-1:0] flag, logic [UnitBits-1:0] unit);
     int unsigned units;
     if (!$onehot(flag)) return 1'b0;

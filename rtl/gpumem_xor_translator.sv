@@ -1,4 +1,4 @@
-// XOR address translator (SPEC section 4), the RTL of XorTranslator::translate
+// XOR address translator (CN115422098A), the RTL of XorTranslator::translate
 // in sc_models/translator/xor_translator.hpp plus the channel decode of
 // ChannelDecoder (sc_models/router/). As in the model and the config,
 // channel bits and candidate bits are bit positions (c_j, p_i) and their

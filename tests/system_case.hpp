@@ -1,4 +1,4 @@
-// The whole-system read-after-write property (SPEC 5 and 11): a random
+// The whole-system read-after-write property: a random
 // accepted config and a random per-thread trace whose reads and writes
 // overlap on lines and pages, run through every block (front end, L1 with
 // its prefetch unit and buffer, MMU, translator in either position, router,

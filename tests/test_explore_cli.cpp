@@ -1,4 +1,4 @@
-// gpumem explore end to end: seed 000's table 1 found from the identity
+// gpumem explore end to end: CN115422098A's table 1 found from the identity
 // config, and a recommendation that gpumem run reproduces to the last bit.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The per-thread trace front end (seed 002): the trace forms, coalescing
+// The per-thread trace front end (CN106407063B): the trace forms, coalescing
 // (step 1c) and scheduling and ordering (steps 1b, 1d), on hand-worked cases.
 #include <gtest/gtest.h>
 
@@ -429,7 +429,7 @@ std::vector<uint64_t> slots_of_warp(const std::vector<L1Request>& seq, uint32_t 
 }
 
 TEST(Ordering, PerRequestEachLineOfADependentInstructionWaitsForTheLineBefore) {
-  // Seed 002 (trace order, issue_timing: ordering): each dependent request
+  // CN106407063B (trace order, issue_timing: ordering): each dependent request
   // blocks the warp for its latency, so the four lines go 6 ticks apart.
   const auto seq = four_line_instruction(InstructionOrder::kPerRequest);
   ASSERT_EQ(seq.size(), 15u);
@@ -714,7 +714,7 @@ TEST(Ordering, FrontendConfigIsValidated) {
   EXPECT_EQ(frontend_config("{issue_timing: memory}").frontend.issue_timing, IssueTiming::kMemory);
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{scheduler: fifo}"); }, "test.yaml", 3, "frontend.scheduler",
                                    "'fifo' is not one of: lrr, gto"));
-  // lt issues in seed 002's order: a scheduler it cannot honour is refused.
+  // lt issues in CN106407063B's order: a scheduler it cannot honour is refused.
   EXPECT_TRUE(test::input_error_at([] { frontend_config("{scheduler: gto}"); }, "test.yaml", 3, "frontend.scheduler",
                                    "gto applies to simulation.timing: at only"));
   EXPECT_EQ(frontend_config("{}").frontend.scheduler, WarpScheduler::kLrr);

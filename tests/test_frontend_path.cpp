@@ -331,7 +331,7 @@ TEST(FrontendTiming, WithMemoryIssueTimingAnotherWarpsWaitDoesNotSplitAnInstruct
   // load; warp 1: two dependent loads on channel 0. Warp 0's four lines go
   // out at 0-3 and warp 1's first load at 4 (channel 0 is free at 30: back
   // at 140); its second load waits for that. Had the ordering put warp 1's
-  // loads between warp 0's lines, as seed 002 does (a line every 6 ticks),
+  // loads between warp 0's lines, as CN106407063B does (a line every 6 ticks),
   // the wait would hold warp 0's last two lines back until 120.
   std::string y = kLatency100;
   y.replace(y.find("warps_per_block: 1"), 18, "warps_per_block: 2");

@@ -209,7 +209,7 @@ TEST(Pte, NestedUnitsOnlyForOneHotFlags) {
 // ---------------------------------------------------------------- walker
 
 TEST(Walker, LayoutForThirtyTwoBitVaAndFourKbPages) {
-  // Seed 004: 32-bit VA, 64 KB pages -> VPN VA[31:16], offset VA[15:0]. The
+  // CN113836054A: 32-bit VA, 64 KB pages -> VPN VA[31:16], offset VA[15:0]. The
   // 4 KB-granular leaf table gives 20 index bits: 2 + 9 + 9.
   const PageTableLayout lay(12, 32);
   EXPECT_EQ(lay.index_bits(), 9u);
@@ -352,7 +352,7 @@ TEST(MmuNested, EveryFlagValueInsideAndOutsideTheRegion) {
 
     if (units > 0) {
       // Just inside: the large entry hits inside its region, so the walker
-      // fetches the small page's own PTE from the leaf slot (seed 004, S16).
+      // fetches the small page's own PTE from the leaf slot (CN113836054A, S16).
       const uint64_t in_va = kVa + first_in * kS;
       o = r.tr(in_va);
       ASSERT_EQ(o.fault, FaultReason::kNone) << o.detail;

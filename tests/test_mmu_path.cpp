@@ -1,4 +1,4 @@
-// The MMU in the TLM path (SPEC 5 with SPEC 1-2): several applications with
+// The MMU in the TLM path: several applications with
 // different task types and mappings, large pages, small pages nested in large
 // frames physically and in the VA tail, random reads and writes, after and
 // before the MMU: every read returns the last value written to its VA. And the

@@ -1,5 +1,5 @@
 // The prefetchers (sc_models/prefetch/) on a small hand-built graph: each
-// step of seed 003's chain, and the whole chain, issue exactly the expected
+// step of CN109461113A's chain, and the whole chain, issue exactly the expected
 // line addresses in the expected order; the stride baseline; the queue.
 #include <gtest/gtest.h>
 

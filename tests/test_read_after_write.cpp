@@ -1,4 +1,4 @@
-// SPEC 5 correctness with the plain classes (no kernel): translator ->
+// Read after write with the plain classes (no kernel): translator ->
 // decoder -> channel stores return the last written data for every scheme and
 // mix of task types; and a mapping without page isolation corrupts data.
 #include <gtest/gtest-spi.h>

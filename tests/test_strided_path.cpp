@@ -1,4 +1,4 @@
-// Strided requests (seed 001) through the whole model: the messages they
+// Strided requests (CN104199782B) through the whole model: the messages they
 // take on hand-worked cases, when each element is served, and that they read
 // exactly what element-by-element requests read, for every mapping scheme.
 // One simulation per test (SystemC elaborates once per process).

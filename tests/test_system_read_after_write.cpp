@@ -1,4 +1,4 @@
-// SPEC 5 and 11 through the whole model: every read returns the last value
+// Through the whole model: every read returns the last value
 // written to its address (tests/system_case.hpp says exactly what "last"
 // means with L1s that are not coherent within a kernel), on random accepted
 // configs and random per-thread traces, each case in a process of its own.

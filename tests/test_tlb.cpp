@@ -286,7 +286,7 @@ TEST(TlbSetIndex, ComesFromTheLargePageVpn) {
     EXPECT_EQ(fa.set_index(va), 0u);
 }
 
-// 32-bit VA, 64 KB large pages (claim 8): VPN = VA[31:16], offset = VA[15:0].
+// 32-bit VA, 64 KB large pages (CN113836054A claim 8): VPN = VA[31:16], offset = VA[15:0].
 TEST(TlbTranslate, ThirtyTwoBitVaSplitsAtBit16) {
   Tlb t(tlb_cfg(4, 4, Replacement::kLru));
   const uint64_t va = 0xFEDC'BA98;
@@ -313,7 +313,7 @@ struct NestedCase {
   uint64_t last_outside;   // the byte before the region
 };
 
-// Tail placement: nested when offset[15:12] >= 16 - units (claim 9).
+// Tail placement: nested when offset[15:12] >= 16 - units (CN113836054A claim 9).
 TEST(TlbNested, TailRegionForEveryFlag) {
   const uint64_t base = 0x1234'0000;
   const std::vector<NestedCase> cases{

@@ -1,6 +1,6 @@
 // The one definition of windowed channel entropy and per-address-bit
 // entropy (sc_models/metrics/window_entropy.hpp): hand-worked windows,
-// seed 000's example, and order independence of the exact sums.
+// CN115422098A's example, and order independence of the exact sums.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,7 +43,7 @@ TEST(WindowedEntropy, MeanOverWindowsAndTrailingPartialWindowDropped) {
 
 TEST(WindowedEntropy, StreamShorterThanWindowScoresThePartialWindow) {
   WindowedEntropy e(4, 64);
-  for (unsigned c : {0u, 0u, 0u, 1u}) e.add(c);  // p = 3/4, 1/4: 0.811 bits (seed 000, para 0075)
+  for (unsigned c : {0u, 0u, 0u, 1u}) e.add(c);  // p = 3/4, 1/4: 0.811 bits (CN115422098A [0075])
   EXPECT_NEAR(e.mean(), 0.8112781244591328, kRounding);
   EXPECT_EQ(e.windows(), 0u);
 }

@@ -340,7 +340,7 @@ TEST(MatrixScheme, ProblemsNameTheRowAndTheReason) {
 }
 
 // A singular matrix maps two addresses of a page to one location: what the
-// load-time check prevents (SPEC 4: a mapping must be a bijection in each page).
+// load-time check prevents (a mapping must be a bijection in each page).
 TEST(MatrixScheme, ASingularMatrixWouldCollide) {
   const std::vector<unsigned> c{8, 9};
   const MatrixRows singular{0x100, 0x1100};

@@ -1,5 +1,5 @@
-// The GPU virtual address space as the config describes it (SPEC 1, the
-// software view): applications, each in regions of its own. The config reads
+// The GPU virtual address space as the config describes it (the software
+// view): applications, each in regions of its own. The config reads
 // it; the driver allocates it, the front end places data in it, the reports
 // name its regions (docs/page-tables.md).
 #pragma once
@@ -33,7 +33,7 @@ struct ApplicationConfig {
   std::optional<unsigned> selected_task_type;
 };
 
-// The software view (SPEC 1): one GPU virtual address space shared by all
+// The software view: one GPU virtual address space shared by all
 // applications, each in regions of its own; the driver builds page tables
 // for it in simulated memory (docs/page-tables.md).
 struct AddressSpaceConfig {

@@ -1,4 +1,4 @@
-// Published channel mappings as matrices (SPEC 4 and 6), so that a config
+// Published channel mappings as matrices, so that a config
 // can name one (`scheme: ipoly`) and the explorer can score it on the same
 // trace as its own search. Each is written from its published definition;
 // docs/explorer.md ("Baselines") cites the sources and says where a

@@ -1,4 +1,4 @@
-// The matrix scheme's algebra (SPEC 4): channel bit c_j of the mapped address
+// The matrix scheme's algebra: channel bit c_j of the mapped address
 // is the parity of the address ANDed with row j, a mask of address bits;
 // every other bit stays. Plain C++: the config, the register bank, the
 // translator and the explorer check and invert matrices with these.

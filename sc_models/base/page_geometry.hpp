@@ -20,7 +20,7 @@ inline int nested_units(uint8_t flag) {
   }
 }
 
-// Where the nested region sits inside the large page. Seed 004 leaves it
+// Where the nested region sits inside the large page. CN113836054A leaves it
 // open; the tail is where a partly used large page leaves space.
 enum class NestedPlacement : uint8_t { kTail, kHead };
 

@@ -32,7 +32,7 @@ inline const char* scheme_name(Scheme s) {
 
 enum class Op : uint8_t { kRead = 0, kWrite = 1 };
 
-// Where the XOR translator sits (seed 000 claims 4 and 14): after the MMU on
+// Where the XOR translator sits (CN115422098A claims 4 and 14): after the MMU on
 // physical addresses with the task type from the PTE, or before it on virtual
 // addresses with the task type from the register bank's process and VA-range
 // tables.

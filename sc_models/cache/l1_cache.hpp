@@ -1,4 +1,4 @@
-// The L1 data cache of one SM (SPEC 8; docs/cache.md): set-associative, true
+// The L1 data cache of one SM (docs/cache.md): set-associative, true
 // LRU, MSHRs that merge misses to a line in flight, write-through with no
 // write-allocate. Plain C++: the TLM shell (tlm_l1_cache.hpp) asks it what
 // a request does and sends the line fills; tests drive it directly.

@@ -73,7 +73,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
-  // A strided request's message (seed 001, step 3): the elements one by one,
+  // A strided request's message (CN104199782B, step 3): the elements one by one,
   // one access for each granule they fall in, the accesses queued behind
   // one another from the message's arrival.
   void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay,
@@ -238,7 +238,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     return c.finish;
   }
 
-  // at: a strided request's message (seed 001, step 3), its data moved at
+  // at: a strided request's message (CN104199782B, step 3), its data moved at
   // arrival as a request's; each granule its elements fall in is one access
   // of the controller's, and the message is answered when its last access is.
   struct MessageInFlight {

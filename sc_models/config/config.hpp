@@ -29,7 +29,7 @@ struct MemoryConfig {
 
 struct MmuConfig {
   // Page sizes that carry their own task type. The smallest bounds isolation:
-  // no channel bit may lie at or above it (seed 000, para 0093). With an
+  // no channel bit may lie at or above it (CN115422098A [0093]). With an
   // address space the list holds the small and the large page size.
   std::vector<uint64_t> page_sizes{4096, 65536};
   NestedPlacement nested_placement = NestedPlacement::kTail;
@@ -70,10 +70,10 @@ struct SimulationConfig {
 };
 
 struct StatsConfig {
-  unsigned entropy_window = 0;  // 0: memory.max_outstanding (SPEC 6)
+  unsigned entropy_window = 0;  // 0: memory.max_outstanding
 };
 
-// The GPU core model in front of the MMU (SPEC 7, seed 002): how per-thread
+// The GPU core model in front of the MMU (CN106407063B): how per-thread
 // traces become each SM's ordered L1 request sequence (`gpumem trace order`,
 // `gpumem run --threads`). docs/frontend.md explains each parameter.
 
@@ -86,7 +86,7 @@ struct FrontendConfig {
   unsigned latency_min = 20;      // M of the ordering latency T = M + |N(0, sigma)|, in issue slots
   double latency_sigma = 8;
   uint64_t seed = 1;              // of the latency generator
-  bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (seed 001)
+  bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (CN104199782B)
   uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
   IssueTiming issue_timing = IssueTiming::kOrdering;
   int issue_timing_line = 0;      // where issue_timing was set (0: not set)
@@ -96,7 +96,7 @@ struct FrontendConfig {
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
 
-// The L1 data cache of each SM (SPEC 8; docs/cache.md): between the SM and
+// The L1 data cache of each SM (docs/cache.md): between the SM and
 // the MMU, so it holds virtual addresses tagged with their process.
 // Write-through, no write-allocate; invalidated at every kernel launch.
 struct L1Config {
@@ -122,7 +122,7 @@ struct StrideConfig {
   unsigned confidence = 2;      // the same stride seen this many times in a row before prefetching
 };
 
-// The prefetch unit beside each SM's L1 (SPEC 8, seed 003; docs/prefetch.md).
+// The prefetch unit beside each SM's L1 (CN109461113A; docs/prefetch.md).
 
 struct PrefetchConfig {
   PrefetchKind kind = PrefetchKind::kNone;

@@ -1,4 +1,4 @@
-// The frontend section: the GPU core model of per-thread traces (SPEC 7).
+// The frontend section: the GPU core model of per-thread traces (docs/frontend.md).
 #include "base/bits.hpp"
 #include "config/config_reader.hpp"
 

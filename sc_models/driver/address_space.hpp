@@ -1,4 +1,4 @@
-// The driver's allocator (SPEC 1, seed 004): from the config's address-space
+// The driver's allocator (CN113836054A's nesting): from the config's address-space
 // section it allocates physical frames, nests small pages into the unused
 // tails of partly used large frames, sets the nested flags, and produces the
 // page-table image the walker will read. Plain C++: the TLM driver writes the

@@ -1,4 +1,4 @@
-// `gpumem explore` (SPEC 6; seed 000, paragraphs 0053-0075): the requests of
+// `gpumem explore` (CN115422098A [0053]-[0075]): the requests of
 // a trace as the translator sees them, every candidate mapping of each task
 // type scored on them exactly, and the mappings that spread them best.
 // docs/explorer.md, "gpumem explore", says what is searched and how.

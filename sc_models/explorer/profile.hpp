@@ -1,4 +1,4 @@
-// Adaptive task types (seed 000, paragraphs 0096-0099): after a run, each
+// Adaptive task types (CN115422098A [0096]-[0099]): after a run, each
 // application's counters and requests decide the mapping its next run takes
 // from the profile store (params/profile_store.hpp). docs/explorer.md,
 // "Profile store", gives the rules and why the thresholds are these.

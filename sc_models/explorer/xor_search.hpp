@@ -1,5 +1,5 @@
-// Exhaustive search of one channel bit's XOR control vector (SPEC 6; seed
-// 000, paragraphs 0053-0075): every one of the 2^K vectors a over the K
+// Exhaustive search of one channel bit's XOR control vector (CN115422098A
+// [0053]-[0075]): every one of the 2^K vectors a over the K
 // candidate bits is scored exactly, as the mean window entropy the stream
 // would have with channel bit j flipped by parity(a & x), x being a
 // request's candidate-bit pattern and every other channel bit as given.

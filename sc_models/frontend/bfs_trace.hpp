@@ -1,4 +1,4 @@
-// The BFS trace generator (SPEC 7 and 8, seed 003; docs/workloads.md,
+// The BFS trace generator (for CN109461113A's prefetcher; docs/workloads.md,
 // "BFS"): a level-synchronous breadth-first search over a CSR graph, traced
 // thread by thread. Its four uint32 arrays (worklist, vertexlist, edgelist,
 // visitedlist: the data-structure prefetcher's four address ranges) are set

@@ -1,4 +1,4 @@
-// Coalescing of one warp instruction (seed 002, step 1c, sub-steps 4a-4d):
+// Coalescing of one warp instruction (CN106407063B, step 1c, sub-steps 4a-4d):
 // the accesses of the threads that executed it become one request per cache
 // line touched within each coalescing group.
 #pragma once
@@ -18,7 +18,7 @@ struct WritePiece {
   uint64_t value = 0;   // little-endian, its low `width` bytes (16 bytes: repeated)
 };
 
-// One request of a coalesced warp instruction. In the seed's terms: PC and
+// One request of a coalesced warp instruction. In CN106407063B's terms: PC and
 // dependency flag as before the merge, the smallest merged thread id and its
 // address, and the smallest width covering every merged byte. "Covering" is
 // read as the smallest naturally aligned power-of-two block holding them, so
@@ -26,7 +26,7 @@ struct WritePiece {
 struct CoalescedAccess {
   uint64_t pc = 0;
   uint64_t address = 0;
-  // A strided request (seed 001) has elements > 0: `elements` accesses of
+  // A strided request (CN104199782B) has elements > 0: `elements` accesses of
   // `width` bytes from `address`, `stride` bytes apart, its data packed in
   // element order; `line_requests` is what coalescing made of the same
   // instruction. Otherwise elements == 0 and it is one (base(), width) block.
@@ -49,7 +49,7 @@ struct CoalescedAccess {
   unsigned bytes() const { return strided() ? elements * width : width; }
 };
 
-// Threads that coalesce together for an access width (seed 002): 32 for 4
+// Threads that coalesce together for an access width (CN106407063B): 32 for 4
 // bytes, 16 for 8, 8 for 16; the same 128 bytes per group for the narrower
 // widths, capped at a warp.
 inline unsigned coalescing_group(unsigned width) {
@@ -59,11 +59,11 @@ inline unsigned coalescing_group(unsigned width) {
 
 // Coalesces the records of one warp instruction (one warp, one PC, each
 // thread at most once), given in the order the threads appear. Appends the
-// requests to `out` in the seed's order: group by group, each group's lines
+// requests to `out` in CN106407063B's order: group by group, each group's lines
 // in the order their first thread appears.
 void coalesce(const ThreadRecord* records, size_t n, unsigned line_bytes, std::vector<CoalescedAccess>& out);
 
-// Seed 001, step 1.2, for one warp instruction: its distinct addresses in
+// CN104199782B, step 1.2, for one warp instruction: its distinct addresses in
 // ascending order, when they are equally spaced, become one strided request.
 // Taken only where it saves messages and keeps every element whole: more
 // than one line request (`line_requests`), every record of one operation and

@@ -1,4 +1,4 @@
-// Graphs for the BFS generator (SPEC 7; docs/workloads.md, "Graphs"): an
+// Graphs for the BFS generator (docs/workloads.md, "The graph"): an
 // R-MAT/Kronecker edge list as Graph500 generates it, an edge-list file
 // reader, the CSR arrays the BFS kernels read, and a plain reference BFS.
 #pragma once

@@ -253,7 +253,7 @@ void L1SequenceGenerator::place_blocks() {
 }
 
 unsigned L1SequenceGenerator::draw_latency(Sm& sm) {
-  // T = M + |N(0, sigma)| (seed 002), rounded to whole ticks and at least 1.
+  // T = M + |N(0, sigma)| (CN106407063B), rounded to whole ticks and at least 1.
   // Box-Muller by hand: std::normal_distribution differs between libraries,
   // and the same seed must give the same order everywhere. Each pair of
   // uniforms gives two deviates (cosine, then sine), drawn in a fixed order.
@@ -369,7 +369,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   // (kWholeInstruction: the warp whose instruction is under way, until its
   // last request is picked).
   if (!sm.held_from && sm.ready > 0) {
-    // lrr and seed 002: warps in order from the one after the last pick, that one last.
+    // lrr and CN106407063B: warps in order from the one after the last pick, that one last.
     const unsigned wpb = warps_per_block_;
     const size_t pick = sm.continuing ? *sm.continuing : this->pick(sm, warps);
     const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
@@ -438,7 +438,7 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   ++b.pending;
   Warp& w = b.warps[warp];
   w.dependent_outstanding += r.access.dependent;
-  // Seed 002: a dependent request blocks its warp; kWholeInstruction: the
+  // CN106407063B: a dependent request blocks its warp; kWholeInstruction: the
   // last request of an instruction does while any of its dependent ones is out.
   const bool block = order_ == InstructionOrder::kPerRequest ? r.access.dependent : sm.held_last && w.dependent_outstanding > 0;
   if (block) {

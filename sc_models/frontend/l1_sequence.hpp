@@ -1,8 +1,8 @@
-// The L1 access-sequence generator of seed 002: thread scheduling (1b),
+// The L1 access-sequence generator of CN106407063B: thread scheduling (1b),
 // coalescing (1c) and ordering (1d) of a per-thread trace into each SM's
 // ordered L1 request sequence. Plain C++: `gpumem trace order` writes what
 // it produces, `gpumem run --threads` feeds it to one TLM initiator per SM.
-// docs/frontend.md states the rules and how the seed is read where it is open.
+// docs/frontend.md states the rules and how the patent is read where it is open.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -51,7 +51,7 @@ struct SequenceStats {
   uint64_t thread_accesses = 0;    // per-thread records read
   uint64_t warp_instructions = 0;
   uint64_t requests = 0;           // coalesced requests, strided ones among them
-  // Strided requests (seed 001), their elements and the line requests coalescing made of the same instructions.
+  // Strided requests (CN104199782B), their elements and the line requests coalescing made of the same instructions.
   uint64_t strided_requests = 0, strided_elements = 0, strided_line_requests = 0;
   uint64_t kernels = 0, blocks = 0, warps = 0;
   uint64_t ticks = 0;
@@ -71,7 +71,7 @@ void write_l1_request(std::FILE* f, const L1Request& r);
 // How a warp instruction that coalesces into several requests is ordered
 // (docs/frontend.md, "Running a per-thread trace").
 enum class InstructionOrder {
-  // Seed 002, as `gpumem trace order` writes it and `issue_timing: ordering`
+  // CN106407063B, as `gpumem trace order` writes it and `issue_timing: ordering`
   // issues it: the round robin picks request by request, and each dependent
   // request blocks its warp until its own latency ends.
   kPerRequest,
@@ -84,7 +84,7 @@ enum class InstructionOrder {
 // What ends an issued request's latency, releasing its warp, its MSHR and
 // at last its block.
 enum class LatencySource {
-  kDrawn,   // seed 002: the T drawn for it runs out (lt, `gpumem trace order`)
+  kDrawn,   // CN106407063B: the T drawn for it runs out (lt, `gpumem trace order`)
   // simulation.timing: at: the memory system's answer, handed back with
   // complete(); a tick is a cycle, and each SM picks by frontend.scheduler.
   kMemory,

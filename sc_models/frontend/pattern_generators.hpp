@@ -1,5 +1,5 @@
-// Per-thread generators of regular and random access patterns (SPEC 7;
-// docs/workloads.md, "Pattern generators"): strided, matrix transpose,
+// Per-thread generators of regular and random access patterns
+// (docs/workloads.md, "Pattern generators"): strided, matrix transpose,
 // uniform random, 2-D 5-point stencil. Each emits one kernel whose threads
 // run a grid-stride loop (thread t takes items t, t + threads, ...), warp by
 // warp, iteration by iteration, instruction by instruction over the lanes

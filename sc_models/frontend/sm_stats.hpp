@@ -16,7 +16,7 @@ struct SmRunStats {
   uint64_t mshr_wait_cycles = 0, dependency_wait_cycles = 0;
 };
 
-// Strided requests of a run (seed 001) and the messages they took: one per
+// Strided requests of a run (CN104199782B) and the messages they took: one per
 // channel each touched, against one per element or one per line request
 // (what coalescing made of the same warp instructions).
 struct StridedRunStats {

@@ -1,4 +1,4 @@
-// The per-thread trace (seed 002, SPEC 7): what each GPU thread accessed, in
+// The per-thread trace (CN106407063B): what each GPU thread accessed, in
 // its program order, grouped into kernels, with the memory image the kernels
 // read set up before the first of them. Readers, importers and generators
 // produce it as a stream of items; the front end (scheduling, coalescing,
@@ -15,7 +15,7 @@
 
 namespace gpumem {
 
-constexpr unsigned kWarpSize = 32;          // threads per warp (seed 002)
+constexpr unsigned kWarpSize = 32;          // threads per warp (CN106407063B)
 constexpr unsigned kMaxWarpsPerBlock = 32;  // 1024 threads, as CUDA allows
 constexpr unsigned kMaxThreadAccessBytes = 16;  // widest per-thread access: a 16-byte vector load
 constexpr unsigned kMemoryInitChunk = 4096;  // largest memory-init item
@@ -27,7 +27,7 @@ struct ThreadRecord {
   uint64_t address = 0;  // a VA of the kernel's process with an address space, else a physical address
   unsigned width = 4;    // bytes: 1, 2, 4, 8 or 16, and address a multiple of it
   Op op = Op::kRead;
-  // Seed 002: whether the data is used before the thread's next access; the
+  // CN106407063B: whether the data is used before the thread's next access; the
   // same for every record of one PC. A dependent access blocks its warp.
   bool dependent = false;
   // For a write: the value written, little-endian, its low `width` bytes (a

@@ -1,4 +1,4 @@
-// Importers for the traces users already have (SPEC 7, issue 13): each reads
+// Importers for the traces users already have (issue 13): each reads
 // a file the way its own simulator reads it, checks every record, and gives
 // either the request stream (DRAM-level traces: DRAMsim3, Ramulator 1 and 2)
 // or the per-thread trace (Accel-Sim's per-warp instruction traces).

@@ -1,4 +1,4 @@
-// Windowed channel entropy (SPEC 6; seed 000, paragraphs 0053-0075): a
+// Windowed channel entropy (CN115422098A [0053]-[0075]): a
 // stream of requests in issue order is cut into windows of W consecutive
 // requests; a window's entropy over the channels is
 //   H = -sum_c p_c log2 p_c = (n log2 n - sum_c n_c log2 n_c) / n
@@ -65,7 +65,7 @@ class WindowedEntropy {
   std::optional<WindowSeries> series_;
 };
 
-// Per-address-bit entropy (seed 000, paragraph 0075): in each window, bit b
+// Per-address-bit entropy (CN115422098A [0075]): in each window, bit b
 // of the address is 1 in k of n requests; its entropy is that of a coin
 // with p = k / n. For 0000, 0001, 0011, 0111: 0.811, 1, 0.811, 0 (bits 0 to
 // 3). Mean over windows with the same windowing as WindowedEntropy.

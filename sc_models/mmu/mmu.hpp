@@ -1,4 +1,4 @@
-// The MMU (SPEC 2, seed 004 steps S11-S16): nested-page TLB lookup, page-table
+// The MMU (CN113836054A steps S11-S16): nested-page TLB lookup, page-table
 // walk on a miss or on a hit in a large page's nested region, fill, bounded
 // retry, permission check, faults. Plain C++: the TLM shell supplies the
 // memory reads (and their timing), the RTL scoreboard drives it directly.

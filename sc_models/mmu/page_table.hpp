@@ -1,5 +1,5 @@
-// Radix page tables in simulated memory and the walker that reads them
-// (SPEC 1). Every table is one small page of 8-byte PTEs, so each level
+// Radix page tables in simulated memory and the walker that reads them.
+// Every table is one small page of 8-byte PTEs, so each level
 // indexes log2(small page) - 3 bits of the VA (9 with 4 KB pages); the leaf
 // level is small-page granular, and a large page's PTE stands in each of its
 // leaf slots except those of its nested region (docs/page-tables.md).

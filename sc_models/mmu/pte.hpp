@@ -1,4 +1,4 @@
-// Extended page-table entry (SPEC 1, seeds 000 and 004) and the page geometry
+// Extended page-table entry (CN115422098A, CN113836054A) and the page geometry
 // it is read with. The 64-bit layout is the table kPteLayout below;
 // docs/page-tables.md explains each field. Reserved bits are zero.
 #pragma once

@@ -1,4 +1,4 @@
-// Nested-page TLB (SPEC 2, seed 004 claims 6-9). Plain C++: the MMU, the TLM
+// Nested-page TLB (CN113836054A claims 6-9). Plain C++: the MMU, the TLM
 // shell and the RTL scoreboard use it directly. The RTL implements exactly
 // the algorithm written down here, so every choice below is part of the
 // contract, not an implementation detail.
@@ -8,7 +8,7 @@
 //   power of two, and for tree-PLRU ways a power of two; the page geometry
 //   needs 2 <= small_bits < large_bits < 64. Anything else throws
 //   std::invalid_argument naming the parameter. ways == entries is the fully
-//   associative TLB (claim 7): one set, every entry compared.
+//   associative TLB (CN113836054A claim 7): one set, every entry compared.
 //
 // Set index
 //   set = (va >> large_bits) & (sets - 1): taken from the large-page VPN for
@@ -21,7 +21,7 @@
 //   translate(): large: (pfn << small_bits) + (va & (large_bytes - 1))
 //                small: (pfn << small_bits) + (va & (small_bytes - 1))
 //   With a 32-bit VA and 64 KB pages the large VPN is VA[31:16] and the
-//   offset VA[15:0] (claim 8).
+//   offset VA[15:0] (CN113836054A claim 8).
 //
 // lookup(va)
 //   Every way of the set is compared. A small entry hits when valid, !large
@@ -35,7 +35,7 @@
 //   The small entry has priority because it is the finer mapping: inside a
 //   nested region it is the page the large entry does not own. A kNested
 //   result did not translate (the walker must fetch the small page's leaf,
-//   claim 6 step S16), so it does not count as a use. The nested region is
+//   CN113836054A claim 6 step S16), so it does not count as a use. The nested region is
 //   PageGeometry::in_nested_region(va, nested_flag) (claim 9: offset[15:12]
 //   against the flag; tail or head placement from the geometry); a flag that
 //   is not one-hot has no region.

@@ -1,4 +1,4 @@
-// The profile store (seed 000, paragraphs 0096-0099; SPEC 6): a YAML file
+// The profile store (CN115422098A [0096]-[0099]): a YAML file
 // that keeps, per application name, what its last run measured through the
 // performance counters and the mapping recommended from that, so that the
 // next run of the application takes it by a task type of its own, written

@@ -1,4 +1,4 @@
-// Strided requests (seed 001): one request for the equally spaced accesses of
+// Strided requests (CN104199782B): one request for the equally spaced accesses of
 // a warp instruction, (base, stride, count, element size), carried beside the
 // RequestExtension. The payload's data is the elements packed in element
 // order (count * element_size bytes). Every block works element by element,

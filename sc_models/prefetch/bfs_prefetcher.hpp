@@ -1,9 +1,9 @@
-// The BFS data-structure prefetcher of seed 003 (docs/prefetch.md, "BFS
+// The BFS data-structure prefetcher of CN109461113A (docs/prefetch.md, "BFS
 // prefetcher"): an address-space classifier with four ranges, a runtime
 // information table per warp and the four-step chain, each step driven by
 // the data memory actually returned:
 //   1. a demand read of the worklist -> the next worklist item(s): the read's
-//      address plus its size (seed 003, claim 3);
+//      address plus its size (claim 3);
 //   2. a worklist prefetch's line -> for each vertex v in it, vertexlist[v]
 //      and vertexlist[v + 1]: one request when they share a line (claim 4);
 //   3. a vertexlist prefetch's line -> the edgelist lines of [start, end)
@@ -26,8 +26,8 @@ struct ArrayRange {
   bool holds(uint64_t a) const { return a >= base && a < end; }
 };
 
-// Which of the four arrays an address falls in (the classifier of seed
-// 003). The ranges are the register bank's (PF_RANGE_*), checked there:
+// Which of the four arrays an address falls in (CN109461113A's classifier).
+// The ranges are the register bank's (PF_RANGE_*), checked there:
 // none ends before it starts, none overlaps another.
 class AddressClassifier {
  public:
@@ -41,7 +41,7 @@ class AddressClassifier {
 };
 
 // A warp's row of the runtime information table: the indices of the last
-// chain step of each kind (seed 003's table).
+// chain step of each kind (CN109461113A's table).
 struct RuntimeInfo {
   uint64_t worklist_index = 0;
   uint64_t vertexlist_index = 0;

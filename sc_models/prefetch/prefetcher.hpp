@@ -1,4 +1,4 @@
-// The prefetch unit beside each SM's L1 (SPEC 8, seed 003; docs/prefetch.md):
+// The prefetch unit beside each SM's L1 (CN109461113A; docs/prefetch.md):
 // what a prefetcher sees (demand reads with the data memory returned, and
 // the lines its own prefetches bring back) and what it asks for (line
 // addresses, each with the cycle it was generated at). Two kinds: the BFS
@@ -11,7 +11,7 @@
 
 namespace gpumem {
 
-// The four arrays of a BFS in CSR form (seed 003), the classifier's ranges.
+// The four arrays of a BFS in CSR form (CN109461113A), the classifier's ranges.
 enum class GraphArray : uint8_t { kWorklist, kVertexlist, kEdgelist, kVisitedlist, kNone };
 constexpr unsigned kGraphArrays = 4;
 const char* graph_array_name(GraphArray a);  // "worklist" ... "visitedlist", "none"

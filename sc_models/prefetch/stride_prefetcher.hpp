@@ -1,4 +1,4 @@
-// The stride prefetcher users know (seed 003, figure 1; docs/prefetch.md,
+// The stride prefetcher users know (CN109461113A's background; docs/prefetch.md,
 // "Stride prefetcher"): a table of the last address, the stride between the
 // last two and a confidence counter, per PC and warp (warps interleave, so
 // one warp's stream is what has a stride). When the same stride is seen

@@ -1,4 +1,4 @@
-// The on-chip performance counters of seed 000, paragraph 0098: per task
+// The on-chip performance counters of CN115422098A [0098]: per task
 // type and per application (process), the requests and bytes that reached a
 // channel, the cycles from the earliest to the latest of them, and the mean
 // window entropy of their channels (windows of W consecutive requests of

@@ -1,4 +1,4 @@
-// Register bank (seed 000): per-task XOR control vectors and schemes, global
+// Register bank (CN115422098A): per-task XOR control vectors and schemes, global
 // enables, per-task per-channel counters. One typed Register per row of the
 // register map; their write callbacks keep the translator's and the MMU's
 // views current. Plain C++; tlm_register_bank.hpp binds it to a socket.

@@ -1,4 +1,4 @@
-// The channel decoder (seed 000): splits a mapped address into the channel
+// The channel decoder (CN115422098A): splits a mapped address into the channel
 // index and the channel-local address (the mapped address with the channel
 // bits, or the row position, removed). Plain C++; the router's TLM shell and
 // the tests use it.

@@ -128,7 +128,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
     return tlm::TLM_COMPLETED;
   }
 
-  // A strided request (seed 001, steps 2 to 5): each channel its elements
+  // A strided request (CN104199782B, steps 2 to 5): each channel its elements
   // touch gets one message with them, all sent at the request's cycle; the
   // data comes back reassembled in element order, and the request completes
   // with the last message.

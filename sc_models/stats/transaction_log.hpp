@@ -1,4 +1,4 @@
-// Per-transaction CSV log (SPEC 10). docs/trace-format.md describes the
+// Per-transaction CSV log. docs/trace-format.md describes the
 // columns; sm and warp, last so older readers keep their positions, are
 // empty for requests that no SM issued. With memory.model: dram the DRAM
 // columns follow (kDramLogColumns).

@@ -91,7 +91,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   const FrontendParams frontend = frontend_params(cfg);
   // With issue_timing: memory a warp instruction's requests go out together
   // and its warp waits for all of them (docs/frontend.md); trace order and
-  // issue_timing: ordering keep seed 002's order.
+  // issue_timing: ordering keep CN106407063B's order.
   // In at the memory's answers end the requests' latencies (check_thread_simulation: issue_timing is memory).
   L1SequenceGenerator sequence(frontend, source,
                                frontend.issue_timing == IssueTiming::kMemory ? InstructionOrder::kWholeInstruction

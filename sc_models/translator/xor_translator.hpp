@@ -1,4 +1,4 @@
-// XOR address translator (seed 000). Plain C++: the TLM shell, the
+// XOR address translator (CN115422098A). Plain C++: the TLM shell, the
 // scoreboard and the explorer all use it.
 #pragma once
 #include <array>
@@ -26,11 +26,11 @@ struct TranslatorRegisters {
   // rows that passed channel_matrix_problem() get here (the config's check,
   // the register bank's commit).
   std::array<std::array<uint64_t, kMaxChannelBits>, kMaxTaskTypes> matrix_row{};
-  // Before the MMU (seed 000 claim 4, para 0133): the task type of a request
+  // Before the MMU (CN115422098A claim 4, [0133]): the task type of a request
   // comes from the first enabled VA range that holds its VA, else from its process.
   std::array<uint8_t, kMaxProcesses> process_task{};
   std::array<VaRange, kMaxVaRanges> va_range{};
-  // Dynamic selection (seed 000, paragraphs 0098-0100): the task type the
+  // Dynamic selection (CN115422098A [0098]-[0100]): the task type the
   // driver selected per process from the profile store, used instead of the
   // page's (or VA range's) while dynamic_selection is set.
   bool dynamic_selection = false;

@@ -370,7 +370,7 @@ void TlbStimulus::observe(const TlbEdge& e) {
       set_state(i, kFree);
       ++counts_.transactions;
     } else {
-      // A miss, or a hit in a large page's nested region: walk (claim 6 S16).
+      // A miss, or a hit in a large page's nested region: walk (CN113836054A claim 6, S16).
       if (t.attempt > 8) throw std::logic_error("TLB co-simulation: translation " + std::to_string(t.id) + " never hits");
       const Walked& w = walk(t.va);
       ++counts_.walks;
