@@ -45,6 +45,14 @@ inline std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+// gpumem's own rule (cli/plot_runner.cpp): python3 on PATH, else
+// /usr/bin/python3, the first that imports matplotlib; "" for none.
+inline std::string python_with_matplotlib() {
+  for (const char* python : {"python3", "/usr/bin/python3"})
+    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) return python;
+  return "";
+}
+
 struct Result {
   int exit_code;
   std::string out, err;

@@ -24,6 +24,7 @@ foreach(_cost IN ITEMS
     "Plot.ExploreJsonAndExplorePlot 12"
     "RegisterBank.EveryRefusedAccessChangesNothing 11"
     "DocExamples.EveryExampleShownIsWhatTheBinaryPrints 11"
+    "Readme.EveryUsingItLineRuns 10"
     "Cli.CosimAnnouncesEachStepOfAFirstUseOnATerminal 10"
     "Slurm.ACancelledTaskIsMissingAndResumeSubmitsItAlone 10"
     "TlbCosim.OneMillionRandomTranslationsOnTheLruVariant 8"

@@ -17,14 +17,6 @@ namespace {
 
 const std::string kScript = kSource + "/scripts/plot_channels.py";
 
-// gpumem's own rule (cli/explore_command.cpp): python3 on PATH, else
-// /usr/bin/python3, the first that imports matplotlib; "" for none.
-std::string python_with_matplotlib() {
-  for (const char* python : {"python3", "/usr/bin/python3"})
-    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) return python;
-  return "";
-}
-
 #define REQUIRE_MATPLOTLIB(python)                                                                      \
   const std::string python = python_with_matplotlib();                                                \
   if (python.empty()) GTEST_SKIP() << "no python3 here imports matplotlib (install python3-matplotlib)"

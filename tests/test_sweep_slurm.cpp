@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli_helpers.hpp"
+#include "readme_commands.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -123,6 +124,26 @@ TEST_F(Slurm, AFailingPointReportsItsStderr) {
                             "error: The following arguments were not expected: red --colour (gpumem run --help)\n"),
             std::string::npos)
       << status.out;
+}
+
+// README.md's --slurm line, as written, from the page (the other lines of
+// its "Using it" block run in Readme.EveryUsingItLineRuns): every point of
+// its spec done when the array ends.
+TEST_F(Slurm, TheReadmesSlurmLineRunsAsAJobArray) {
+  std::vector<ReadmeCommand> lines;
+  for (const ReadmeCommand& c : readme_commands())
+    if (c.command.find(" --slurm") != std::string::npos) lines.push_back(c);
+  ASSERT_EQ(lines.size(), 1u) << "README.md's \"Using it\" lines with --slurm";
+  const ReadmeCommand& line = lines[0];
+  ASSERT_GE(line.words.size(), 3u);
+  ASSERT_EQ(line.words[1], "sweep") << line.text;
+  const fs::path root = dir_ / "repo";
+  stage_readme_inputs(root, lines);
+  const ReadmeRun r = run_readme_command(line.command, root, dir_, env_);
+  ASSERT_EQ(r.exit_code, 0) << "README.md:" << line.line << ": " << line.command << "\n" << r.out << r.err;
+  wait_for(job_of({r.exit_code, r.out, r.err}));
+  const Result status = sweep({"status", (root / line.words[2]).string()});
+  EXPECT_NE(status.out.find(" done, 0 failed, 0 missing"), std::string::npos) << status.out;
 }
 
 }  // namespace
