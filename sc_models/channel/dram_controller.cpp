@@ -310,6 +310,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   DramBankCounters& n = counters_.banks[bi];
   if (!e.started) {
     e.started = true;
+    started_writes_ += e.write;
     e.start = t;
     e.row = c.kind == DramCommandKind::kPrecharge ? RowResult::kConflict
             : c.kind == DramCommandKind::kActivate ? RowResult::kMiss
@@ -350,6 +351,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   }
   b.forget();
   if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
+  else --started_writes_;
   c.queue->erase(c.queue->begin() + long(c.index));
   if (!bank_queues_.empty() && c.queue >= bank_queues_.data() && c.queue < bank_queues_.data() + bank_queues_.size())
     bank_queue_changed(static_cast<uint32_t>(c.queue - bank_queues_.data()));
@@ -395,7 +397,9 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   ++generation_;
   const bool writes = write_mode_;
   Choice row_cmd, column_cmd;
-  survey(write_queue_, !writes);
+  // Reading, the write queue takes part only with writes already started.
+  const bool write_queue_takes_part = writes || started_writes_ > 0;
+  if (write_queue_takes_part) survey(write_queue_, !writes);
   // Only the banks whose queue holds a read, in bank order.
   for (size_t word = 0; word < queued_banks_.size(); ++word) {
     for (uint64_t bits = queued_banks_[word]; bits; bits &= bits - 1) {
@@ -418,7 +422,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
       soonest_ = std::min(before, soonest_);
     }
   }
-  consider(write_queue_, !writes, t, row_cmd, column_cmd);
+  if (write_queue_takes_part) consider(write_queue_, !writes, t, row_cmd, column_cmd);
   if (row_used) row_cmd.queue = nullptr;
   if (!dual && row_cmd.queue && column_cmd.queue) {
     // One command bus: the older request's command.

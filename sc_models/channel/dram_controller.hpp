@@ -71,7 +71,7 @@ class DramController {
     if (!busy()) return kNever;
     return waiting_writes_.empty() && !(queued_prefetches_ && spec_.prefetch_drop_cycles) ? next_ + t_.CL + t_.tBL : next_;
   }
-  bool busy() const { return queued_reads_ + waiting_reads_.size() + waiting_writes_.size() + write_queue_.size() > 0; }
+  bool busy() const { return queued_reads_ > 0 || !waiting_reads_.empty() || !waiting_writes_.empty() || !write_queue_.empty(); }
   // End of the run: every queued request served, then the refreshes due by
   // `cycle`, so the counters cover the whole run.
   void drain(uint64_t cycle, std::vector<Done>& done);
@@ -173,6 +173,7 @@ class DramController {
   std::vector<Entry> write_queue_;                   // posted writes
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
   size_t queued_prefetches_ = 0;                     // of them, prefetches
+  size_t started_writes_ = 0;                        // posted writes whose row was opened or closed for them
   // Demand reads the scheduler can serve: in the read queue (bank_queue 0)
   // or in a bank queue. One waiting for room in a bank queue full of
   // prefetches does not hold those back: they would never make room.

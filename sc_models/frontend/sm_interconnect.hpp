@@ -3,7 +3,6 @@
 // MMU; it exists so each SM is an initiator of its own. In
 // simulation.timing: at a request's answer goes back to the SM it came from.
 #pragma once
-#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -24,19 +23,27 @@ class SmInterconnectTlm : public sc_core::sc_module {
   }
 
  private:
+  // at: the SM a request came from rides on its payload, so its answer
+  // finds the way back without a map entry per request in flight. The SMs
+  // pool their payloads, so each payload gets the extension once; the
+  // payload frees it.
+  struct FromSm : tlm::tlm_extension<FromSm> {
+    int sm = 0;
+    tlm_extension_base* clone() const override { return new FromSm(*this); }
+    void copy_from(const tlm_extension_base& other) override { sm = static_cast<const FromSm&>(other).sm; }
+  };
+
   tlm::tlm_sync_enum nb_transport_fw(int sm, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    if (phase == tlm::BEGIN_REQ) from_[&trans] = sm;
-    const tlm::tlm_sync_enum r = memory->nb_transport_fw(trans, phase, delay);
-    if (r == tlm::TLM_COMPLETED) from_.erase(&trans);
-    return r;
+    if (phase == tlm::BEGIN_REQ) {
+      FromSm* from = trans.get_extension<FromSm>();
+      if (!from) trans.set_extension(from = new FromSm);
+      from->sm = sm;
+    }
+    return memory->nb_transport_fw(trans, phase, delay);
   }
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    const auto it = from_.find(&trans);
-    const int sm = it->second;
-    if (phase == tlm::BEGIN_RESP) from_.erase(it);  // the SMs take every answer at once (TLM_COMPLETED)
-    return sms[sm]->nb_transport_bw(trans, phase, delay);
+    return sms[trans.get_extension<FromSm>()->sm]->nb_transport_bw(trans, phase, delay);
   }
-  std::unordered_map<const tlm::tlm_generic_payload*, int> from_;  // at: requests in flight, by the SM they came from
 
   void b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) { memory->b_transport(trans, delay); }
   unsigned transport_dbg(int, tlm::tlm_generic_payload& trans) { return memory->transport_dbg(trans); }

@@ -103,7 +103,9 @@ class ChannelRouterTlm : public sc_core::sc_module {
     return to_channel[how.channel]->nb_transport_fw(trans, phase, delay);
   }
   tlm::tlm_sync_enum nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    const auto it = message_of_.find(&trans);
+    // Only the router's own messages carry a ChannelMessage: most answers
+    // pass on without a look into the pool's map.
+    const auto it = trans.get_extension<ChannelMessage>() ? message_of_.find(&trans) : message_of_.end();
     if (it == message_of_.end()) {
       const auto walker = page_table_from_.find(&trans);
       if (walker == page_table_from_.end()) return target->nb_transport_bw(trans, phase, delay);
