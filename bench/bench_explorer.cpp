@@ -84,7 +84,7 @@ double time_explore(const std::string& gpumem, const std::filesystem::path& dir,
   const std::string config = (dir / "explore.yaml").string(), trace = (dir / "strided.csv").string();
   const std::string thread_count = std::to_string(threads);
   std::vector<const char*> argv{gpumem.c_str(), "explore",  "--config", config.c_str(), "--trace",
-                                trace.c_str(),  "--threads", thread_count.c_str(), nullptr};
+                                trace.c_str(),  "--jobs", thread_count.c_str(), nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);

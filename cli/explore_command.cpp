@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +21,7 @@
 #include "base/output_file.hpp"
 #include "config/config.hpp"
 #include "explorer/explore.hpp"
-#include "frontend/trace_reader.hpp"
+#include "frontend/ordered_requests.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
 #include "params/frontend_params.hpp"
@@ -35,6 +36,28 @@ namespace {
 
 nlohmann::json candidate_json(const Candidate& c) {
   return {{"name", c.name}, {"mean_window_entropy", c.entropy}, {"makespan_bound", c.makespan}};
+}
+
+// The candidate bits' entropy (TaskExploration::candidate_bits) under the
+// task type's table, twelve bits a row.
+void print_bit_entropy(const TaskExploration& t) {
+  const auto& bits = t.candidate_bits;
+  if (bits.empty()) return;
+  if (t.bit_windows)
+    std::printf("  candidate bit entropy, mean over %llu windows of this task type's requests:\n",
+                static_cast<unsigned long long>(t.bit_windows));
+  else
+    std::printf("  candidate bit entropy, over its %llu requests (fewer than a window):\n",
+                static_cast<unsigned long long>(t.requests));
+  constexpr size_t kPerRow = 12;
+  for (size_t first = 0; first < bits.size(); first += kPerRow) {
+    const size_t end = std::min(bits.size(), first + kPerRow);
+    std::printf("  %-8s", "bit");
+    for (size_t i = first; i < end; ++i) std::printf(" %6u", bits[i].bit);
+    std::printf("\n  %-8s", "entropy");
+    for (size_t i = first; i < end; ++i) std::printf(" %6.3f", bits[i].entropy);
+    std::printf("\n");
+  }
 }
 
 // The trace read with a count on the progress line.
@@ -54,16 +77,27 @@ class CountingSource : public RequestSource {
   uint64_t read_ = 0;
 };
 
+// Until --threads named a per-thread trace in every subcommand, explore's
+// --threads N counted the search's worker threads: a number that names no
+// file is that old use.
+const CLI::Validator kNotAWorkerCount(
+    [](std::string& s) {
+      const bool number = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      if (!number || std::filesystem::exists(s)) return std::string();
+      return "names a per-thread trace, as in run, and " + s + " is no file: the search's worker threads are --jobs " + s;
+    },
+    "");
+
 }  // namespace
 
 CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
   CLI::App* explore = app.add_subcommand("explore", "Score mappings on a trace and search for the best (docs/explorer.md)");
   explore->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
-  explore->add_option("--trace", args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
+  add_trace_input_options(*explore, args.input)->check(kNotAWorkerCount);
   explore->add_option("--window", args.window, "requests per window (default: stats.entropy_window, else memory.max_outstanding)")
       ->check(CLI::Range(1u, 1u << 20));
   explore->add_option("--beam", args.beam, "beam width of the joint XOR search (default 4)")->check(CLI::Range(1u, 64u));
-  explore->add_option("--threads", args.threads, "worker threads of the search (default 1)")->check(CLI::Range(1u, 64u));
+  explore->add_option("--jobs", args.jobs, "worker threads of the search (default 1)")->check(CLI::Range(1u, 64u));
   explore->add_option("--json", args.json, "write the scores and the recommendation as JSON to this file")->check(kPath);
   explore->add_option("--emit-yaml", args.emit_yaml, "write the recommended translator.tasks list to this file")->check(kPath);
   explore->add_option("--plot", args.plot,
@@ -75,11 +109,12 @@ CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
 
 int explore_command(const ExploreArgs& a) {
   const Config cfg = load_config(a.config);
-  std::unique_ptr<RequestSource> source;
-  if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
-  else if (!cfg.workload.empty()) source = make_workload(cfg);
-  else throw InputError(a.config, 0, "workload", "no --trace given and the config has no workload");
-  check_output_paths(a.config, a.trace, {{a.json, "--json"}, {a.emit_yaml, "--emit-yaml"}, {a.plot, "--plot"}});
+  const std::unique_ptr<ThreadTraceSource> threads = open_thread_input(a.input);
+  std::unique_ptr<RequestSource> source = open_request_input(cfg, a.input);
+  if (threads) source = std::make_unique<OrderedRequests>(frontend_params(cfg), *threads);
+  else if (!source && !cfg.workload.empty()) source = make_workload(cfg);
+  if (!source) throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
+  check_output_paths(a.config, a.input.path(), {{a.json, "--json"}, {a.emit_yaml, "--emit-yaml"}, {a.plot, "--plot"}});
   std::optional<OutputFile> json_out, yaml_out, plot_out;  // opened first: a bad path must not cost a search
   if (!a.json.empty()) json_out.emplace(a.json, "--json");
   if (!a.emit_yaml.empty()) yaml_out.emplace(a.emit_yaml, "--emit-yaml");
@@ -93,13 +128,17 @@ int explore_command(const ExploreArgs& a) {
   if (isatty(STDERR_FILENO)) progress.emplace(stderr);
   CountingSource counted(*source, progress ? &*progress : nullptr);
   const std::vector<TranslatorInput> stream = translator_inputs(cfg, counted);
-  ExploreOptions options{a.window, a.beam, a.threads, {}};
+  ExploreOptions options{a.window, a.beam, a.jobs, {}};
   if (progress)
     options.progress = [&](const std::string& stage, uint64_t done, uint64_t total) { progress->update(stage, done, total); };
   const Exploration x = explore(cfg, stream, options);
   if (progress) progress->clear();
 
+  if (threads)
+    std::printf("%s: per-thread trace, ordered by the front end on %u SMs with its drawn latencies%s\n", a.input.threads.c_str(),
+                cfg.frontend.num_sms, cfg.l1.present ? "; every request the SMs issue, the L1s' hits too" : "");
   std::printf("%zu requests at the translator, windows of %u\n", stream.size(), x.window);
+  std::printf("makespan bound: %s\n", x.makespan.assumes.c_str());
   nlohmann::json tasks = nlohmann::json::array();
   for (const TaskExploration& t : x.tasks) {
     std::printf("\ntask type %u (%llu requests)\n  %-12s %22s %14s\n", t.task_type, static_cast<unsigned long long>(t.requests),
@@ -109,7 +148,13 @@ int explore_command(const ExploreArgs& a) {
       std::printf("  %-12s %22.6f %14llu\n", c.name.c_str(), c.entropy, static_cast<unsigned long long>(c.makespan));
       ranked.push_back(candidate_json(c));
     }
-    tasks.push_back({{"task_type", t.task_type}, {"requests", t.requests}, {"ranked", ranked}});
+    print_bit_entropy(t);
+    nlohmann::json bits = nlohmann::json::array();
+    for (const BitEntropy& b : t.candidate_bits) bits.push_back({{"bit", b.bit}, {"entropy", b.entropy}});
+    tasks.push_back({{"task_type", t.task_type},
+                     {"requests", t.requests},
+                     {"ranked", ranked},
+                     {"candidate_bit_entropy", {{"windows", t.bit_windows}, {"bits", bits}}}});
   }
   const std::string yaml = tasks_yaml(x.recommended);
   std::printf("\nconfigured   mean window entropy %.6f, makespan bound %llu\n", x.configured.entropy,
@@ -122,8 +167,9 @@ int explore_command(const ExploreArgs& a) {
     for (const Candidate* c : {&x.identity, &x.configured, &x.predicted})
       series[c == &x.predicted ? "recommended" : c->name] = series_json(c->series, x.window);
     const nlohmann::json j = {{"config", a.config},
-                              {"trace", a.trace},
+                              {"trace", a.input.path()},
                               {"window", x.window},
+                              {"makespan_bound", {{"cycles_per_access", x.makespan.cycles_per_access()}, {"assumes", x.makespan.assumes}}},
                               {"requests", stream.size()},
                               {"tasks", tasks},
                               {"identity", candidate_json(x.identity)},

@@ -3,13 +3,16 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "trace_inputs.hpp"
+
 namespace gpumem::cli {
 
 struct ExploreArgs {
-  std::string config, trace, json, emit_yaml, plot;
+  std::string config, json, emit_yaml, plot;
+  TraceInputArgs input;
   unsigned window = 0;
   unsigned beam = 4;
-  unsigned threads = 1;
+  unsigned jobs = 1;  // worker threads of the search
 };
 
 // Declares `explore` and its options on `app`, filling `args` when parsed.

@@ -57,8 +57,8 @@ FrontendReport frontend_report(const Config& cfg, const SimulationResult& r) {
 
 // --compare-prefetch: the three runs in place of one.
 int run_compared(const RunArgs& a, const Config& cfg) {
-  if (a.threads.empty()) throw InputError("", 0, "--compare-prefetch", "needs --threads: the prefetchers sit beside the SMs' L1s");
-  check_output_paths(a.config, a.threads, {{a.stats_json, "--stats-json"}, {a.plot, "--plot"}});
+  if (a.input.threads.empty()) throw InputError("", 0, "--compare-prefetch", "needs --threads: the prefetchers sit beside the SMs' L1s");
+  check_output_paths(a.config, a.input.threads, {{a.stats_json, "--stats-json"}, {a.plot, "--plot"}});
   std::optional<OutputFile> out, plot_out;
   std::string python;  // found before the runs: a missing matplotlib must not cost them
   if (!a.plot.empty()) {
@@ -66,10 +66,10 @@ int run_compared(const RunArgs& a, const Config& cfg) {
     plot_out.emplace(a.plot, "--plot");
   }
   if (!a.stats_json.empty()) out.emplace(a.stats_json, "--stats-json");
-  nlohmann::json runs = compare_prefetch(cfg, a.threads);
+  nlohmann::json runs = compare_prefetch(cfg, a.input.threads);
   if (a.no_timing)
     for (auto& [kind, r] : runs.items()) r.erase("wall_seconds");
-  const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
+  const std::string text = nlohmann::json{{"config", a.config}, {"trace", a.input.threads}, {"compare_prefetch", runs}}.dump(2) + "\n";
   if (out) {
     std::fwrite(text.data(), 1, text.size(), out->stream());
     out->commit();
@@ -88,30 +88,7 @@ int run_compared(const RunArgs& a, const Config& cfg) {
 CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
   run->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
-  CLI::Option* trace_opt =
-      run->add_option("--trace", args.trace, "CSV request trace (default: the config's built-in workload)")->check(kPath);
-  run->add_option("--threads", args.threads,
-                  "per-thread GPU trace (CSV or binary): scheduled, coalesced and ordered per SM, one initiator per SM "
-                  "(docs/frontend.md)")
-      ->check(kPath)
-      ->excludes(trace_opt);
-  std::vector<std::string> trace_formats{"csv"};
-  for (const char* f : {"dramsim3", "ramulator-dram", "ramulator-cpu", "ramulator2-ldst", "ramulator2-rw"}) trace_formats.push_back(f);
-  run->add_option("--trace-format", args.trace_format,
-                  "form of --trace: csv (gpumem's), or another simulator's (docs/trace-format.md, \"Imported traces\")")
-      ->check(CLI::IsMember(trace_formats))
-      ->needs(trace_opt);
-  run->add_option("--threads-format", args.threads_format, "form of --threads: gpumem (CSV or binary) or accel-sim")
-      ->check(CLI::IsMember({"gpumem", "accel-sim"}));
-  run->add_option("--trace-process", args.import.process,
-                  "imported traces: the process of every request (its task type without an address space)")
-      ->check(CLI::Range(0u, kMaxProcesses - 1));
-  run->add_option("--request-bytes", args.import.request_bytes, "imported DRAM-level traces: bytes of every request (default 64)")
-      ->check(CLI::Range(1u, kMaxRequestBytes));
-  run->add_option("--address-vector-bits", args.import.address_vector_bits,
-                  "ramulator2-rw: bit width of each level of its address vectors, in order")
-      ->delimiter(',')
-      ->check(CLI::Range(0u, 64u));
+  add_trace_input_options(*run, args.input);
   run->add_option("--stats-json", args.stats_json, "Write statistics as JSON to this file")->check(kPath);
   run->add_option("--txn-log", args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
   run->add_option("--profile-store", args.profile_store,
@@ -148,17 +125,12 @@ int run_command(const RunArgs& a) {
   }
   const Config cfg = store ? apply_profile_store(configured, *store, store_notes) : configured;
   if (a.compare_prefetch) return run_compared(a, cfg);
-  std::unique_ptr<RequestSource> source;
-  std::unique_ptr<ThreadTraceSource> threads;
-  if (!a.threads.empty()) check_thread_simulation(cfg);  // before any output is opened
-  if (!a.threads.empty())
-    threads = a.threads_format == "accel-sim" ? open_accel_sim_trace(a.threads, a.import) : open_thread_trace(a.threads);
-  else if (!a.trace.empty() && a.trace_format != "csv")
-    source = open_imported_trace(request_limits(cfg), *import_format_from_name(a.trace_format), a.trace, a.import);
-  else if (!a.trace.empty()) source = std::make_unique<CsvTraceReader>(request_limits(cfg), a.trace);
-  else if (!cfg.workload.empty()) source = make_workload(cfg);
-  else throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
-  const std::string& trace_path = threads ? a.threads : a.trace;
+  if (!a.input.threads.empty()) check_thread_simulation(cfg);  // before any output is opened
+  std::unique_ptr<ThreadTraceSource> threads = open_thread_input(a.input);
+  std::unique_ptr<RequestSource> source = open_request_input(cfg, a.input);
+  if (!threads && !source && !cfg.workload.empty()) source = make_workload(cfg);
+  if (!threads && !source) throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
+  const std::string& trace_path = a.input.path();
 
   // The allocation the driver loads, and the other one (nesting on versus
   // off) for the fragmentation comparison.

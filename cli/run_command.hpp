@@ -6,17 +6,13 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "frontend/trace_import.hpp"
+#include "trace_inputs.hpp"
 
 namespace gpumem::cli {
 
 struct RunArgs {
   std::string config;
-  std::string trace;
-  std::string threads;
-  std::string trace_format = "csv";
-  std::string threads_format = "gpumem";
-  ImportOptions import;
+  TraceInputArgs input;
   std::string stats_json;
   std::string txn_log;
   std::string profile_store;

@@ -88,7 +88,7 @@ with open(sys.argv[1], 'w') as f:
 PY
 fi
 explore k16-strided --config "$IN/k16.yaml" --trace "$IN/strided-pages.csv"
-explore k16-strided-threads2 --config "$IN/k16.yaml" --trace "$IN/strided-pages.csv" --threads 2 --beam 2
+explore k16-strided-threads2 --config "$IN/k16.yaml" --trace "$IN/strided-pages.csv" --jobs 2 --beam 2
 (cd "$OUT/run" && md5sum -- * > ../sums.txt)
 (cd "$OUT" && md5sum -- explore/* >> sums.txt)
 echo "$(wc -l < "$OUT/sums.txt") outputs in $OUT; compare: diff OTHER/sums.txt $OUT/sums.txt"

@@ -320,4 +320,13 @@ TEST(InputErrorText, ControlBytesOfTheUsersTextAreShownNotObeyed) {
   EXPECT_EQ(std::string(e.what()), "t.csv:2: address: bad number '0x0\\x00zz\\x0d'") << "a NUL would end the message where it is printed";
 }
 
+// A binary file's bytes are no text: a terminal shows bytes that are not
+// UTF-8 as it likes, and may eat the quote after them. UTF-8 stays text.
+TEST(InputErrorText, BytesThatAreNotUtf8AreShownAsHex) {
+  const std::string bytes = "GPUMTHR1\x8b\xff\x7f caf\xc3\xa9 \xe2\x82 \xf0\x9f\x98\x80";
+  const InputError e("t.csv", 1, "", "got '" + bytes + "'");
+  EXPECT_EQ(std::string(e.what()), "t.csv:1: got 'GPUMTHR1\\x8b\\xff\\x7f caf\xc3\xa9 \\xe2\\x82 \xf0\x9f\x98\x80'")
+      << "a lone continuation byte, 0xff, DEL and a cut sequence are escaped; é and a four-byte character are not";
+}
+
 }  // namespace gpumem::test

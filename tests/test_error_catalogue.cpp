@@ -6,7 +6,8 @@
 //
 //   id          a short name; the test is ErrorCatalogue/Row.<id>
 //   bad input   `-`, or files separated by ` + `, each
-//                 `NAME`: `TEXT`                  (\n in TEXT is a newline)
+//                 `NAME`: `TEXT`                  (\n in TEXT is a newline, \t a tab,
+//                                                  \xNN the byte NN: a binary file's)
 //                 `NAME`: `PATH` with `A` → `B`   (PATH from the source tree, A replaced by B)
 //   command     `gpumem ARGS`, run in a scratch folder holding the files, where
 //               configs/ is the source tree's
@@ -18,6 +19,7 @@
 // A pipe inside a cell is written \| (Markdown's escape).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <iomanip>
 #include <regex>
@@ -103,6 +105,23 @@ std::vector<Row> catalogue() {
   return rows;
 }
 
+// A literal cell's text: \n a newline, \t a tab, \xNN the byte NN.
+std::string unescape(const std::string& cell) {
+  std::string out;
+  for (size_t i = 0; i < cell.size(); ++i) {
+    if (cell[i] == '\\' && i + 1 < cell.size() && (cell[i + 1] == 'n' || cell[i + 1] == 't')) {
+      out += cell[++i] == 'n' ? '\n' : '\t';
+    } else if (cell.compare(i, 2, "\\x") == 0 && i + 3 < cell.size() && std::isxdigit(static_cast<unsigned char>(cell[i + 2])) &&
+               std::isxdigit(static_cast<unsigned char>(cell[i + 3]))) {
+      out += static_cast<char>(std::stoi(cell.substr(i + 2, 2), nullptr, 16));
+      i += 3;
+    } else {
+      out += cell[i];
+    }
+  }
+  return out;
+}
+
 class ErrorCatalogue : public Cli, public ::testing::WithParamInterface<Row> {
  protected:
   // Writes the row's files; false (with a failure) if the cell does not parse.
@@ -125,7 +144,7 @@ class ErrorCatalogue : public Cli, public ::testing::WithParamInterface<Row> {
         }
         write(m[1], text.replace(at, m[3].length(), m[4].str()));
       } else if (std::regex_match(item, m, literal)) {
-        write(m[1], std::regex_replace(std::regex_replace(m[2].str(), std::regex(R"(\\n)"), "\n"), std::regex(R"(\\t)"), "\t"));
+        write(m[1], unescape(m[2].str()));
       } else {
         ADD_FAILURE() << "bad input cell item: " << item;
         return false;

@@ -195,6 +195,154 @@ TEST_F(Cli, ExploreRefusesBadInputBeforeSearching) {
   EXPECT_NE(r.err.find("--json"), std::string::npos) << r.err;
 }
 
+// A per-thread trace through --threads: the requests the front end's
+// ordering gives the SMs, the stream `trace convert --to dramsim3` writes of
+// the same trace, so exploring that DRAMsim3 trace with --trace scores the
+// same to the last bit. The CSV form and --jobs 2 change nothing either.
+TEST_F(Cli, ExploreReadsAPerThreadTraceInTheFrontEndsOrder) {
+  write("c.yaml",
+        "memory: {address_bits: 32, channels: 16, max_outstanding: 64}\n"
+        "translator: {channel_bits: [8, 9, 10, 11], candidate_bits: [12, 13, 14, 15, 16, 17, 18, 19]}\n"
+        "frontend: {num_sms: 4}\n");
+  const std::string cfg = path("c.yaml").string();
+  ASSERT_EQ(run({"trace", "gen", "transpose", "--rows", "64", "--cols", "128", "--out", path("tr.bin").string()}).exit_code, 0);
+  ASSERT_EQ(run({"trace", "convert", path("tr.bin").string(), path("tr.csv").string(), "--quiet"}).exit_code, 0);
+  ASSERT_EQ(run({"trace", "convert", path("tr.bin").string(), path("tr.trc").string(), "--to", "dramsim3", "--config", cfg,
+                 "--quiet"}).exit_code, 0);
+  Result r = run({"explore", "--config", cfg, "--threads", path("tr.bin").string(), "--json", path("bin.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tr.bin: per-thread trace, ordered by the front end on 4 SMs"), std::string::npos) << r.out;
+  auto bin = json("bin.json");
+  EXPECT_EQ(bin.at("trace"), path("tr.bin").string());
+  EXPECT_GT(bin.at("requests").get<uint64_t>(), 64u * 128 / 32) << "every line read and written";
+  auto without_trace = [](nlohmann::json j) {
+    j.erase("trace");
+    return j;
+  };
+  r = run({"explore", "--config", cfg, "--trace", path("tr.trc").string(), "--trace-format", "dramsim3", "--json",
+           path("trc.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(without_trace(json("trc.json")), without_trace(bin)) << "the DRAMsim3 form of the front end's requests";
+  r = run({"explore", "--config", cfg, "--threads", path("tr.csv").string(), "--jobs", "2", "--json", path("csv.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(without_trace(json("csv.json")), without_trace(bin));
+}
+
+// A strided request's elements are requests of their own to the entropy,
+// as in a run, and those in one interleave granule one access to the
+// makespan bound, as the channel serves them: a warp reading 128 bytes in
+// 32-byte lines is one strided request of 32 elements in one 256-byte
+// granule, and a second warp's the same a page further.
+TEST_F(Cli, ExploreCountsAStridedRequestsElementsInOneGranuleAsOneAccess) {
+  write("c.yaml",
+        "memory: {address_bits: 32, channels: 2, service_cycles: 1, max_outstanding: 64}\n"
+        "translator: {channel_bits: [8], candidate_bits: [12], granule_bytes: 256}\n"
+        "frontend: {num_sms: 1, line_bytes: 32}\n");
+  std::string t = "thread,pc,op,address,width,dependent\nkernel,k,0\n";
+  for (unsigned w = 0; w < 2; ++w)
+    for (unsigned lane = 0; lane < 32; ++lane)
+      t += std::to_string(32 * w + lane) + ",0x10,R," + std::to_string(0x1000 * w + 4 * lane) + ",4,0\n";
+  write("t.csv", t);
+  const Result r = run({"explore", "--config", path("c.yaml").string(), "--threads", path("t.csv").string(), "--json",
+                        path("x.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("x.json");
+  EXPECT_EQ(j.at("requests"), 64u) << "every element";
+  EXPECT_EQ(j.at("identity").at("makespan_bound"), 2u) << "two accesses, both on channel 0";
+}
+
+// --threads names a per-thread trace in every subcommand; the search's
+// worker threads are --jobs, and the old `--threads N` says so.
+TEST_F(Cli, ExploresOldThreadCountIsRefusedNamingJobs) {
+  const std::string cfg = kSource + "/configs/examples/table1-xor.yaml";
+  Result r = run({"explore", "--config", cfg, "--threads", "3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpumem: error: --threads: names a per-thread trace, as in run, and 3 is no file: the search's worker "
+                   "threads are --jobs 3 (gpumem explore --help)\n");
+  r = run({"explore", "--config", cfg, "--jobs", "3", "--json", path("x.json").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // A file that happens to be called 3 is a trace.
+  write("3", "thread,pc,op,address,width,dependent\nkernel,k,0\n0,0x10,R,0x1000,4,0\n");
+  r = run_in(dir_.string(), {"explore", "--config", cfg, "--threads", "3"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("3: per-thread trace"), std::string::npos) << r.out;
+}
+
+// The makespan bound says what it assumes. On a DRAM config a channel's
+// access takes the data bus at its peak, tBL memory cycles, in the model's
+// cycles: 8 requests on one channel in two windows of 4 take 8 x 1 cycle on
+// simple channels of service_cycles 1, 8 x 2 on HBM2 (tBL 2 of 1 ns), 8 x
+// 2.5 on DDR4 (tBL 4 of 0.625 ns).
+TEST_F(Cli, ExploresMakespanBoundSaysWhatItAssumes) {
+  std::string trace = "cycle,task_type,op,address,size\n";
+  for (unsigned i = 0; i < 8; ++i) trace += "0,0,R," + std::to_string(0x400 * i) + ",64\n";
+  write("t.csv", trace);
+  const struct {
+    const char* memory;
+    double per_access;
+    uint64_t bound;
+    const char* says;
+  } cases[] = {
+      {"service_cycles: 1", 1, 8, "x 1 cycle (memory.service_cycles), summed: a window's requests all outstanding, each channel serving"},
+      {"preset: hbm2", 2, 16, "(hbm2: one 64-byte access per tBL = 2 tCK of 1000 ps); banks, rows, refresh and bus turnarounds are ignored"},
+      {"preset: ddr4", 2.5, 20, "x 2.5 cycles, summed: a window's requests all outstanding, each channel's data bus at its peak (ddr4: one "
+                                "64-byte access per tBL = 4 tCK of 625 ps)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.memory);
+    write("c.yaml", std::string("memory: {address_bits: 32, channels: 4, max_outstanding: 4, ") + c.memory +
+                        "}\ntranslator: {channel_bits: [8, 9], candidate_bits: [12]}\n");
+    const Result r = run({"explore", "--config", path("c.yaml").string(), "--trace", path("t.csv").string(), "--json",
+                          path("x.json").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nmakespan bound: per window, the busiest channel's accesses x "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(c.says), std::string::npos) << r.out;
+    const auto j = json("x.json");
+    EXPECT_EQ(j.at("makespan_bound").at("cycles_per_access").get<double>(), c.per_access);
+    EXPECT_NE(j.at("makespan_bound").at("assumes").get<std::string>().find(c.says), std::string::npos);
+    EXPECT_EQ(j.at("identity").at("makespan_bound").get<uint64_t>(), c.bound) << "every request on channel 0";
+  }
+}
+
+// CN115422098A [0075]: addresses 0000, 0001, 0011, 0111 (here in bits 12 to
+// 15) give bits 0 to 3 the entropies 0.811, 1, 0.811 and 0. Task type 1's
+// two requests are fewer than a window and scored as that partial window.
+TEST_F(Cli, ExplorePrintsEachTaskTypesCandidateBitEntropy) {
+  write("c.yaml",
+        "memory: {address_bits: 32, channels: 2, max_outstanding: 4}\n"
+        "translator: {channel_bits: [8], candidate_bits: [12, 13, 14, 15]}\n");
+  write("t.csv",
+        "cycle,task_type,op,address,size\n"
+        "0,0,R,0x0000,64\n0,0,R,0x1000,64\n0,1,R,0x10000,64\n0,0,R,0x3000,64\n0,1,R,0x11000,64\n0,0,R,0x7000,64\n");
+  const Result r = run({"explore", "--config", path("c.yaml").string(), "--trace", path("t.csv").string(), "--json",
+                        path("x.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  candidate bit entropy, mean over 1 windows of this task type's requests:\n"
+                       "  bit          12     13     14     15\n"
+                       "  entropy   0.811  1.000  0.811  0.000\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  candidate bit entropy, over its 2 requests (fewer than a window):\n"
+                       "  bit          12     13     14     15\n"
+                       "  entropy   1.000  0.000  0.000  0.000\n"),
+            std::string::npos)
+      << r.out;
+  const auto j = json("x.json");
+  const double h = -(0.25 * std::log2(0.25) + 0.75 * std::log2(0.75));
+  const double want[2][4] = {{h, 1, h, 0}, {1, 0, 0, 0}};
+  ASSERT_EQ(j.at("tasks").size(), 2u);
+  for (unsigned t = 0; t < 2; ++t) {
+    const auto& e = j.at("tasks")[t].at("candidate_bit_entropy");
+    EXPECT_EQ(j.at("tasks")[t].at("task_type"), t) << "most requests first";
+    EXPECT_EQ(e.at("windows"), t == 0 ? 1u : 0u);
+    ASSERT_EQ(e.at("bits").size(), 4u);
+    for (unsigned b = 0; b < 4; ++b) {
+      EXPECT_EQ(e.at("bits")[b].at("bit"), 12 + b);
+      EXPECT_NEAR(e.at("bits")[b].at("entropy").get<double>(), want[t][b], 1e-6) << "task type " << t << " bit " << 12 + b;
+    }
+  }
+}
+
 // On a terminal (script(1) gives one), a long explore says where it is on
 // stderr and clears the line before the report.
 TEST_F(Cli, ExploreShowsItsStageOnATerminal) {

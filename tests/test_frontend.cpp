@@ -11,6 +11,7 @@
 
 #include "frontend/coalescer.hpp"
 #include "frontend/l1_sequence.hpp"
+#include "frontend/ordered_requests.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "params/frontend_params.hpp"
@@ -605,6 +606,69 @@ TEST(StridedRequests, TheSwitchOffSendsLineRequests) {
   EXPECT_EQ(on.strided_line_requests, 2u);
   EXPECT_EQ(off.requests, 2u);
   EXPECT_EQ(off.strided_requests, 0u);
+}
+
+// ---------------------------------------------------------------- one request stream
+
+std::vector<Request> ordered_requests(const Config& cfg, const std::string& text) {
+  std::istringstream in(text);
+  auto src = read_thread_trace(in, "t.csv");
+  OrderedRequests requests(frontend_params(cfg), *src);
+  std::vector<Request> out;
+  Request r;
+  while (requests.next(r)) out.push_back(r);
+  return out;
+}
+
+// gpumem explore --threads's stream: the ordering's requests as the
+// generator gives them, tick by tick, SMs in order, a strided request's
+// elements one request each with the strided request's id, its width and
+// its element's address; the kernel's process is the task type without an
+// address space.
+TEST(OrderedRequests, AreTheOrderingsRequestsWithEachStridedElementARequest) {
+  for (const char* timing : {"ordering", "memory"}) {
+    SCOPED_TRACE(timing);
+    const Config cfg = frontend_config(std::string("{num_sms: 2, blocks_per_sm: 1, warps_per_block: 1, latency_min: 3, "
+                                                   "latency_sigma: 0, issue_timing: ") + timing + "}");
+    // Block 0 (SM 0): a dependent load of four lines, then a strided load of
+    // four lanes a page apart. Block 1 (SM 1): three independent loads.
+    std::string t = header() + "kernel,k,2\n";
+    for (uint32_t lane = 0; lane < 4; ++lane) t += line(lane, 0x10, 0x1000 + 0x100 * lane, true);
+    for (uint32_t lane = 0; lane < 4; ++lane) t += line(lane, 0x18, 0x20000 + 0x1000 * lane, false);
+    for (int i = 0; i < 3; ++i) t += line(32, 0x20 + 8 * i, 0x8000 + 0x100 * i, false);
+    const InstructionOrder how = std::string(timing) == "memory" ? InstructionOrder::kWholeInstruction : InstructionOrder::kPerRequest;
+    EXPECT_EQ(instruction_order(frontend_params(cfg).issue_timing), how);
+    const auto seq = order(cfg, t, nullptr, how);
+    std::vector<Request> want;
+    for (size_t i = 0; i < seq.size(); ++i) {
+      const CoalescedAccess& a = seq[i].access;
+      for (unsigned e = 0; e < std::max(1u, unsigned(a.elements)); ++e) {
+        Request r;
+        r.id = i;
+        r.cycle = seq[i].slot;
+        r.address = a.strided() ? a.address + e * a.stride : a.base();
+        r.size = a.strided() ? a.width : a.bytes();
+        r.task_type = 2;
+        r.sm = seq[i].sm;
+        r.warp = seq[i].warp;
+        want.push_back(r);
+      }
+    }
+    const auto got = ordered_requests(cfg, t);
+    ASSERT_EQ(got.size(), want.size());
+    ASSERT_EQ(got.size(), 11u) << "four lines, four elements, three loads";
+    for (size_t i = 0; i < got.size(); ++i) {
+      SCOPED_TRACE(i);
+      EXPECT_EQ(got[i].id, want[i].id);
+      EXPECT_EQ(got[i].cycle, want[i].cycle);
+      EXPECT_EQ(got[i].address, want[i].address);
+      EXPECT_EQ(got[i].size, want[i].size);
+      EXPECT_EQ(got[i].task_type, 2u);
+      EXPECT_EQ(got[i].process, 0u);
+      EXPECT_EQ(got[i].sm, want[i].sm);
+      EXPECT_EQ(got[i].warp, want[i].warp);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- resident records

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "base/input_error.hpp"
+#include "frontend/l1_sequence.hpp"
+#include "frontend/thread_trace_io.hpp"
 #include "frontend/trace_import.hpp"
+#include "frontend/trace_kind.hpp"
 #include "frontend/trace_reader.hpp"
 #include "params/frontend_params.hpp"
 #include "test_helpers.hpp"
@@ -632,6 +635,129 @@ TEST(ImportAccelSim, KernelListErrorsNameTheListLine) {
   const auto items = drain(*open_accel_sim_trace(list("one.g", "kernel-1.traceg\n"), options(0)));
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].kernel.warps_per_block, 1u);
+}
+
+
+// ---------------------------------------------------------------- which trace is which
+
+TraceIdentity identify_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return identify_trace(ss.str());
+}
+
+TEST(TraceKind, EachShippedSampleIsToldFromItsStart) {
+  using F = ImportFormat;
+  const struct {
+    const char* file;
+    F format;
+  } dram[] = {{"dramsim3.trace", F::kDramsim3},
+              {"ramulator-dram.trace", F::kRamulatorDram},
+              {"ramulator-cpu.trace", F::kRamulatorCpu},
+              {"ramulator2-ldst.trace", F::kRamulator2LoadStore},
+              {"ramulator2-rw.trace", F::kRamulator2ReadWrite}};
+  for (const auto& d : dram) {
+    const TraceIdentity id = identify_file(kData + d.file);
+    EXPECT_EQ(id.kind, TraceKind::kDramLevel) << d.file;
+    EXPECT_EQ(id.format, d.format) << d.file << " taken for " << import_format_name(id.format);
+    EXPECT_EQ(id.line, 1) << d.file;
+  }
+  for (const char* f : {"kernel-1.traceg", "kernel-2.traceg", "kernelslist.g"})
+    EXPECT_EQ(identify_file(kData + f).kind, TraceKind::kAccelSim) << f;
+}
+
+TEST(TraceKind, GpumemsOwnFilesAreToldByTheirHeaderOrMagic) {
+  const std::string magic(kThreadTraceMagic, sizeof kThreadTraceMagic);
+  TraceIdentity id = identify_trace(magic + std::string("\x01\x00\xff", 3));
+  EXPECT_EQ(id.kind, TraceKind::kPerThread);
+  EXPECT_TRUE(id.binary);
+  EXPECT_EQ(id.line, 0) << "a binary file has no lines";
+  const struct {
+    std::string text;
+    TraceKind kind;
+    int line;
+  } cases[] = {
+      {"cycle,task_type,op,address,size\n0,0,R,0x0,64\n", TraceKind::kRequests, 1},
+      {"# by hand\n\n  cycle , process , op , va , size , data \r\n", TraceKind::kRequests, 3},
+      {"thread,pc,op,address,width,dependent,data\nkernel,k,0\n", TraceKind::kPerThread, 1},
+      {"#\nthread,pc,op,address,width,dependent\n", TraceKind::kPerThread, 2},
+      {std::string(kL1SequenceHeader) + "\n", TraceKind::kL1Sequence, 1},
+      {"-kernel name = k\n", TraceKind::kAccelSim, 1},
+      // Of no known kind: each goes to the reader it was given to.
+      {"", TraceKind::kUnknown, 0},
+      {"# only a comment\n\n", TraceKind::kUnknown, 0},
+      {"cycle,task_type,op,addr,size\n", TraceKind::kUnknown, 0},
+      {magic.substr(0, 7), TraceKind::kUnknown, 0},
+      {"hello\n", TraceKind::kUnknown, 0},
+  };
+  for (const auto& c : cases) {
+    id = identify_trace(c.text);
+    EXPECT_EQ(id.kind, c.kind) << c.text;
+    EXPECT_EQ(id.line, c.line) << c.text;
+    EXPECT_FALSE(id.binary) << c.text;
+  }
+}
+
+// Each reader refuses the other kinds before reading a record, naming what
+// the file is and the flag that reads it; a file of its own kind, or of no
+// known kind, it reads (and judges) itself.
+TEST(TraceKind, EachReaderRefusesAnotherKindNamingItAndTheFlagThatReadsIt) {
+  const Config cfg = physical_config();
+  const std::string binary = std::string(kThreadTraceMagic, sizeof kThreadTraceMagic) + "K";
+  const std::string threads = "thread,pc,op,address,width,dependent\nkernel,k,0\n0,0x10,R,0x1000,4,0\n";
+  const std::string requests = "# mine\ncycle,task_type,op,address,size\n0,0,R,0x0,64\n";
+  auto csv = [&](const std::string& text) {
+    return [&cfg, text] {
+      std::istringstream in(text);
+      CsvTraceReader reader(request_limits(cfg), in, "t");
+    };
+  };
+  auto per_thread = [](const std::string& text) {
+    return [text] {
+      std::istringstream in(text);
+      read_thread_trace(in, "t");
+    };
+  };
+  auto accel_sim = [](const std::string& text) {
+    return [text] {
+      std::istringstream in(text);
+      read_accel_sim_trace(in, "t", ImportOptions{});
+    };
+  };
+  auto dramsim3 = [&](const std::string& text) { return [&cfg, text] { import_text(cfg, ImportFormat::kDramsim3, text, {}); }; };
+  EXPECT_TRUE(rejected_at(csv(binary), "t", 0, 0, "", "this is a per-thread trace (binary), not a request trace: use --threads"));
+  EXPECT_TRUE(rejected_at(csv(threads), "t", 1, 0, "", "this is a per-thread trace (CSV), not a request trace: use --threads"));
+  EXPECT_TRUE(rejected_at(csv("0x40 READ 5\n"), "t", 1, 0, "", "this is a DRAMsim3 trace, not a request trace: use --trace --trace-format dramsim3"));
+  EXPECT_TRUE(rejected_at(per_thread(requests), "t", 2, 0, "", "this is a request trace (CSV), not a per-thread trace: use --trace"));
+  EXPECT_TRUE(rejected_at(per_thread("-kernel name = k\n"), "t", 1, 0, "",
+                          "this is an Accel-Sim trace, not a per-thread trace: use --threads --threads-format accel-sim"));
+  EXPECT_TRUE(rejected_at(accel_sim(binary), "t", 0, 0, "",
+                          "this is a per-thread trace (binary), not an Accel-Sim trace: use --threads without --threads-format"));
+  EXPECT_TRUE(rejected_at(dramsim3(requests), "t.trace", 2, 0, "",
+                          "this is a request trace (CSV), not a dramsim3 trace: use --trace without --trace-format"));
+  EXPECT_TRUE(rejected_at(dramsim3(threads), "t.trace", 1, 0, "", "not a dramsim3 trace: use --threads"));
+  // Another DRAM-level format is that importer's to judge: its own line error.
+  EXPECT_TRUE(rejected_at(dramsim3("LD 0x40\n"), "t.trace", 1, 1, "address", "bad number 'LD'"));
+  // Unknown: the reader's own message, its bytes escaped.
+  EXPECT_TRUE(rejected_at(csv(std::string("\x1f\x8b\x08\x00\xff\n", 6)), "t", 1, 0, "", "got '\\x1f\\x8b\\x08\\x00\\xff'"));
+  std::istringstream own(requests);
+  Request r;
+  EXPECT_TRUE(CsvTraceReader(request_limits(cfg), own, "t").next(r));
+}
+
+// The check reads the file's start and puts it back: a trace longer than
+// what it reads is read whole, from its first record.
+TEST(TraceKind, TheCheckLeavesTheReaderItsWholeFile) {
+  std::string text = "cycle,task_type,op,address,size\n";
+  for (unsigned i = 0; i < 10000; ++i) text += std::to_string(i) + ",0,R," + std::to_string(64 * i) + ",64\n";
+  ASSERT_GT(text.size(), 128u * 1024);
+  std::istringstream in(text);
+  CsvTraceReader reader(request_limits(physical_config()), in, "t");
+  Request r;
+  unsigned n = 0;
+  while (reader.next(r)) EXPECT_EQ(r.address, 64u * n++);
+  EXPECT_EQ(n, 10000u);
 }
 
 }  // namespace

@@ -32,19 +32,36 @@ class InputError : public std::runtime_error {
     return printable(s + message);
   }
   // The user's bytes quoted in a message may hold a NUL (which would end the
-  // message where what() is printed) or other control bytes: \xNN instead.
+  // message where what() is printed), other control bytes, or bytes that
+  // are not UTF-8 (a binary file's, which a terminal garbles, eating the
+  // quote after them): \xNN instead. UTF-8 text (a name with an accent)
+  // stays as it is.
   static std::string printable(const std::string& text) {
     std::string out;
-    for (const char c : text) {
-      const auto u = static_cast<unsigned char>(c);
-      if (u >= 0x20 || c == '\n' || c == '\t') {
-        out += c;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const auto u = static_cast<unsigned char>(text[i]);
+      const size_t n = utf8_length(text, i);
+      if (n > 1) {
+        out.append(text, i, n);
+        i += n - 1;
+      } else if ((u >= 0x20 && u < 0x7f) || u == '\n' || u == '\t') {
+        out += text[i];
       } else {
         static const char kHex[] = "0123456789abcdef";
         out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
       }
     }
     return out;
+  }
+  // The bytes of the UTF-8 sequence of two or more bytes that starts at
+  // text[i], or 0 when none does.
+  static size_t utf8_length(const std::string& text, size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t n = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+    return n;
   }
   std::string file_;
   int line_;

@@ -1,6 +1,8 @@
 #include "explorer/explore.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,8 +34,18 @@ std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource&
                     [&](uint32_t offset, uint32_t value) { return bank.write(offset, 4, value) == RegStatus::kOk; });
   std::vector<TranslatorInput> out;
   Request r;
+  // The last request kept: an element of its strided request (the same id)
+  // in its granule is the same access.
+  uint64_t last_id = ~uint64_t{0}, last_granule = 0;
+  const unsigned granule_shift = cfg.channel_layout().granule_shift;
+  auto keep = [&](unsigned task, uint64_t address) {
+    const uint64_t granule = address >> granule_shift;
+    out.push_back({task, r.id == last_id && granule == last_granule, address});
+    last_id = r.id;
+    last_granule = granule;
+  };
   if (!image) {
-    while (source.next(r)) out.push_back({r.task_type, r.address});
+    while (source.next(r)) keep(r.task_type, r.address);
     return out;
   }
   // The walker reads what the driver wrote; a slot never written reads as an invalid entry.
@@ -50,11 +62,10 @@ std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource&
     const bool write = r.op == Op::kWrite;
     if (before) {
       const unsigned task = bank.translator_registers().task_for(r.process, r.address, small_bits);
-      if (mmu.translate(translator.map(r.address, task), write, read).fault == FaultReason::kNone)
-        out.push_back({task, r.address});
+      if (mmu.translate(translator.map(r.address, task), write, read).fault == FaultReason::kNone) keep(task, r.address);
     } else {
       const MmuOutcome o = mmu.translate(r.address, write, read);
-      if (o.fault == FaultReason::kNone) out.push_back({o.task_type, o.pa});
+      if (o.fault == FaultReason::kNone) keep(o.task_type, o.pa);
     }
   }
   return out;
@@ -89,8 +100,9 @@ class Stage {
 // Scores complete sets of mappings on the stream, exactly as gpumem run does.
 class Scorer {
  public:
-  Scorer(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned window, const Stage& stage)
-      : cfg_(cfg), stream_(stream), window_(window), decoder_(cfg.channel_layout()), stage_(stage) {}
+  Scorer(const Config& cfg, const std::vector<TranslatorInput>& stream, unsigned window, const MakespanModel& makespan,
+         const Stage& stage)
+      : cfg_(cfg), stream_(stream), window_(window), makespan_(makespan), decoder_(cfg.channel_layout()), stage_(stage) {}
 
   // With `series`, the candidate carries the windows over time too.
   Candidate score(const std::string& name, const TaskMapping& mapping, const std::vector<TaskMapping>& all,
@@ -102,9 +114,9 @@ class Scorer {
     WindowedEntropy entropy(cfg_.memory.channels, window_);
     if (series) entropy.keep_series();
     std::vector<uint64_t> load(cfg_.memory.channels, 0);
-    uint64_t makespan = 0, in_window = 0;
+    uint64_t units = 0, in_window = 0;
     auto close = [&] {
-      makespan += *std::max_element(load.begin(), load.end()) * cfg_.memory.service_cycles;
+      units += *std::max_element(load.begin(), load.end()) * makespan_.access_units;
       std::fill(load.begin(), load.end(), 0);
       in_window = 0;
     };
@@ -113,17 +125,18 @@ class Scorer {
       const TranslatorInput& in = stream_[i];
       const unsigned ch = decoder_.channel(tr.map(in.address, in.task_type));
       entropy.add(ch);
-      ++load[ch];
+      load[ch] += !in.same_access;
       if (++in_window == window_) close();
     }
     if (in_window) close();
-    return {name, mapping, entropy.mean(), makespan, entropy.series()};
+    return {name, mapping, entropy.mean(), makespan_.cycles(units), entropy.series()};
   }
 
  private:
   const Config& cfg_;
   const std::vector<TranslatorInput>& stream_;
   unsigned window_;
+  const MakespanModel& makespan_;
   ChannelDecoder decoder_;
   const Stage& stage_;
 };
@@ -363,7 +376,53 @@ class XorSearch {
   std::vector<uint32_t> short_channel_, short_pattern_;
 };
 
+// Per task type, its candidate bits' entropy over windows of its own
+// requests (TaskExploration::candidate_bits).
+std::vector<AddressBitEntropy> candidate_bit_entropy(const Config& cfg, const std::vector<TranslatorInput>& stream,
+                                                     unsigned window, const std::vector<uint64_t>& count) {
+  const auto& pb = cfg.translator.candidate_bits;
+  std::vector<AddressBitEntropy> bits;
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) bits.emplace_back(count[t] ? static_cast<unsigned>(pb.size()) : 0u, window);
+  for (const TranslatorInput& in : stream) bits[in.task_type].add(gather_bits(in.address, pb));
+  return bits;
+}
+
 }  // namespace
+
+MakespanModel makespan_model(const Config& cfg) {
+  MakespanModel m;
+  m.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
+  char text[400];
+  if (cfg.memory.model == MemoryModel::kDram) {
+    const DramSpec& d = cfg.memory.dram;
+    m.access_units = d.timing.tBL;
+    m.unit_ps = d.tck_ps;
+    std::snprintf(text, sizeof text,
+                  "per window, the busiest channel's accesses x %g cycles, summed: a window's requests all outstanding, "
+                  "each channel's data bus at its peak (%s: one %u-byte access per tBL = %u tCK of %llu ps); banks, rows, "
+                  "refresh and bus turnarounds are ignored, so a run takes longer",
+                  m.cycles_per_access(), d.preset.empty() ? "memory.dram" : d.preset.c_str(), d.org.access_bytes(),
+                  d.timing.tBL, static_cast<unsigned long long>(d.tck_ps));
+  } else {
+    m.access_units = cfg.memory.service_cycles;
+    std::snprintf(text, sizeof text,
+                  "per window, the busiest channel's accesses x %g cycle%s (memory.service_cycles), summed: a window's "
+                  "requests all outstanding, each channel serving its own back to back",
+                  m.cycles_per_access(), m.access_units == 1 ? "" : "s");
+  }
+  m.assumes = text;
+  return m;
+}
+
+uint64_t MakespanModel::cycles(uint64_t units) const {
+  if (!unit_ps) return units;
+  const unsigned __int128 ps = static_cast<unsigned __int128>(units) * unit_ps;
+  return static_cast<uint64_t>((ps + cycle_ps - 1) / cycle_ps);
+}
+
+double MakespanModel::cycles_per_access() const {
+  return unit_ps ? static_cast<double>(access_units * unit_ps) / static_cast<double>(cycle_ps) : static_cast<double>(access_units);
+}
 
 Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& stream, const ExploreOptions& options) {
   if (!is_pow2(cfg.memory.channels))
@@ -372,8 +431,9 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
                          std::to_string(cfg.memory.channels) + " channels share one scheme for all task types)");
   Exploration x;
   x.window = options.window ? options.window : cfg.entropy_window();
+  x.makespan = makespan_model(cfg);
   Stage stage(options.progress);
-  const Scorer scorer(cfg, stream, x.window, stage);
+  const Scorer scorer(cfg, stream, x.window, x.makespan, stage);
 
   // Every task type listed or seen gets an explicit entry, so that the
   // recommendation says what each one uses.
@@ -395,6 +455,7 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
   std::vector<unsigned> order;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t)
     if (count[t]) order.push_back(t);
+  const std::vector<AddressBitEntropy> bits = candidate_bit_entropy(cfg, stream, x.window, count);
   std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return count[a] > count[b]; });
 
   const auto& cb = cfg.translator.channel_bits;
@@ -406,6 +467,9 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
     TaskExploration te;
     te.task_type = t;
     te.requests = count[t];
+    for (size_t b = 0; b < cfg.translator.candidate_bits.size(); ++b)
+      te.candidate_bits.push_back({cfg.translator.candidate_bits[b], bits[t].mean(static_cast<unsigned>(b))});
+    te.bit_windows = bits[t].windows();
     const TaskMapping current = *find_task(working, t);
     auto add = [&](const std::string& name, const TaskMapping& m) {
       stage.set(task + ": " + name);

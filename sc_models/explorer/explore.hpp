@@ -18,19 +18,46 @@ namespace gpumem {
 // translator maps (the PA after the MMU, the VA before it).
 struct TranslatorInput {
   unsigned task_type;
+  // An element of a strided request in the interleave granule of the
+  // element before it: its channel serves the two in one access, which the
+  // makespan bound counts once (the entropy counts every element, as a run's).
+  bool same_access;
   uint64_t address;
 };
+static_assert(sizeof(TranslatorInput) == 16, "docs/explorer.md counts the stream at 16 bytes a request");
 
 // Every request of `source` in issue order, resolved through the driver's
 // page tables and the firmware's registers as the model resolves it;
 // requests that fault are left out, as gpumem run's statistics leave them.
 std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource& source);
 
+// What the makespan bound assumes a channel does (docs/explorer.md, "gpumem
+// explore"): serve one access per `access_units` of a clock whose unit is
+// `unit_ps` picoseconds, back to back. On `simple` the units are model
+// cycles and an access takes memory.service_cycles; on `dram` they are the
+// memory's tCK and an access holds the data bus for tBL, its peak.
+struct MakespanModel {
+  uint64_t access_units = 1;
+  uint64_t unit_ps = 0;   // 0: model cycles
+  uint64_t cycle_ps = 0;  // the model's cycle (simulation.cycle_ns)
+  std::string assumes;    // the sentence the report and the JSON give
+  // Model cycles of `units`, rounded up.
+  uint64_t cycles(uint64_t units) const;
+  double cycles_per_access() const;
+};
+MakespanModel makespan_model(const Config& cfg);
+
+// A candidate bit's per-address-bit entropy (AddressBitEntropy).
+struct BitEntropy {
+  unsigned bit = 0;
+  double entropy = 0;
+};
+
 struct Candidate {
   std::string name;     // identity, configured, prime, a baseline, xor search
   TaskMapping mapping;  // as a config writes it
   double entropy = 0;   // mean window entropy of the whole stream with it
-  uint64_t makespan = 0;  // the window bound (docs/explorer.md)
+  uint64_t makespan = 0;  // the window bound (MakespanModel)
   std::vector<SeriesPoint> series;  // the windows over time; for the whole-stream figures of Exploration only
 };
 
@@ -38,6 +65,11 @@ struct TaskExploration {
   unsigned task_type = 0;
   uint64_t requests = 0;
   std::vector<Candidate> ranked;  // best first
+  // Each candidate bit's entropy over windows of this task type's own
+  // requests, W at a time: what the XOR search has to fold into the channel
+  // bits (a bit that never changes gives nothing).
+  std::vector<BitEntropy> candidate_bits;
+  uint64_t bit_windows = 0;  // whole windows behind them (0: fewer than W requests, scored as one partial window)
 };
 
 // Where the search is, for a progress line: its stage ("task type 3 (1 of
@@ -55,6 +87,7 @@ struct ExploreOptions {
 
 struct Exploration {
   unsigned window = 0;
+  MakespanModel makespan;
   std::vector<TaskExploration> tasks;  // most requests first: the order they were chosen in
   std::vector<TaskMapping> recommended;  // every mapping of the recommended config
   // The whole stream, with its series (docs/explorer.md, "Series"):

@@ -11,6 +11,7 @@
 #include "base/text.hpp"
 #include "frontend/line_fields.hpp"
 #include "frontend/trace_import.hpp"
+#include "frontend/trace_kind.hpp"
 
 namespace gpumem {
 
@@ -503,6 +504,7 @@ bool is_kernel_trace(std::istream& in, const std::string& path) {
 
 std::unique_ptr<ThreadTraceSource> open_accel_sim_trace(const std::string& path, const ImportOptions& options) {
   std::unique_ptr<std::istream> file = open_input_file(path, "trace");
+  expect_trace_kind(*file, path, TraceKind::kAccelSim);
   const bool kernel = is_kernel_trace(*file, path);
   file->clear();
   file->seekg(0);
@@ -515,6 +517,7 @@ std::unique_ptr<ThreadTraceSource> open_accel_sim_trace(const std::string& path,
 
 std::unique_ptr<ThreadTraceSource> read_accel_sim_trace(std::istream& in, const std::string& name,
                                                         const ImportOptions& options) {
+  expect_trace_kind(in, name, TraceKind::kAccelSim);
   return std::make_unique<AccelSimTrace>(options, nullptr, name, nullptr, &in, name);
 }
 

@@ -539,6 +539,18 @@ bool L1SequenceGenerator::tick(std::vector<L1Request>& issued) {
 
 namespace gpumem {
 
+void describe_request(const L1Request& r, bool virtual_addresses, Request& req) {
+  const CoalescedAccess& a = r.access;
+  req.address = a.base();
+  req.process = virtual_addresses ? r.process : 0;
+  req.task_type = virtual_addresses ? 0 : r.process;
+  req.op = a.op;
+  req.size = a.bytes();
+  req.sm = r.sm;
+  req.warp = r.warp;
+  req.kernel = r.kernel;
+}
+
 void write_l1_request(std::FILE* f, const L1Request& r) {
   const CoalescedAccess& a = r.access;
   std::fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,0x%llx,%c,0x%llx,%u,%d,%u,%u,%llu,%u\n", static_cast<unsigned long long>(r.slot), r.sm,

@@ -18,6 +18,7 @@
 #include "frontend/frontend_params.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/thread_trace.hpp"
+#include "payload/request.hpp"
 
 namespace gpumem {
 
@@ -68,6 +69,11 @@ constexpr const char* kL1SequenceHeader =
     "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency,stride,elements";
 void write_l1_request(std::FILE* f, const L1Request& r);
 
+// The Request an SM issues for `r` (id, cycle and data aside), as gpumem
+// run --threads's observers see it: with an address space the kernel's
+// process and a VA, else its task type and a PA.
+void describe_request(const L1Request& r, bool virtual_addresses, Request& req);
+
 // How a warp instruction that coalesces into several requests is ordered
 // (docs/frontend.md, "Running a per-thread trace").
 enum class InstructionOrder {
@@ -80,6 +86,11 @@ enum class InstructionOrder {
   // last request, until the latencies of all of them have ended.
   kWholeInstruction,
 };
+
+// The order a run issues from under frontend.issue_timing.
+inline InstructionOrder instruction_order(IssueTiming timing) {
+  return timing == IssueTiming::kMemory ? InstructionOrder::kWholeInstruction : InstructionOrder::kPerRequest;
+}
 
 // What ends an issued request's latency, releasing its warp, its MSHR and
 // at last its block.

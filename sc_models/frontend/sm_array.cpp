@@ -125,21 +125,14 @@ WarpRunSummary SmArrayTlm::warp_summary() const {
   return w;
 }
 
-void SmArrayTlm::prepare(const L1Request& r, unsigned s, uint64_t issue, uint64_t id, RequestPayload& payload, Request& req,
+void SmArrayTlm::prepare(const L1Request& r, uint64_t issue, uint64_t id, RequestPayload& payload, Request& req,
                          unsigned char* data, unsigned char* enables, StridedExtension& strided) const {
   tlm::tlm_generic_payload& trans = payload.trans;
   RequestExtension& ext = payload.ext;
   const CoalescedAccess& a = r.access;
+  describe_request(r, fe_.limits.virtual_addresses, req);
   req.id = id;
   req.cycle = issue - start_cycle_;
-  req.address = a.base();
-  req.process = fe_.limits.virtual_addresses ? r.process : 0;
-  req.task_type = fe_.limits.virtual_addresses ? 0 : r.process;
-  req.op = a.op;
-  req.size = a.bytes();
-  req.sm = s;
-  req.warp = r.warp;
-  req.kernel = r.kernel;
   ext.info = RequestInfo{};
   ext.info.id = req.id;
   ext.info.task_type = req.task_type;
@@ -324,7 +317,7 @@ void SmArrayTlm::issue_all() {
 
     sc_core::sc_time delay = clock.advance_to(issue);
 
-    prepare(r, best, issue, done_, payload, req, data.data(), enables.data(), strided);
+    prepare(r, issue, done_, payload, req, data.data(), enables.data(), strided);
     (*sm[best])->b_transport(trans, delay);
     trans.clear_extension<StridedExtension>();
     if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone)
@@ -377,7 +370,7 @@ void SmArrayTlm::send(L1Request&& r, uint64_t now) {
   f.request = std::move(r);
   f.issue = now;
   f.seq = seq_++;
-  prepare(f.request, s, now, issued_++, f.payload, f.req, f.data.data(), f.enables.data(), f.strided);
+  prepare(f.request, now, issued_++, f.payload, f.req, f.data.data(), f.enables.data(), f.strided);
   WarpAccumulator& acc = sms_[s].warp_run[f.request.warp_slot];
   ++acc.outstanding;
   acc.last_issued = f.request.last_of_warp;

@@ -105,9 +105,9 @@ class SmArrayTlm : public sc_core::sc_module {
 
   void run();
   void issue_all();
-  // The payload of SM s's request r, issued at `issue` with id `id`, and
-  // the Request the observers will see.
-  void prepare(const L1Request& r, unsigned s, uint64_t issue, uint64_t id, RequestPayload& payload, Request& req,
+  // The payload of request r, issued at `issue` with id `id`, and the
+  // Request the observers will see.
+  void prepare(const L1Request& r, uint64_t issue, uint64_t id, RequestPayload& payload, Request& req,
                unsigned char* data, unsigned char* enables, StridedExtension& strided) const;
   // r's answer into the SM's statistics, and to the observers.
   void account(const L1Request& r, const Request& req, How& how, const unsigned char* data, const unsigned char* enables,

@@ -10,12 +10,16 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
+#include "frontend/trace_kind.hpp"
 
 namespace gpumem {
 
 namespace {
 
 bool valid_width(uint64_t w) { return w >= 1 && w <= kMaxThreadAccessBytes && is_pow2(w); }
+
+// The header without its last, optional column.
+std::string without_data(const std::string& header) { return header.substr(0, header.rfind(',')); }
 
 // ---------------------------------------------------------------- CSV
 
@@ -80,7 +84,7 @@ class CsvThreadTraceReader : public ThreadTraceSource {
     std::string got;
     for (size_t i = 0; i < fields_.size(); ++i) got += (i ? "," : "") + fields_[i];
     if (got == want) has_data_ = true;
-    else if (got != want.substr(0, want.rfind(','))) fail(0, "", "header must be '" + want + "' (data optional), got '" + got + "'");
+    else if (got != without_data(want)) fail(0, "", "header must be '" + want + "' (data optional), got '" + got + "'");
   }
 
   uint64_t number(size_t i, const char* key) const {
@@ -415,6 +419,7 @@ class BinaryThreadTraceWriter : public ThreadTraceSink {
 };
 
 std::unique_ptr<ThreadTraceSource> open_stream(std::unique_ptr<std::istream> owned, std::istream& in, const std::string& name) {
+  expect_trace_kind(in, name, TraceKind::kPerThread);
   char magic[sizeof kThreadTraceMagic] = {};
   in.read(magic, sizeof magic);
   const bool binary = in.gcount() == sizeof magic && std::memcmp(magic, kThreadTraceMagic, sizeof magic) == 0;
@@ -425,6 +430,17 @@ std::unique_ptr<ThreadTraceSource> open_stream(std::unique_ptr<std::istream> own
 }
 
 }  // namespace
+
+bool is_thread_trace_header(std::string_view line) {
+  std::string got;
+  for (size_t pos = 0;;) {
+    const size_t comma = line.find(',', pos);
+    got += (pos ? "," : "") + trim(std::string(line.substr(pos, comma == std::string_view::npos ? comma : comma - pos)));
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return got == kThreadTraceHeader || got == without_data(kThreadTraceHeader);
+}
 
 std::unique_ptr<ThreadTraceSource> open_thread_trace(const std::string& path) {
   std::unique_ptr<std::ifstream> f = open_input_file(path, "per-thread trace");

@@ -6,6 +6,7 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "frontend/thread_trace.hpp"
 
@@ -15,6 +16,9 @@ enum class ThreadTraceForm { kCsv, kBinary };
 
 constexpr char kThreadTraceMagic[8] = {'G', 'P', 'U', 'M', 'T', 'H', 'R', '1'};
 constexpr const char* kThreadTraceHeader = "thread,pc,op,address,width,dependent,data";
+
+// Whether `line` is the CSV form's header, with or without data (trace_kind.hpp).
+bool is_thread_trace_header(std::string_view line);
 
 // Opens `path` in whichever form it is. Throws InputError when it cannot.
 std::unique_ptr<ThreadTraceSource> open_thread_trace(const std::string& path);

@@ -3,9 +3,11 @@
 // that say what a line means. docs/trace-format.md, "Imported traces".
 #include "frontend/trace_import.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <initializer_list>
+#include <sstream>
 
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
@@ -13,6 +15,7 @@
 #include "base/types.hpp"
 #include "frontend/line_fields.hpp"
 #include "frontend/request_rules.hpp"
+#include "frontend/trace_kind.hpp"
 
 namespace gpumem {
 
@@ -43,8 +46,10 @@ struct LineRequest {
 
 class DramTraceImporter : public RequestSource {
  public:
+  // A probe (dram_level_format_of) reads whether each level of a
+  // ramulator2-rw vector is a number, not whether it fits its width.
   DramTraceImporter(const RequestLimits& limits, ImportFormat format, std::unique_ptr<std::ifstream> owned, std::istream& in,
-                    std::string name, const ImportOptions& options)
+                    std::string name, const ImportOptions& options, bool probe = false)
       : owned_(std::move(owned)),
         in_(in),
         name_(std::move(name)),
@@ -52,7 +57,8 @@ class DramTraceImporter : public RequestSource {
         rules_(limits),
         options_(options),
         line_(name_),
-        what_(std::string("a ") + import_format_name(format) + " line") {
+        what_(std::string("a ") + import_format_name(format) + " line"),
+        probe_(probe) {
     check_options();
     if (!fill()) throw InputError(name_, 0, "", "empty trace: no records");
   }
@@ -222,7 +228,7 @@ class DramTraceImporter : public RequestSource {
       const TextField part{v.text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos),
                            v.column + static_cast<int>(pos)};
       const uint64_t value = line_.number(part, "address_vector", parse_decimal);
-      if (value >> bits[level])
+      if (value >> bits[level] && !probe_)
         line_.fail(part.column, "address_vector",
              "level " + std::to_string(level) + " value " + part.text + " does not fit its " + std::to_string(bits[level]) +
                  " bits");
@@ -245,6 +251,7 @@ class DramTraceImporter : public RequestSource {
   size_t next_ = 0;
   uint64_t id_ = 0;     // requests handed out so far
   uint64_t clock_ = 0;  // dramsim3: the latest cycle; ramulator-cpu: the next instruction's cycle
+  bool probe_;
 };
 
 void refuse_accel_sim(ImportFormat format) {
@@ -273,17 +280,35 @@ std::string import_format_names() {
   return s;
 }
 
+std::optional<ImportFormat> dram_level_format_of(const std::string& line) {
+  for (const auto& f : kFormatNames) {
+    if (f.format == ImportFormat::kAccelSim) continue;
+    ImportOptions probe;
+    if (f.format == ImportFormat::kRamulator2ReadWrite)  // a level for each comma of the vector
+      probe.address_vector_bits.assign(std::count(line.begin(), line.end(), ',') + 1, 1);
+    std::istringstream in(line);
+    try {
+      DramTraceImporter(RequestLimits{}, f.format, nullptr, in, "", probe, true);
+      return f.format;
+    } catch (const InputError&) {
+    }
+  }
+  return std::nullopt;
+}
+
 std::unique_ptr<RequestSource> open_imported_trace(const RequestLimits& limits, ImportFormat format, const std::string& path,
                                                    const ImportOptions& options) {
   refuse_accel_sim(format);
   auto file = open_input_file(path, "trace");
   std::istream& in = *file;
+  expect_trace_kind(in, path, TraceKind::kDramLevel, format);
   return std::make_unique<DramTraceImporter>(limits, format, std::move(file), in, path, options);
 }
 
 std::unique_ptr<RequestSource> read_imported_trace(const RequestLimits& limits, ImportFormat format, std::istream& in,
                                                    const std::string& name, const ImportOptions& options) {
   refuse_accel_sim(format);
+  expect_trace_kind(in, name, TraceKind::kDramLevel, format);
   return std::make_unique<DramTraceImporter>(limits, format, nullptr, in, name, options);
 }
 

@@ -47,6 +47,10 @@ std::unique_ptr<RequestSource> open_imported_trace(const RequestLimits& limits, 
 std::unique_ptr<RequestSource> read_imported_trace(const RequestLimits& limits, ImportFormat format, std::istream& in,
                                                    const std::string& name, const ImportOptions& options);
 
+// The DRAM-level format whose reader takes `line` as a file's first
+// record, if one does: how trace_kind.hpp tells what such a file is.
+std::optional<ImportFormat> dram_level_format_of(const std::string& line);
+
 // An Accel-Sim trace as the per-thread trace: `path` is one kernel-N.traceg
 // or a kernelslist.g (each kernel file it lists, in order, relative to its
 // folder). Throws InputError (file:line:column: field) on a malformed line.

@@ -6,6 +6,7 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
+#include "frontend/trace_kind.hpp"
 
 namespace gpumem {
 
@@ -37,7 +38,18 @@ Fields split(std::string_view line) {
   }
   return f;
 }
+// Whether `cols` are `columns`, with or without the data column after them.
+bool header_has(const Fields& cols, const char* const* columns) {
+  bool ok = cols.count == kColumnCount || (cols.count == kColumnCount + 1 && cols[kColumnCount] == "data");
+  for (size_t i = 0; ok && i < kColumnCount; ++i) ok = cols[i] == columns[i];
+  return ok;
+}
 }  // namespace
+
+bool is_request_trace_header(std::string_view line) {
+  const Fields cols = split(trimmed(line));
+  return header_has(cols, kPhysicalColumns) || header_has(cols, kVirtualColumns);
+}
 
 CsvTraceReader::CsvTraceReader(const RequestLimits& limits, const std::string& path)
     : CsvTraceReader(limits, open_input_file(path, "trace"), path, nullptr) {}
@@ -52,6 +64,7 @@ CsvTraceReader::CsvTraceReader(const RequestLimits& limits, std::unique_ptr<std:
       rules_(limits),
       columns_(limits.virtual_addresses ? kVirtualColumns : kPhysicalColumns),
       page_bytes_(limits.page_bytes) {
+  expect_trace_kind(in_, name_, TraceKind::kRequests);
   read_header();
 }
 
@@ -75,9 +88,7 @@ void CsvTraceReader::read_header() {
   if (next_content_line(t)) {
     const Fields cols = split(t);
     const size_t want = kColumnCount;
-    bool ok = cols.count == want || (cols.count == want + 1 && cols[want] == "data");
-    for (size_t i = 0; ok && i < want; ++i) ok = cols[i] == columns_[i];
-    if (!ok) {
+    if (!header_has(cols, columns_)) {
       std::string header;
       for (size_t i = 0; i < want; ++i) header += (i ? "," : "") + std::string(columns_[i]);
       fail("", "header must be '" + header + "' with an optional ',data' column" +

@@ -13,6 +13,9 @@
 
 namespace gpumem {
 
+// Whether `line` is a request trace's header, either form (trace_kind.hpp).
+bool is_request_trace_header(std::string_view line);
+
 class CsvTraceReader : public RequestSource {
  public:
   CsvTraceReader(const RequestLimits& limits, const std::string& path);                     // opens the file

@@ -93,9 +93,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   // and its warp waits for all of them (docs/frontend.md); trace order and
   // issue_timing: ordering keep CN106407063B's order.
   // In at the memory's answers end the requests' latencies (check_thread_simulation: issue_timing is memory).
-  L1SequenceGenerator sequence(frontend, source,
-                               frontend.issue_timing == IssueTiming::kMemory ? InstructionOrder::kWholeInstruction
-                                                                              : InstructionOrder::kPerRequest,
+  L1SequenceGenerator sequence(frontend, source, instruction_order(frontend.issue_timing),
                                frontend.timing == TimingMode::kAt ? LatencySource::kMemory : LatencySource::kDrawn);
   SmInterconnectTlm interconnect("interconnect");
   SmArrayTlm sms("sms", frontend, sequence, clock);
