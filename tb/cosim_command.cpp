@@ -184,7 +184,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
   }
   session->print_counts(out);
-  print_coverage(out, session->coverage());
+  print_coverage(out, session->coverage(), kReportWidth);
   if (json) {
     nlohmann::ordered_json j;
     j["block"] = block->name;

@@ -228,7 +228,8 @@ void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const Tran
 }
 
 std::string TranslatorScoreboard::configured_report() const {
-  std::string s = "configured   requests compared on the config's own mapping (written first, as firmware does):";
+  const std::string head = "configured   requests compared on the config's own mapping (written first, as firmware does):";
+  std::vector<std::string> pieces;
   std::string unchecked;
   uint64_t none = 0;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
@@ -236,12 +237,13 @@ std::string TranslatorScoreboard::configured_report() const {
       none += compared_on_configured_[t];
       continue;
     }
-    s += " task type " + std::to_string(t) + " " + configured_names_[t] + " " + std::to_string(compared_on_configured_[t]) + ",";
+    pieces.push_back(" task type " + std::to_string(t) + " " + configured_names_[t] + " " +
+                     std::to_string(compared_on_configured_[t]) + ",");
     if (!compared_on_configured_[t]) unchecked += (unchecked.empty() ? "" : ", ") + std::to_string(t);
   }
-  s += " the rest none " + std::to_string(none);
-  if (!unchecked.empty()) s += " (task types " + unchecked + ": not checked on their configured mapping)";
-  return s;
+  pieces.push_back(" the rest none " + std::to_string(none));
+  if (!unchecked.empty()) pieces.push_back(" (task types " + unchecked + ": not checked on their configured mapping)");
+  return wrapped(head, pieces, kReportWidth, 13);
 }
 
 bool TranslatorScoreboard::configured(unsigned t) const {

@@ -162,9 +162,10 @@ class TranslatorScoreboard {
   // Requests compared per task type while its mapping was the config's own
   // (as the firmware loaded it: scheme, vectors, rows).
   const std::array<uint64_t, kMaxTaskTypes>& compared_on_configured() const { return compared_on_configured_; }
-  // "configured   ..." a line: those counts by task type and its configured scheme
-  // (a baseline by its name); a configured scheme other than none with no
-  // request compared on it says "not checked".
+  // "configured   ..." : those counts by task type and its configured scheme
+  // (a baseline by its name), on more lines when longer than kReportWidth; a
+  // configured scheme other than none with no request compared on it says
+  // "not checked".
   std::string configured_report() const;
 
  private:
