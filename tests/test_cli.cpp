@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
+#include "wave_layout.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -510,6 +511,12 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(r.out.find("rule:   hang: no handshake for 2 cycles"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("replay       "), std::string::npos) << r.out;
   EXPECT_NE(slurp(path("w/translator-seed1.replay")).find("--hang-cycles 2"), std::string::npos);
+  // The project's RTL: its saved layout, every row of it in the waves.
+  EXPECT_NE(r.out.find("\nlayout       " + path("w/translator-seed1.gtkw").string() +
+                       " (the contract's 15 ports, then 4 signals of the project's RTL)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(layout_file_check(path("w/translator-seed1.gtkw").string(), path("w/translator-seed1.fst").string()), "");
   // The pin-level mode stops at the same edge: its waves come from a fast
   // re-run of the same pins, which hangs there too.
   const Result pin = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--mode", "pin",
@@ -518,6 +525,7 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(pin.out.find("tlb hang: operation 1, cycle 5, seed 1"), std::string::npos) << pin.out;
   EXPECT_NE(pin.out.find("which fails at the same cycle"), std::string::npos) << pin.out;
   EXPECT_NE(slurp(path("p/tlb-seed1.replay")).find("--mode pin --hang-cycles 2"), std::string::npos);
+  EXPECT_EQ(layout_file_check(path("p/tlb-seed1.gtkw").string(), path("p/tlb-seed1.fst").string()), "");
 }
 
 // What no RTL of a block can run with (any other geometry is verilated:

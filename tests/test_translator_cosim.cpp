@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
 #include "regs/register_map.hpp"
@@ -321,9 +322,13 @@ TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("translator.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);
-  EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block translator --transactions 2000 --seed 7"),
+  EXPECT_NE(text.find("\n\"${GPUMEM:-gpumem}\" cosim --config " + shell_quoted(absolute_path("configs/default.yaml")) +
+                      " --block translator --transactions 2000 --seed 7 --waves " + shell_quoted(absolute_path(dir)) + "\n"),
             std::string::npos)
       << text;
+  // The view: the saved layout, every contract port in it and every row in the waves.
+  EXPECT_EQ(test::layout_file_check(files.view, files.waves), "");
+  EXPECT_EQ(files.layout_note, "the contract's 15 ports, then 4 signals of the project's RTL");
   std::filesystem::remove_all(dir);
 }
 
