@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include "base/input_error.hpp"
+#include "base/user_paths.hpp"
 #include "plot_runner.hpp"
 #include "sweep/sweep_merge.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -14,8 +14,6 @@
 #include "validators.hpp"
 
 namespace gpumem::cli {
-
-namespace fs = std::filesystem;
 
 CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   CLI::App* sweep = app.add_subcommand("sweep", "Run every point of a sweep spec (configs x traces x seeds) locally");
@@ -90,7 +88,7 @@ int sweep_command(const SweepArgs& a) {
     for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
     return 0;
   }
-  const std::string gpumem = fs::read_symlink("/proc/self/exe").string();
+  const std::string gpumem = running_program();
   const std::pair<bool, const char*> slurm_only[] = {{a.emit_only, "--emit-only"}, {a.throttle != 0, "--throttle"},
                                                      {!a.partition.empty(), "--partition"}, {!a.time.empty(), "--time"},
                                                      {!a.mem.empty(), "--mem"}, {!a.sbatch_args.empty(), "--sbatch-arg"}};

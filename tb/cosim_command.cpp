@@ -6,10 +6,12 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/user_paths.hpp"
 #include <nlohmann/json.hpp>
 #include "config/config.hpp"
 #include "tb/common/block_session.hpp"
@@ -92,26 +94,26 @@ std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& bl
 
 // A failed run: the scoreboard's first mismatch, an RTL assertion (the run
 // stops at the cycle it fired), a protocol violation or a hang (likewise), or
-// more than one. Returns the cycle the waves must reach.
-uint64_t print_failure(std::ostream& out, const char* block, const CosimSession& s, bool count_all, uint64_t seed) {
-  uint64_t fail_cycle = s.cycles();
-  if (const auto& v = s.protocol_violation()) {
-    out << (v->hang ? "\nHANG (the watchdog stopped the run)\n" : "\nPROTOCOL VIOLATION (stopped there)\n") << v->report()
-        << std::flush;
-    fail_cycle = v->cycle;
-  }
-  if (const auto report = s.first_mismatch_report()) {
-    out << "\nMISMATCH (" << s.mismatches() << (count_all ? " in all" : ", stopped at the first") << ")\n"
-        << *report << std::endl;
-    fail_cycle = s.first_mismatch_cycle();
-  }
-  if (s.assertion_failed()) {
-    fail_cycle = s.cycles();
+// more than one. The cycle the waves must reach.
+uint64_t failure_cycle(const CosimSession& s) {
+  if (s.assertion_failed()) return s.cycles();
+  if (s.first_mismatch_report()) return s.first_mismatch_cycle();
+  if (const auto& v = s.protocol_violation()) return v->cycle;
+  return s.cycles();
+}
+
+// What failed, in the words of its report.
+std::string failure_text(const CosimSession& s, const char* block, bool count_all, uint64_t seed) {
+  std::ostringstream out;
+  if (const auto& v = s.protocol_violation())
+    out << (v->hang ? "\nHANG (the watchdog stopped the run)\n" : "\nPROTOCOL VIOLATION (stopped there)\n") << v->report();
+  if (const auto report = s.first_mismatch_report())
+    out << "\nMISMATCH (" << s.mismatches() << (count_all ? " in all" : ", stopped at the first") << ")\n" << *report;
+  if (s.assertion_failed())
     out << "\nRTL ASSERTION FAILED (stopped there; Verilator's message above names the assertion)\n"
-        << block << " assertion failed: after " << s.transactions() << " transactions, cycle " << fail_cycle
-        << " (time " << fast_edge_time(fail_cycle) << " in that message and in the waves), seed " << seed << "\n";
-  }
-  return fail_cycle;
+        << block << " assertion failed: after " << s.transactions() << " transactions, cycle " << s.cycles()
+        << " (time " << fast_edge_time(s.cycles()) << " in that message and in the waves), seed " << seed << "\n";
+  return out.str();
 }
 
 }  // namespace
@@ -184,7 +186,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
   }
   session->print_counts(out);
-  print_coverage(out, session->coverage());
+  print_coverage(out, session->coverage(), kReportWidth);
   if (json) {
     nlohmann::ordered_json j;
     j["block"] = block->name;
@@ -203,24 +205,36 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     return 0;
   }
 
-  const uint64_t fail_cycle = print_failure(out, block->name, *session, a.count_all, a.seed);
-  const ArtifactWriter write = session->artifact_writer(a.config, run);
-  const std::string layout = session->wave_layout();
+  // The files first and what failed last, so that a terminal shows the
+  // report with the coverage above it.
+  const uint64_t fail_cycle = failure_cycle(*session);
+  const std::string failure = failure_text(*session, block->name, a.count_all, a.seed);
+  const ArtifactWriter write = session->artifact_writer(running_program(), a.config, run);
   // One --cc model of a design at a time: two alive deadlock in Verilator
   // 5.006's scope registry. A pin-level bench stays (SystemC cannot elaborate
   // again); its waves come from a fast-mode re-run of the same pins.
   if (!pin) session.reset();
-  const MismatchArtifacts files = write(fail_cycle, a.waves);
+  MismatchArtifacts files;
+  try {
+    files = write(fail_cycle, a.waves);
+  } catch (...) {
+    out << failure;  // what failed, whatever became of its files
+    throw;
+  }
+  out << "\n";
+  if (files.waves.empty())
+    out << "waves        none (the re-run ended before the window opened)\n";
+  else
+    out << "waves        " << shown_path(files.waves) << " (the 1000 cycles before the failing edge)\n";
   if (pin)
     out << "             (waves from a fast-mode re-run of the same pins, which "
         << (files.reproduced ? "fails at the same cycle)\n"
                              : "does NOT fail there: the difference is in the pin-level path)\n");
-  if (files.waves.empty())
-    out << "waves        none (the re-run ended before the window opened)\n";
-  else
-    out << "waves        " << files.waves << " (the 1000 cycles before the failing edge; layout waves/" << layout << ")\n";
-  out << "replay       " << files.replay << "\n";
-  if (!files.view.empty()) out << "open         gtkwave " << files.view << "   (the layout, opened on the failing edge)\n";
+  if (!files.view.empty()) out << "layout       " << shown_path(files.view) << " (" << files.layout_note << ")\n";
+  out << "replay       " << shown_path(files.replay) << " (bash it, from any folder)\n";
+  if (!files.view.empty())
+    out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the failing edge)\n";
+  out << failure;
   return 1;
 }
 

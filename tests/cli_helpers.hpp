@@ -87,9 +87,13 @@ class Cli : public ::testing::Test {
 
   // The same with environment settings ("NAME=value") for the run.
   Result run_env(const std::vector<std::string>& env, const std::vector<std::string>& args) const {
+    return run_env_in(env, "", args);
+  }
+  // Both: the settings, started in `dir`.
+  Result run_env_in(const std::vector<std::string>& env, const std::string& dir, const std::vector<std::string>& args) const {
     std::string settings;
     for (const auto& e : env) settings += "'" + e + "' ";
-    return run_with(settings, "", args);
+    return run_with(settings, dir, args);
   }
 
  private:

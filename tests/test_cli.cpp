@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
+#include "wave_layout.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -413,7 +414,7 @@ TEST_F(Cli, CosimTranslatorMillionTransactionsHitEveryMatrixBin) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const size_t at = r.out.find("coverage     matrix class: ");
   ASSERT_NE(at, std::string::npos) << r.out;
-  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  const std::string line = r.out.substr(at, r.out.find("\ncoverage ", at) - at);  // and the lines it goes on over
   for (const char* bin : {"baseline ipoly", "identity-like", "other accepted", "singular refused", "empty row refused",
                           "granule refused", "beyond refused", "re-commit in use", "commit with a request",
                           "staged rows unused"})
@@ -439,22 +440,35 @@ TEST_F(Cli, CosimChecksTheConfigsOwnBaselineMapping) {
   EXPECT_NE(r.out.find("result       agreement\n"), std::string::npos) << r.out;
 }
 
-// A run too short to hit every bin still agrees and names what it missed.
+// A run too short to hit every bin still agrees and names what it missed:
+// the first unhit bins, then how many more (the JSON has every bin).
 TEST_F(Cli, CosimNamesTheUnhitBins) {
-  const Result t = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "translator",
-                        "--transactions", "3"});
-  ASSERT_EQ(t.exit_code, 0) << t.out << t.err;
-  EXPECT_NE(t.out.find("coverage     task type: 0 "), std::string::npos) << t.out;
-  const size_t unhit = t.out.find("unhit bins  ");
-  ASSERT_NE(unhit, std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("task type:", unhit), std::string::npos) << t.out;
-  EXPECT_EQ(t.out.find("unhit bins   none"), std::string::npos) << t.out;
-  const Result l = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--transactions", "3"});
-  ASSERT_EQ(l.exit_code, 0) << l.out << l.err;
-  const size_t tlb_unhit = l.out.find("unhit bins  ");
-  ASSERT_NE(tlb_unhit, std::string::npos) << l.out;
-  EXPECT_NE(l.out.find(" evicted way:0", tlb_unhit), std::string::npos) << l.out;
-  EXPECT_NE(l.out.find(" flush:in-flight", tlb_unhit), std::string::npos) << l.out;
+  for (const char* block : {"translator", "tlb"}) {
+    const std::string file = std::string(block) + ".json";
+    const Result r = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", block, "--transactions",
+                          "3", "--json", path(file).string()});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json j = json(file);
+    std::set<std::string> zero;
+    for (const auto& g : j["coverage"])
+      for (const auto& b : g["bins"])
+        if (b[1] == 0) zero.insert(g["group"].get<std::string>() + ":" + b[0].get<std::string>());
+    const size_t at = r.out.find("\nunhit bins   ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    EXPECT_LE(line.size(), 160u) << line;
+    const std::string more = " more unhit bins (--json lists every bin)";
+    ASSERT_GT(line.size(), more.size()) << line;
+    ASSERT_EQ(line.compare(line.size() - more.size(), more.size(), more), 0) << line;
+    const size_t and_at = line.rfind(" ... and ");
+    ASSERT_NE(and_at, std::string::npos) << line;
+    // The bins named first are unhit; with those counted after them, every one.
+    const std::string listed = line.substr(13, and_at - 13) + " ";
+    size_t named = 0;
+    for (const std::string& bin : zero) named += (" " + listed).find(" " + bin + " ") != std::string::npos;
+    EXPECT_GT(named, 0u) << line;
+    EXPECT_EQ(named + std::stoul(line.substr(and_at + 9)), zero.size()) << line;
+  }
 }
 
 // The pin-level mode (SystemC clock): the same pins as fast mode for one seed,
@@ -497,6 +511,12 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(r.out.find("rule:   hang: no handshake for 2 cycles"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("replay       "), std::string::npos) << r.out;
   EXPECT_NE(slurp(path("w/translator-seed1.replay")).find("--hang-cycles 2"), std::string::npos);
+  // The project's RTL: its saved layout, every row of it in the waves.
+  EXPECT_NE(r.out.find("\nlayout       " + path("w/translator-seed1.gtkw").string() +
+                       " (the contract's 15 ports, then 4 signals of the project's RTL)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(layout_file_check(path("w/translator-seed1.gtkw").string(), path("w/translator-seed1.fst").string()), "");
   // The pin-level mode stops at the same edge: its waves come from a fast
   // re-run of the same pins, which hangs there too.
   const Result pin = run({"cosim", "--config", kSource + "/configs/default.yaml", "--block", "tlb", "--mode", "pin",
@@ -505,6 +525,7 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(pin.out.find("tlb hang: operation 1, cycle 5, seed 1"), std::string::npos) << pin.out;
   EXPECT_NE(pin.out.find("which fails at the same cycle"), std::string::npos) << pin.out;
   EXPECT_NE(slurp(path("p/tlb-seed1.replay")).find("--mode pin --hang-cycles 2"), std::string::npos);
+  EXPECT_EQ(layout_file_check(path("p/tlb-seed1.gtkw").string(), path("p/tlb-seed1.fst").string()), "");
 }
 
 // What no RTL of a block can run with (any other geometry is verilated:

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "cli_helpers.hpp"
+#include "wave_layout.hpp"
 
 namespace gpumem::test {
 namespace {
@@ -292,7 +293,7 @@ TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
   EXPECT_NE(bad.out.find("<-- differs"), std::string::npos);
   EXPECT_GT(fs::file_size(path("waves/translator-seed1.fst")), 0u);
   const std::string replay = slurp(path("waves/translator-seed1.replay"));
-  EXPECT_NE(replay.find("--rtl " + bug.string() + " --top two_stage_translator"), std::string::npos) << replay;
+  EXPECT_NE(replay.find("--rtl '" + bug.string() + "' --top two_stage_translator"), std::string::npos) << replay;
   // Verilator's warnings on a user's RTL do not stop it, and a run from the
   // cache shows them too (the bug leaves s1_flip[3:1] unread).
   auto lint = [](const std::string& out) {
@@ -306,6 +307,68 @@ TEST_F(Cli, CosimOfATwoStagePipelinedTranslatorAgreesAndCatchesItsOneLineBug) {
                                                 "two_stage_translator", "--waves", path("waves").string()});
   EXPECT_NE(again.out.find("(reused from the cache)"), std::string::npos);
   EXPECT_EQ(lint(again.out), lint(bad.out));
+}
+
+// A verification engineer proving their own translator, in their own folder
+// with paths relative to it: the report names its files from there, shows
+// the failing task type's registers and ends with the mismatch, the
+// coverage above it and no line longer than a terminal's couple of widths;
+// the layout lists the contract's ports, then the design's own signals, each
+// in the waves; the replay file reproduces the failure from any folder.
+TEST_F(Cli, CosimOfAUsersRtlReportsItsOwnWavesAndAReplayThatRunsFromAnyFolder) {
+  fs::create_directories(path("mine"));
+  fs::create_directories(path("elsewhere"));
+  fs::copy_file(kDefault, path("mine/my.yaml"));
+  write("mine/my.sv", edited(kTwoStage, "s1_addr[c(j)] ^ s1_flip[j]", "s1_addr[c(j)] ^ s1_flip[0]"));
+  const Result bad = run_env_in({kSharedCache}, path("mine").string(),
+                                {"cosim", "--config", "my.yaml", "--rtl", "my.sv", "--top", "two_stage_translator"});
+  ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("\nwaves        waves/translator-seed1.fst ("), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("\nlayout       waves/translator-seed1.gtkw (the contract's 15 ports, then "), std::string::npos)
+      << bad.out;
+  EXPECT_NE(bad.out.find("\nreplay       waves/translator-seed1.replay ("), std::string::npos) << bad.out;
+  EXPECT_EQ(bad.out.find(kSource + "/waves"), std::string::npos) << bad.out;
+  std::istringstream lines(bad.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 200u) << line;
+  EXPECT_NE(bad.out.find(" more unhit bins (--json lists every bin)\n"), std::string::npos) << bad.out;
+
+  const size_t mismatch = bad.out.find("\nMISMATCH (1, stopped at the first)\n");
+  ASSERT_NE(mismatch, std::string::npos) << bad.out;
+  EXPECT_LT(bad.out.find("\nunhit bins"), mismatch);
+  EXPECT_LT(bad.out.find("\nopen         gtkwave waves/translator-seed1.gtkw"), mismatch);
+  const std::string report = bad.out.substr(mismatch);
+  EXPECT_NE(report.find("\n  the model's registers for task type "), std::string::npos) << report;
+  EXPECT_NE(report.find("\n    CTRL.INTERLEAVE_ENABLE 1"), std::string::npos) << report;
+  EXPECT_NE(report.find("\n    TASK_SCHEME["), std::string::npos) << report;
+  EXPECT_NE(report.find("\n    XOR_VECTOR["), std::string::npos) << report;  // the bug is in xor's channel bits
+  EXPECT_EQ(report.rfind("\n  scheme    "), report.rfind('\n', report.size() - 2)) << "not the last line:\n" << report;
+
+  const fs::path fst = path("mine/waves/translator-seed1.fst"), view = path("mine/waves/translator-seed1.gtkw");
+  EXPECT_EQ(layout_file_check(view.string(), fst.string()), "");
+  const std::string layout = slurp(view);
+  for (const char* row : {"translator.clk_i", "translator.reg_error_o", "translator.rsp_scheme_o[1:0]",
+                          "translator.two_stage_translator.s1_flip[3:0]", "translator.two_stage_translator.interleave_q"})
+    EXPECT_NE(layout.find(std::string("\n") + row + "\n"), std::string::npos) << row << " not in\n" << layout;
+  EXPECT_LT(layout.find("\ntranslator.rsp_scheme_o"), layout.find("\ntranslator.two_stage_translator."));
+  EXPECT_EQ(layout.find("gpumem_xor_translator"), std::string::npos) << layout;
+  EXPECT_EQ(layout.find("translator.two_stage_translator.clk_i"), std::string::npos) << "a port twice:\n" << layout;
+
+  const std::string replay = slurp(path("mine/waves/translator-seed1.replay"));
+  EXPECT_NE(replay.find("\"${GPUMEM:-" GPUMEM_BINARY "}\" cosim --config '" + path("mine/my.yaml").string() + "'"),
+            std::string::npos)
+      << replay;
+  EXPECT_NE(replay.find(" --rtl '" + path("mine/my.sv").string() + "' --top two_stage_translator"), std::string::npos)
+      << replay;
+  const std::string again = path("again").string();
+  const int status = std::system(("cd '" + path("elsewhere").string() + "' && env '" + kSharedCache + "' bash '" +
+                                  path("mine/waves/translator-seed1.replay").string() + "' >'" + again + "' 2>&1")
+                                     .c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), bad.exit_code) << slurp(again);
+  const std::string replayed = slurp(again);
+  ASSERT_NE(replayed.find("\nMISMATCH ("), std::string::npos) << replayed;
+  EXPECT_EQ(replayed.substr(replayed.find("\nMISMATCH (")), report);
+  EXPECT_TRUE(fs::is_empty(path("elsewhere"))) << "the replay's files go where the run's went";
 }
 
 TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) {

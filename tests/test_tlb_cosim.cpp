@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
 #include "params/block_params.hpp"
@@ -490,7 +491,9 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("tlb.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);
-  EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block tlb --transactions 2000 --seed 7"),
+  // Runs as written from any folder: every path in it absolute.
+  EXPECT_NE(text.find("\n\"${GPUMEM:-gpumem}\" cosim --config " + shell_quoted(absolute_path("configs/default.yaml")) +
+                      " --block tlb --transactions 2000 --seed 7 --waves " + shell_quoted(absolute_path(dir)) + "\n"),
             std::string::npos)
       << text;
   // The view: the saved layout opened on the failing edge (cycle 1500 -> time 2999).
@@ -500,6 +503,8 @@ TEST(TlbCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
       << layout;
   EXPECT_NE(layout.find("\n*1.000000 2999 -1"), std::string::npos) << layout;
   EXPECT_NE(layout.find("tlb.rsp_result_o[1:0]"), std::string::npos) << "not the tlb layout:\n" << layout;
+  EXPECT_EQ(test::layout_file_check(files.view, files.waves), "");
+  EXPECT_EQ(files.layout_note, "the contract's 23 ports, then 9 signals of the project's RTL");
   std::filesystem::remove_all(dir);
 }
 
@@ -513,6 +518,7 @@ TEST(TlbCosim, LruLayoutNamesSignalsOfTheLruWaves) {
       write_mismatch_artifacts<TlbBlock>(lru_config(), "configs/examples/tlb-lru.yaml", 7, run, 400, dir, 200);
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("tlb-lru.gtkw", files.waves), "");
+  EXPECT_EQ(test::layout_file_check(files.view, files.waves), "");
   std::filesystem::remove_all(dir);
 }
 

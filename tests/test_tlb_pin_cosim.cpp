@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
@@ -155,7 +156,10 @@ TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
     ASSERT_TRUE(std::filesystem::exists(files.waves));
     EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
     const std::string text = file_text(files.replay);
-    EXPECT_NE(text.find("--block tlb --transactions 2000 --seed 7 --mode pin\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("--block tlb --transactions 2000 --seed 7 --mode pin --waves " + shell_quoted(absolute_path(dir)) +
+                        "\n"),
+              std::string::npos)
+        << text;
   }
   std::filesystem::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
 #include "wave_layout.hpp"
 #include "regs/register_map.hpp"
@@ -220,6 +221,44 @@ TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
   ASSERT_EQ(other.mismatches(), 1u) << "an accepted write the RTL refused";
 }
 
+// The report shows the model's registers of the failing task type as they
+// were when the request was accepted (a write after that does not count),
+// and what each XOR_VECTOR row makes of the address, as the TLB's shows the
+// model's set.
+TEST(TranslatorCosim, MismatchReportShowsTheTaskTypesRegistersAtAcceptance) {
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  ASSERT_EQ(sb.register_written(xor_vector(5, 0), 0x11, false, 1), RegStatus::kOk);
+  ASSERT_EQ(sb.register_written(xor_vector(5, 2), 0x81, false, 2), RegStatus::kOk);
+  ASSERT_EQ(sb.register_written(task_scheme(5), 1, false, 3), RegStatus::kOk);
+  sb.request_accepted(0x1000, 5);  // bit 12 (p_0): c_0 and c_2 flip, to 0x1500
+  ASSERT_EQ(sb.register_written(xor_vector(5, 0), 0, false, 4), RegStatus::kOk);
+  EXPECT_FALSE(sb.response_taken({0x1100, 1, 1}, 5));
+  ASSERT_TRUE(sb.first_mismatch());
+  const std::string r = sb.first_mismatch()->report();
+  for (const char* s : {"\n  the model's registers for task type 5 when the request was accepted:\n",
+                        "\n    CTRL.INTERLEAVE_ENABLE 1\n", "\n    TASK_SCHEME[5]         1 (xor)\n",
+                        "\n    XOR_VECTOR[5][0]       0x00000011         c_0 (bit 8) ^= parity of bits 12 16 (p_0 p_4) = 1\n",
+                        "\n    XOR_VECTOR[5][1]       0x00000000         c_1 (bit 9) unchanged\n",
+                        "\n    XOR_VECTOR[5][2]       0x00000081         c_2 (bit 10) ^= parity of bits 12 19 (p_0 p_7) = 1\n",
+                        "0x0000001500", "differs"})
+    EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
+// A commit the model refuses and the RTL takes: the task type's registers
+// before the write, and the rows it would commit.
+TEST(TranslatorCosim, CommitMismatchShowsTheStagedRows) {
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  for (unsigned j = 0; j < 4; ++j)  // every row reads bit 8 alone: singular
+    ASSERT_EQ(sb.register_written(kRegMatrixRowLo + 4 * (2 * kMaxChannelBits + j), 0x100, false, 1 + j), RegStatus::kOk);
+  sb.register_written(task_scheme(2), 3, /*rtl_refused=*/false, 9);
+  ASSERT_EQ(sb.mismatches(), 1u);
+  const std::string r = sb.first_mismatch()->report();
+  for (const char* s : {"\n  the model's registers for task type 2 before the write:\n", "\n    TASK_SCHEME[2]         0 (none)\n",
+                        "\n    staged MATRIX_ROW[2][0] 0x0000000000000100 c_0 = parity of bit 8\n",
+                        "\n    staged MATRIX_ROW[2][3] 0x0000000000000100 c_3 = parity of bit 8\n", "refused (", "differs"})
+    EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
 // The summary's count of requests compared on the config's own mapping
 // (issue 32) counts only while a task type's scheme and vectors are the
 // config's: not from the reset values, not after one vector changes.
@@ -283,9 +322,13 @@ TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
   ASSERT_TRUE(std::filesystem::exists(files.waves));
   EXPECT_EQ(test::layout_check("translator.gtkw", files.waves), "");
   const std::string text = file_text(files.replay);
-  EXPECT_NE(text.find("gpumem cosim --config 'configs/default.yaml' --block translator --transactions 2000 --seed 7"),
+  EXPECT_NE(text.find("\n\"${GPUMEM:-gpumem}\" cosim --config " + shell_quoted(absolute_path("configs/default.yaml")) +
+                      " --block translator --transactions 2000 --seed 7 --waves " + shell_quoted(absolute_path(dir)) + "\n"),
             std::string::npos)
       << text;
+  // The view: the saved layout, every contract port in it and every row in the waves.
+  EXPECT_EQ(test::layout_file_check(files.view, files.waves), "");
+  EXPECT_EQ(files.layout_note, "the contract's 15 ports, then 4 signals of the project's RTL");
   std::filesystem::remove_all(dir);
 }
 

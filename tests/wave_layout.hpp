@@ -1,7 +1,9 @@
-// Does a saved GTKWave layout (waves/*.gtkw) still name signals the waves
-// hold? An RTL port renamed or retyped (a packed struct traced field by
-// field) would otherwise leave the layout showing empty rows. Reads the
-// FST's hierarchy with the fstapi every Verilated library carries.
+// Does a GTKWave layout (a saved one in waves/, or the one a failure's view
+// was made with) name only signals the waves hold? An RTL port renamed or
+// retyped (a packed struct traced field by field) would otherwise leave the
+// layout showing empty rows. Reads the FST's hierarchy with the fstapi every
+// Verilated library carries, apart from gpumem's own reading of it
+// (tb/common/wave_layout.cpp), so that the check does not share its faults.
 #pragma once
 #include <fstream>
 #include <set>
@@ -48,14 +50,14 @@ inline std::vector<std::string> layout_signals_missing(const std::string& gtkw, 
   return missing;
 }
 
-// For a test: "" when every row of waves/<layout> is in the FST at `fst`,
-// else the rows that are not (and a few of the names that are).
-inline std::string layout_check(const std::string& layout, const std::string& fst) {
+// For a test: "" when every signal row of the layout at `gtkw` is in the
+// FST at `fst`, else the rows that are not (and a few of the names that are).
+inline std::string layout_file_check(const std::string& gtkw, const std::string& fst) {
   const std::set<std::string> signals = fst_signal_names(fst);
   if (signals.empty()) return "no signals read from " + fst;
-  const auto missing = layout_signals_missing(std::string(GPUMEM_SOURCE_DIR) + "/waves/" + layout, signals);
+  const auto missing = layout_signals_missing(gtkw, signals);
   if (missing.empty()) return "";
-  std::string s = "waves/" + layout + " names signals the waves do not hold:\n";
+  std::string s = gtkw + " names signals the waves do not hold:\n";
   for (const auto& m : missing) {
     s += "  " + m + "\n";
     const std::string stem = m.substr(0, m.find('['));
@@ -63,6 +65,11 @@ inline std::string layout_check(const std::string& layout, const std::string& fs
       if (name.compare(0, stem.size(), stem) == 0) s += "      the waves have " + name + "\n";
   }
   return s;
+}
+
+// The same for the saved layout waves/<layout>.
+inline std::string layout_check(const std::string& layout, const std::string& fst) {
+  return layout_file_check(std::string(GPUMEM_SOURCE_DIR) + "/waves/" + layout, fst);
 }
 
 }  // namespace gpumem::test

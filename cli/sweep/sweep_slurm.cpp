@@ -9,18 +9,13 @@
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/user_paths.hpp"
 
 namespace gpumem::sweep {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // Runs a shell command; its stdout and stderr, and the exit status.
 std::string capture(const std::string& command, int& status) {
@@ -63,7 +58,7 @@ std::string array_spec(const std::vector<size_t>& chunks, unsigned throttle) {
 }
 
 std::string sbatch_script(const SweepSpec& spec, const std::string& gpumem, const std::string& array, const SlurmOptions& o) {
-  const std::string out = fs::absolute(spec.output).lexically_normal().string();
+  const std::string out = absolute_path(spec.output);
   std::ostringstream s;
   s << "#!/bin/bash\n"
     << "#SBATCH --job-name=gpumem-sweep-" << fs::path(spec.path).stem().string() << "\n"
@@ -79,7 +74,7 @@ std::string sbatch_script(const SweepSpec& spec, const std::string& gpumem, cons
                                : "points T*" + std::to_string(o.points_per_task) + " to T*" + std::to_string(o.points_per_task) +
                                      "+" + std::to_string(o.points_per_task - 1))
     << ",\n# skipping any that already has a whole output.\n"
-    << "exec " << shell_quoted(gpumem) << " sweep " << shell_quoted(fs::absolute(spec.path).lexically_normal().string())
+    << "exec " << shell_quoted(gpumem) << " sweep " << shell_quoted(absolute_path(spec.path))
     << " --point \"$SLURM_ARRAY_TASK_ID\" --points-per-task " << o.points_per_task << " --jobs 1 --resume";
   if (o.retries) s << " --retries " << o.retries;
   s << "\n";

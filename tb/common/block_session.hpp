@@ -54,14 +54,14 @@ class BlockSession final : public CosimSession {
   }
 
   bool pin_level() const override { return std::is_same_v<Bench, PinBench<Block>>; }
-  ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const override {
+  ArtifactWriter artifact_writer(const std::string& program, const std::string& config_path,
+                                 const CosimRun& run) const override {
     const std::string flags = (pin_level() ? " --mode pin" : "") + (rtl_ ? rtl_->cosim_flags() : "");
-    return [cfg = cfg_, seed = seed_, config_path, r = random_run(run), flags, rtl = rtl_](uint64_t fail_cycle,
-                                                                                          const std::string& dir) {
-      return write_mismatch_artifacts<Block>(cfg, config_path, seed, r, fail_cycle, dir, 1000, flags, rtl);
+    return [cfg = cfg_, seed = seed_, program, config_path, r = random_run(run), flags, rtl = rtl_](
+               uint64_t fail_cycle, const std::string& dir) {
+      return write_mismatch_artifacts<Block>(cfg, config_path, seed, r, fail_cycle, dir, 1000, flags, rtl, program);
     };
   }
-  std::string wave_layout() const override { return Block::wave_layout(cfg_); }
 
  private:
   static typename Block::RandomRun random_run(const CosimRun& run) {

@@ -53,9 +53,10 @@ class CosimSession {
   virtual bool pin_level() const = 0;
   // The writer outlives the session: a fast session must be destroyed before
   // it is called (Verilator 5.006 allows one model of a design at a time); a
-  // pin-level one stays, as SystemC cannot elaborate again.
-  virtual ArtifactWriter artifact_writer(const std::string& config_path, const CosimRun& run) const = 0;
-  virtual std::string wave_layout() const = 0;  // the GTKWave layout in waves/
+  // pin-level one stays, as SystemC cannot elaborate again. `program`: the
+  // gpumem the replay file runs, absolute.
+  virtual ArtifactWriter artifact_writer(const std::string& program, const std::string& config_path,
+                                         const CosimRun& run) const = 0;
 };
 
 }  // namespace gpumem::tb

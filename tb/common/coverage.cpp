@@ -13,22 +13,47 @@ std::vector<std::string> unhit_bins(const std::vector<const CoverageGroup*>& gro
   return unhit;
 }
 
-void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups) {
+std::string wrapped(const std::string& head, const std::vector<std::string>& pieces, size_t width, size_t indent) {
+  std::string text = head;
+  size_t line = head.size();
+  for (const std::string& p : pieces) {
+    if (line > indent && line + p.size() > width) {
+      text += "\n" + std::string(indent, ' ');
+      line = indent;
+    }
+    text += p;
+    line += p.size();
+  }
+  return text;
+}
+
+void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width) {
+  const std::string head = "coverage     ";
   for (const CoverageGroup* g : groups) {
-    out << "coverage     " << g->name() << ":";
     if (g->size() > kCoverageBinsPrinted) {  // a port's bits, a frame number's: how many, the unhit named below
       size_t hit = 0;
       for (size_t b = 0; b < g->size(); ++b) hit += (*g)[b] != 0;
-      out << " " << hit << " of " << g->size() << " bins hit\n";
+      out << head << g->name() << ": " << hit << " of " << g->size() << " bins hit\n";
       continue;
     }
-    for (size_t b = 0; b < g->size(); ++b) out << " " << g->bin_name(b) << " " << (*g)[b];
-    out << "\n";
+    std::vector<std::string> bins;
+    for (size_t b = 0; b < g->size(); ++b) bins.push_back(" " + g->bin_name(b) + " " + std::to_string((*g)[b]));
+    out << wrapped(head + g->name() + ":", bins, width, head.size() + 2) << "\n";
   }
   out << "unhit bins  ";
   const auto unhit = unhit_bins(groups);
   if (unhit.empty()) out << " none";
-  for (const auto& u : unhit) out << " " << u;
+  size_t line = 12, listed = 0;
+  for (; listed < unhit.size(); ++listed) {
+    // Room for this bin, and for the count of the rest unless it is the last.
+    const size_t rest = unhit.size() - listed - 1;
+    const size_t tail = rest ? std::string(" ... and 1000000 more unhit bins (--json lists every bin)").size() : 0;
+    if (width != std::string::npos && line + 1 + unhit[listed].size() + tail > width) break;
+    out << " " << unhit[listed];
+    line += 1 + unhit[listed].size();
+  }
+  if (listed < unhit.size())
+    out << " ... and " << unhit.size() - listed << " more unhit bins (--json lists every bin)";
   out << "\n";
 }
 

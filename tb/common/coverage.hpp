@@ -43,9 +43,19 @@ class CoverageGroup {
 
 // Groups with more bins print as "<hit> of <n> bins hit".
 inline constexpr size_t kCoverageBinsPrinted = 16;
+// The longest line of `gpumem cosim`'s report: a longer one goes on over
+// more lines, a list of unhit bins is cut short with their count.
+inline constexpr size_t kReportWidth = 160;
 // "coverage     <group>: <bin> <n> ..." a line per group, then the bins
-// never hit, by name ("group:bin"), or " none".
-void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups);
+// never hit, by name ("group:bin"), or " none". With `width`, a group's
+// line longer than that goes on over more lines (indented, broken between
+// bins), and the unhit bins that do not fit are counted: "... and 57 more
+// unhit bins (--json lists every bin)".
+void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width = std::string::npos);
+// `head` and `pieces` on one line, or on as many as keep each within
+// `width`: a new line, indented by `indent` blanks, starts before the piece
+// that would cross it. Ends without a line break.
+std::string wrapped(const std::string& head, const std::vector<std::string>& pieces, size_t width, size_t indent);
 // The bins never hit, as "group:bin".
 std::vector<std::string> unhit_bins(const std::vector<const CoverageGroup*>& groups);
 

@@ -18,7 +18,9 @@
 //                               std::invalid_argument naming the differences
 //   scoreboard(cfg, g, seed)    the block's scoreboard for cfg, against an RTL of geometry g
 //   fast_model(g, seed, waves, rtl), pin_module(...)   the models behind both benches
-//   details(g), print_counts(...), wave_layout(cfg)    the session's text
+//   details(g), print_counts(...), wave_layout(cfg)    the session's text; the
+//                               saved GTKWave layout of the project's RTL
+//   port_names()                the port table's names, in its order
 //
 // A Stimulus is made per run from (cfg, seed, run, scoreboard, first id) and
 // answers done(), next() (the next cycle's pins), context(), observe(edge)
@@ -186,18 +188,24 @@ class FastBench {
 };
 
 // After a failing random run: the same run again in fast mode with FST waves
-// of the `window` cycles before `fail_cycle`, and a replay file
-// (wave_window.hpp). No other fast model of the block may be alive
+// of the `window` cycles before `fail_cycle`, their layout and a replay
+// file (wave_window.hpp). No other fast model of the block may be alive
 // (Verilator 5.006). A pin-level run (the same pins, cycle for cycle) passes
 // `replay_flags` " --mode pin" so that the replay file repeats the run that
-// failed; `rtl`: the library verilated at run time the run used.
+// failed; `rtl`: the library verilated at run time the run used (a user's
+// gets a layout made from its waves, the project's the saved one);
+// `program`: the gpumem the replay file runs ("": `gpumem` on the PATH).
 template <typename Block>
 MismatchArtifacts write_mismatch_artifacts(const typename Block::Config& cfg, const std::string& config_path,
                                            uint64_t seed, const typename Block::RandomRun& run, uint64_t fail_cycle,
                                            const std::string& dir, uint64_t window = 1000,
-                                           const std::string& replay_flags = "", const LoadedRtl* rtl = nullptr) {
-  const ReplayCommand command{Block::kName,  Block::wave_layout(cfg),   config_path,     seed, run.transactions,
-                              !run.stop_at_first_mismatch, run.hang_cycles, replay_flags};
+                                           const std::string& replay_flags = "", const LoadedRtl* rtl = nullptr,
+                                           const std::string& program = "") {
+  const bool user_rtl = rtl && rtl->user_rtl;
+  const ReplayCommand command{program,          Block::kName,     user_rtl ? "" : Block::wave_layout(cfg),
+                              Block::port_names(), config_path,    seed,
+                              run.transactions, !run.stop_at_first_mismatch, run.hang_cycles,
+                              replay_flags};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     FastBench<Block> again(cfg, seed, w, rtl);  // destroyed here: the FST file is closed
     if (Block::kResetBeforeRun) again.reset();

@@ -24,6 +24,10 @@
 
 #define GPUMEM_PORT_SKIP(...)
 
+// The ports' names in table order, as a braced list of strings.
+#define GPUMEM_PORT_NAME(port, ...) #port,
+#define GPUMEM_PORT_NAMES(TABLE) { TABLE(GPUMEM_PORT_NAME, GPUMEM_PORT_NAME, GPUMEM_PORT_NAME) }
+
 // The block's port indices in contract order (inputs and outputs apart),
 // each enum ending with the count:
 // enum class IN_ENUM { clk_i, rst_ni, ..., kCount }, enum class OUT_ENUM { ..., kCount }.

@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/user_paths.hpp"
 #include "regs/rtl_package.hpp"
 #include "tb/common/rtl_port_check.hpp"
 
@@ -286,7 +287,7 @@ std::string LoadedRtl::description() const {
 std::string LoadedRtl::cosim_flags() const {
   if (!user_rtl) return "";
   std::string s;
-  for (const std::string& f : sources) s += " --rtl " + f;
+  for (const std::string& f : sources) s += " --rtl " + shell_quoted(absolute_path(f));
   s += " --top " + top;
   if (max_latency) s += " --max-latency " + std::to_string(max_latency);
   return schemes.empty() ? s : s + " --schemes " + schemes;
@@ -319,7 +320,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   for (const std::string& s : out.sources) {
     const fs::path p = out.user_rtl ? fs::path(s) : fs::path(GPUMEM_SOURCE_DIR) / s;
     if (!fs::is_regular_file(p)) throw RtlBuildError("no RTL file " + s, {});
-    files.push_back(fs::absolute(p).lexically_normal().string());
+    files.push_back(absolute_path(p));
   }
   const std::string package = systemverilog_package();
   const std::string waivers = read_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt");

@@ -52,9 +52,9 @@ struct LoadedRtl {
   unsigned latency_bound() const { return max_latency ? max_latency : std::numeric_limits<unsigned>::max(); }
   // "rtl/gpumem_xor_translator.sv verilated for this config", "my.sv, top my_translator"
   std::string description() const;
-  // What `gpumem cosim` needs to load it again: " --rtl F ... --top T" and
-  // the user's --max-latency and --schemes for a user's RTL, "" for the
-  // project's (the config finds it).
+  // What `gpumem cosim` needs to load it again, from any folder: " --rtl
+  // '/abs/F' ... --top T" and the user's --max-latency and --schemes for a
+  // user's RTL, "" for the project's (the config finds it).
   std::string cosim_flags() const;
 };
 

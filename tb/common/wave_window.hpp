@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "tb/common/protocol_checker.hpp"
 
@@ -16,28 +17,35 @@ struct WaveWindow {
 };
 
 // What a failing co-simulation leaves behind: the FST file of the window
-// before the first mismatch and a replay file holding the command that
-// reproduces the run.
+// before the first mismatch, a replay file holding the command that
+// reproduces the run, and the layout opened on the failing edge. Paths as
+// written: under the folder given.
 struct MismatchArtifacts {
   std::string waves, replay;
-  std::string view;         // the saved layout opened on the failing edge; empty if waves/ is not where it was built
+  std::string view;         // the layout opened on the failing edge; empty without waves
+  std::string layout_note;  // what the view shows: "the contract's 15 ports, then 93 signals of the design"
   bool reproduced = false;  // the re-run failed at the same cycle
 };
 
 // The same run again (the seed makes it identical) with FST waves of the
-// `window` cycles before the first mismatch, into <dir>/<block>-seed<S>.fst,
-// and <dir>/<block>-seed<S>.replay holding the gpumem command that reproduces
-// it. `rerun` builds a fresh co-simulation with the given wave window and runs
-// it, returning the cycle of its first mismatch (0: none); no other model of
-// the block may be alive then (Verilator 5.006 deadlocks when one of two live
-// models of the same design is destroyed).
+// `window` cycles before the first mismatch, into <dir>/<block>-seed<S>.fst;
+// <dir>/<block>-seed<S>.gtkw, a layout of the signals those waves hold,
+// opened on the failing edge; and <dir>/<block>-seed<S>.replay holding the
+// gpumem command that reproduces it from any folder. `rerun` builds a fresh
+// co-simulation with the given wave window and runs it, returning the cycle
+// of its first mismatch (0: none); no other model of the block may be alive
+// then (Verilator 5.006 deadlocks when one of two live models of the same
+// design is destroyed).
 struct ReplayCommand {
-  std::string block, layout;  // layout: the GTKWave file in waves/ for these waves
+  std::string program;  // the gpumem writing it, absolute; "" names `gpumem` on the PATH
+  std::string block;    // also the waves' top scope
+  std::string layout;   // the saved GTKWave file in waves/ for the project's RTL; "" makes one from the waves
+  std::vector<std::string> ports;  // the contract's, in the port table's order
   std::string config_path;
   uint64_t seed, transactions;
   bool count_all;
   uint64_t hang_cycles;     // written when it is not kDefaultHangCycles
-  std::string extra_flags;  // e.g. " --mode pin"
+  std::string extra_flags;  // e.g. " --mode pin", with any path in it absolute and quoted
 };
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& command, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window, const std::function<uint64_t(const WaveWindow&)>& rerun);

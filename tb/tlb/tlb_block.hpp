@@ -7,10 +7,12 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "tb/common/fast_bench.hpp"
 #include "tb/common/pin_bench.hpp"
+#include "tb/common/port_table.hpp"
 #include "tb/tlb/tlb_contract.hpp"
 #include "tb/tlb/tlb_pins.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
@@ -54,6 +56,7 @@ struct TlbBlock {
   static void print_counts(std::ostream& out, const TlbScoreboard& sb, const TlbCounts& counts, uint64_t cycles);
   // The GTKWave layout in waves/ for cfg's replacement policy.
   static std::string wave_layout(const Config& cfg);
+  static std::vector<std::string> port_names() { return GPUMEM_PORT_NAMES(GPUMEM_TLB_PORTS); }
 };
 
 }  // namespace gpumem::tb

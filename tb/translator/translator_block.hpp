@@ -7,10 +7,12 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "tb/common/fast_bench.hpp"
 #include "tb/common/pin_bench.hpp"
+#include "tb/common/port_table.hpp"
 #include "tb/translator/translator_contract.hpp"
 #include "tb/translator/translator_pins.hpp"
 #include "tb/translator/translator_scoreboard.hpp"
@@ -88,6 +90,7 @@ struct TranslatorBlock {
   static void print_counts(std::ostream& out, const TranslatorScoreboard& sb, const TranslatorCounts& counts,
                            uint64_t cycles);
   static std::string wave_layout(const Config&) { return "translator.gtkw"; }
+  static std::vector<std::string> port_names() { return GPUMEM_PORT_NAMES(GPUMEM_TRANSLATOR_PORTS); }
 };
 
 }  // namespace gpumem::tb

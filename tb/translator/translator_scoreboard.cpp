@@ -11,6 +11,85 @@
 
 namespace gpumem::tb {
 
+namespace {
+
+// The task type whose register a write addresses (TASK_SCHEME[t],
+// XOR_VECTOR[t][j], MATRIX_ROW_LO/HI[t][j]), or -1.
+int task_type_written(uint32_t offset) {
+  const RegisterDef* def = register_at(offset);
+  if (!def || offset % 4) return -1;
+  const uint32_t index = (offset - def->base) / 4;
+  if (def->base == kRegTaskScheme) return static_cast<int>(index);
+  if (def->base == kRegXorVector || def->base == kRegMatrixRowLo || def->base == kRegMatrixRowHi)
+    return static_cast<int>(index / kMaxChannelBits);
+  return -1;
+}
+
+// "bits 12 14 17" of an address mask.
+std::string bit_list(uint64_t mask) {
+  std::string s;
+  for (unsigned b = 0; b < 64; ++b)
+    if ((mask >> b) & 1) s += " " + std::to_string(b);
+  return s.empty() ? "no bits" : (mask & (mask - 1) ? "bits" : "bit") + s;
+}
+
+// One register of the report: its name, its value, what it does to this
+// address (none for a write's report).
+std::string register_line(const std::string& name, const std::string& value, const std::string& meaning) {
+  char buf[512];
+  if (meaning.empty()) std::snprintf(buf, sizeof buf, "    %-22s %s\n", name.c_str(), value.c_str());
+  else std::snprintf(buf, sizeof buf, "    %-22s %-18s %s\n", name.c_str(), value.c_str(), meaning.c_str());
+  return buf;
+}
+
+// The task type's registers and what each does, channel bit by channel bit;
+// with `address`, what each gives for it.
+std::string registers_report(const TranslatorTaskRegisters& r, unsigned t, const RtlTranslatorGeometry& g,
+                             const std::optional<uint64_t>& address) {
+  const std::string at = "[" + std::to_string(t) + "]";
+  std::string s = register_line("CTRL.INTERLEAVE_ENABLE", r.interleave_enable ? "1" : "0",
+                                r.interleave_enable ? "" : "off: every task type maps to itself");
+  const auto scheme = static_cast<unsigned>(r.scheme);
+  s += register_line("TASK_SCHEME" + at, std::to_string(scheme) + " (" + scheme_name(r.scheme) + ")", "");
+  const size_t m = g.channel_bits.size();
+  if (r.scheme == Scheme::kPrime) {
+    const uint64_t channels = uint64_t{1} << m;
+    std::string meaning = "channel = (granule mod " + std::to_string(channels) + ") * " + std::to_string(g.prime) +
+                          " mod " + std::to_string(channels) + ", granule = address >> " + std::to_string(g.granule_shift);
+    if (address) {
+      const uint64_t granule = *address >> g.granule_shift;
+      meaning += ": " + std::to_string(granule % channels * (g.prime % channels) % channels);
+    }
+    s += register_line("PRIME (parameter)", std::to_string(g.prime), meaning);
+  }
+  if (r.scheme != Scheme::kXor && r.scheme != Scheme::kMatrix) return s;
+  for (size_t j = 0; j < m; ++j) {
+    const std::string c = "c_" + std::to_string(j) + " (bit " + std::to_string(g.channel_bits[j]) + ")";
+    uint64_t mask = r.rows[j];
+    std::string name = "MATRIX_ROW" + at + "[" + std::to_string(j) + "]", meaning = c + " = parity of ";
+    if (r.scheme == Scheme::kXor) {
+      mask = 0;
+      std::string candidates;
+      for (size_t i = 0; i < g.candidate_bits.size(); ++i)
+        if ((r.rows[j] >> i) & 1) {
+          mask |= uint64_t{1} << g.candidate_bits[i];
+          candidates += " p_" + std::to_string(i);
+        }
+      name = "XOR_VECTOR" + at + "[" + std::to_string(j) + "]";
+      meaning = c + " ^= parity of ";
+      if (!candidates.empty()) meaning += bit_list(mask) + " (" + candidates.substr(1) + ")";
+      else meaning = c + " unchanged";
+    } else {
+      meaning += bit_list(mask);
+    }
+    if (address && mask) meaning += " = " + std::to_string(parity(*address & mask));
+    s += register_line(name, hex(r.rows[j], r.scheme == Scheme::kXor ? 8 : 16), meaning);
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string TranslatorMismatch::report() const {
   auto hex = [](uint64_t v) { return gpumem::hex(v, 10); };  // 40-bit addresses line up
   char buf[1024];
@@ -28,6 +107,15 @@ std::string TranslatorMismatch::report() const {
                   static_cast<unsigned long long>(seed), gpumem::hex(register_write->offset, 4).c_str(),
                   def ? def->name : "no register", gpumem::hex(register_write->value, 8).c_str());
     std::string s = buf;
+    if (registers) {
+      s += "  the model's registers for task type " + std::to_string(registers_task) + " before the write:\n" +
+           registers_report(*registers, registers_task, geometry, std::nullopt);
+      if (staged)
+        for (size_t j = 0; j < geometry.channel_bits.size(); ++j)
+          s += register_line("staged MATRIX_ROW[" + std::to_string(registers_task) + "][" + std::to_string(j) + "]",
+                             gpumem::hex((*staged)[j], 16),
+                             "c_" + std::to_string(j) + " = parity of " + bit_list((*staged)[j]));
+    }
     std::snprintf(buf, sizeof buf, "  %-9s %-28s %s\n", "", "model", "rtl");
     s += buf;
     return s + row("answer", register_write->expected, register_write->actual);
@@ -36,6 +124,9 @@ std::string TranslatorMismatch::report() const {
                 static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
                 static_cast<unsigned long long>(seed), hex(address).c_str(), task_type);
   std::string s = buf;
+  if (registers)
+    s += "  the model's registers for task type " + std::to_string(task_type) + " when the request was accepted:\n" +
+         registers_report(*registers, task_type, geometry, address);
   std::snprintf(buf, sizeof buf, "  %-9s %-16s %s\n", "", "model", "rtl");
   s += buf;
   s += row("mapped", hex(expected.mapped), hex(actual.mapped));
@@ -137,7 +228,8 @@ void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const Tran
 }
 
 std::string TranslatorScoreboard::configured_report() const {
-  std::string s = "configured   requests compared on the config's own mapping (written first, as firmware does):";
+  const std::string head = "configured   requests compared on the config's own mapping (written first, as firmware does):";
+  std::vector<std::string> pieces;
   std::string unchecked;
   uint64_t none = 0;
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
@@ -145,12 +237,13 @@ std::string TranslatorScoreboard::configured_report() const {
       none += compared_on_configured_[t];
       continue;
     }
-    s += " task type " + std::to_string(t) + " " + configured_names_[t] + " " + std::to_string(compared_on_configured_[t]) + ",";
+    pieces.push_back(" task type " + std::to_string(t) + " " + configured_names_[t] + " " +
+                     std::to_string(compared_on_configured_[t]) + ",");
     if (!compared_on_configured_[t]) unchecked += (unchecked.empty() ? "" : ", ") + std::to_string(t);
   }
-  s += " the rest none " + std::to_string(none);
-  if (!unchecked.empty()) s += " (task types " + unchecked + ": not checked on their configured mapping)";
-  return s;
+  pieces.push_back(" the rest none " + std::to_string(none));
+  if (!unchecked.empty()) pieces.push_back(" (task types " + unchecked + ": not checked on their configured mapping)");
+  return wrapped(head, pieces, kReportWidth, 13);
 }
 
 bool TranslatorScoreboard::configured(unsigned t) const {
@@ -165,7 +258,14 @@ void TranslatorScoreboard::request_accepted(uint64_t address, unsigned task) {
   const XorTranslator::Result r = model_.translate(address, task);
   const TranslatorResponse e{r.mapped, decoder_.channel(r.mapped), static_cast<unsigned>(r.scheme)};
   const TranslatorRegisters& regs = bank_.translator_registers();
-  pending_.push_back({requests_++, address, task, e, regs.interleave_enable, configured(task)});
+  Pending& p = pending_.push_back();
+  p.transaction = requests_++;
+  p.address = address;
+  p.task_type = task;
+  p.expected = e;
+  p.configured = configured(task);
+  p.interleave = regs.interleave_enable;
+  p.registers_kept = false;
   request_task_this_edge_ = static_cast<int>(task);
   if (geometry_.builds(Scheme::kMatrix) && regs.scheme[task] == Scheme::kMatrix) {
     for (size_t j = 0; j < layout_.channel_bits.size(); ++j)
@@ -206,7 +306,10 @@ void TranslatorScoreboard::cover_commit(unsigned t) {
 
 bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint64_t cycle) {
   if (pending_.empty()) throw std::logic_error("translator scoreboard: a response without a request");
-  const Pending p = pending_.pop_front();
+  // Its slot is not written again before the next request is accepted: no
+  // copy of it (nor of its kept registers) in the hot path.
+  const Pending& p = pending_.front();
+  pending_.drop_front();
   ++compared_;
   coverage_.scheme.hit(scheme_bin_[p.expected.scheme]);  // the model maps with built schemes only
   coverage_.task_type.hit(p.task_type);
@@ -217,8 +320,34 @@ bool TranslatorScoreboard::response_taken(const TranslatorResponse& actual, uint
     return true;
   }
   ++mismatches_;
-  if (!first_mismatch_) first_mismatch_ = TranslatorMismatch{p.transaction, cycle, seed_, p.address, p.task_type, e, actual, std::nullopt};
+  if (!first_mismatch_) {
+    TranslatorMismatch m{};
+    m.transaction = p.transaction;
+    m.cycle = cycle;
+    m.seed = seed_;
+    m.address = p.address;
+    m.task_type = m.registers_task = p.task_type;
+    m.expected = e;
+    m.actual = actual;
+    // No write since the request was accepted: the registers are still its.
+    m.registers = p.registers_kept ? p.registers : task_registers(p.task_type);
+    m.geometry = geometry_;
+    first_mismatch_ = std::move(m);
+  }
   return false;
+}
+
+TranslatorTaskRegisters TranslatorScoreboard::task_registers(unsigned t) const {
+  const TranslatorRegisters& regs = bank_.translator_registers();
+  TranslatorTaskRegisters r;
+  r.interleave_enable = regs.interleave_enable;
+  r.scheme = regs.scheme[t];
+  const size_t m = layout_.channel_bits.size();
+  for (size_t j = 0; j < m; ++j) {
+    if (r.scheme == Scheme::kXor) r.rows[j] = regs.xor_vector[t][j];
+    if (r.scheme == Scheme::kMatrix) r.rows[j] = regs.matrix_row[t][j];
+  }
+  return r;
 }
 
 std::vector<std::string> TranslatorScoreboard::Coverage::register_target_bins() {
@@ -280,6 +409,17 @@ void TranslatorScoreboard::reset_edge() {
 RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value, bool rtl_refused, uint64_t cycle) {
   const Register* reg = bank_.register_at(offset);
   cover_register_write(offset, value, reg);
+  // The requests in flight keep their task type's registers before a write
+  // can change them, for a mismatch's report; the newest first, and those
+  // before one that has kept its own already did at an earlier write.
+  for (size_t i = pending_.size(); i-- > 0 && !pending_[i].registers_kept;) {
+    pending_[i].registers = task_registers(pending_[i].task_type);
+    pending_[i].registers_kept = true;
+  }
+  const int write_task = task_type_written(offset);
+  // Only a mismatch needs the registers before the write.
+  std::optional<TranslatorTaskRegisters> before;
+  if (write_task >= 0 && !first_mismatch_) before = task_registers(static_cast<unsigned>(write_task));
   written_since_reset_ = true;
   const bool scheme_write = reg && reg->def().base == kRegTaskScheme && offset % 4 == 0;
   if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
@@ -298,10 +438,18 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   ++mismatches_;
   if (!first_mismatch_) {
     const std::string why = s != RegStatus::kOk ? reg_status_name(s) : "another block's register";
-    TranslatorMismatch m{requests_, cycle, seed_, 0, 0, {}, {}, std::nullopt};
+    TranslatorMismatch m{};
+    m.transaction = requests_;
+    m.cycle = cycle;
+    m.seed = seed_;
     m.register_write = {offset, value, refused ? "refused (" + why + ")" : "accepted",
                         rtl_refused ? "refused" : "accepted"};
-    first_mismatch_ = m;
+    m.registers = before;
+    m.registers_task = static_cast<unsigned>(std::max(write_task, 0));
+    if (scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix) && geometry_.builds(Scheme::kMatrix))
+      m.staged = staged_[m.registers_task];
+    m.geometry = geometry_;
+    first_mismatch_ = std::move(m);
   }
   return s;
 }

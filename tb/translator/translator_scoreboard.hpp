@@ -33,6 +33,16 @@ std::string describe(const TranslatorResponse& r);
 // operations do: TlbOpContext).
 struct TranslatorOpContext {};
 
+// The model's registers that map one task type: what a mismatch report
+// shows of them, as the TLB's shows the model's set.
+struct TranslatorTaskRegisters {
+  bool interleave_enable = true;  // CTRL.INTERLEAVE_ENABLE
+  Scheme scheme = Scheme::kNone;  // TASK_SCHEME[t]
+  // XOR_VECTOR[t][j] under xor, the committed MATRIX_ROW[t][j] under matrix;
+  // nothing under none and prime.
+  std::array<uint64_t, kMaxChannelBits> rows{};
+};
+
 struct TranslatorMismatch {
   uint64_t transaction;  // 0-based, in request order (a register write: the next request's)
   uint64_t cycle;        // cycle whose rising edge took the response or the write
@@ -47,6 +57,14 @@ struct TranslatorMismatch {
     std::string expected, actual;  // "accepted" or "refused (<why>)"
   };
   std::optional<RegisterWrite> register_write;
+  // The task type's registers when the request was accepted, or before the
+  // write (a write to a task type's register: TASK_SCHEME, XOR_VECTOR,
+  // MATRIX_ROW), and the geometry that names their bits.
+  std::optional<TranslatorTaskRegisters> registers;
+  unsigned registers_task = 0;
+  // A TASK_SCHEME = 3 write: the rows it commits, as staged.
+  std::optional<std::array<uint64_t, kMaxChannelBits>> staged;
+  RtlTranslatorGeometry geometry;
   std::string report() const;  // model and RTL side by side
 };
 
@@ -144,9 +162,10 @@ class TranslatorScoreboard {
   // Requests compared per task type while its mapping was the config's own
   // (as the firmware loaded it: scheme, vectors, rows).
   const std::array<uint64_t, kMaxTaskTypes>& compared_on_configured() const { return compared_on_configured_; }
-  // "configured   ..." a line: those counts by task type and its configured scheme
-  // (a baseline by its name); a configured scheme other than none with no
-  // request compared on it says "not checked".
+  // "configured   ..." : those counts by task type and its configured scheme
+  // (a baseline by its name), on more lines when longer than kReportWidth; a
+  // configured scheme other than none with no request compared on it says
+  // "not checked".
   std::string configured_report() const;
 
  private:
@@ -154,9 +173,15 @@ class TranslatorScoreboard {
     uint64_t transaction, address;
     unsigned task_type;
     TranslatorResponse expected;
-    bool interleave;
     bool configured;  // mapped with the config's own mapping of its task type
+    bool interleave;
+    // The task type's registers at acceptance, for a mismatch's report: kept
+    // only when a register write comes while the request is in flight (a
+    // copy per request would cost the run several per cent).
+    bool registers_kept;
+    TranslatorTaskRegisters registers;
   };
+  TranslatorTaskRegisters task_registers(unsigned task) const;
 
   // The bins of matrix_class past the baselines'.
   enum MatrixClassBin : size_t {

@@ -13,7 +13,7 @@
 namespace {
 int usage(const char* why) {
   std::cerr << "gpumem-mutant: " << why
-            << "\nusage: gpumem-mutant --config F [--block B] [--transactions N] [--seed S] [--count-all] [--hang-cycles N] [--waves DIR]\n";
+            << "\nusage: gpumem-mutant [cosim] --config F [--block B] [--transactions N] [--seed S] [--count-all] [--hang-cycles N] [--waves DIR]\n";
   return 2;
 }
 
@@ -30,7 +30,10 @@ extern "C" int sc_main(int, char**) { return 2; }
 
 int main(int argc, char** argv) {
   gpumem::tb::CosimOptions o;
-  for (int i = 1; i < argc; ++i) {
+  // A replay file calls the program that wrote it as `PROGRAM cosim ...`
+  // (tb/common/wave_window.cpp): here, this runner, with its mutant.
+  const int first = argc > 1 && std::string(argv[1]) == "cosim" ? 2 : 1;
+  for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--count-all") {
       o.count_all = true;
