@@ -34,9 +34,18 @@ address_space:
     - {name: stream, process: 1, task_type: 2, regions: [{name: b, va: 0x10000000, size: 0x100000, page: large}]}
 )";
 
+// A file in the test's temporary folder, removed when the test program
+// ends, so the suite leaves nothing behind in the system's folder.
 std::string write_file(const std::string& name, const std::string& text) {
+  static std::vector<std::string> written;
+  static const struct Remover {
+    ~Remover() {
+      for (const std::string& p : written) std::remove(p.c_str());
+    }
+  } remover;
   const std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << text;
+  written.push_back(path);
   return path;
 }
 
