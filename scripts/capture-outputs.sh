@@ -5,7 +5,8 @@
 # Runs every config in configs/ (stats JSON, transaction log, report), BFS
 # traces of R-MAT scales 12 to 16 through configs/examples/bfs.yaml and
 # bfs-prefetch.yaml with both issue timings on simple and HBM2 channels,
-# transpose, stencil, random and strided traces, and `gpumem trace order`
+# transpose, stencil, random and strided traces, BFS 12 to 14 and those
+# traces again in simulation.timing at, and `gpumem trace order`
 # on them; and `gpumem explore` on every config (as given, and with
 # --beam 1 --window 32) and on a page-striding CSV trace at K = 16 (one
 # thread and two). Paths in the outputs are the same from run to run: the
@@ -58,6 +59,20 @@ done
 for k in transpose stencil random strided; do
   for timing in ordering memory; do run "$k-$timing" --config "$IN/bfs-$timing-hbm2.yaml" --threads "$IN/$k.bin"; done
 done
+# simulation.timing at (its outputs must repeat too): the SMs as the memory
+# answers on HBM2 channels, with and without the L1s and the BFS prefetcher,
+# and the CSV trace player on a DRAM config.
+for base in bfs bfs-prefetch; do
+  cfg=$IN/$base-at-hbm2.yaml
+  python3 - "$IN/$base-memory-hbm2.yaml" "$cfg" <<'PY'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+d.setdefault('simulation', {})['timing'] = 'at'
+yaml.safe_dump(d, open(sys.argv[2], 'w'), sort_keys=False)
+PY
+  for s in 12 13 14; do run "$base-at-hbm2-$s" --config "$cfg" --threads "$IN/bfs$s.bin"; done
+done
+for k in transpose stencil random strided; do run "$k-at" --config "$IN/bfs-at-hbm2.yaml" --threads "$IN/$k.bin"; done
 for t in bfs12 bfs14 bfs16 transpose stencil random strided; do
   "$G" trace order --config configs/examples/bfs.yaml --threads "$IN/$t.bin" --out "$OUT/run/order-$t.csv" > "$OUT/run/order-$t.out" 2>&1 &&
     echo "exit 0" >> "$OUT/run/order-$t.out" || echo "exit $?" >> "$OUT/run/order-$t.out"

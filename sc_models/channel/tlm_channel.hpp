@@ -24,6 +24,7 @@
 
 #include "channel/channel_model.hpp"
 #include "payload/clock.hpp"
+#include "payload/event_calendar.hpp"
 #include "payload/payload_extensions.hpp"
 #include "payload/strided.hpp"
 
@@ -47,6 +48,18 @@ class MemoryChannelTlm : public sc_core::sc_module {
   }
 
   ChannelModel& model() { return model_; }
+
+  // at, in a memory system: the controller decides as an action of the
+  // system's calendar (payload/event_calendar.hpp), at `rank`, rather than
+  // in a process of its own woken by a timed event. What it decides is the
+  // same either way (an arrival first decides every cycle before it, and
+  // every answer is taken in the calendar); the calendar's one wake for the
+  // whole system costs the kernel less than a timed event a channel. The
+  // channels act after every other actor of their cycle, in channel order.
+  void use_calendar(EventCalendar& calendar) {
+    calendar_ = &calendar;
+    waker_ = calendar.add_waker([this] { decide(); });
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -165,11 +178,11 @@ class MemoryChannelTlm : public sc_core::sc_module {
       delay += clock_.time(finish - how.cycle);
       how.cycle = finish;
       phase = tlm::BEGIN_RESP;
-      wake_.notify(sc_core::SC_ZERO_TIME);
+      wake(now);
       return tlm::TLM_COMPLETED;
     }
     how.queue_depth = depth;  // kept until the answer
-    wake_.notify(decided_.empty() ? wake_delay(*k, now) : sc_core::SC_ZERO_TIME);
+    wake(decided_.empty() ? wake_cycle(*k, now) : now);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -206,7 +219,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
       target->nb_transport_bw(trans, phase, delay);
     }
     decided_.clear();
-    if (k.busy()) wake_.notify(wake_delay(k, now));
+    if (k.busy()) wake(wake_cycle(k, now));
   }
 
   void answered(uint64_t finish) {
@@ -299,10 +312,10 @@ class MemoryChannelTlm : public sc_core::sc_module {
       delay += clock_.time(finish - how.cycle);
       how.cycle = finish;
       phase = tlm::BEGIN_RESP;
-      wake_.notify(sc_core::SC_ZERO_TIME);
+      wake(now);
       return tlm::TLM_COMPLETED;
     }
-    wake_.notify(decided_.empty() ? wake_delay(*k, now) : sc_core::SC_ZERO_TIME);
+    wake(decided_.empty() ? wake_cycle(*k, now) : now);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
@@ -346,11 +359,21 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // From now to the model cycle before the controller's next answer could
   // fall (the decisions up to it in one batch), and at which its next
   // decision lies in the past.
-  sc_core::sc_time wake_delay(const DramController& k, uint64_t now) const {
+  uint64_t wake_cycle(const DramController& k, uint64_t now) const {
     const uint64_t decided = clocks_.model_cycle_after(k.next_decision());
     const uint64_t answer = clocks_.to_model(k.next_answer());
-    const sc_core::sc_time at = clock_.time(std::max({now, decided, answer ? answer - 1 : 0}));
-    return at > sc_core::sc_time_stamp() ? at - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME;
+    return std::max({now, decided, answer ? answer - 1 : 0});
+  }
+
+  // decide() at model cycle `cycle` (not before now), unless it is due
+  // earlier already: in the calendar, or by the channel's own event.
+  void wake(uint64_t cycle) {
+    if (calendar_) {
+      calendar_->wake(waker_, cycle);
+      return;
+    }
+    const sc_core::sc_time at = clock_.time(cycle);
+    wake_.notify(at > sc_core::sc_time_stamp() ? at - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME);
   }
 
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) {
@@ -381,6 +404,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
   const Clock& clock_;
   DramClocks clocks_;
   sc_core::sc_event wake_;                      // at: the controller has something to decide, or answers to give
+  EventCalendar* calendar_ = nullptr;           // at, in a memory system: wake_'s part is the calendar's
+  unsigned waker_ = 0;                          // the channel's in it
   std::vector<DramController::Done> decided_;  // at: answers not yet given
   // at: for queue_depth, the requests not yet answered and the finishes of those answered.
   size_t unanswered_ = 0;

@@ -37,6 +37,7 @@ class MemorySystem : public sc_core::sc_module {
     for (unsigned c = 0; c < cfg.memory.channels; ++c) {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock, &pages_));
+      if (calendar) channels.back()->use_calendar(*calendar);
       router.to_channel.bind(channels.back()->target);
     }
     if (!cfg.has_mmu()) {
@@ -64,7 +65,8 @@ class MemorySystem : public sc_core::sc_module {
 
   // simulation.timing: at: where the blocks that act at cycles of their own
   // choosing act, in a fixed order (payload/event_calendar.hpp). The SMs
-  // act at rank 0, SM s's L1 at 1 + s, the MMU after them.
+  // act at rank 0, SM s's L1 at 1 + s, the MMU after them, then the
+  // channels' controllers in channel order (the calendar's wakers).
   std::unique_ptr<EventCalendar> calendar;
   static constexpr unsigned kMmuRank = 1u << 20;
   RegisterBankTlm registers;
