@@ -171,31 +171,72 @@ def sweep_lines(data, path):
     return sweep, lines, numeric
 
 
+def value_text(v):
+    """A metric's value as a label: a few significant digits, thousands grouped."""
+    if v == int(v) and abs(v) < 1e15:
+        return "{:,}".format(int(v))
+    if abs(v) >= 1000:
+        return "{:,.0f}".format(v)
+    return "%.4g" % v
+
+
+def tick_text(x, width=24):
+    """An axis value as a tick label: YAML's flow form without its spaces after
+    commas and colons, cut to `width` characters."""
+    t = str(x).replace(", ", ",").replace(": ", ":")
+    return t if len(t) <= width else t[:width - 3] + "..."
+
+
 def plot_sweep(sweep, lines, numeric, output, title):
+    """A numeric axis: a line per --lines value, a point per x (on a log
+    scale when the values span a factor of 64 or more). Any other
+    axis (a scheme, a policy, a list of bits): its values in point order,
+    a group of bars each, one bar per --lines value. Every point or bar is
+    labelled with its value. Returns the axes drawn (the tests read them)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
     order = []
     for values in lines.values():
         for x, _ in values:
             if x not in order:
                 order.append(x)
-    for name, values in lines.items():
-        values = sorted(values, key=lambda v: v[0]) if numeric else sorted(values, key=lambda v: order.index(v[0]))
-        xs = [v[0] if numeric else order.index(v[0]) for v in values]
-        ax.plot(xs, [v[1] for v in values], marker="o",
-                label=("%s = %s" % (sweep["lines"], name)) if sweep.get("lines") else None)
-    if not numeric:
+    fig, ax = plt.subplots(figsize=(max(6.4, 1.1 * len(order) * max(1, len(lines)) ** 0.5), 4.2))
+    legend = bool(sweep.get("lines"))
+    if numeric:
+        for name, values in lines.items():
+            values = sorted(values, key=lambda v: v[0])
+            ax.plot([v[0] for v in values], [v[1] for v in values], marker="o",
+                    label=("%s = %s" % (sweep["lines"], name)) if legend else None)
+            for x, y in values:
+                ax.annotate(value_text(y), (x, y), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
+        # Sizes and strides swept by powers: a log scale, ticked at the values swept.
+        if all(x > 0 for x in order) and max(order) / min(order) >= 64:
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(sorted(order))
+            ax.set_xticklabels([value_text(x) for x in sorted(order)], fontsize=8)
+            ax.minorticks_off()
+    else:
+        width = 0.8 / len(lines)
+        for k, (name, values) in enumerate(lines.items()):
+            at = {x: y for x, y in values}
+            xs = [i - 0.4 + width * (k + 0.5) for i, x in enumerate(order) if x in at]
+            ys = [at[x] for x in order if x in at]
+            bars = ax.bar(xs, ys, width=width * 0.95, label=("%s = %s" % (sweep["lines"], name)) if legend else None)
+            ax.bar_label(bars, labels=[value_text(y) for y in ys], fontsize=7, padding=2)
+        ticks = [tick_text(x) for x in order]
+        tilt = len(order) > 4 or max(len(t) for t in ticks) > 12  # so that neighbours do not overlap
         ax.set_xticks(range(len(order)))
-        ax.set_xticklabels(order, rotation=30, ha="right", fontsize=8)
+        ax.set_xticklabels(ticks, rotation=30 if tilt else 0, ha="right" if tilt else "center", fontsize=8)
+    ax.margins(y=0.12)  # room for the labels above the highest value
     ax.set_xlabel(sweep["x"])
     ax.set_ylabel(sweep["y"])
-    if sweep.get("lines"):
+    if legend:
         ax.legend(fontsize=8)
     ax.set_title(title or "%s against %s" % (sweep["y"], sweep["x"]))
     fig.tight_layout()
     save_png(fig, output)
+    return ax
 
 
 def plot(mappings, output, title):

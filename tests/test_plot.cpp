@@ -146,6 +146,59 @@ TEST_F(Plot, SweepMergeDrawsAMetricAgainstAnAxis) {
   EXPECT_FALSE(fs::exists(path("q.csv"))) << "nothing written when the plot cannot be drawn";
 }
 
+// An axis whose values are not numbers (a list of bits here; a scheme, a
+// policy) is drawn as groups of bars, one group per value in point order,
+// one bar per --lines value, each labelled with its value; ticks are the
+// values in YAML's flow form, cut to 24 characters.
+TEST_F(Plot, SweepMergeDrawsACategoricalAxisAsGroupedBarsWithTheirValues) {
+  REQUIRE_MATPLOTLIB(python);
+  write("base.yaml", "memory:\n  channels: 2\ntranslator:\n  channel_bits: [8]\nworkload:\n"
+                     "  - {kind: strided, count: 2000, stride: 4096}\n");
+  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  translator.channel_bits: [[8], [9], [11]]\n"
+                                           "  workload[0].stride: [256, 4096]\nmetrics: [channel_imbalance]\n").string();
+  ASSERT_EQ(run({"sweep", spec}).exit_code, 0);
+  const Result r = run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--plot", path("p.png").string(), "--x",
+                        "translator.channel_bits", "--y", "channel_imbalance", "--lines", "workload[0].stride"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(is_png(path("p.png")));
+  EXPECT_TRUE(no_partial_files(dir_));
+
+  // What the script draws, read back from its axes.
+  write("sweep.json",
+        R"({"sweep": {"x": "translator.scheme", "y": "makespan", "lines": "memory.channels", "points": [)"
+        R"({"x": "xor", "line": "4", "y": 1200}, {"x": "xor", "line": "8", "y": 700},)"
+        R"({"x": "prime", "line": "4", "y": 1500.7}, {"x": "prime", "line": "8", "y": 650},)"
+        R"({"x": "{scheme: matrix, rows: [[12, 13, 14], [15, 16, 17]]}", "line": "4", "y": 1100}]}})");
+  // A numeric axis swept by powers: a line per --lines value on a log scale, ticked at the values.
+  write("strides.json", R"({"sweep": {"x": "workload[0].stride", "y": "channel_imbalance", "lines": "", "points": [)"
+                        R"({"x": "256", "line": "", "y": 1.0}, {"x": "4096", "line": "", "y": 0.35671}, {"x": "65536", "line": "", "y": 0.5}]}})");
+  write("read.py", "import json, sys\nsys.path.insert(0, sys.argv[1])\nimport plot_channels as p\n"
+                   "sweep, lines, numeric = p.sweep_lines(json.load(open('sweep.json')), 'sweep.json')\n"
+                   "ax = p.plot_sweep(sweep, lines, numeric, 'bars.png', None)\n"
+                   "print('numeric', numeric)\n"
+                   "print('bars', [round(b.get_height(), 1) for b in ax.patches])\n"
+                   "print('labels', [t.get_text() for t in ax.texts])\n"
+                   "print('ticks', [t.get_text() for t in ax.get_xticklabels()])\n"
+                   "print('lines', len(ax.get_lines()))\n"
+                   "sweep, lines, numeric = p.sweep_lines(json.load(open('strides.json')), 'strides.json')\n"
+                   "ax = p.plot_sweep(sweep, lines, numeric, 'strides.png', None)\n"
+                   "print('numeric', numeric, ax.get_xscale())\n"
+                   "print('ticks', [t.get_text() for t in ax.get_xticklabels()])\n"
+                   "print('labels', [t.get_text() for t in ax.texts])\n");
+  const std::string cmd = "cd '" + dir_.string() + "' && " + python + " read.py '" + kSource + "/scripts' >stdout 2>stderr </dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(path("stderr"));
+  EXPECT_EQ(slurp(path("stdout")),
+            "numeric False\n"
+            "bars [1200.0, 1500.7, 1100.0, 700.0, 650.0]\n"
+            "labels ['1,200', '1,501', '1,100', '700', '650']\n"
+            "ticks ['xor', 'prime', '{scheme:matrix,rows:[...']\n"
+            "lines 0\n"
+            "numeric True log\n"
+            "ticks ['256', '4,096', '65,536']\n"
+            "labels ['1', '0.3567', '0.5']\n");
+  EXPECT_TRUE(is_png(path("bars.png")));
+}
+
 struct Row {
   std::string id, setting, command, message;
   int exit_code;
