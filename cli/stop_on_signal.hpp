@@ -39,6 +39,7 @@ class StoppableThreadSource : public ThreadTraceSource {
     return StopOnSignal::received() ? Item::kEnd : inner_.next(init, kernel, record);
   }
   std::string where() const override { return inner_.where(); }
+  int address_column() const override { return inner_.address_column(); }
 
  private:
   ThreadTraceSource& inner_;

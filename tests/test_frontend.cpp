@@ -592,7 +592,7 @@ TEST(Ordering, LayoutRulesAreCheckedWithThePosition) {
             "t.csv:4: init: memory-init after the first kernel: memory-init items come before every kernel");
   EXPECT_EQ(fails(header() + "kernel,k,16\n"), "t.csv:2:10: process: process 16 out of range (0-15)");
   EXPECT_EQ(fails(header() + "kernel,k,0\n" + line(0, 0x10, 0x100000000, false)),
-            "t.csv:3: address: address 4294967296 is outside the 32-bit physical address space");
+            "t.csv:3:10: address: address 0x100000000 needs 33 bits: it is outside the 32-bit physical address space");
 }
 
 TEST(StridedRequests, TheSwitchOffSendsLineRequests) {

@@ -547,6 +547,24 @@ TEST(ImportAccelSim, StreamsOneInstructionAtATime) {
   EXPECT_LT(in.tellg(), static_cast<std::streamoff>(std::string(kHeader).size() + 120));
 }
 
+// An address a later stage refuses (beyond the address space) is named by
+// its field: a listed lane's own, or the base or the stride it is worked out from.
+TEST(ImportAccelSim, EachRecordKnowsTheColumnOfItsAddress) {
+  for (const auto& [instruction, columns] :
+       {std::pair<std::string, std::vector<int>>{"0010 00000003 1 R2 LDG.E 1 R2 4 0 0x40 0x80 0", {35, 40}},
+        {"0010 00000007 1 R2 LDG.E 1 R2 4 1 0x40 4 0", {35, 40, 40}}}) {
+    std::istringstream in(body(instruction));
+    auto src = read_accel_sim_trace(in, "k.traceg", options(0));
+    MemoryInit init;
+    KernelInfo kernel;
+    ThreadRecord record;
+    ASSERT_EQ(src->next(init, kernel, record), ThreadTraceSource::Item::kKernel);
+    std::vector<int> seen;
+    while (src->next(init, kernel, record) == ThreadTraceSource::Item::kRecord) seen.push_back(src->address_column());
+    EXPECT_EQ(seen, columns) << instruction;
+  }
+}
+
 struct BadKernel {
   std::string text;
   int line;

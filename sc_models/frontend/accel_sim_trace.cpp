@@ -102,6 +102,8 @@ class AccelSimTrace : public ThreadTraceSource {
   }
 
   std::string where() const override { return line_.file() + ":" + std::to_string(line_.line_no()); }
+  // Of a lane given by base and stride or delta: the field its address is worked out from.
+  int address_column() const override { return next_record_ ? record_columns_[next_record_ - 1] : 0; }
 
  private:
   // The next kernel of the list (or the single kernel, once); false when done.
@@ -364,6 +366,7 @@ class AccelSimTrace : public ThreadTraceSource {
         line_.fail(column[lane], "address",
                    "lane " + std::to_string(lane) + " address " + hex(address[lane]) + " is not aligned to the access width " +
                        std::to_string(width));
+      record_columns_[record_count_] = column[lane];
       ThreadRecord& r = records_[record_count_++];
       r = ThreadRecord{};
       r.thread_id = static_cast<uint32_t>(first_thread + lane);
@@ -481,6 +484,7 @@ class AccelSimTrace : public ThreadTraceSource {
   int64_t insts_expected_ = -1, insts_seen_ = 0;
   // The records of the last instruction, handed out one by one.
   std::array<ThreadRecord, kWarpSize> records_{};
+  std::array<int, kWarpSize> record_columns_{};
   size_t record_count_ = 0, next_record_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <iomanip>
 
 #include "base/bits.hpp"
+#include "base/hex.hpp"
 #include "base/input_error.hpp"
 
 namespace gpumem {
@@ -40,15 +41,15 @@ void L1SequenceGenerator::fail(const std::string& key, const std::string& msg) c
 
 void L1SequenceGenerator::check_record(const ThreadRecord& r) const {
   if (r.width > fe_.line_bytes) fail("width", "width " + std::to_string(r.width) + " is wider than a line");
-  if (fe_.limits.virtual_addresses) {
-    const unsigned bits = fe_.limits.address_bits;
-    if (bits < 64 && (r.address + r.width - 1) >> bits)
-      fail("address", "VA " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit virtual address space");
-  } else {
-    const unsigned bits = fe_.limits.address_bits;
-    if (bits < 64 && (r.address + r.width - 1) >> bits)
-      fail("address", "address " + std::to_string(r.address) + " is outside the " + std::to_string(bits) + "-bit physical address space");
-  }
+  const unsigned bits = fe_.limits.address_bits;
+  const uint64_t last = r.address + r.width - 1;
+  if (bits >= 64 || !(last >> bits)) return;
+  // Where the address is written, in the trace's own hex, with the bits it needs.
+  const std::string what = (fe_.limits.virtual_addresses ? "VA " : "address ") + hex(r.address) + " needs " +
+                           std::to_string(64 - __builtin_clzll(last)) + " bits: it is outside the " + std::to_string(bits) +
+                           (fe_.limits.virtual_addresses ? "-bit virtual address space" : "-bit physical address space");
+  const InputError at = input_error_at(source_.where(), "address", what);
+  throw InputError(at.file(), at.line(), at.line() > 0 ? source_.address_column() : 0, "address", what);
 }
 
 void L1SequenceGenerator::check_kernel() const {

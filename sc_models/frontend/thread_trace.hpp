@@ -68,6 +68,10 @@ class ThreadTraceSource {
   // Where the last item came from, for errors found by later stages: "file:line"
   // (text) or "file: record N" (binary).
   virtual std::string where() const = 0;
+  // The column (1-based) of the last record's address in its text line, for
+  // an address later stages refuse; 0 where there is none (binary) or the
+  // source does not know it.
+  virtual int address_column() const { return 0; }
 };
 
 // An error at a position where() gave: "file:line" becomes file and line,

@@ -43,6 +43,7 @@ class CsvThreadTraceReader : public ThreadTraceSource {
   }
 
   std::string where() const override { return name_ + ":" + std::to_string(line_no_); }
+  int address_column() const override { return starts_.size() > 3 ? static_cast<int>(starts_[3]) + 1 : 0; }
 
  private:
   [[noreturn]] void fail(size_t field, const std::string& key, const std::string& msg) const {
