@@ -1,3 +1,4 @@
+#include "base/counted.hpp"
 #include "cli/trace_gen_command.hpp"
 
 #include <cstring>
@@ -78,7 +79,6 @@ Placement placement(const TraceGenArgs& a) {
   return physical_placement(a.process, a.base, address_bits);
 }
 
-std::string count_of(uint64_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 std::string where(const Placement& p) {
   return (p.region_key.empty() ? "task type " : "process ") + std::to_string(p.process);
@@ -147,10 +147,10 @@ void generate_bfs(const TraceGenArgs& a, const Placement& place, ThreadTraceSink
   o.items_per_warp = a.items_per_warp;
   const BfsTraceSummary s = generate_bfs_trace(g, o, sink);
   const BfsLayout& l = s.layout;
-  report << "bfs over " << graph << ": " << count_of(g.vertices(), "vertex", "vertices") << ", " << count_of(edges.edges.size(), "edge", "edges")
+  report << "bfs over " << graph << ": " << counted(g.vertices(), "vertex", "vertices") << ", " << counted(edges.edges.size(), "edge", "edges")
          << " (" << g.self_loops << " self-loops dropped, " << g.duplicates << " parallel edges merged)\n"
-         << "  source " << s.source << ": " << count_of(s.levels, "level", "levels") << ", " << s.reached << " vertices reached; "
-         << count_of(s.kernels, "kernel", "kernels") << ", " << count_of(s.records, "record", "records") << ", " << where(place) << "\n"
+         << "  source " << s.source << ": " << counted(s.levels, "level", "levels") << ", " << s.reached << " vertices reached; "
+         << counted(s.kernels, "kernel", "kernels") << ", " << counted(s.records, "record", "records") << ", " << where(place) << "\n"
          << "  worklist " << hex(l.worklist) << ", vertexlist " << hex(l.vertexlist) << ", edgelist " << hex(l.edgelist)
          << ", visitedlist " << hex(l.visitedlist) << ", end " << hex(l.worklist + l.bytes) << "\n"
          << "  prefetch ranges (docs/prefetch.md): {worklist: [" << hex(l.worklist) << ", " << hex(l.worklist + 4 * uint64_t{l.vertices})
@@ -226,7 +226,7 @@ int trace_gen_command(const TraceGenArgs& a) {
     generate_bfs(a, place, *sink, report);
   } else {
     const GeneratorSummary s = generate_pattern(a, place, *sink);
-    report << a.kind << ": " << count_of(s.records, "record", "records") << " in " << count_of(s.kernels, "kernel", "kernels") << ", " << s.bytes
+    report << a.kind << ": " << counted(s.records, "record", "records") << " in " << counted(s.kernels, "kernel", "kernels") << ", " << s.bytes
            << " bytes from " << hex(place.base) << ", " << where(place) << "\n";
   }
   sink->finish();

@@ -1,3 +1,4 @@
+#include "base/counted.hpp"
 #include "tb/cosim_command.hpp"
 
 #include <unistd.h>
@@ -173,7 +174,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   const CosimRun run{a.transactions, !a.count_all, a.hang_cycles};
   const bool ok = session->run_random(run);
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
-      << "\n";
+      << "\nwatchdog     " << counted(a.hang_cycles, "cycle", "cycles") << " without a handshake while the bench waits (--hang-cycles)\n";
   if (rtl) {
     out << "rtl          " << rtl->library;
     if (a.no_timing) out << "\n";
@@ -181,7 +182,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     else out << " (reused from the cache)\n";
     for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
     if (rtl->parameters_set.empty()) out << "parameter    none set (the module declares none of the contract's)\n";
-    if (rtl->max_latency) out << "latency      a response within " << rtl->max_latency << " cycles of its request\n";
+    if (rtl->max_latency) out << "latency      a response within " << counted(rtl->max_latency, "cycle", "cycles") << " of its request\n";
     else out << "latency      any (the --hang-cycles watchdog bounds the wait)\n";
     for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
   }
@@ -191,6 +192,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     nlohmann::ordered_json j;
     j["block"] = block->name;
     j["seed"] = a.seed;
+    j["hang_cycles"] = a.hang_cycles;
     j["transactions"] = session->transactions();
     j["cycles"] = session->cycles();
     j["result"] = ok ? "agreement" : "failure";

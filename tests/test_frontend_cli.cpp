@@ -63,7 +63,7 @@ TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
   const Result r = run({"run", "--config", cfg.string(), "--threads", csv.string(), "--stats-json", path("s.json").string(),
                         "--txn-log", path("log.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("front end: 1 kernels, 4 blocks, 8 warps; 320 thread accesses -> 16 requests"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("front end: 1 kernel, 4 blocks, 8 warps; 320 thread accesses -> 16 requests"), std::string::npos) << r.out;
   // The stores all fall in channel 0 (address bits 7 and 8 are 0): one
   // message each, one access per element (each in its own granule).
   EXPECT_NE(r.out.find("strided requests: 8 with 64 elements took 8 channel messages: 56 saved against one per element, 56 "

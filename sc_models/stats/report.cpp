@@ -1,3 +1,4 @@
+#include "base/counted.hpp"
 #include "stats/report.hpp"
 
 #include <iomanip>
@@ -130,7 +131,8 @@ void print_frontend(std::ostream& os, const FrontendReport& f) {
   const SequenceStats& seq = f.sequence;
   const std::vector<SmRunStats>& sms = f.sms;
   const WarpRunSummary& warps = f.warps;
-  os << "\nfront end: " << seq.kernels << " kernels, " << seq.blocks << " blocks, " << warps.warps << " warps; "
+  os << "\nfront end: " << counted(seq.kernels, "kernel", "kernels") << ", " << counted(seq.blocks, "block", "blocks") << ", "
+     << counted(warps.warps, "warp", "warps") << "; "
      << seq.thread_accesses << " thread accesses -> " << seq.requests << " requests (coalescing " << std::fixed
      << std::setprecision(2) << ratio(seq.thread_accesses, seq.requests) << " accesses/request)\n"
      << "  sm  blocks  requests  accesses  mean lat  max lat  mshr wait  dep wait  last completion\n";

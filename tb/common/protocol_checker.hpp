@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "base/counted.hpp"
 #include "base/ring_buffer.hpp"
 
 namespace gpumem::tb {
@@ -99,7 +100,7 @@ class ProtocolChecker {
     const bool bench_waits = (req.valid && !req.ready) || !waiting_.empty();
     quiet_ = handshake || !bench_waits ? 0 : quiet_ + 1;
     if (quiet_ >= hang_cycles_)
-      return fail(true, "hang: no handshake for " + std::to_string(quiet_) + " cycles",
+      return fail(true, "hang: no handshake for " + counted(quiet_, "cycle", "cycles"),
                   req.valid && !req.ready ? "req_ready low the whole time, request " + describe(req.payload)
                                           : "no response to the operation accepted at cycle " + std::to_string(waiting_.front()),
                   req.valid && !req.ready ? accepted_ : taken_, cycle);
