@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "check_config_command.hpp"
 #include "cosim_command.hpp"
 #include "explore_command.hpp"
@@ -21,6 +22,49 @@ namespace {
 
 constexpr int kExitInputError = 2;
 constexpr int kExitModelError = 3;
+
+// What CLI11 reports poorly, said as the config errors say it: a misspelt
+// command ("gpumem rnu": CLI11 says only "A subcommand is required") or
+// option ("--confg": CLI11 first says --config is missing), with the
+// nearest name and the help to read; "" when neither is the trouble.
+std::string misspelt_word(const CLI::App& app, int argc, char* argv[]) {
+  const CLI::App* level = &app;
+  std::string path = "gpumem";
+  int i = 1;
+  for (; i < argc; ++i) {  // the command words
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') break;
+    std::vector<std::string> names;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : level->get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+      if (sub->get_name() == word) next = sub;
+    }
+    if (next) {
+      level = next;
+      path += " " + word;
+      continue;
+    }
+    if (level->get_require_subcommand_min() > 0)
+      return "unknown command '" + word + "'" + gpumem::did_you_mean(word, names) + " (" + path + " --help)";
+    break;  // a command's own word (gpumem sweep SPEC)
+  }
+  for (; i < argc; ++i) {  // long options, of the command or those above it
+    const std::string word = argv[i];
+    if (word.size() < 3 || word.compare(0, 2, "--") != 0) continue;
+    const std::string name = word.substr(0, word.find('='));
+    std::vector<std::string> names;
+    bool known = name == "--help" || name == "--version";
+    for (const CLI::App* a = level; a && !known; a = a->get_parent())
+      for (const CLI::Option* o : a->get_options())
+        for (const std::string& l : o->get_lnames()) {
+          names.push_back("--" + l);
+          known = known || "--" + l == name;
+        }
+    if (!known) return "unknown option '" + name + "'" + gpumem::did_you_mean(name, names) + " (" + path + " --help)";
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -55,6 +99,10 @@ int sc_main(int argc, char* argv[]) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     // One line, like every other input error (docs/errors.md): CLI11's own
     // form adds a second line and no "gpumem: error:".
+    if (const std::string unknown = misspelt_word(app, argc, argv); !unknown.empty()) {
+      std::cerr << "gpumem: error: " << unknown << "\n";
+      return kExitInputError;
+    }
     std::string command = "gpumem";
     for (const CLI::App* level = &app; !level->get_subcommands().empty();) {  // down to the innermost: gpumem trace order
       level = level->get_subcommands().front();

@@ -50,6 +50,11 @@ TEST_F(Cli, SweepRunsEveryPointResumesAndMergesOneTable) {
   ASSERT_EQ(j.size(), 6u);
   EXPECT_EQ(j[0]["memory.channels"], 2);
   EXPECT_EQ(j[0]["channels[0].requests"], 1000);
+  // A slip in a metric's path: the nearest path of a point's stats JSON.
+  const Result slip = run({"sweep", "merge", spec, "--out", path("s.csv").string(), "--metrics", "channels[0].requsts"});
+  EXPECT_EQ(slip.exit_code, 2);
+  EXPECT_EQ(slip.err, "gpumem: error: " + spec + ": --metrics: 'channels[0].requsts' is in no point's stats JSON (a dotted path such as "
+                      "channels[0].requests); did you mean 'channels[0].requests'?\n");
 
   // A rerun replaces every point with the same bytes, its report too (--no-timing).
   std::map<std::string, std::string> before;
@@ -82,8 +87,8 @@ TEST_F(Cli, SweepRecordsAFailedPointAndNeverReadsAPartialOne) {
   const Result r = run({"sweep", spec, "--jobs", "2", "--retries", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("2 ran, 0 already whole, 2 failed of 4 points"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("failed       point 1 (workload[0].stride=256 flags=--colour red): exit 2: gpumem: error: The "
-                       "following arguments were not expected: red --colour (gpumem run --help)\n"),
+  EXPECT_NE(r.out.find("failed       point 1 (workload[0].stride=256 flags=--colour red): exit 2: gpumem: error: unknown option "
+                       "'--colour' (gpumem run --help)\n"),
             std::string::npos)
       << r.out;
   const Result status = run({"sweep", "status", spec});

@@ -121,7 +121,7 @@ TEST_F(Slurm, AFailingPointReportsItsStderr) {
   wait_for(job_of(submitted));
   const Result status = sweep({"status", spec});
   EXPECT_NE(status.out.find("2 points: 1 done, 1 failed, 0 missing\nfailed   point 1 (flags=--colour red): exit 2: gpumem: "
-                            "error: The following arguments were not expected: red --colour (gpumem run --help)\n"),
+                            "error: unknown option '--colour' (gpumem run --help)\n"),
             std::string::npos)
       << status.out;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/input_error.hpp"
+#include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tb/common/coverage.hpp"
@@ -172,7 +173,17 @@ const nlohmann::json* at_path(const nlohmann::json& j, const std::string& path) 
   return at;
 }
 
-
+// Every dotted path of a document that leads to a value, an array's members
+// by its first ([0]): the names a misspelt metric is held against.
+void value_paths(const nlohmann::json& j, const std::string& prefix, std::vector<std::string>& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) value_paths(*it, prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+  } else if (j.is_array()) {
+    if (!j.empty()) value_paths(j[0], prefix + "[0]", out);
+  } else {
+    out.push_back(prefix);
+  }
+}
 
 std::string text_of(const nlohmann::json* v, bool& found) {
   found = v != nullptr;
@@ -226,8 +237,16 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
     rows.push_back(std::move(row));
   }
   for (size_t m = 0; m < metrics.size(); ++m)
-    if (!metric_seen[m] && !rows.empty())
-      throw InputError(spec.path, 0, "--metrics", "'" + metrics[m] + "' is in no point's stats JSON (a dotted path such as channels[0].requests)");
+    if (!metric_seen[m] && !rows.empty()) {
+      // Only now the first point's whole JSON: the paths a slip may have meant.
+      std::vector<std::string> paths;
+      const nlohmann::json first =
+          nlohmann::json::parse(read_file(point_folder(spec, points[status.done.front()]) + "/stats.json"), nullptr, false);
+      if (!first.is_discarded()) value_paths(first, "", paths);
+      throw InputError(spec.path, 0, "--metrics",
+                       "'" + metrics[m] + "' is in no point's stats JSON (a dotted path such as channels[0].requests)" +
+                           did_you_mean(metrics[m], paths));
+    }
 
   MergedTable t;
   t.header = {"index", "hash"};
@@ -277,7 +296,9 @@ std::string sweep_plot_json(const MergedTable& t, const std::string& x, const st
   auto column = [&](const std::string& name, const char* flag, bool axis) {
     for (size_t c = 2; c < t.header.size(); ++c)
       if (t.header[c] == name) return c;
-    throw InputError("", 0, flag, "'" + name + "' is not " + (axis ? "an axis of the sweep" : "a metric of the merge (--metrics or the spec's metrics)"));
+    throw InputError("", 0, flag,
+                     "'" + name + "' is not " + (axis ? "an axis of the sweep" : "a metric of the merge (--metrics or the spec's metrics)") +
+                         did_you_mean(name, std::vector<std::string>(t.header.begin() + 2, t.header.end())));
   };
   const size_t cx = column(x, "--x", true), cy = column(y, "--y", false);
   const size_t cl = lines.empty() ? 0 : column(lines, "--lines", true);
