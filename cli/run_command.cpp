@@ -12,6 +12,7 @@
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/readable.hpp"
 #include "cli/compare_prefetch.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_params.hpp"
@@ -257,8 +258,8 @@ int run_command(const RunArgs& a) {
     if (a.no_timing)
       std::cout << "\nsimulated " << r.requests << " requests\n";
     else
-      std::cout << "\nsimulated " << r.requests << " requests in " << r.wall_seconds << " s ("
-                << (r.wall_seconds > 0 ? r.requests / r.wall_seconds / 1e6 : 0.0) << " M requests/s)\n";
+      std::cout << "\nsimulated " << r.requests << " requests in " << host_seconds(r.wall_seconds) << " ("
+                << millions_per_second(double(r.requests), r.wall_seconds, "requests") << ")\n";
   }
   // Exit 0 and a report hide a run that mostly faulted, which is nearly
   // always a trace of physical addresses read as VAs through the page tables.

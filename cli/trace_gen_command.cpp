@@ -1,4 +1,3 @@
-#include "base/counted.hpp"
 #include "cli/trace_gen_command.hpp"
 
 #include <cstring>
@@ -9,6 +8,7 @@
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/readable.hpp"
 #include "base/text.hpp"
 #include "cli/validators.hpp"
 #include "config/config.hpp"

@@ -1,4 +1,3 @@
-#include "base/counted.hpp"
 #include "tb/cosim_command.hpp"
 
 #include <unistd.h>
@@ -12,6 +11,7 @@
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/readable.hpp"
 #include "base/user_paths.hpp"
 #include <nlohmann/json.hpp>
 #include "config/config.hpp"
@@ -178,7 +178,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   if (rtl) {
     out << "rtl          " << rtl->library;
     if (a.no_timing) out << "\n";
-    else if (rtl->built) out << " (verilated and compiled now, in " << std::fixed << std::setprecision(1) << rtl->build_seconds << " s)\n";
+    else if (rtl->built) out << " (verilated and compiled now, in " << host_seconds(rtl->build_seconds) << ")\n";
     else out << " (reused from the cache)\n";
     for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
     if (rtl->parameters_set.empty()) out << "parameter    none set (the module declares none of the contract's)\n";

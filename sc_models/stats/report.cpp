@@ -1,8 +1,9 @@
-#include "base/counted.hpp"
 #include "stats/report.hpp"
 
 #include <iomanip>
 #include <ostream>
+
+#include "base/readable.hpp"
 
 namespace gpumem {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "base/counted.hpp"
+#include "base/readable.hpp"
 #include "base/ring_buffer.hpp"
 
 namespace gpumem::tb {

@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/readable.hpp"
 #include "base/user_paths.hpp"
 #include "regs/rtl_package.hpp"
 #include "tb/common/rtl_port_check.hpp"
@@ -486,7 +487,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   if (pin_level) out.sc_create = open_sc_library(sc_library);
   if (!out.built) return out;
   out.build_seconds = seconds_since(t0);
-  step("built in " + std::to_string(static_cast<int>(out.build_seconds + 0.5)) + " s");
+  step("built in " + host_seconds(out.build_seconds));
   return out;
 }
 
