@@ -5,11 +5,13 @@
 #include "config/config.hpp"
 #include "params/block_params.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
 CLI::App* add_check_config_command(CLI::App& app, CheckConfigArgs& args) {
   CLI::App* check = app.add_subcommand("check-config", "Validate a config file (and its address-space allocation) and exit");
+  set_examples(*check, {"gpumem check-config configs/default.yaml"});
   check->add_option("config", args.config, "YAML config file")->required()->check(kPath);
   return check;
 }

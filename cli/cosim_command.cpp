@@ -3,11 +3,16 @@
 #include <string>
 
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
 CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
   CLI::App* cosim = app.add_subcommand("cosim", "Co-simulate an RTL block against the golden model");
+  set_examples(*cosim, {"gpumem cosim --config configs/default.yaml --block translator --transactions 1000000 --seed 1",
+                        "gpumem cosim --config configs/default.yaml --block tlb --mode pin --transactions 100000",
+                        "gpumem cosim --config configs/default.yaml --rtl tests/rtl/two_stage_translator.sv --top two_stage_translator",
+                        "gpumem cosim --config configs/default.yaml --block tlb --contract"});
   cosim->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
   cosim->add_option("--block", args.block, "translator or tlb")
       ->check(CLI::IsMember({"translator", "tlb"}));

@@ -29,6 +29,7 @@
 #include "stats/progress.hpp"
 #include "stats/run_statistics.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
@@ -92,6 +93,8 @@ const CLI::Validator kNotAWorkerCount(
 
 CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
   CLI::App* explore = app.add_subcommand("explore", "Score mappings on a trace and search for the best (docs/explorer.md)");
+  set_examples(*explore, {"gpumem explore --config configs/default.yaml --emit-yaml tasks.yaml",
+                          "gpumem explore --config configs/default.yaml --plot explore.png"});
   explore->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
   add_trace_input_options(*explore, args.input)->check(kNotAWorkerCount);
   explore->add_option("--window", args.window, "requests per window (default: stats.entropy_window, else memory.max_outstanding)")

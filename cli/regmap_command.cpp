@@ -4,11 +4,13 @@
 
 #include "regs/register_map.hpp"
 #include "regs/rtl_package.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
 CLI::App* add_regmap_command(CLI::App& app, RegmapArgs& args) {
   CLI::App* regmap = app.add_subcommand("regmap", "Print the register map (one source of truth)");
+  set_examples(*regmap, {"gpumem regmap --format markdown"});
   regmap->add_option("--format", args.format, "markdown (the register map) or sv (the RTL package gpumem_pkg)")->check(CLI::IsMember({"markdown", "sv"}));
   return regmap;
 }

@@ -11,11 +11,13 @@
 #include "regs/register_access.hpp"
 #include "regs/register_bank.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
 CLI::App* add_regs_command(CLI::App& app, RegsArgs& args) {
   CLI::App* regs = app.add_subcommand("regs", "Read and write the register bank of a config (docs/register-map.md)");
+  set_examples(*regs, {"gpumem regs --config configs/default.yaml 'TASK_SCHEME[1]' 'XOR_VECTOR[3][0]=0x3'"});
   regs->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
   regs->add_option("--script", args.script, "file of register accesses, one per line ('#' comments), run first")->check(kPath);
   regs->add_option("access", args.accesses, "NAME to read, NAME=VALUE to write; NAME: CTRL, TASK_SCHEME[3], XOR_VECTOR[1][0] or an offset (0x0044)");

@@ -33,6 +33,7 @@
 #include "stop_on_signal.hpp"
 #include "system/simulation.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
@@ -88,6 +89,10 @@ int run_compared(const RunArgs& a, const Config& cfg) {
 
 CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Run a workload through the model and report channel statistics");
+  set_examples(*run, {"gpumem run --config configs/default.yaml --stats-json stats.json --txn-log txn.csv",
+                      "gpumem run --config configs/default.yaml --trace configs/examples/three-apps.csv",
+                      "gpumem run --config configs/examples/bfs.yaml --threads bfs.bin --stats-json bfs.json",
+                      "gpumem run --config configs/examples/bfs-prefetch.yaml --threads bfs16.bin --compare-prefetch --plot prefetch.png"});
   run->add_option("--config", args.config, "YAML config file")->required()->check(kPath);
   add_trace_input_options(*run, args.input);
   run->add_option("--stats-json", args.stats_json, "Write statistics as JSON to this file")->check(kPath);

@@ -12,11 +12,14 @@
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_slurm.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
 CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   CLI::App* sweep = app.add_subcommand("sweep", "Run every point of a sweep spec (configs x traces x seeds) locally");
+  set_examples(*sweep, {"gpumem sweep configs/examples/sweeps/channels.yaml --jobs 2",
+                        "gpumem sweep configs/examples/sweeps/channels.yaml --slurm --points-per-task 10 --throttle 50"});
   sweep->require_subcommand(0, 1);
   sweep->add_option("spec", args.spec, "the sweep spec (YAML, docs/sweeps.md)")->check(kPath);
   sweep->add_option("--jobs", args.jobs, "points at once (default: the machine's cores)")->check(CLI::Range(1u, 4096u));
@@ -37,8 +40,10 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   sweep->add_option("--sbatch-arg", args.sbatch_args, "with --slurm: one more #SBATCH option, as sbatch takes it (repeat)");
 
   args.status = sweep->add_subcommand("status", "Say which points are done, failed and missing");
+  set_examples(*args.status, {"gpumem sweep status configs/examples/sweeps/channels.yaml"});
   args.status->add_option("spec", args.spec, "the sweep spec")->required()->check(kPath);
   args.merge = sweep->add_subcommand("merge", "One table of every point's axis values and metrics (CSV, or JSON by --out's extension)");
+  set_examples(*args.merge, {"gpumem sweep merge configs/examples/sweeps/channels.yaml --out results.csv"});
   args.merge->add_option("spec", args.spec, "the sweep spec")->required()->check(kPath);
   args.merge->add_option("--out", args.out, "the table to write: .csv or .json")->required()->check(kPath);
   args.merge->add_option("--metrics", args.metrics,

@@ -12,6 +12,7 @@
 #include "output_paths.hpp"
 #include "params/frontend_params.hpp"
 #include "validators.hpp"
+#include "help_examples.hpp"
 
 namespace gpumem::cli {
 
@@ -97,8 +98,12 @@ int order(const TraceArgs& a) {
 
 CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
   CLI::App* trace = app.add_subcommand("trace", "Per-thread GPU traces: gen, convert, order (docs/frontend.md)");
+  set_examples(*trace, {"gpumem trace gen bfs --config configs/examples/bfs.yaml --app bfs --region graph --scale 16 --out bfs.bin",
+                        "gpumem trace order --config configs/examples/bfs.yaml --threads bfs.bin --out seq.csv",
+                        "gpumem trace convert bfs.bin bfs.csv"});
   trace->require_subcommand(1);
   a.convert = trace->add_subcommand("convert", "Convert a per-thread trace between its CSV and binary forms");
+  set_examples(*a.convert, {"gpumem trace convert bfs.bin bfs.csv"});
   a.convert->add_option("input", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
   a.convert->add_option("output", a.output, "file to write")->required()->check(kPath);
   a.convert->add_option("--form", a.form, "csv or binary (default: binary for a .bin name, else csv)")
@@ -109,6 +114,7 @@ CLI::App* add_trace_command(CLI::App& app, TraceArgs& a) {
       ->check(kPath);
   a.convert->add_flag("--quiet", a.quiet, "Print nothing on success");
   a.order = trace->add_subcommand("order", "Schedule, coalesce and order a per-thread trace into each SM's L1 request sequence, in CN106407063B's order (docs/references.md)");
+  set_examples(*a.order, {"gpumem trace order --config configs/examples/bfs.yaml --threads bfs.bin --out seq.csv"});
   a.order->add_option("--config", a.config, "YAML config file (its frontend section)")->required()->check(kPath);
   a.order->add_option("--threads", a.input, "per-thread trace (CSV or binary)")->required()->check(kPath);
   a.order->add_option("--out", a.output, "CSV file for the ordered sequence")->required()->check(kPath);

@@ -18,6 +18,7 @@
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "params/frontend_params.hpp"
+#include "cli/help_examples.hpp"
 
 namespace gpumem::cli {
 
@@ -163,6 +164,8 @@ void generate_bfs(const TraceGenArgs& a, const Placement& place, ThreadTraceSink
 
 CLI::App* add_trace_gen_command(CLI::App& trace, TraceGenArgs& a) {
   CLI::App* gen = trace.add_subcommand("gen", "Generate a per-thread trace: strided, transpose, random, stencil, or BFS over a graph (docs/workloads.md)");
+  set_examples(*gen, {"gpumem trace gen bfs --config configs/examples/bfs.yaml --app bfs --region graph --scale 16 --out bfs.bin",
+                      "gpumem trace gen bfs --config configs/examples/bfs-prefetch.yaml --app bfs --region graph --scale 16 --items-per-warp 256 --out bfs16.bin"});
   a.gen = gen;
   gen->add_option("kind", a.kind, "strided, transpose, random, stencil or bfs")
       ->required()

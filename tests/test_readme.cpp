@@ -13,6 +13,8 @@
 #include <iomanip>
 #include <iostream>
 #include <iterator>
+#include <set>
+#include <sstream>
 
 #include "readme_commands.hpp"
 
@@ -150,6 +152,32 @@ class Readme : public Cli {
 };
 
 TEST_F(Readme, EveryUsingItLineRuns) { run_every_line(false); }
+
+// Every command's --help ends with examples, and each is a line of the
+// "Using it" block (which the test above runs), so no example can stop
+// working unseen (cli/help_examples.hpp).
+TEST_F(Readme, EveryHelpExampleIsAUsingItLine) {
+  std::set<std::string> lines;
+  for (const ReadmeCommand& c : readme_commands())
+    if (c.command.rfind("./build/gpumem ", 0) == 0) lines.insert(c.command.substr(std::string("./build/").size()));
+  for (const char* command : {"run", "regmap", "cosim", "regs", "explore", "trace", "trace gen", "trace order", "trace convert",
+                              "check-config", "sweep", "sweep merge", "sweep status"}) {
+    std::vector<std::string> args;
+    std::istringstream words(command);
+    for (std::string w; words >> w;) args.push_back(w);
+    args.push_back("--help");
+    const Result help = run(args);
+    ASSERT_EQ(help.exit_code, 0) << command;
+    const size_t at = help.out.find("\nExamples, from the repository root");
+    ASSERT_NE(at, std::string::npos) << "gpumem " << command << " --help has no examples:\n" << help.out;
+    std::istringstream examples(help.out.substr(help.out.find('\n', at + 1) + 1));
+    size_t shown = 0;
+    for (std::string line; std::getline(examples, line) && line.rfind("  gpumem ", 0) == 0; ++shown)
+      EXPECT_EQ(lines.count(line.substr(2)), 1u) << "gpumem " << command << " --help shows an example that README.md's "
+                                                    "\"Using it\" block does not run:\n" << line;
+    EXPECT_GT(shown, 0u) << command;
+  }
+}
 
 // Minutes: the CTest test readme.as_written (label soak) sets the variable.
 TEST_F(Readme, EveryUsingItLineAsWritten) {
