@@ -1,0 +1,42 @@
+// A stop asked for by SIGINT or SIGTERM (docs/reliability.md, "Output
+// files"). The CLI's handler (cli/stop_on_signal.*) sets it; the loops that
+// can end a run cleanly read it: the SMs' issue loop per request, the
+// co-simulation benches per cycle. Kept here, below every library, so that
+// the model and the test bench read it without knowing of signals or of
+// the CLI.
+#pragma once
+
+namespace gpumem {
+
+// The signal that asked for the stop, 0 while none has. A plain function,
+// not an inline read: one call a request costs nothing against a request's
+// path, and the flag stays private to one translation unit.
+int stop_requested();
+
+// Async-signal-safe: only stores the signal number.
+void request_stop(int signal);
+// "SIGINT", "SIGTERM"; async-signal-safe.
+const char* signal_name(int signal);
+void clear_stop_request();  // tests, and a process that carries on after one
+
+// While one is alive, some loop reads stop_requested() often enough to end
+// cleanly at its next step, so a signal handler may only set the flag. With
+// none alive, nothing would read it, and the handler exits at once
+// (cli/stop_on_signal.cpp). Not nested across threads: made and destroyed
+// on the thread that runs the loop.
+class StopIsChecked {
+ public:
+  StopIsChecked();
+  ~StopIsChecked();
+  StopIsChecked(const StopIsChecked&) = delete;
+  StopIsChecked& operator=(const StopIsChecked&) = delete;
+};
+bool stop_is_checked();  // async-signal-safe
+
+// In a child just forked to work for its parent (`run --compare-prefetch`'s
+// runs): killed when the parent ends, however it ends, and SIGINT and
+// SIGTERM at their defaults (unless ignored), so that a stop is the
+// parent's to report and its files the parent's to remove.
+void die_with_parent(int parent_pid);
+
+}  // namespace gpumem
