@@ -7,16 +7,13 @@
 
 namespace gpumem {
 
+volatile std::sig_atomic_t detail::stop_signal = 0;
+
 namespace {
-// sig_atomic_t: the only type a handler may store to and the interrupted
-// code then read (C++17 [support.signal]).
-volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_checked = 0;
 }  // namespace
 
-int stop_requested() { return g_stop; }
-void request_stop(int signal) { g_stop = signal; }
-void clear_stop_request() { g_stop = 0; }
+void request_stop(int signal) { detail::stop_signal = signal; }
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal"; }
 
 StopIsChecked::StopIsChecked() { g_checked = g_checked + 1; }

@@ -5,19 +5,26 @@
 // the model and the test bench read it without knowing of signals or of
 // the CLI.
 #pragma once
+#include <csignal>
 
 namespace gpumem {
 
-// The signal that asked for the stop, 0 while none has. A plain function,
-// not an inline read: one call a request costs nothing against a request's
-// path, and the flag stays private to one translation unit.
-int stop_requested();
+namespace detail {
+// sig_atomic_t: the only type a handler may store to and the interrupted
+// code then read (C++17 [support.signal]).
+extern volatile std::sig_atomic_t stop_signal;
+}  // namespace detail
+
+// The signal that asked for the stop, 0 while none has. Inline, one load:
+// the SMs' loop and the benches read it per request and per cycle, where a
+// call cost 0.7 % of a scale-12 BFS run's instructions (callgrind), the
+// load 0.1 %.
+inline int stop_requested() { return detail::stop_signal; }
 
 // Async-signal-safe: only stores the signal number.
 void request_stop(int signal);
 // "SIGINT", "SIGTERM"; async-signal-safe.
 const char* signal_name(int signal);
-void clear_stop_request();  // tests, and a process that carries on after one
 
 // While one is alive, some loop reads stop_requested() often enough to end
 // cleanly at its next step, so a signal handler may only set the flag. With
