@@ -13,6 +13,7 @@ namespace gpumem::cli {
 namespace {
 
 struct sigaction g_old_int, g_old_term;
+bool g_terminal = false;  // stderr is one: known before, as isatty is no async-signal-safe call
 
 void say(const char* s) {
   for (size_t left = std::strlen(s); left > 0;) {
@@ -27,6 +28,7 @@ void say(const char* s) {
 [[noreturn]] void exit_now(int sig) {
   const char* names[32];
   const size_t n = remove_pending_files(names, sizeof names / sizeof names[0]);
+  if (g_terminal) say("\n");  // past the ^C the terminal echoed, or a progress line
   say("gpumem: interrupted by ");
   say(signal_name(sig));
   for (size_t i = 0; i < n; ++i) {
@@ -48,6 +50,7 @@ extern "C" void on_signal(int sig) {
 }  // namespace
 
 StopOnSignal::StopOnSignal() {
+  g_terminal = isatty(STDERR_FILENO);
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
