@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "base/input_error.hpp"
+#include "base/stop_request.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "stats/report.hpp"
 #include "stats/run_statistics.hpp"
@@ -46,9 +47,11 @@ nlohmann::json run_threads_in_child(const Config& cfg, const std::string& thread
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("--compare-prefetch: cannot create a pipe");
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("--compare-prefetch: cannot fork");
   if (pid == 0) {
+    die_with_parent(parent);
     close(fd[0]);
     std::string text;
     int status = 0;

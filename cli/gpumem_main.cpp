@@ -14,6 +14,7 @@
 #include "regmap_command.hpp"
 #include "regs_command.hpp"
 #include "run_command.hpp"
+#include "stop_on_signal.hpp"
 #include "sweep/sweep_version.hpp"
 #include "sweep_command.hpp"
 #include "trace_command.hpp"
@@ -112,6 +113,9 @@ int sc_main(int argc, char* argv[]) {
     return kExitInputError;
   }
 
+  // Every command: a signal ends a run or a co-simulation at its next step
+  // and exits any other work at once, removing the outputs not yet written.
+  const StopOnSignal stop;
   try {
     if (*run) return run_command(run_args);
     if (*cosim) return gpumem::tb::run_cosim(cosim_args, std::cout);

@@ -93,6 +93,7 @@ TemporaryFile::TemporaryFile(const std::string& text) {
   const int fd = mkstemps(name.data(), 5);
   if (fd < 0) throw std::runtime_error("cannot create a temporary file " + name + ": " + std::strerror(errno));
   path_ = name;
+  pending_ = std::make_unique<PendingFile>(path_, "");
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ::close(fd);
   if (!ok) {

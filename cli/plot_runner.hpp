@@ -3,7 +3,10 @@
 // work, and handing the script a JSON file. `gpumem explore --plot` and
 // `gpumem run --compare-prefetch --plot` use it.
 #pragma once
+#include <memory>
 #include <string>
+
+#include "base/output_file.hpp"
 
 namespace gpumem::cli {
 
@@ -32,6 +35,7 @@ class TemporaryFile {
 
  private:
   std::string path_;
+  std::unique_ptr<PendingFile> pending_;  // removed too when a signal ends gpumem at once
 };
 
 }  // namespace gpumem::cli

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -51,6 +50,19 @@ void print_profiles(std::ostream& os, const std::string& path, const std::vector
        << (p.mapping ? "{" + task_mapping_yaml(*p.mapping) + "}" : "its configured mapping") << "\n";
   }
 }
+
+// The requests the outputs hold, as they count them (the stats JSON's
+// `requests`, the transaction log's lines: each element of a strided request
+// is one), and the SMs' count beside it when that differs.
+struct RequestCount {
+  uint64_t observed = 0, issued = 0;
+  bool by_sms = false;  // --threads: the SMs issued them
+  std::string text() const { return std::to_string(observed) + " requests"; }
+  std::string sms() const {
+    if (!by_sms || observed == issued) return "";
+    return ", each element of a strided request counted as one (" + std::to_string(issued) + " as the SMs issued them)";
+  }
+};
 
 FrontendReport frontend_report(const Config& cfg, const SimulationResult& r) {
   return {r.sequence, r.sms, r.warps, r.strided, cfg.frontend.strided_requests, r.memory_init_bytes, r.queued_max,
@@ -201,19 +213,23 @@ int run_command(const RunArgs& a) {
     }
     if (log) log->commit();
   };
+  auto count = [&] { return RequestCount{stats.requests(), r.requests, threads != nullptr}; };
   // A run stopped by an error: what its outputs hold, said after the error.
-  auto partial_outputs = [&](uint64_t requests) -> std::string {
+  auto partial_outputs = [&]() -> std::string {
     std::vector<std::string> holders;
     if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
     if (log) holders.push_back(a.txn_log);
     if (holders.empty()) return "";
     std::string s = "; " + holders[0];
     if (holders.size() > 1) s += " and " + holders[1];
-    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + std::to_string(requests) + " requests simulated before it";
+    const RequestCount n = count();
+    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + n.text() + " simulated before it" + n.sms();
   };
   int stopped_by = 0;
   {
-    StopOnSignal stop;
+    // Only while the simulation runs does a loop look for a stop; before it
+    // and after it a signal exits at once (cli/stop_on_signal.hpp).
+    const StopIsChecked checked;
     try {
       if (threads) {
         StoppableThreadSource stoppable(*threads);
@@ -225,13 +241,13 @@ int run_command(const RunArgs& a) {
     } catch (const InputError& e) {
       progress.reset();
       write_outputs(false, e.what());
-      throw InputError(e.file(), e.line(), e.column(), e.key(), e.message() + partial_outputs(r.requests));
+      throw InputError(e.file(), e.line(), e.column(), e.key(), e.message() + partial_outputs());
     } catch (const std::exception& e) {
       progress.reset();
       write_outputs(false, e.what());
-      throw std::runtime_error(e.what() + partial_outputs(r.requests));
+      throw std::runtime_error(e.what() + partial_outputs());
     }
-    stopped_by = StopOnSignal::received();
+    stopped_by = stop_requested();
   }
   progress.reset();
 
@@ -275,8 +291,8 @@ int run_command(const RunArgs& a) {
                  " config without address_space, such as configs/examples/physical-addresses.yaml (docs/trace-format.md,"
                  " \"Imported traces\")\n";
   if (stopped_by) {
-    const std::string what = std::string("interrupted by ") + (stopped_by == SIGINT ? "SIGINT" : "SIGTERM") +
-                             " after " + std::to_string(r.requests) + " requests";
+    const RequestCount n = count();
+    const std::string what = std::string("interrupted by ") + signal_name(stopped_by) + " after " + n.text() + n.sms();
     write_outputs(false, what);
     std::vector<std::string> holders;
     if (!a.quiet) holders.push_back("the report");

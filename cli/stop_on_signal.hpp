@@ -1,12 +1,15 @@
-// SIGINT (Ctrl-C) or SIGTERM during `gpumem run`: the first one ends the
-// request stream at the next request, as if the trace ended there, so the
-// run finishes normally and writes every output for what it simulated,
-// marked incomplete. The handler resets itself: a second signal kills at
-// once (outputs then stay under their temporary names, never half-written
-// under the final ones: base/output_file.hpp).
+// SIGINT (Ctrl-C) and SIGTERM, for every command (docs/reliability.md,
+// "Output files"). Where a loop checks for a stop (base/stop_request.hpp:
+// `gpumem run`'s SMs or request stream, `gpumem cosim`'s bench), the first
+// signal only asks it to stop, and the command ends there, writing what it
+// promises for what it simulated. Anywhere else (loading, searching,
+// generating, writing) nothing would look, so the handler removes the
+// temporary files of the outputs not yet written (base/output_file.hpp),
+// says which, and exits 128 + the signal at once; so does a second signal.
 #pragma once
 #include <string>
 
+#include "base/stop_request.hpp"
 #include "frontend/thread_trace.hpp"
 #include "payload/request.hpp"
 
@@ -18,25 +21,29 @@ class StopOnSignal {
   ~StopOnSignal();  // restores the ones before
   StopOnSignal(const StopOnSignal&) = delete;
   StopOnSignal& operator=(const StopOnSignal&) = delete;
-  static int received();  // the signal number, 0 while none has arrived
 };
 
+// The request stream of `gpumem run --trace` (or a workload) ends at the
+// next request, as if the trace ended there.
 class StoppableSource : public RequestSource {
  public:
   explicit StoppableSource(RequestSource& inner) : inner_(inner) {}
-  bool next(Request& r) override { return StopOnSignal::received() == 0 && inner_.next(r); }
+  bool next(Request& r) override { return stop_requested() == 0 && inner_.next(r); }
   uint64_t expected_total() const override { return inner_.expected_total(); }
 
  private:
   RequestSource& inner_;
 };
 
-// The same for a per-thread trace: it ends at the next item.
+// A per-thread trace ends at the next item: this ends the memory-init
+// loading before the first kernel; once the SMs issue, their own check
+// (frontend/sm_array.cpp) stops them at the next request, well before the
+// blocks already read would drain.
 class StoppableThreadSource : public ThreadTraceSource {
  public:
   explicit StoppableThreadSource(ThreadTraceSource& inner) : inner_(inner) {}
   Item next(MemoryInit& init, KernelInfo& kernel, ThreadRecord& record) override {
-    return StopOnSignal::received() ? Item::kEnd : inner_.next(init, kernel, record);
+    return stop_requested() ? Item::kEnd : inner_.next(init, kernel, record);
   }
   std::string where() const override { return inner_.where(); }
   int address_column() const override { return inner_.address_column(); }

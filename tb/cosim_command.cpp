@@ -12,6 +12,7 @@
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "base/readable.hpp"
+#include "base/stop_request.hpp"
 #include "base/user_paths.hpp"
 #include <nlohmann/json.hpp>
 #include "config/config.hpp"
@@ -172,7 +173,12 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
 
   const CosimRun run{a.transactions, !a.count_all, a.hang_cycles};
-  const bool ok = session->run_random(run);
+  bool ok = false;
+  {
+    const StopIsChecked checked;  // the bench ends at its next cycle on a signal; elsewhere gpumem exits at once
+    ok = session->run_random(run);
+  }
+  const int stopped_by = stop_requested();
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\nwatchdog     " << counted(a.hang_cycles, "cycle", "cycles") << " without a handshake while the bench waits (--hang-cycles)\n";
   if (rtl) {
@@ -188,6 +194,16 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
   session->print_counts(out);
   print_coverage(out, session->coverage(), kReportWidth);
+  if (stopped_by) {
+    // No JSON and no waves: a part of a run would read as its result, and
+    // the waves' re-run would cost what the user just stopped.
+    if (!ok) out << failure_text(*session, block->name, a.count_all, a.seed);
+    out << "result       interrupted" << std::endl;
+    std::cerr << "gpumem: interrupted by " << signal_name(stopped_by) << " after " << session->transactions() << " of "
+              << a.transactions << " transactions; the report holds those only" << (json ? ", " + a.json + " not written" : "")
+              << "\n";
+    return 128 + stopped_by;
+  }
   if (json) {
     nlohmann::ordered_json j;
     j["block"] = block->name;

@@ -32,6 +32,7 @@ foreach(_cost IN ITEMS
     "DramController.MemoryStaysFlatWhateverTheTraceLength 8"
     "Cli.CosimOfAMatrixOnlyTranslatorChecksWhatItsSchemesCoverAndCatchesItsRankBug 6"
     "Cli.CosimProvesTheExplorersRecommendationPastedIntoTheConfig 6"
+    "Outputs.AnInterruptedBfsRunEndsAtOnceAndItsMessageCountsWhatItsFilesCount 9"
     "Slurm.AFailingPointReportsItsStderr 5")
   string(REPLACE " " ";" _cost "${_cost}")
   list(GET _cost 0 _test)

@@ -280,6 +280,26 @@ TEST(OutputFile, AbandonedLeavesNoTraceAndTheOldFileIntact) {
   fs::remove_all(dir);
 }
 
+// What a signal handler that exits at once finds (cli/stop_on_signal.cpp):
+// the temporary files of the outputs not yet written, which it removes, and
+// their final names in the order they were opened; a committed output and a
+// scratch file with no final name are not named.
+TEST(OutputFile, ASignalExitRemovesTheUnwrittenOnesAndNamesThemInOrder) {
+  const fs::path dir = scratch_dir();
+  const std::string a = (dir / "a.json").string(), b = (dir / "b.csv").string(), c = (dir / "c.json").string(),
+                    scratch = (dir / "scratch").string();
+  OutputFile first(b, "--txn-log"), second(a, "--stats-json"), done(c, "--json");
+  done.commit();
+  std::ofstream(scratch) << "x";
+  PendingFile scratch_file(scratch, "");
+  const char* names[4] = {};
+  ASSERT_EQ(remove_pending_files(names, 4), 2u);
+  EXPECT_EQ(std::string(names[0]), b);
+  EXPECT_EQ(std::string(names[1]), a);
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"c.json"});
+  fs::remove_all(dir);
+}
+
 TEST(OutputFile, AnUnwritablePathIsAnInputErrorNamingFileAndOption) {
   const fs::path dir = scratch_dir();
   try {

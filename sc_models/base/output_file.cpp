@@ -1,20 +1,105 @@
 #include "base/output_file.hpp"
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 #include "base/input_error.hpp"
 
 namespace gpumem {
+
+namespace {
+
+// The list a signal handler reads: fixed slots of atomic pointers, so that
+// it never sees a half-made entry and needs no lock or allocation. Files
+// past the last slot are not listed (a process has a handful open at once);
+// they are left under their temporary names, as after a kill.
+struct Listed {
+  const char* partial;
+  const char* final_path;
+  uint64_t order;
+};
+constexpr int kSlots = 64;
+std::atomic<const Listed*> g_listed[kSlots];
+Listed g_entries[kSlots];
+std::atomic<uint64_t> g_order{0};
+static_assert(std::atomic<const Listed*>::is_always_lock_free, "a signal handler reads the list");
+
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
+  }
+  ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
+ private:
+  sigset_t old_;
+};
+
+}  // namespace
+
+PendingFile::PendingFile(std::string partial, std::string final_path)
+    : partial_(std::move(partial)), final_(std::move(final_path)) {
+  const SignalsHeld held;  // a slot is taken and filled before a handler can look
+  for (int i = 0; i < kSlots; ++i) {
+    if (g_listed[i].load() || g_entries[i].partial) continue;
+    g_entries[i] = {partial_.c_str(), final_.empty() ? nullptr : final_.c_str(), g_order++};
+    g_listed[i].store(&g_entries[i]);
+    slot_ = i;
+    return;
+  }
+}
+
+void PendingFile::release() {
+  if (slot_ < 0) return;
+  const SignalsHeld held;
+  g_listed[slot_].store(nullptr);
+  g_entries[slot_] = {};
+  slot_ = -1;
+}
+
+void PendingFile::commit(const std::string& option) {
+  const SignalsHeld held;
+  if (std::rename(partial_.c_str(), final_.c_str()) != 0)
+    throw InputError(final_, 0, option, std::string("cannot write: ") + std::strerror(errno));
+  release();
+}
+
+size_t remove_pending_files(const char** finals, size_t max) {
+  const Listed* found[kSlots];
+  int n = 0;
+  for (int i = 0; i < kSlots; ++i)
+    if (const Listed* l = g_listed[i].load()) found[n++] = l;
+  for (int i = 1; i < n; ++i)  // opening order: insertion sort, no library call
+    for (int j = i; j > 0 && found[j - 1]->order > found[j]->order; --j) {
+      const Listed* t = found[j];
+      found[j] = found[j - 1];
+      found[j - 1] = t;
+    }
+  size_t named = 0;
+  for (int i = 0; i < n; ++i) {
+    ::unlink(found[i]->partial);
+    if (found[i]->final_path && named < max) finals[named++] = found[i]->final_path;
+  }
+  return named;
+}
 
 std::string partial_path(const std::string& final_path) {
   return final_path + ".partial-" + std::to_string(::getpid());
 }
 
 OutputFile::OutputFile(std::string final_path, std::string option)
-    : final_(std::move(final_path)), partial_(partial_path(final_)), option_(std::move(option)) {
+    : final_(std::move(final_path)), partial_(partial_path(final_)), option_(std::move(option)), pending_(partial_, final_) {
   std::error_code ec;
   if (std::filesystem::is_directory(final_, ec)) throw InputError(final_, 0, option_, "is a folder, not a file to write");
   f_ = std::fopen(partial_.c_str(), "w");
@@ -38,9 +123,11 @@ void OutputFile::commit() {
     failed_ = true;
     throw InputError(final_, 0, option_, std::string("cannot write: ") + std::strerror(wrote ? errno : write_errno));
   }
-  if (std::rename(partial_.c_str(), final_.c_str()) != 0) {
+  try {
+    pending_.commit(option_);
+  } catch (...) {
     failed_ = true;
-    throw InputError(final_, 0, option_, std::string("cannot write: ") + std::strerror(errno));
+    throw;
   }
 }
 
@@ -67,11 +154,6 @@ void create_output_folder(const std::string& path, const std::string& option) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) throw InputError(path, 0, option, "cannot create folder: " + ec.message());
-}
-
-void commit_partial_file(const std::string& path) {
-  if (std::rename(partial_path(path).c_str(), path.c_str()) != 0)
-    throw InputError(path, 0, "", std::string("cannot write: ") + std::strerror(errno));
 }
 
 }  // namespace gpumem

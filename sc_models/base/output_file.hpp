@@ -5,12 +5,40 @@
 // "Output files"). The temporary name is <final>.partial-<pid>, in the same
 // folder, so the rename is atomic.
 #pragma once
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
 namespace gpumem {
 
 std::string partial_path(const std::string& final_path);
+
+// A temporary file that a process exiting at once on a signal must remove
+// (cli/stop_on_signal.cpp), listed while this object lives and until
+// release(): an OutputFile's, or one a library writes to partial_path(final)
+// (the cosim's waves). `final_path` is what the user would have got, named
+// in the exit message; "" for a scratch file named nowhere.
+class PendingFile {
+ public:
+  PendingFile(std::string partial, std::string final_path);
+  ~PendingFile() { release(); }
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  void release();  // removed, or no longer a signal's to remove
+  // Renames the file onto its final name and releases it, with SIGINT and
+  // SIGTERM held meanwhile, so that a handler sees it either listed or
+  // written. Throws InputError(final, 0, option, "cannot write: <reason>").
+  void commit(const std::string& option);
+
+ private:
+  std::string partial_, final_;
+  int slot_ = -1;  // in the list; -1: not listed (released, or the list was full)
+};
+
+// Async-signal-safe (unlink only): removes every listed file and puts the
+// final names of those that have one, in the order they were opened, into
+// finals[0 .. max), returning how many. For a handler that then _exits.
+size_t remove_pending_files(const char** finals, size_t max);
 
 class OutputFile {
  public:
@@ -32,6 +60,7 @@ class OutputFile {
 
  private:
   std::string final_, partial_, option_;
+  PendingFile pending_;
   std::FILE* f_ = nullptr;
   bool failed_ = false;
 };
@@ -46,9 +75,5 @@ void write_output_file(const std::string& path, const std::string& option, const
 void check_output_folder(const std::string& path, const std::string& option);
 // Creates it (and its parents), InputError as above when that fails.
 void create_output_folder(const std::string& path, const std::string& option);
-
-// Rename a finished file (one a library wrote to partial_path(path)) onto
-// `path`; throws naming it when that fails.
-void commit_partial_file(const std::string& path);
 
 }  // namespace gpumem

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "base/stop_request.hpp"
 #include "payload/issue_clock.hpp"
 #include "payload/strided.hpp"
 
@@ -229,7 +230,11 @@ void SmArrayTlm::issue_all() {
   Request req;
 
   for (unsigned s = 0; s < sms_.size(); ++s) refresh(s);
-  while (true) {
+  // A stop (SIGINT, SIGTERM) ends the run before the next request, not when
+  // the trace reader next refills: the blocks already read hold seconds of
+  // requests. lt answers each request within its b_transport, so nothing is
+  // left in flight.
+  while (!stop_requested()) {
     unsigned best = 0, ticker = 0;
     uint64_t best_cycle = kNever, tick_cycle = kNever;
     if (queued_this_kernel > 0) {
@@ -444,6 +449,7 @@ void SmArrayTlm::step(uint64_t cycle) {
   try {
     sequence_.advance_to(cycle - start_cycle_);
     deliver(cycle);
+    more_ = more_ && !stop_requested();  // a stop issues nothing more; what is in flight is still answered
     if (more_ && (!started_ || sequence_.any_awake())) {
       started_ = true;
       issued_now_.clear();

@@ -33,6 +33,7 @@
 #include <string>
 #include <utility>
 
+#include "base/stop_request.hpp"
 #include "tb/common/rtl_library.hpp"
 #include "tb/common/rtl_model.hpp"
 #include "tb/common/wave_window.hpp"
@@ -48,11 +49,13 @@ typename Block::Pins idle_pins() {
 }
 
 // A random run is over: its transactions done, the first mismatch (unless
-// every one is counted), an RTL assertion or a protocol violation.
+// every one is counted), an RTL assertion, a protocol violation, or a stop
+// asked for by SIGINT or SIGTERM (read each cycle: the run ends at the
+// next, and gpumem cosim reports what it checked until then).
 template <typename Stimulus, typename Scoreboard, typename Run, typename Model>
 bool run_over(const Stimulus& stimulus, const Scoreboard& sb, const Run& run, const Model& model) {
   return stimulus.done() || (run.stop_at_first_mismatch && sb.mismatches()) || model.assertion_failed() ||
-         sb.protocol_violation();
+         sb.protocol_violation() || stop_requested();
 }
 template <typename Scoreboard, typename Model>
 bool run_passed(const Scoreboard& sb, const Model& model) {

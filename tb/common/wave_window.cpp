@@ -86,11 +86,12 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   // waves under the final name (base/output_file.hpp).
   const std::string partial = partial_path(out.waves);
   std::filesystem::remove(partial);
+  PendingFile pending(partial, out.waves);  // Verilator writes it: a signal meanwhile must still remove it
   out.reproduced = rerun(WaveWindow{partial, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
   if (std::filesystem::exists(partial)) {
     stamp_fst_date(partial, "gpumem cosim " + c.block + " seed " + std::to_string(c.seed) + ", first failure at cycle " +
                                 std::to_string(fail_cycle));
-    commit_partial_file(out.waves);
+    pending.commit("");
   } else {
     out.waves.clear();  // the re-run ended before the window opened
   }

@@ -1,0 +1,33 @@
+#include "base/stop_request.hpp"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
+
+namespace gpumem {
+
+volatile std::sig_atomic_t detail::stop_signal = 0;
+
+namespace {
+volatile std::sig_atomic_t g_checked = 0;
+}  // namespace
+
+void request_stop(int signal) { detail::stop_signal = signal; }
+const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal"; }
+
+StopIsChecked::StopIsChecked() { g_checked = g_checked + 1; }
+StopIsChecked::~StopIsChecked() { g_checked = g_checked - 1; }
+bool stop_is_checked() { return g_checked > 0; }
+
+void die_with_parent(int parent_pid) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    struct sigaction now {};
+    sigaction(sig, nullptr, &now);
+    if (now.sa_handler != SIG_IGN) signal(sig, SIG_DFL);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent_pid) _exit(1);  // the parent ended before the line above
+}
+
+}  // namespace gpumem
