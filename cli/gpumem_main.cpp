@@ -2,6 +2,7 @@
 // are caught here, once: input errors printed as "file:line: key: message"
 // with exit code 2, model errors with exit code 3.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <iostream>
 #include <string>
 #include <systemc>
@@ -50,19 +51,28 @@ std::string misspelt_word(const CLI::App& app, int argc, char* argv[]) {
       return "unknown command '" + word + "'" + gpumem::did_you_mean(word, names) + " (" + path + " --help)";
     break;  // a command's own word (gpumem sweep SPEC)
   }
-  for (; i < argc; ++i) {  // long options, of the command or those above it
+  for (; i < argc; ++i) {  // options, of the command or those above it
     const std::string word = argv[i];
-    if (word.size() < 3 || word.compare(0, 2, "--") != 0) continue;
+    const bool is_long = word.size() > 2 && word.compare(0, 2, "--") == 0;
+    const bool is_short = word.size() == 2 && word[0] == '-' && word[1] != '-' && !std::isdigit(static_cast<unsigned char>(word[1]));
+    if (!is_long && !is_short) continue;
     const std::string name = word.substr(0, word.find('='));
-    std::vector<std::string> names;
-    bool known = name == "--help" || name == "--version";
+    std::vector<std::string> names, starting;  // the long names; those with the short one's letter first
+    bool known = name == "--help" || name == "--version" || name == "-h";
     for (const CLI::App* a = level; a && !known; a = a->get_parent())
-      for (const CLI::Option* o : a->get_options())
+      for (const CLI::Option* o : a->get_options()) {
         for (const std::string& l : o->get_lnames()) {
           names.push_back("--" + l);
+          if (is_short && l[0] == name[1]) starting.push_back("--" + l);
           known = known || "--" + l == name;
         }
-    if (!known) return "unknown option '" + name + "'" + gpumem::did_you_mean(name, names) + " (" + path + " --help)";
+        for (const std::string& sn : o->get_snames()) known = known || "-" + sn == name;
+      }
+    if (known) continue;
+    // A short option gpumem does not have ("-o"): the one long option with its letter, if only one.
+    const std::string hint = is_short ? (starting.size() == 1 ? "; did you mean '" + starting[0] + "'?" : "")
+                                      : gpumem::did_you_mean(name, names);
+    return "unknown option '" + name + "'" + hint + " (" + path + " --help)";
   }
   return "";
 }
