@@ -49,9 +49,9 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
   ChannelModel& model() { return model_; }
 
-  // at, in a memory system: the controller decides as an action of the
-  // system's calendar (payload/event_calendar.hpp), at `rank`, rather than
-  // in a process of its own woken by a timed event. What it decides is the
+  // at, in a memory system: the controller decides as a waker of the
+  // system's calendar (payload/event_calendar.hpp), rather than in a
+  // process of its own woken by a timed event. What it decides is the
   // same either way (an arrival first decides every cycle before it, and
   // every answer is taken in the calendar); the calendar's one wake for the
   // whole system costs the kernel less than a timed event a channel. The

@@ -68,6 +68,9 @@ class EventCalendar : public sc_core::sc_module {
   }
   // `waker` acts at model cycle `cycle` (not before now), unless it acts earlier already.
   void wake(unsigned waker, uint64_t cycle) {
+    // Due as early already (the common case: every arrival wakes its
+    // channel): no need to read the kernel's time.
+    if (waker_tree_.key(waker) <= cycle) return;
     const uint64_t n = now();
     if (cycle < n) cycle = n;
     if (waker_tree_.key(waker) <= cycle) return;
