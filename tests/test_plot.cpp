@@ -42,6 +42,16 @@ class Plot : public Cli {
     Cli::TearDown();
   }
 
+  // A sweep of `spec_text` (its base.yaml already written) run, then merged
+  // into r.csv with --plot p.png and the plot flags `x`, `y`, `lines`.
+  Result sweep_and_plot(const std::string& spec_text, const std::string& x, const std::string& y, const std::string& lines) {
+    const std::string spec = write("s.yaml", spec_text).string();
+    const Result swept = run({"sweep", spec});
+    if (swept.exit_code != 0) return swept;
+    return run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--plot", path("p.png").string(), "--x", x, "--y", y,
+                "--lines", lines});
+  }
+
   // `python script ARGS` in the scratch folder.
   Result script(const std::string& python, const std::string& args) const {
     const std::string cmd = "cd '" + dir_.string() + "' && " + python + " '" + kScript + "' " + args + " >stdout 2>stderr </dev/null";
@@ -130,13 +140,12 @@ TEST_F(Plot, SweepMergeDrawsAMetricAgainstAnAxis) {
   REQUIRE_MATPLOTLIB(python);
   write("base.yaml", "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n"
                      "  - {kind: strided, count: 2000, stride: 4096}\n");
-  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  workload[0].stride: [256, 4096, 65536]\n"
-                                           "zip:\n  - {memory.channels: [2, 4], translator.channel_bits: [[8], [8, 9]]}\n"
-                                           "metrics: [channel_imbalance]\n").string();
-  ASSERT_EQ(run({"sweep", spec}).exit_code, 0);
-  const Result r = run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--plot", path("p.png").string(), "--x",
-                        "workload[0].stride", "--y", "channel_imbalance", "--lines", "memory.channels"});
+  const Result r = sweep_and_plot("base: base.yaml\naxes:\n  workload[0].stride: [256, 4096, 65536]\n"
+                                  "zip:\n  - {memory.channels: [2, 4], translator.channel_bits: [[8], [8, 9]]}\n"
+                                  "metrics: [channel_imbalance]\n",
+                                  "workload[0].stride", "channel_imbalance", "memory.channels");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string spec = path("s.yaml").string();
   EXPECT_TRUE(is_png(path("p.png")));
   const Result bad = run({"sweep", "merge", spec, "--out", path("q.csv").string(), "--plot", path("q.png").string(), "--x",
                           "workload[0].stride", "--y", "makespan"});
@@ -154,11 +163,9 @@ TEST_F(Plot, SweepMergeDrawsACategoricalAxisAsGroupedBarsWithTheirValues) {
   REQUIRE_MATPLOTLIB(python);
   write("base.yaml", "memory:\n  channels: 2\ntranslator:\n  channel_bits: [8]\nworkload:\n"
                      "  - {kind: strided, count: 2000, stride: 4096}\n");
-  const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  translator.channel_bits: [[8], [9], [11]]\n"
-                                           "  workload[0].stride: [256, 4096]\nmetrics: [channel_imbalance]\n").string();
-  ASSERT_EQ(run({"sweep", spec}).exit_code, 0);
-  const Result r = run({"sweep", "merge", spec, "--out", path("r.csv").string(), "--plot", path("p.png").string(), "--x",
-                        "translator.channel_bits", "--y", "channel_imbalance", "--lines", "workload[0].stride"});
+  const Result r = sweep_and_plot("base: base.yaml\naxes:\n  translator.channel_bits: [[8], [9], [11]]\n"
+                                  "  workload[0].stride: [256, 4096]\nmetrics: [channel_imbalance]\n",
+                                  "translator.channel_bits", "channel_imbalance", "workload[0].stride");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(is_png(path("p.png")));
   EXPECT_TRUE(no_partial_files(dir_));
