@@ -14,6 +14,7 @@
 #include "params/block_params.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
+#include "temporary_file.hpp"
 #include "gpumem_ref_pkg__Dpi.h"
 #include "mmu/mmu.hpp"
 #include "mmu/tlb.hpp"
@@ -249,8 +250,7 @@ TEST(Dpi, TranslateWalksThePageTablesTheDriverBuilt) {
   const std::string region = "{name: edges, ";
   ASSERT_NE(text.find(region), std::string::npos);
   text.replace(text.find(region), region.size(), region + "writable: false, ");
-  const std::string path = ::testing::TempDir() + "dpi-read-only.yaml";
-  std::ofstream(path) << text;
+  const std::string path = temporary_file("dpi-read-only.yaml", text);
   const Config cfg = load_config(path);
   const AddressSpaceImage image = build_address_space(cfg, cfg.address_space.nesting);
   Handle m(path);

@@ -12,6 +12,7 @@
 
 #include "params/block_params.hpp"
 #include "params/profile_store.hpp"
+#include "temporary_file.hpp"
 #include "explorer/profile.hpp"
 #include "test_helpers.hpp"
 
@@ -34,20 +35,6 @@ address_space:
     - {name: stream, process: 1, task_type: 2, regions: [{name: b, va: 0x10000000, size: 0x100000, page: large}]}
 )";
 
-// A file in the test's temporary folder, removed when the test program
-// ends, so the suite leaves nothing behind in the system's folder.
-std::string write_file(const std::string& name, const std::string& text) {
-  static std::vector<std::string> written;
-  static const struct Remover {
-    ~Remover() {
-      for (const std::string& p : written) std::remove(p.c_str());
-    }
-  } remover;
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  written.push_back(path);
-  return path;
-}
 
 ApplicationProfile profile(const std::string& name, ProfileVerdict v, std::optional<TaskMapping> m) {
   ApplicationProfile p;
@@ -83,7 +70,7 @@ TEST(ProfileStore, ReadsBackWhatItWrites) {
   ipoly.baseline = "ipoly";
   store.record(profile("stream \"two\"", ProfileVerdict::kNoGain, std::nullopt));
   store.record(profile("third", ProfileVerdict::kBalanced, ipoly));
-  const std::string path = write_file("store-roundtrip.yaml", profile_store_yaml(store));
+  const std::string path = temporary_file("store-roundtrip.yaml", profile_store_yaml(store));
   const ProfileStore back = read_profile_store(path, cfg);
   ASSERT_EQ(back.applications.size(), 3u);
   EXPECT_EQ(profile_store_yaml(back), profile_store_yaml(store)) << "every value round-trips, the double too";
@@ -108,7 +95,7 @@ TEST(ProfileStore, TheDocumentedStoreIsReadable) {
   const size_t begin = doc.find("```yaml\n", section);
   ASSERT_NE(begin, std::string::npos);
   const size_t end = doc.find("```", begin + 8);
-  const std::string path = write_file("store-doc.yaml", doc.substr(begin + 8, end - begin - 8));
+  const std::string path = temporary_file("store-doc.yaml", doc.substr(begin + 8, end - begin - 8));
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/profile-transpose.yaml");
   const ProfileStore store = read_profile_store(path, cfg);
   ASSERT_EQ(store.applications.size(), 1u);
@@ -146,7 +133,7 @@ TEST(ProfileStore, BadStoresNameFileLineAndKey) {
       {"", 0, "", "empty profile store"},
   };
   for (const Case& c : cases) {
-    const std::string path = write_file("store-bad.yaml", c.text);
+    const std::string path = temporary_file("store-bad.yaml", c.text);
     EXPECT_TRUE(input_error_at([&] { read_profile_store(path, cfg); }, path, c.line, c.key, c.fragment)) << c.text;
   }
 }
@@ -161,7 +148,7 @@ TEST(ProfileStore, ASchemeTheBankRefusesIsABadStore) {
   prime.scheme = Scheme::kPrime;
   ProfileStore store = empty_profile_store(cfg);
   store.record(profile("transpose", ProfileVerdict::kImproved, prime));
-  const std::string path = write_file("store-prime.yaml", profile_store_yaml(store));
+  const std::string path = temporary_file("store-prime.yaml", profile_store_yaml(store));
   EXPECT_TRUE(input_error_at([&] { read_profile_store(path, cfg); }, path, 14, "applications[0].mapping.scheme",
                              "refuses scheme prime"));
 }

@@ -11,6 +11,7 @@
 #include "config/config.hpp"
 #include "tb/common/rtl_port_check.hpp"
 #include "tb/translator/translator_contract.hpp"
+#include "temporary_file.hpp"
 
 namespace gpumem::tb {
 namespace {
@@ -57,8 +58,7 @@ const char* kXml = R"(<?xml version="1.0" ?>
 )";
 
 TEST(RtlPortCheck, WidthsOfEveryKindOfType) {
-  const std::string path = ::testing::TempDir() + "ports.xml";
-  std::ofstream(path) << kXml;
+  const std::string path = gpumem::test::temporary_file("ports.xml", kXml);
   const RtlModule m = read_rtl_module(path, "m");
   EXPECT_EQ(m.parameters, std::vector<std::string>{"P"});  // not the localparam
   std::map<std::string, std::pair<std::string, unsigned>> got;
