@@ -67,10 +67,15 @@ class CountingSource : public RequestSource {
   CountingSource(RequestSource& inner, StageProgress* progress) : inner_(inner), progress_(progress) {}
   bool next(Request& r) override {
     if (!inner_.next(r)) return false;
-    if (progress_ && (++read_ & 0xFFFF) == 0) progress_->update("reading the trace", read_, inner_.expected_total());
+    if (progress_ && (++read_ & 0xFFFF) == 0) {
+      const double f = inner_.fraction_read();
+      progress_->update(f < 0 ? "reading the trace" : "reading the trace, " + std::to_string(static_cast<int>(100 * f)) + " % of it",
+                        read_, inner_.expected_total());
+    }
     return true;
   }
   uint64_t expected_total() const override { return inner_.expected_total(); }
+  double fraction_read() const override { return inner_.fraction_read(); }
 
  private:
   RequestSource& inner_;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -192,7 +193,11 @@ int run_command(const RunArgs& a) {
   if (store) observers.push_back(&streams.emplace(cfg));
   std::unique_ptr<ProgressReporter> progress;
   if (!a.quiet && isatty(STDERR_FILENO)) {
-    progress = std::make_unique<ProgressReporter>(stderr, source ? source->expected_total() : 0);
+    std::function<double()> fraction;
+    if (source) fraction = [&s = *source] { return s.fraction_read(); };
+    else if (threads) fraction = [&t = *threads] { return t.fraction_read(); };
+    progress = std::make_unique<ProgressReporter>(stderr, source ? source->expected_total() : 0, std::move(fraction),
+                                                  threads != nullptr);
     observers.push_back(progress.get());
   }
 

@@ -30,6 +30,7 @@ class StoppableSource : public RequestSource {
   explicit StoppableSource(RequestSource& inner) : inner_(inner) {}
   bool next(Request& r) override { return stop_requested() == 0 && inner_.next(r); }
   uint64_t expected_total() const override { return inner_.expected_total(); }
+  double fraction_read() const override { return inner_.fraction_read(); }
 
  private:
   RequestSource& inner_;
@@ -47,6 +48,7 @@ class StoppableThreadSource : public ThreadTraceSource {
   }
   std::string where() const override { return inner_.where(); }
   int address_column() const override { return inner_.address_column(); }
+  double fraction_read() const override { return inner_.fraction_read(); }
 
  private:
   ThreadTraceSource& inner_;

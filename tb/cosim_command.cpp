@@ -11,6 +11,7 @@
 
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
+#include "base/progress_line.hpp"
 #include "base/readable.hpp"
 #include "base/stop_request.hpp"
 #include "base/user_paths.hpp"
@@ -172,12 +173,22 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     throw InputError(a.config, 0, block->config_section, e.what());
   }
 
-  const CosimRun run{a.transactions, !a.count_all, a.hang_cycles};
+  CosimRun run{a.transactions, !a.count_all, a.hang_cycles, nullptr};
+  // On a terminal, a line rewritten twice a second: a long random run's
+  // seconds to minutes are otherwise silent.
+  std::optional<ProgressLine> progress;
+  if (isatty(STDERR_FILENO)) {
+    progress.emplace(stderr);
+    run.progress = [&progress, total = a.transactions](uint64_t done) {
+      if (progress->due()) progress->show(progress_text("transactions", done, total, -1, progress->elapsed()));
+    };
+  }
   bool ok = false;
   {
     const StopIsChecked checked;  // the bench ends at its next cycle on a signal; elsewhere gpumem exits at once
     ok = session->run_random(run);
   }
+  progress.reset();
   const int stopped_by = stop_requested();
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\nwatchdog     " << counted(a.hang_cycles, "cycle", "cycles") << " without a handshake while the bench waits (--hang-cycles)\n";

@@ -449,6 +449,20 @@ TEST_F(Cli, CosimAnnouncesEachStepOfAFirstUseOnATerminal) {
     EXPECT_NE(tty.find(step), std::string::npos) << step << "\n" << tty;
 }
 
+// On a terminal, a random run long enough to wait for (about a second
+// here) keeps a progress line; it is cleared before the summary.
+TEST_F(Cli, CosimShowsItsProgressOnATerminal) {
+  const std::string command =
+      "'" GPUMEM_BINARY "' cosim --config '" + kDefault + "' --block translator --transactions 2000000";
+  const int status = std::system(("script -qec \"" + command + "\" /dev/null > '" + path("tty.txt").string() + "' 2>&1").c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(path("tty.txt"));
+  const std::string tty = slurp(path("tty.txt"));
+  const size_t line = tty.find("\r\033[K");
+  ASSERT_NE(line, std::string::npos) << tty.substr(0, 2000);
+  EXPECT_NE(tty.find(" / 2000000 transactions (", line), std::string::npos) << tty.substr(0, 2000);
+  EXPECT_NE(tty.find("\r\033[Kblock        translator"), std::string::npos) << "cleared before the summary\n" << tty.substr(0, 2000);
+}
+
 TEST_F(Cli, CosimNamesAMissingToolOrCacheFolder) {
   const std::string cache = "GPUMEM_RTL_CACHE=" + path("cache").string();
   const std::vector<std::string> args{"cosim", "--config", kEight, "--transactions", "10"};

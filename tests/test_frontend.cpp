@@ -277,6 +277,44 @@ TEST(ThreadTraceForms, CsvAndBinaryHoldTheSameItems) {
   EXPECT_EQ(again, seen);
 }
 
+// What a run's progress line shows as the share of the trace read: the
+// read position over the size, rising to 1 at the end, in either form.
+TEST(ThreadTraceForms, EitherFormSaysHowMuchOfItIsRead) {
+  char* buf = nullptr;
+  size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  auto sink = write_thread_trace(mem, ThreadTraceForm::kBinary);
+  std::istringstream csv_in(kSmallTrace);
+  auto csv = read_thread_trace(csv_in, "t.csv");
+  MemoryInit init;
+  KernelInfo k;
+  ThreadRecord r;
+  std::vector<double> seen;
+  for (ThreadTraceSource::Item it; (it = csv->next(init, k, r)) != ThreadTraceSource::Item::kEnd;) {
+    seen.push_back(csv->fraction_read());
+    if (it == ThreadTraceSource::Item::kMemoryInit) sink->memory_init(init);
+    else if (it == ThreadTraceSource::Item::kKernel) sink->kernel(k);
+    else sink->record(r);
+  }
+  std::fclose(mem);
+  const std::string bytes(buf, len);
+  free(buf);
+  ASSERT_EQ(seen.size(), 7u);
+  EXPECT_GT(seen.front(), 0.0);
+  EXPECT_LT(seen.front(), 0.5) << "the first item is near the start";
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(csv->fraction_read(), 1.0) << "at the end";
+  std::istringstream bin_in(bytes);
+  auto bin = read_thread_trace(bin_in, "t.bin");
+  EXPECT_DOUBLE_EQ(bin->fraction_read(), 8.0 / bytes.size()) << "the magic bytes read";
+  double last = 0;
+  while (bin->next(init, k, r) != ThreadTraceSource::Item::kEnd) {
+    EXPECT_GT(bin->fraction_read(), last);
+    last = bin->fraction_read();
+  }
+  EXPECT_EQ(last, 1.0);
+}
+
 TEST(ThreadTraceForms, BinaryRecordsAreTheDocumentedBytes) {
   char* buf = nullptr;
   size_t len = 0;

@@ -57,6 +57,25 @@ TEST_F(Cli, TraceOrderIsTheSameForTheSameSeedAndDiffersForAnother) {
   EXPECT_NE(slurp(path("a.csv")), slurp(path("c.csv")));
 }
 
+// On a terminal (script(1) gives one) a run of a per-thread trace long
+// enough to wait for (about a second here) shows the requests done and the
+// share of the file read, with no ETA (docs/explorer.md, "Progress").
+TEST_F(Cli, RunShowsTheShareOfItsTraceReadOnATerminal) {
+  if (std::system("script --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  ASSERT_EQ(run({"trace", "gen", "bfs", "--scale", "15", "--out", path("bfs.bin").string(), "--quiet"}).exit_code, 0);
+  const std::string cmd = "script -qec \"'" + std::string(GPUMEM_BINARY) + "' run --config '" + kSource +
+                          "/configs/default.yaml' --threads '" + path("bfs.bin").string() + "'\" /dev/null >'" +
+                          path("tty").string() + "' </dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string tty = slurp(path("tty"));
+  const size_t line = tty.find("\r\033[K");
+  ASSERT_NE(line, std::string::npos) << tty.substr(0, 2000);
+  const size_t share = tty.find(" % of the trace read, ", line);
+  ASSERT_NE(share, std::string::npos) << tty.substr(0, 2000);
+  EXPECT_EQ(tty.substr(share, tty.find('\r', share) - share).find("ETA"), std::string::npos) << tty.substr(0, 2000);
+  EXPECT_NE(tty.find("\r\033[Kconfig "), std::string::npos) << "cleared before the report\n" << tty.substr(0, 2000);
+}
+
 TEST_F(Cli, RunThreadsReportsSmsWarpsAndCoalescingAndLogsSmAndWarp) {
   const auto csv = write("t.csv", trace());
   const auto cfg = write("c.yaml", kConfig);

@@ -333,7 +333,9 @@ TEST_F(Outputs, OtherCommandsExitAtOnceOnASignalNamingWhatTheyDidNotWrite) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       children = children_of(p.pid);
     }
-    if (c.children) EXPECT_FALSE(children.empty()) << c.args[0] << ": no child running at the signal";
+    if (c.children) {
+      EXPECT_FALSE(children.empty()) << c.args[0] << ": no child running at the signal";
+    }
     const Stopped stopped = stop(p, SIGINT);
     EXPECT_EQ(stopped.exit_code, 130) << c.args[0] << ": " << slurp(path("stderr"));
     EXPECT_LT(stopped.seconds, kPromptExitSeconds) << c.args[0];

@@ -26,6 +26,35 @@ std::vector<Request> read_all(const std::string& text) {
   return out;
 }
 
+// The share of the trace read, for a run's progress line: rising to 1 at
+// the end; not known (-1) on a stream that cannot seek, as a pipe.
+TEST(TraceReader, SaysHowMuchOfItsTraceIsRead) {
+  const Config cfg = trace_config();
+  std::string text = "cycle,task_type,op,address,size\n";
+  for (int i = 0; i < 100; ++i) text += std::to_string(i) + ",0,R,0x" + std::to_string(100 + i) + "00,64\n";
+  std::istringstream in(text);
+  CsvTraceReader reader(request_limits(cfg), in, "trace.csv");
+  Request r;
+  double last = reader.fraction_read();
+  EXPECT_GE(last, 0.0);
+  EXPECT_LT(last, 0.1) << "the header read";
+  while (reader.next(r)) {
+    EXPECT_GE(reader.fraction_read(), last);
+    last = reader.fraction_read();
+  }
+  EXPECT_EQ(last, 1.0);
+
+  struct NoSeeking : std::stringbuf {
+    explicit NoSeeking(const std::string& s) : std::stringbuf(s) {}
+    pos_type seekoff(off_type, std::ios::seekdir, std::ios::openmode) override { return pos_type(-1); }
+    pos_type seekpos(pos_type, std::ios::openmode) override { return pos_type(-1); }
+  } pipe(text);
+  std::istream piped(&pipe);
+  CsvTraceReader from_pipe(request_limits(cfg), piped, "-");
+  EXPECT_TRUE(from_pipe.next(r));
+  EXPECT_EQ(from_pipe.fraction_read(), -1.0);
+}
+
 TEST(TraceReader, GoodTraceParsesIntoRequests) {
   const auto rs = read_all(
       "# produced by hand\n"

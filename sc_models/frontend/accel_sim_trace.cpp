@@ -5,11 +5,13 @@
 #include <array>
 #include <bitset>
 #include <fstream>
+#include <optional>
 
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
 #include "frontend/line_fields.hpp"
+#include "frontend/read_fraction.hpp"
 #include "frontend/trace_import.hpp"
 #include "frontend/trace_kind.hpp"
 
@@ -77,6 +79,7 @@ class AccelSimTrace : public ThreadTraceSource {
         kernel_(nullptr),
         single_(kernel),
         line_(std::move(kernel_name)) {
+    if (kernel) single_fraction_.emplace(*kernel);
     if (list_) {
       const std::string::size_type slash = list_lines_.file().rfind('/');
       folder_ = slash == std::string::npos ? "." : list_lines_.file().substr(0, slash);
@@ -104,6 +107,8 @@ class AccelSimTrace : public ThreadTraceSource {
   std::string where() const override { return line_.file() + ":" + std::to_string(line_.line_no()); }
   // Of a lane given by base and stride or delta: the field its address is worked out from.
   int address_column() const override { return next_record_ ? record_columns_[next_record_ - 1] : 0; }
+  // Of a single kernel's file; a kernel list's share is not known until its kernels are opened.
+  double fraction_read() const override { return single_fraction_ ? (*single_fraction_)() : -1; }
 
  private:
   // The next kernel of the list (or the single kernel, once); false when done.
@@ -469,6 +474,7 @@ class AccelSimTrace : public ThreadTraceSource {
   std::istream* kernel_;  // the kernel being read, or null between kernels
   std::istream* single_;  // without a list: the one kernel file
   bool single_done_ = false;
+  std::optional<ReadFraction> single_fraction_;  // a single kernel file
   LineFields line_;
   // The kernel being read.
   Dim3 grid_, block_;

@@ -72,6 +72,9 @@ class ThreadTraceSource {
   // an address later stages refuse; 0 where there is none (binary) or the
   // source does not know it.
   virtual int address_column() const { return 0; }
+  // The share of its input read so far, 0 to 1, for a progress line; -1
+  // where it is not known (a pipe, a trace of several files).
+  virtual double fraction_read() const { return -1; }
 };
 
 // An error at a position where() gave: "file:line" becomes file and line,

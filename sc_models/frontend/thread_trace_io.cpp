@@ -10,6 +10,7 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
+#include "frontend/read_fraction.hpp"
 #include "frontend/trace_kind.hpp"
 
 namespace gpumem {
@@ -44,6 +45,7 @@ class CsvThreadTraceReader : public ThreadTraceSource {
 
   std::string where() const override { return name_ + ":" + std::to_string(line_no_); }
   int address_column() const override { return starts_.size() > 3 ? static_cast<int>(starts_[3]) + 1 : 0; }
+  double fraction_read() const override { return fraction_(); }
 
  private:
   [[noreturn]] void fail(size_t field, const std::string& key, const std::string& msg) const {
@@ -173,6 +175,7 @@ class CsvThreadTraceReader : public ThreadTraceSource {
 
   std::unique_ptr<std::istream> owned_;
   std::istream& in_;
+  ReadFraction fraction_{in_};
   std::string name_;
   std::string line_;
   int line_no_ = 0;
@@ -294,6 +297,7 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
   std::string where() const override {
     return name_ + ": item " + std::to_string(item_) + " at byte " + std::to_string(item_offset_);
   }
+  double fraction_read() const override { return fraction_.of(offset_); }
 
  private:
   static std::string hex(uint64_t v) {
@@ -359,6 +363,7 @@ class BinaryThreadTraceReader : public ThreadTraceSource {
 
   std::unique_ptr<std::istream> owned_;
   std::istream& in_;
+  ReadFraction fraction_{in_};
   std::string name_;
   uint64_t offset_ = 0, item_offset_ = 0, item_ = 0;
   uint64_t last_address_ = 0;

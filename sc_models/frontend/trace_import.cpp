@@ -14,6 +14,7 @@
 #include "base/text.hpp"
 #include "base/types.hpp"
 #include "frontend/line_fields.hpp"
+#include "frontend/read_fraction.hpp"
 #include "frontend/request_rules.hpp"
 #include "frontend/trace_kind.hpp"
 
@@ -79,6 +80,7 @@ class DramTraceImporter : public RequestSource {
     r.data = default_write_data(r.id, r.address);
     return true;
   }
+  double fraction_read() const override { return fraction_(); }
 
  private:
   void check_options() {
@@ -240,6 +242,7 @@ class DramTraceImporter : public RequestSource {
 
   std::unique_ptr<std::ifstream> owned_;
   std::istream& in_;
+  ReadFraction fraction_{in_};
   std::string name_;
   ImportFormat format_;
   RequestRules rules_;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "base/flat_map.hpp"
+#include "frontend/read_fraction.hpp"
 #include "frontend/request_rules.hpp"
 #include "payload/request.hpp"
 
@@ -21,6 +22,7 @@ class CsvTraceReader : public RequestSource {
   CsvTraceReader(const RequestLimits& limits, const std::string& path);                     // opens the file
   CsvTraceReader(const RequestLimits& limits, std::istream& in, std::string display_name);  // for tests
   bool next(Request& r) override;
+  double fraction_read() const override { return fraction_(); }
 
  private:
   CsvTraceReader(const RequestLimits& limits, std::unique_ptr<std::ifstream> owned, std::string name, std::istream* in);
@@ -30,6 +32,7 @@ class CsvTraceReader : public RequestSource {
 
   std::unique_ptr<std::ifstream> owned_;
   std::istream& in_;
+  ReadFraction fraction_{in_};
   std::string name_;
   std::string line_;  // the line read last: next_content_line's view points into it
   int line_no_ = 0;

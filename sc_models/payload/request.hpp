@@ -30,6 +30,9 @@ class RequestSource {
   virtual ~RequestSource() = default;
   virtual bool next(Request& r) = 0;  // false at the end
   virtual uint64_t expected_total() const { return 0; }  // 0: not known in advance
+  // The share of its input read so far, 0 to 1, for a progress line; -1
+  // where it is not known (a pipe, a generated workload).
+  virtual double fraction_read() const { return -1; }
 };
 
 // The value a write carries when its trace gives none: differs per request

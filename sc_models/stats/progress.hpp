@@ -1,67 +1,38 @@
-// Progress on a terminal for long commands: one line on stderr, rewritten
-// in place at most twice a second and cleared at the end. The callers print
-// only when stderr is a terminal (isatty), so tests and pipes see nothing.
-//   ProgressReporter  gpumem run: requests done, rate, ETA.
+// Progress on a terminal for long commands (base/progress_line.hpp: the
+// line, rewritten at most twice a second). The callers print only when
+// stderr is a terminal (isatty), so tests and pipes see nothing.
+//   ProgressReporter  gpumem run: requests done, the share of the trace, rate, ETA.
 //   StageProgress     gpumem explore: the stage it is in and its counts.
 #pragma once
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 
+#include "base/progress_line.hpp"
 #include "payload/completion.hpp"
 
 namespace gpumem {
 
-// The line itself: due() says whether half a second passed since the last
-// show(); show() rewrites the line.
-class ProgressLine {
- public:
-  explicit ProgressLine(std::FILE* out) : out_(out) {}
-  ~ProgressLine() { clear(); }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
-  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  bool due() const { return elapsed() - last_print_ >= 0.5; }
-  void show(const std::string& text) {
-    last_print_ = elapsed();
-    std::fprintf(out_, "\r\033[K%s", text.c_str());
-    std::fflush(out_);
-    printed_ = true;
-  }
-  // Leaves the terminal clean for what follows.
-  void clear() {
-    if (printed_) std::fputs("\r\033[K", out_), std::fflush(out_);
-    printed_ = false;
-  }
-
- private:
-  std::FILE* out_;
-  double last_print_ = 0;
-  bool printed_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 // Checks the clock only every 64 Ki requests, so it costs nothing measurable.
+// `fraction`: the share of the trace read (fraction_read of the source), or
+// null; `read_ahead`: the source is read far ahead of the requests (a
+// per-thread trace), so that share gives no ETA (progress_text).
 class ProgressReporter : public CompletionObserver {
  public:
-  ProgressReporter(std::FILE* out, uint64_t expected_total) : line_(out), total_(expected_total) {}
+  ProgressReporter(std::FILE* out, uint64_t expected_total, std::function<double()> fraction = nullptr,
+                   bool read_ahead = false)
+      : line_(out), total_(expected_total), fraction_(std::move(fraction)), read_ahead_(read_ahead) {}
   void on_completion(const Completion&) override {
     if ((++done_ & 0xFFFF) != 0 || !line_.due()) return;
-    const double rate = done_ / line_.elapsed();
-    char text[160];
-    if (total_ > done_)
-      std::snprintf(text, sizeof text, "%llu / %llu requests, %.2f M/s, ETA %.0f s", static_cast<unsigned long long>(done_),
-                    static_cast<unsigned long long>(total_), rate / 1e6, (total_ - done_) / rate);
-    else
-      std::snprintf(text, sizeof text, "%llu requests, %.2f M/s", static_cast<unsigned long long>(done_), rate / 1e6);
-    line_.show(text);
+    line_.show(progress_text("requests", done_, total_, fraction_ ? fraction_() : -1, line_.elapsed(), read_ahead_));
   }
 
  private:
   ProgressLine line_;
   uint64_t total_;
+  std::function<double()> fraction_;
+  bool read_ahead_;
   uint64_t done_ = 0;
 };
 

@@ -24,7 +24,7 @@ class BlockSession final : public CosimSession {
 
   bool run_random(const CosimRun& run) override {
     if (Block::kResetBeforeRun) bench_.reset();
-    return bench_.run_random(random_run(run));
+    return bench_.run_random(random_run(run), run.progress);
   }
   // "tlb (RTL rtl/gpumem_nested_tlb.sv, 64 entries, 4 ways, tree-PLRU, fast mode)"
   std::string description() const override {

@@ -22,6 +22,9 @@ struct CosimRun {
   uint64_t transactions = 1'000'000;  // what one is, is the block's: a request, a translation
   bool stop_at_first_mismatch = true;
   uint64_t hang_cycles = kDefaultHangCycles;
+  // Called every 16 Ki cycles of the run with the transactions finished so
+  // far (gpumem cosim's line on a terminal); none: not called.
+  std::function<void(uint64_t done)> progress;
 };
 
 // Waves and a replay file after a failure, from a fast-mode re-run of the

@@ -28,6 +28,7 @@
 // it in the same order, so one seed is one run in either mode.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -149,12 +150,14 @@ class FastBench {
   }
   // The seeded random run (Block::Stimulus); true when every answer agreed,
   // no RTL assertion failed and no handshake rule was broken.
-  bool run_random(const RandomRun& run) {
+  // `progress`: every 16 Ki cycles, the run's transactions finished so far.
+  bool run_random(const RandomRun& run, const std::function<void(uint64_t)>& progress = nullptr) {
     typename Block::Stimulus stimulus(cfg_, seed_, run, scoreboard_, counts_.transactions);
     scoreboard_.set_hang_cycles(run.hang_cycles);
     while (!run_over(stimulus, scoreboard_, run, *model_)) {
       const Edge e = cycle(stimulus.next(), stimulus.context());
       if (!scoreboard_.protocol_violation()) stimulus.observe(e);
+      if (progress && (cycles_ & 0x3FFF) == 0) progress(stimulus.counts().transactions);
     }
     counts_ += stimulus.counts();
     return run_passed(scoreboard_, *model_);

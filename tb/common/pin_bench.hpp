@@ -12,6 +12,7 @@
 // pin_module.hpp's, made by the block's pin-level .cpp.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,7 @@ struct PinModule {
   bool traffic = false;  // past the first reset: a low rst_ni is a reset in the middle of traffic
   bool started = false;
   uint64_t cycles = 0;
+  std::function<void(uint64_t)> progress;  // every 16 Ki cycles: the run's transactions finished so far
 };
 
 template <typename Block>
@@ -67,13 +69,14 @@ class PinBench {
   }
   // The seeded random run (see FastBench::run_random): runs the kernel until
   // the run is over. Once per object.
-  bool run_random(const typename Block::RandomRun& run) {
+  bool run_random(const typename Block::RandomRun& run, const std::function<void(uint64_t)>& progress = nullptr) {
     PinModule<Block>& m = *module_;
     if (m.started)
       throw std::logic_error(std::string(Block::kName) +
                              " pin-level co-simulation: one run per object (SystemC elaborates once per process)");
     m.started = true;
     m.run = run;
+    m.progress = progress;
     m.scoreboard.set_hang_cycles(run.hang_cycles);
     m.stimulus = std::make_unique<typename Block::Stimulus>(m.cfg, m.seed, run, m.scoreboard, counts_.transactions);
     m.run_kernel();

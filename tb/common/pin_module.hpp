@@ -106,6 +106,7 @@ struct PinModuleOf final : sc_core::sc_module, PinModule<Block> {
     while (!run_over(*this->stimulus, this->scoreboard, this->run, dut)) {
       drive(this->stimulus->next());
       wait(clk.negedge_event());
+      if (this->progress && (this->cycles & 0x3FFF) == 0) this->progress(this->stimulus->counts().transactions);
     }
     sc_core::sc_pause();
   }
