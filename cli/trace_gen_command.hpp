@@ -23,7 +23,8 @@ struct TraceGenArgs {
   unsigned process = 0;
   // Every kind but bfs.
   unsigned width = 4;
-  uint32_t threads = 0;  // 0: the kind's default
+  uint32_t threads = 0;  // --thread-count; 0: the kind's default
+  std::string old_threads;  // --threads, refused
   unsigned warps_per_block = 0;
   uint64_t count = 1, stride = 0, step = 0, range = uint64_t{1} << 20;
   std::string op = "read";

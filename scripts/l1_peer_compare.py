@@ -38,12 +38,12 @@ PEERS = os.path.join(SOURCE, "tests", "data", "l1_peers.csv")
 TOLERANCE = 0.05
 WARPS_PER_BLOCK = 4
 TRACES = {  # name: gpumem trace gen arguments
-    "stream": ["strided", "--threads", "8192", "--count", "16"],
-    "transpose": ["transpose", "--rows", "256", "--cols", "256", "--threads", "8192"],
-    "sliding": ["strided", "--threads", "8192", "--stride", "4", "--step", "4", "--count", "32"],
-    "row_per_thread": ["strided", "--threads", "4096", "--stride", "256", "--step", "4", "--count", "64"],
-    "stencil": ["stencil", "--grid-width", "256", "--grid-height", "128", "--threads", "8192"],
-    "random_64k": ["random", "--range", "65536", "--threads", "8192", "--count", "16"],
+    "stream": ["strided", "--thread-count", "8192", "--count", "16"],
+    "transpose": ["transpose", "--rows", "256", "--cols", "256", "--thread-count", "8192"],
+    "sliding": ["strided", "--thread-count", "8192", "--stride", "4", "--step", "4", "--count", "32"],
+    "row_per_thread": ["strided", "--thread-count", "4096", "--stride", "256", "--step", "4", "--count", "64"],
+    "stencil": ["stencil", "--grid-width", "256", "--grid-height", "128", "--thread-count", "8192"],
+    "random_64k": ["random", "--range", "65536", "--thread-count", "8192", "--count", "16"],
     "bfs": ["bfs", "--scale", "10"],
 }
 # (scheduler, trace): the largest difference from the peer's miss rate

@@ -838,7 +838,7 @@ TEST(GeneratorOptions, ErrorsNameTheFlagOrTheConfigKey) {
   EXPECT_TRUE(input_error_key([&] { generate_strided(s, sink); }, "--count", "at least 1"));
   s.count = 1;
   s.threads = 0;
-  EXPECT_TRUE(input_error_key([&] { generate_strided(s, sink); }, "--threads", "at least 1"));
+  EXPECT_TRUE(input_error_key([&] { generate_strided(s, sink); }, "--thread-count", "at least 1"));
   s.threads = 1024;
   s.place = physical_placement(0, 0x1004);
   EXPECT_TRUE(input_error_key([&] { generate_strided(s, sink); }, "--base", "multiple of 8"));
@@ -858,7 +858,7 @@ TEST(GeneratorOptions, ErrorsNameTheFlagOrTheConfigKey) {
   EXPECT_TRUE(input_error_key([&] { generate_transpose(t, sink); }, "--cols", "at least 1"));
   t.cols = 100000;
   t.rows = 100000;
-  EXPECT_TRUE(input_error_key([&] { generate_transpose(t, sink); }, "--threads", "give --threads"));
+  EXPECT_TRUE(input_error_key([&] { generate_transpose(t, sink); }, "--thread-count", "give --thread-count"));
 
   const Config cfg = config_from(
       "memory: {address_bits: 40, channels: 1}\n"

@@ -181,7 +181,7 @@ TEST(GeneratorCli, BfsFromAnEdgeListInAConfigRegion) {
 TEST(GeneratorCli, PatternKindsAndTheirOptions) {
   const std::string out = temp("pattern.csv");
   // A hexadecimal base, and "010" is ten, not octal eight.
-  gen({"strided", "--base", "0x2000", "--threads", "2", "--count", "010", "--stride", "16", "--width", "8", "--op", "write",
+  gen({"strided", "--base", "0x2000", "--thread-count", "2", "--count", "010", "--stride", "16", "--width", "8", "--op", "write",
        "--out", out, "--quiet"});
   StridedOptions s;
   s.place = physical_placement(0, 0x2000);
@@ -204,7 +204,7 @@ TEST(GeneratorCli, PatternKindsAndTheirOptions) {
   EXPECT_NE(t.stdout_text.find("transpose: 30 records in 1 kernel, 4156 bytes from 0x0, task type 0"), std::string::npos)
       << t.stdout_text;
 
-  gen({"random", "--seed", "4", "--range", "4096", "--threads", "40", "--out", out, "--quiet"});
+  gen({"random", "--seed", "4", "--range", "4096", "--thread-count", "40", "--out", out, "--quiet"});
   RandomOptions ra;
   ra.seed = 4;
   ra.range = 4096;
@@ -213,7 +213,7 @@ TEST(GeneratorCli, PatternKindsAndTheirOptions) {
   generate_random(ra, random.sink());
   EXPECT_EQ(items_of_file(out), random.items());
 
-  gen({"stencil", "--grid-width", "6", "--grid-height", "5", "--threads", "7", "--out", out, "--quiet"});
+  gen({"stencil", "--grid-width", "6", "--grid-height", "5", "--thread-count", "7", "--out", out, "--quiet"});
   StencilOptions st;
   st.grid_width = 6;
   st.grid_height = 5;
@@ -226,7 +226,7 @@ TEST(GeneratorCli, PatternKindsAndTheirOptions) {
   EXPECT_TRUE(input_error_key([&] { gen({"strided", "--scale", "4", "--out", out}); }, "--scale", "is not an option of strided"));
   EXPECT_TRUE(input_error_key([&] { gen({"bfs", "--width", "8", "--out", out}); }, "--width", "is not an option of bfs"));
   const std::string config = write_file("phys.yaml", "memory: {address_bits: 32, channels: 1}\n");
-  EXPECT_TRUE(input_error_key([&] { gen({"strided", "--config", config, "--base", "0xfffff000", "--threads", "2048", "--out", out}); },
+  EXPECT_TRUE(input_error_key([&] { gen({"strided", "--config", config, "--base", "0xfffff000", "--thread-count", "2048", "--out", out}); },
                           "--base", "past the last address 0xffffffff"));
   std::remove(config.c_str());
   std::remove(out.c_str());

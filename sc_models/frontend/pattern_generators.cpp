@@ -85,7 +85,7 @@ GeneratorSummary one_kernel(ThreadTraceSink& sink, const Placement& place, unsig
 // threads * count accesses (strided, random), checked.
 uint64_t loop_items(unsigned width, uint32_t threads, uint64_t count) {
   check_width(width);
-  check_at_least(threads, 1, "--threads");
+  check_at_least(threads, 1, "--thread-count");
   check_at_least(count, 1, "--count");
   return total_items(threads, count);
 }
@@ -94,7 +94,7 @@ uint64_t loop_items(unsigned width, uint32_t threads, uint64_t count) {
 uint32_t threads_for(uint32_t threads, uint64_t items) {
   if (threads) return threads;
   if (items > 0xFFFFFFFF)
-    throw InputError("", 0, "--threads", std::to_string(items) + " items are more threads than 32-bit thread ids count; give --threads");
+    throw InputError("", 0, "--thread-count", std::to_string(items) + " items are more threads than 32-bit thread ids count; give --thread-count");
   return static_cast<uint32_t>(items);
 }
 
