@@ -27,7 +27,8 @@ std::string wrapped(const std::string& head, const std::vector<std::string>& pie
   return text;
 }
 
-void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width) {
+void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width,
+                    const std::string& listed_in) {
   const std::string head = "coverage     ";
   for (const CoverageGroup* g : groups) {
     if (g->size() > kCoverageBinsPrinted) {  // a port's bits, a frame number's: how many, the unhit named below
@@ -47,13 +48,13 @@ void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& 
   for (; listed < unhit.size(); ++listed) {
     // Room for this bin, and for the count of the rest unless it is the last.
     const size_t rest = unhit.size() - listed - 1;
-    const size_t tail = rest ? std::string(" ... and 1000000 more unhit bins (--json lists every bin)").size() : 0;
+    const size_t tail = rest ? std::string(" ... and 1000000 more unhit bins ()").size() + listed_in.size() : 0;
     if (width != std::string::npos && line + 1 + unhit[listed].size() + tail > width) break;
     out << " " << unhit[listed];
     line += 1 + unhit[listed].size();
   }
   if (listed < unhit.size())
-    out << " ... and " << unhit.size() - listed << " more unhit bins (--json lists every bin)";
+    out << " ... and " << unhit.size() - listed << " more unhit bins (" << listed_in << ")";
   out << "\n";
 }
 

@@ -50,8 +50,10 @@ inline constexpr size_t kReportWidth = 160;
 // never hit, by name ("group:bin"), or " none". With `width`, a group's
 // line longer than that goes on over more lines (indented, broken between
 // bins), and the unhit bins that do not fit are counted: "... and 57 more
-// unhit bins (--json lists every bin)".
-void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width = std::string::npos);
+// unhit bins (--json lists every bin)"; `listed_in` says where the rest
+// are listed (gpumem sweep merge: the points' stats.json files).
+void print_coverage(std::ostream& out, const std::vector<const CoverageGroup*>& groups, size_t width = std::string::npos,
+                    const std::string& listed_in = "--json lists every bin");
 // `head` and `pieces` on one line, or on as many as keep each within
 // `width`: a new line, indented by `indent` blanks, starts before the piece
 // that would cross it. Ends without a line break.
