@@ -24,8 +24,9 @@ void say(const char* s) {
   }
 }
 
-// Everything here is async-signal-safe: unlink, write, _exit.
+// Everything here is async-signal-safe: kill, unlink, write, _exit.
 [[noreturn]] void exit_now(int sig) {
+  kill_child_groups();  // a verilation's tools, which would run on for minutes
   const char* names[32];
   const size_t n = remove_pending_files(names, sizeof names / sizeof names[0]);
   if (g_terminal) say("\n");  // past the ^C the terminal echoed, or a progress line

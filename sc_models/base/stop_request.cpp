@@ -11,6 +11,7 @@ volatile std::sig_atomic_t detail::stop_signal = 0;
 
 namespace {
 volatile std::sig_atomic_t g_checked = 0;
+volatile std::sig_atomic_t g_child_groups[8] = {};  // 0: a free slot
 }  // namespace
 
 void request_stop(int signal) { detail::stop_signal = signal; }
@@ -28,6 +29,24 @@ void die_with_parent(int parent_pid) {
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent_pid) _exit(1);  // the parent ended before the line above
+}
+
+void add_child_group(int pgid) {
+  for (volatile std::sig_atomic_t& g : g_child_groups)
+    if (g == 0) {
+      g = pgid;
+      return;
+    }
+}
+
+void remove_child_group(int pgid) {
+  for (volatile std::sig_atomic_t& g : g_child_groups)
+    if (g == pgid) g = 0;
+}
+
+void kill_child_groups() {
+  for (volatile std::sig_atomic_t& g : g_child_groups)
+    if (g > 0) kill(-g, SIGKILL);
 }
 
 }  // namespace gpumem

@@ -46,4 +46,13 @@ bool stop_is_checked();  // async-signal-safe
 // parent's to report and its files the parent's to remove.
 void die_with_parent(int parent_pid);
 
+// The process group of a child that runs tools of its own (a verilation:
+// verilator, make, the compiler), registered while it runs, so that a
+// process ending on a signal takes the whole tree with it: the handler
+// (cli/stop_on_signal.cpp) calls kill_child_groups, which reaches the
+// grandchildren that die_with_parent would leave running. At most 8 at once.
+void add_child_group(int pgid);
+void remove_child_group(int pgid);
+void kill_child_groups();  // SIGKILL to each group; async-signal-safe
+
 }  // namespace gpumem

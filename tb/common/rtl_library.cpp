@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "base/readable.hpp"
+#include "base/stop_request.hpp"
 #include "base/user_paths.hpp"
 #include "regs/rtl_package.hpp"
 #include "tb/common/rtl_port_check.hpp"
@@ -70,10 +71,13 @@ std::string find_tool(const std::string& name) {
 }
 
 // Runs argv with stdout and stderr to `log`; its exit status (-1: could not start).
+// A process group of its own, which a signal that ends gpumem kills whole
+// (base/stop_request.hpp): make's compilers would otherwise run on.
 int run(const std::vector<std::string>& argv, const fs::path& log) {
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    setpgid(0, 0);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -86,9 +90,12 @@ int run(const std::vector<std::string>& argv, const fs::path& log) {
     execv(args[0], args.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // as the child does: whichever runs first
+  add_child_group(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  remove_child_group(pid);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
