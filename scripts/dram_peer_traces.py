@@ -39,6 +39,8 @@ The traces ("16 banks" means the 16 pairs of bank group and bank):
     mixed              random addresses, two reads then a write
     two_streams        reads alternating between a[i] at 0 and b[i] at 1 MiB, each
                        advancing 64 bytes: the same bank, another row
+    two_streams_apart  two_streams with b in the next bank of the same bank group (its lowest
+                       bank bit flipped: where gpumem's bank_xor of address bit 20 puts it)
     two_streams_write  c[i] = a[i] + b[i]: read a[i], read b[i], write c[i] (c at 2 MiB)
     bursty             64 sequential reads from a random 4 KiB-aligned spot, then a jump
     stride_4k          addresses 0, 4096, 8192, ... (wrapping over the device)
@@ -60,6 +62,9 @@ DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) f
     "ddr4_2r": (34, 18, 13),
 }
 MiB = 1 << 20
+# The lowest bank bit (not bank group): two_streams_apart flips it in the
+# second stream, as an XOR of a row bit into it does (gpumem's bank_xor).
+BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15}
 
 
 def traces(device, n):
@@ -83,6 +88,8 @@ def traces(device, n):
     r = rnd(2)
     yield "mixed", timed((i % 3 == 2, r()) for i in range(n))
     yield "two_streams", timed((False, (i % 2) * MiB + 64 * (i // 2)) for i in range(n))
+    yield "two_streams_apart", timed(
+        (False, ((i % 2) * MiB + 64 * (i // 2)) ^ (i % 2) << BANK_BIT[device]) for i in range(n))
     yield "two_streams_write", timed(
         (i % 3 == 2, (i % 3) * MiB + 64 * (i // 3)) for i in range(n))
     r = rnd(3)
