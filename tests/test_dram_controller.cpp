@@ -336,6 +336,26 @@ TEST(DramController, AFullReadQueueAcceptsTheNextReadWhenARoomFrees) {
   EXPECT_EQ(r.finish - r.accept, 4u + 5 + 2);       // latency counts from the read queue
 }
 
+// memory.dram.active_buffer (Ramulator 2's): the request a row was
+// activated for leaves the read queue until its column command, so the
+// queue takes the next read at once; one activated while the buffer is
+// full keeps its place in the queue.
+TEST(DramController, AnActivatedReadLeavesTheReadQueueForTheActiveBuffer) {
+  DramSpec s = toy();
+  s.read_queue = 1, s.bank_queue = 0, s.active_buffer = 1;
+  Ctl d(s);
+  const uint64_t a = d.read(0, d.addr(0, 0, 0, 0));  // ACT 0: into the active buffer, RD 4
+  const uint64_t b = d.read(0, d.addr(0, 1, 0, 0));  // the queue's place A left
+  const uint64_t c = d.read(0, d.addr(0, 0, 1, 0));
+  EXPECT_EQ(d.of(b).accept, 1u);                     // the step after A's activate (without the buffer: 5)
+  EXPECT_EQ(d.cycle(ACT, 1), 2);                     // tRRD_S after A's; the buffer is full: B keeps its place
+  EXPECT_EQ(d.cycle(RD, 0), 4);
+  EXPECT_EQ(d.cycle(RD, 1), 7);                      // A's RD + tCCD_S (B's ACT + tRCD is 6)
+  EXPECT_EQ(d.of(c).accept, 8u);                     // the step after B's column command
+  EXPECT_EQ(d.of(a).finish - d.of(a).accept, 4u + 5 + 2);
+  EXPECT_EQ(d.of(b).depth, 1u) << "the read queue's depth leaves the active buffer out";
+}
+
 TEST(DramController, ClosedPagePrechargesAfterEveryAccess) {
   DramSpec s = toy();
   s.page_policy = PagePolicy::kClosed;
@@ -366,6 +386,7 @@ TEST(DramController, SkippingBanksThatCannotIssueYetChangesNothing) {
     s.row_hit_cap = rng() % 6;
     if (trial % 5 == 0) s.page_policy = PagePolicy::kClosed;
     if (trial % 3 == 0) s.prefetch_drop_cycles = 50 + rng() % 400;
+    if (s.bank_queue == 0 && trial % 4 == 1) s.active_buffer = 1 + rng() % 33;
     s.prefetch_below_demand = trial % 7 != 0;
     s.timing.tREFI = 2 * s.timing.tRFC + rng() % 3000;
     Ctl all(s), skip(s);

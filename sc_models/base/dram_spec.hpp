@@ -75,6 +75,11 @@ struct DramSpec {
   unsigned write_high = 32;   // writes drain when the write queue reaches this many...
   unsigned write_low = 8;     // ...until this many remain; and drain whole while no read waits, past this many
   unsigned row_hit_cap = 4;   // row hits that may overtake an older request waiting for another row of the bank
+  // simulation.timing: at, bank_queue 0 only: a request whose row was
+  // activated for it leaves the read (or write) queue for a buffer of this
+  // many beside it until its column command, making room for another, as
+  // Ramulator 2's controller's active buffer does (0: it keeps its place).
+  unsigned active_buffer = 0;
   // simulation.timing: at only: a prefetch still waiting for its first
   // command this many memory cycles after it entered the read queue is
   // dropped (0: never).

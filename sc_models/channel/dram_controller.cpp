@@ -44,7 +44,7 @@ void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bo
   else next_ = std::min(next_, arrival);
   // With room in its queue now (every cycle before the arrival is decided),
   // a request enters at its arrival; a posted write is then answered.
-  const bool room = write ? waiting_writes_.empty() && write_queue_.size() < spec_.write_queue
+  const bool room = write ? waiting_writes_.empty() && write_queue_room()
                           : waiting_reads_.empty() && read_queue_room();
   if (room) {
     enter(e, arrival, done);
@@ -66,13 +66,13 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   banks_[e.bank].forget();
   std::vector<Entry>& q = e.write ? write_queue_ : read_queue_;
   q.push_back(e);
-  q.back().depth = unsigned(e.write || spec_.bank_queue ? q.size() : queued_reads_ + 1);
+  q.back().depth = unsigned(e.write ? writes_in_queue() : spec_.bank_queue ? q.size() : queued_reads_ - active_reads_ + 1);
   if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
   else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
 }
 
 void DramController::admit(uint64_t t, std::vector<Done>& done) {
-  while (!waiting_writes_.empty() && waiting_writes_.front().arrival <= t && write_queue_.size() < spec_.write_queue) {
+  while (!waiting_writes_.empty() && waiting_writes_.front().arrival <= t && write_queue_room()) {
     enter(waiting_writes_.front(), t, done);
     waiting_writes_.pop_front();
   }
@@ -106,7 +106,7 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
 
 void DramController::update_mode(uint64_t t) {
   const bool reads_wait = queued_reads_ > 0 || (!waiting_reads_.empty() && waiting_reads_.front().arrival <= t);
-  const size_t writes = write_queue_.size();
+  const size_t writes = writes_in_queue();  // the active buffer's wait beside the queue (Ramulator 2's watermarks)
   if (!write_mode_) {
     // At the high watermark, or whenever no read waits (Ramulator 2's rule):
     // the data bus turns around for a batch, not for every write.
@@ -115,7 +115,7 @@ void DramController::update_mode(uint64_t t) {
       ++counters_.write_drains;
       for (Bank& b : banks_) b.forget();
     }
-  } else if (writes == 0 || (reads_wait && writes <= spec_.write_low)) {
+  } else if (write_queue_.empty() || (reads_wait && writes <= spec_.write_low)) {
     write_mode_ = false;
     for (Bank& b : banks_) b.forget();
   }
@@ -324,6 +324,11 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
       b.forget();
       return;
     case DramCommandKind::kActivate:
+      if (spec_.active_buffer && !e.active && active_reads_ + active_writes_ < spec_.active_buffer) {
+        e.active = true;
+        ++(e.write ? active_writes_ : active_reads_);
+        bank_room_ = true;
+      }
       record(t, c.kind, e.at);
       ++n.activates;
       b.open = true;
@@ -352,6 +357,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   b.forget();
   if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
   else --started_writes_;
+  if (e.active) --(write ? active_writes_ : active_reads_);
   c.queue->erase(c.queue->begin() + long(c.index));
   if (!bank_queues_.empty() && c.queue >= bank_queues_.data() && c.queue < bank_queues_.data() + bank_queues_.size())
     bank_queue_changed(static_cast<uint32_t>(c.queue - bank_queues_.data()));
@@ -456,7 +462,7 @@ void DramController::run_until(uint64_t until, std::vector<Done>& done) {
     // Nothing could issue: the next cycle anything could, or the next arrival's.
     uint64_t next = soonest_;
     if (!waiting_reads_.empty() && read_queue_room()) next = std::min(next, waiting_reads_.front().arrival);
-    if (!waiting_writes_.empty() && write_queue_.size() < spec_.write_queue) next = std::min(next, waiting_writes_.front().arrival);
+    if (!waiting_writes_.empty() && write_queue_room()) next = std::min(next, waiting_writes_.front().arrival);
     if (next == kNever) throw std::logic_error("DRAM controller: requests queued but no command can ever issue");
     next_ = std::max(t + 1, next);
   }

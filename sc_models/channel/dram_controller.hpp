@@ -106,6 +106,7 @@ class DramController {
     bool write;
     bool prefetch = false;
     bool started = false;  // its first command issued
+    bool active = false;   // in the active buffer (spec active_buffer): its row was activated for it
     RowResult row = RowResult::kHit;
   };
   struct Bank {
@@ -164,7 +165,10 @@ class DramController {
   std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: none after admit())
   std::vector<std::vector<Entry>> bank_queues_;      // per bank, reads waiting for their column command (bank_queue 0: the shared buffer's, by bank)
   std::vector<uint64_t> queued_banks_;               // a bit a bank whose queue holds a read, so a step visits only those
-  bool read_queue_room() const { return (spec_.bank_queue ? read_queue_.size() : queued_reads_) < spec_.read_queue; }
+  // The active buffer's requests (spec active_buffer) hold no place in the queues.
+  bool read_queue_room() const { return (spec_.bank_queue ? read_queue_.size() : queued_reads_ - active_reads_) < spec_.read_queue; }
+  size_t writes_in_queue() const { return write_queue_.size() - active_writes_; }
+  bool write_queue_room() const { return writes_in_queue() < spec_.write_queue; }
   void bank_queue_changed(uint32_t bank) {
     const uint64_t bit = uint64_t{1} << (bank & 63);
     if (bank_queues_[bank].empty()) queued_banks_[bank >> 6] &= ~bit;
@@ -174,6 +178,7 @@ class DramController {
   size_t queued_reads_ = 0;                          // in read_queue_ and bank_queues_
   size_t queued_prefetches_ = 0;                     // of them, prefetches
   size_t started_writes_ = 0;                        // posted writes whose row was opened or closed for them
+  size_t active_reads_ = 0, active_writes_ = 0;      // of the queued requests, those in the active buffer
   // Demand reads the scheduler can serve: in the read queue (bank_queue 0)
   // or in a bank queue. One waiting for room in a bank queue full of
   // prefetches does not hold those back: they would never make room.

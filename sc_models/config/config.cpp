@@ -94,6 +94,9 @@ Config parse_config(const std::string& text, const std::string& source) {
     const YAML::Node d = root["memory"]["dram"]["prefetch_drop_cycles"];
     r.fail(d, "memory.dram.prefetch_drop_cycles", "applies to simulation.timing: at only (lt plans each prefetch on arrival)");
   }
+  if (cfg.simulation.timing != TimingMode::kAt && cfg.memory.dram.active_buffer)
+    r.fail(root["memory"]["dram"]["active_buffer"], "memory.dram.active_buffer",
+           "applies to simulation.timing: at only (lt plans each request on arrival)");
   if (const YAML::Node m = root["memory"]; cfg.simulation.timing != TimingMode::kAt && m && m.IsMap() && m["dram"] && m["dram"].IsMap() &&
                                             m["dram"]["prefetch_priority"])
     r.fail(m["dram"]["prefetch_priority"], "memory.dram.prefetch_priority",

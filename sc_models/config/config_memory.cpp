@@ -112,7 +112,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   if (n) {
     r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
                         "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
-                        "write_high", "write_low", "row_hit_cap", "prefetch_drop_cycles", "prefetch_priority", "bank_xor", "timing"});
+                        "write_high", "write_low", "row_hit_cap", "active_buffer", "prefetch_drop_cycles", "prefetch_priority", "bank_xor", "timing"});
     r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
     DramOrganization& o = d.org;
     const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
@@ -172,6 +172,10 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
     r.opt_uint(n, k, "write_high", d.write_high, 1, 1u << 16);
     r.opt_uint(n, k, "write_low", d.write_low, 0, 1u << 16);
     r.opt_uint(n, k, "row_hit_cap", d.row_hit_cap, 0, 1u << 16);
+    r.opt_uint(n, k, "active_buffer", d.active_buffer, 0, 1u << 16);
+    if (d.active_buffer && d.bank_queue)
+      r.fail(n["active_buffer"], k + ".active_buffer",
+             "needs bank_queue: 0 (it stands beside the one shared read buffer, as Ramulator 2's does)");
     r.opt_uint(n, k, "prefetch_drop_cycles", d.prefetch_drop_cycles, 0, 1u << 30);
     if (const auto pp = n["prefetch_priority"]) {
       const std::string v = r.to_string(pp, k + ".prefetch_priority");
