@@ -43,6 +43,9 @@ void say(const char* s) {
 extern "C" void on_signal(int sig) {
   if (stop_is_checked() && !stop_requested()) {
     request_stop(sig);
+    // Past the ^C the terminal echoed: what the command prints as it ends
+    // starts on a line of its own.
+    if (g_terminal) say("\n");
     return;
   }
   exit_now(sig);

@@ -361,6 +361,25 @@ TEST_F(Outputs, OtherCommandsExitAtOnceOnASignalNamingWhatTheyDidNotWrite) {
   unsetenv("GPUMEM_RTL_CACHE");
 }
 
+// Ctrl-C typed on a terminal (script(1) gives one; the byte 0x03 it is
+// fed is the key) while a run with nothing on its terminal (--quiet: no
+// progress line to clear) simulates: the terminal echoes ^C, and the
+// line gpumem ends with starts a line of its own.
+TEST_F(Outputs, CtrlCOnATerminalLeavesTheLastLineOnALineOfItsOwn) {
+  if (std::system("script --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  ASSERT_EQ(run({"trace", "gen", "bfs", "--scale", "16", "--out", path("bfs16.bin").string(), "--quiet"}).exit_code, 0);
+  const std::string cmd = "(sleep 1; printf '\\003'; sleep 2) | script -qec \"'" + std::string(GPUMEM_BINARY) +
+                          "' run --config '" + kSource + "/configs/default.yaml' --threads '" + path("bfs16.bin").string() +
+                          "' --quiet\" /dev/null > '" + path("tty").string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  const std::string tty = slurp(path("tty"));
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << tty.substr(0, 2000);
+  ASSERT_NE(tty.find("^C"), std::string::npos) << "the terminal echoed the key\n" << tty.substr(0, 2000);
+  const size_t at = tty.find("gpumem: interrupted by SIGINT");
+  ASSERT_NE(at, std::string::npos) << tty.substr(0, 2000);
+  EXPECT_TRUE(at == 0 || tty[at - 1] == '\n') << "the line does not start a line:\n" << tty.substr(0, 2000);
+}
+
 // A run killed outright (SIGKILL: no handler runs, as in a crash) leaves
 // the older files under the final names untouched; only its temporary
 // files remain.
