@@ -460,6 +460,58 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
 }
 
+// A difference in a field the operation's kind does not use (a PA held on
+// a fill's response, an entry on ports that should show zeros) still has
+// its row, marked: the mutation check counts a report without one as
+// incomplete.
+TEST(TlbCosim, MismatchReportShowsEveryFieldThatDiffers) {
+  auto report = [](bool fill, const TlbResponse& rtl) {
+    TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
+    TlbPins p;
+    p.req_valid = true;
+    p.req_fill = fill;
+    p.req_va = large_va(3, 5);
+    p.req_pte = fill ? leaf(false, 0x2000, 0, 1).encode() : 0;
+    sb.operation_accepted(p, {0, 0, 0});
+    TlbResponse actual = rtl;
+    actual.fill = fill;
+    if (sb.response_taken(actual, 9)) return std::string("agreed");
+    return sb.first_mismatch()->report();
+  };
+  // The model's own answers, with one field changed each time.
+  auto answer = [&](bool fill) {
+    TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
+    TlbPins p;
+    p.req_valid = true;
+    p.req_fill = fill;
+    p.req_va = large_va(3, 5);
+    p.req_pte = fill ? leaf(false, 0x2000, 0, 1).encode() : 0;
+    sb.operation_accepted(p, {0, 0, 0});
+    sb.response_taken(TlbResponse{}, 9);
+    return sb.first_mismatch() ? sb.first_mismatch()->expected : TlbResponse{};
+  };
+  TlbResponse fill = answer(true);
+  ASSERT_TRUE(fill.fill);
+  EXPECT_EQ(report(true, fill), "agreed");
+  TlbResponse held = fill;
+  held.pa = 0x7700;
+  std::string r = report(true, held);
+  EXPECT_NE(r.find("pa "), std::string::npos) << r;
+  EXPECT_NE(r.find("0x7700"), std::string::npos) << r;
+  EXPECT_NE(r.find("differs"), std::string::npos) << r;
+  TlbResponse stale = fill;
+  stale.entry.vpn = 0x55;  // not valid (nothing evicted), yet not zeros
+  r = report(true, stale);
+  EXPECT_NE(r.find("not valid: small vpn 0x55"), std::string::npos) << r;
+  EXPECT_NE(r.find("differs"), std::string::npos) << r;
+  TlbResponse miss = answer(false);
+  ASSERT_EQ(miss.result, TlbResult::kMiss);
+  miss.evicted = true;
+  r = report(false, miss);
+  EXPECT_NE(r.find("evicted"), std::string::npos) << r;
+  EXPECT_NE(r.find("differs"), std::string::npos) << r;
+}
+
 void random_run_covers_every_bin(const Config& cfg, uint64_t seed) {
   TlbCosim cosim(cfg, seed);
   TlbRandomRun run;

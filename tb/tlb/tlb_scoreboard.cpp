@@ -23,6 +23,15 @@ std::string entry_text(const TlbEntry& e) {
          (e.writable ? "w" : "-");
 }
 
+// As entry_text, but an entry that is not valid and still holds something
+// (ports that should show zeros and do not) shows what it holds.
+std::string entry_fields(const TlbEntry& e) {
+  if (e.valid || e == TlbEntry{}) return entry_text(e);
+  TlbEntry shown = e;
+  shown.valid = true;
+  return "not valid: " + entry_text(shown);
+}
+
 }  // namespace
 
 std::string describe(const TlbRequest& r) {
@@ -71,16 +80,17 @@ std::string TlbMismatch::report() const {
   }
   std::snprintf(buf, sizeof buf, "  %-9s %-50s %s\n", "", "model", "rtl");
   s += buf;
-  if (!fill) s += row("result", tlb_result_name(expected.result), tlb_result_name(actual.result));
+  // Every field TlbResponse compares, so that one that differs has its
+  // row: the operation's own fields always, the others when they differ (a
+  // PA held on a fill's response, a stale entry on ports that show none).
+  if (!fill || expected.result != actual.result)
+    s += row("result", tlb_result_name(expected.result), tlb_result_name(actual.result));
   s += row("set", std::to_string(expected.set), std::to_string(actual.set));
   s += row(fill ? "way" : "hit way", std::to_string(expected.way), std::to_string(actual.way));
-  if (fill) {
+  if (fill || expected.evicted != actual.evicted)
     s += row("evicted", expected.evicted ? "yes" : "no", actual.evicted ? "yes" : "no");
-    s += row("victim", entry_text(expected.entry), entry_text(actual.entry));
-  } else {
-    s += row("pa", hex(expected.pa), hex(actual.pa));
-    s += row("entry", entry_text(expected.entry), entry_text(actual.entry));
-  }
+  if (!fill || expected.pa != actual.pa) s += row("pa", hex(expected.pa), hex(actual.pa));
+  s += row(fill ? "victim" : "entry", entry_fields(expected.entry), entry_fields(actual.entry));
   if (expected.fill != actual.fill) s += row("op", expected.fill ? "fill" : "lookup", actual.fill ? "fill" : "lookup");
   return s;
 }
