@@ -465,7 +465,8 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
 // its row, marked: the mutation check counts a report without one as
 // incomplete.
 TEST(TlbCosim, MismatchReportShowsEveryFieldThatDiffers) {
-  auto report = [](bool fill, const TlbResponse& rtl) {
+  // The RTL's `rtl` answer to one operation: "agreed", or the report.
+  auto answered = [](bool fill, TlbResponse rtl, TlbResponse* model = nullptr) {
     TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
     TlbPins p;
     p.req_valid = true;
@@ -473,22 +474,18 @@ TEST(TlbCosim, MismatchReportShowsEveryFieldThatDiffers) {
     p.req_va = large_va(3, 5);
     p.req_pte = fill ? leaf(false, 0x2000, 0, 1).encode() : 0;
     sb.operation_accepted(p, {0, 0, 0});
-    TlbResponse actual = rtl;
-    actual.fill = fill;
-    if (sb.response_taken(actual, 9)) return std::string("agreed");
+    rtl.fill = fill;
+    if (sb.response_taken(rtl, 9)) return std::string("agreed");
+    if (model) *model = sb.first_mismatch()->expected;
     return sb.first_mismatch()->report();
   };
+  auto report = [&](bool fill, const TlbResponse& rtl) { return answered(fill, rtl); };
   // The model's own answers, with one field changed each time.
   auto answer = [&](bool fill) {
-    TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
-    TlbPins p;
-    p.req_valid = true;
-    p.req_fill = fill;
-    p.req_va = large_va(3, 5);
-    p.req_pte = fill ? leaf(false, 0x2000, 0, 1).encode() : 0;
-    sb.operation_accepted(p, {0, 0, 0});
-    sb.response_taken(TlbResponse{}, 9);
-    return sb.first_mismatch() ? sb.first_mismatch()->expected : TlbResponse{};
+    TlbResponse model;
+    model.result = TlbResult::kHitSmall;  // no answer of either operation here
+    answered(fill, model, &model);
+    return model;
   };
   TlbResponse fill = answer(true);
   ASSERT_TRUE(fill.fill);
