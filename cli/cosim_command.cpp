@@ -41,6 +41,10 @@ CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
                   "refuse (exit 2) a config whose mappings the RTL cannot check (a task type on matrix or a baseline)");
   cosim->add_option("--json", args.json, "write the run's counts, result and coverage as JSON to this file (gpumem sweep merges it)")
       ->check(kPath);
+  cosim->add_option("--junit", args.junit,
+                    "write the run as a JUnit XML test case to this file (one test case; a failure's message is the "
+                    "first divergence, its text the report)")
+      ->check(kPath);
   cosim->add_flag("--no-timing", args.no_timing,
                   "leave out the host's time (a verilation's seconds, or that it came from the cache): two runs' reports "
                   "then compare byte for byte (gpumem sweep passes it)");

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -106,6 +108,50 @@ uint64_t failure_cycle(const CosimSession& s) {
 }
 
 // What failed, in the words of its report.
+// Text as XML character data or an attribute value.
+std::string xml_escaped(const std::string& s) {
+  std::string x;
+  for (const char c : s) {
+    switch (c) {
+      case '&': x += "&amp;"; break;
+      case '<': x += "&lt;"; break;
+      case '>': x += "&gt;"; break;
+      case '"': x += "&quot;"; break;
+      default: x += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c;
+    }
+  }
+  return x;
+}
+
+// The run as the one test case of a JUnit XML report (Jenkins, GitLab):
+// `failure` empty for a pass, else failure_text, whose first heading and
+// the line after it are the message; `seconds` < 0: no time (--no-timing).
+void write_junit(OutputFile& file, const char* block, const std::string& name, double seconds, const std::string& failure) {
+  std::string time;
+  if (seconds >= 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " time=\"%.3f\"", seconds);
+    time = buf;
+  }
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"gpumem cosim\" tests=\"1\" failures=\"" +
+                  std::string(failure.empty() ? "0" : "1") + "\" errors=\"0\"" + time + ">\n    <testcase classname=\"cosim." +
+                  block + "\" name=\"" + xml_escaped(name) + "\"" + time;
+  if (failure.empty()) {
+    x += "/>\n";
+  } else {
+    std::istringstream lines(failure);
+    std::string heading, first;
+    while (heading.empty() && std::getline(lines, heading)) {
+    }
+    std::getline(lines, first);
+    x += ">\n      <failure message=\"" + xml_escaped(heading + ": " + first) + "\">" + xml_escaped(failure) +
+         "</failure>\n    </testcase>\n";
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  std::fputs(x.c_str(), file.stream());
+  file.commit();
+}
+
 std::string failure_text(const CosimSession& s, const char* block, bool count_all, uint64_t seed) {
   std::ostringstream out;
   if (const auto& v = s.protocol_violation())
@@ -153,8 +199,9 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     return 0;
   }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
-  std::optional<OutputFile> json;
+  std::optional<OutputFile> json, junit;
   if (!a.json.empty()) json.emplace(a.json, "--json");
+  if (!a.junit.empty()) junit.emplace(a.junit, "--junit");
   const bool pin = a.mode == "pin";
   const std::optional<LoadedRtl> rtl = runtime_rtl(a, *block, cfg);
   // A run must not pass what it did not check: say so before it runs, in
@@ -183,6 +230,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
       if (progress->due()) progress->show(progress_text("transactions", done, total, -1, progress->elapsed()));
     };
   }
+  const auto started = std::chrono::steady_clock::now();  // the run's time, for --junit
   bool ok = false;
   {
     const StopIsChecked checked;  // the bench ends at its next cycle on a signal; elsewhere gpumem exits at once
@@ -211,7 +259,8 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     if (!ok) out << failure_text(*session, block->name, a.count_all, a.seed);
     out << "result       interrupted" << std::endl;
     std::cerr << "gpumem: interrupted by " << signal_name(stopped_by) << " after " << session->transactions() << " of "
-              << a.transactions << " transactions; the report holds those only" << (json ? ", " + a.json + " not written" : "")
+              << a.transactions << " transactions; the report holds those only"
+              << (json ? ", " + a.json + " not written" : "") << (junit ? ", " + a.junit + " not written" : "")
               << "\n";
     return 128 + stopped_by;
   }
@@ -229,7 +278,10 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     std::fputs((j.dump(2) + "\n").c_str(), json->stream());
     json->commit();
   }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string test_name = a.config + " seed " + std::to_string(a.seed);
   if (ok) {
+    if (junit) write_junit(*junit, block->name, test_name, a.no_timing ? -1 : seconds, "");
     out << "result       agreement" << (unchecked.empty() ? "" : " (" + unchecked + ")") << "\n";
     return 0;
   }
@@ -263,6 +315,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   out << "replay       " << shown_path(files.replay) << " (bash it, from any folder)\n";
   if (!files.view.empty())
     out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the failing edge)\n";
+  if (junit) write_junit(*junit, block->name, test_name, a.no_timing ? -1 : seconds, failure);
   out << failure;
   return 1;
 }

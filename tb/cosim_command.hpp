@@ -32,6 +32,7 @@ struct CosimOptions {
   std::string schemes;
   bool contract = false;     // print the block's port contract for the config and stop
   std::string json;          // the run's summary and coverage as JSON (gpumem sweep merges it), or ""
+  std::string junit;         // the run as a JUnit XML test case (CI reads it), or ""
   bool no_timing = false;    // the report without the host's time (a verilation's seconds, from the cache or not)
 
   bool require_all = false;  // refuse a config of which the RTL leaves something unchecked

@@ -417,6 +417,29 @@ TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
   EXPECT_NE(r.out.find("result       agreement"), std::string::npos) << r.out;
 }
 
+// --junit: the run as the one test case of a JUnit XML report, as CI
+// servers read it; a failure's message is its first divergence (here the
+// watchdog's, set to one cycle), its text the report.
+TEST_F(Cli, CosimWritesItsRunAsAJUnitTestCase) {
+  const std::string config = kSource + "/configs/default.yaml";
+  const Result pass = run({"cosim", "--config", config, "--block", "translator", "--transactions", "1000", "--junit",
+                           path("pass.xml").string(), "--no-timing"});
+  ASSERT_EQ(pass.exit_code, 0) << pass.out << pass.err;
+  EXPECT_EQ(slurp(path("pass.xml")),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+            "  <testsuite name=\"gpumem cosim\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
+            "    <testcase classname=\"cosim.translator\" name=\"" + config + " seed 1\"/>\n"
+            "  </testsuite>\n</testsuites>\n");
+  const Result fail = run({"cosim", "--config", config, "--block", "tlb", "--transactions", "1000", "--hang-cycles", "1",
+                           "--waves", path("w").string(), "--junit", path("fail.xml").string()});
+  ASSERT_EQ(fail.exit_code, 1) << fail.out << fail.err;
+  const std::string x = slurp(path("fail.xml"));
+  for (const char* s : {"failures=\"1\"", "<testcase classname=\"cosim.tlb\"", " time=\"",
+                        "<failure message=\"HANG (the watchdog stopped the run): tlb hang: operation ",
+                        "  rule:   hang: no handshake for 1 cycle\n", "</failure>\n    </testcase>\n"})
+    EXPECT_NE(x.find(s), std::string::npos) << s << " not in:\n" << x;
+}
+
 // One million transactions hit every bin, the matrix class's included
 // (issue 32; a stimulus that could not draw acceptable rows once crashed here).
 TEST_F(Cli, CosimTranslatorMillionTransactionsHitEveryMatrixBin) {
