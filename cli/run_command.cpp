@@ -4,8 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <iomanip>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>

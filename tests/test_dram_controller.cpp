@@ -356,6 +356,18 @@ TEST(DramController, AnActivatedReadLeavesTheReadQueueForTheActiveBuffer) {
   EXPECT_EQ(d.of(b).depth, 1u) << "the read queue's depth leaves the active buffer out";
 }
 
+// The same for writes: a write whose row was activated for it leaves the
+// write queue, so the next posted write reports the queue without it.
+TEST(DramController, AnActivatedWriteLeavesTheWriteQueueForTheActiveBuffer) {
+  DramSpec s = toy();  // write_high 1: a write goes to its bank at once
+  s.bank_queue = 0, s.active_buffer = 1;
+  Ctl d(s);
+  d.write(0, d.addr(0, 0, 0, 0));                    // ACT 0: into the active buffer
+  const uint64_t w = d.write(1, d.addr(0, 1, 0, 0));
+  EXPECT_EQ(d.cycle(ACT), 0);
+  EXPECT_EQ(d.of(w).depth, 1u) << "the write queue's depth leaves the active buffer out (without it: 2)";
+}
+
 TEST(DramController, ClosedPagePrechargesAfterEveryAccess) {
   DramSpec s = toy();
   s.page_policy = PagePolicy::kClosed;

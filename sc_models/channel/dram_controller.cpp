@@ -67,7 +67,7 @@ void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   std::vector<Entry>& q = e.write ? write_queue_ : read_queue_;
   q.push_back(e);
   q.back().depth = unsigned(e.write ? writes_in_queue() : spec_.bank_queue ? q.size() : queued_reads_ - active_reads_ + 1);
-  if (e.write) done.push_back({e.token, t, e.arrival, t, unsigned(q.size()), e.at, RowResult::kPosted});
+  if (e.write) done.push_back({e.token, t, e.arrival, t, q.back().depth, e.at, RowResult::kPosted});
   else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
 }
 
