@@ -444,13 +444,16 @@ TEST_F(Cli, CosimTranslatorAgreesOnTheDefaultConfig) {
 // watchdog's, set to one cycle), its text the report.
 TEST_F(Cli, CosimWritesItsRunAsAJUnitTestCase) {
   const std::string config = kSource + "/configs/default.yaml";
-  const Result pass = run({"cosim", "--config", config, "--block", "translator", "--transactions", "1000", "--junit",
+  // A name with XML's special characters, escaped in the report.
+  const std::string special = write("a&b<c>.yaml", slurp(config)).string();
+  const Result pass = run({"cosim", "--config", special, "--block", "translator", "--transactions", "1000", "--junit",
                            path("pass.xml").string(), "--no-timing"});
   ASSERT_EQ(pass.exit_code, 0) << pass.out << pass.err;
   EXPECT_EQ(slurp(path("pass.xml")),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
             "  <testsuite name=\"gpumem cosim\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
-            "    <testcase classname=\"cosim.translator\" name=\"" + config + " seed 1\"/>\n"
+            "    <testcase classname=\"cosim.translator\" name=\"" + path("a&amp;b&lt;c&gt;.yaml").string() +
+                " seed 1\"/>\n"
             "  </testsuite>\n</testsuites>\n");
   const Result fail = run({"cosim", "--config", config, "--block", "tlb", "--transactions", "1000", "--hang-cycles", "1",
                            "--waves", path("w").string(), "--junit", path("fail.xml").string()});
