@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "base/input_error.hpp"
+#include "base/output_file.hpp"
 #include "base/user_paths.hpp"
 #include "plot_runner.hpp"
 #include "sweep/sweep_merge.hpp"
@@ -37,6 +40,8 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   sweep->add_option("--partition", args.partition, "with --slurm: sbatch --partition");
   sweep->add_option("--time", args.time, "with --slurm: sbatch --time, per array task");
   sweep->add_option("--mem", args.mem, "with --slurm: sbatch --mem, per array task");
+  sweep->add_option("--junit", args.junit, "after the run, the points run as a JUnit XML report's test cases (CI reads it)")
+      ->check(kPath);
   sweep->add_option("--sbatch-arg", args.sbatch_args, "with --slurm: one more #SBATCH option, as sbatch takes it (repeat)");
 
   args.status = sweep->add_subcommand("status", "Say which points are done, failed and missing");
@@ -51,6 +56,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
       ->delimiter(',');
   args.merge->add_flag("--allow-partial", args.allow_partial, "merge the points that have an output, leaving out the rest");
   args.merge->add_option("--plot", args.plot, "also draw metric --y against axis --x, a line per value of --lines (PNG; needs python3-matplotlib)")
+      ->check(kPath);
+  args.merge->add_option("--junit", args.junit,
+                         "also every point as a JUnit XML report's test case: passed, failed (its first divergence) or skipped (no output)")
       ->check(kPath);
   args.merge->add_option("--x", args.x, "with --plot: the axis along the x axis");
   args.merge->add_option("--y", args.y, "with --plot: the metric drawn (one of the merge's metrics)");
@@ -80,6 +88,8 @@ int sweep_command(const SweepArgs& a) {
       plot_json = sweep::sweep_plot_json(sweep::merged_table(spec, points, metrics, a.allow_partial), a.x, a.y, a.lines);
       python = plot_python();  // before the merge writes anything
     }
+    if (!a.junit.empty())  // before the merge, which refuses a sweep with failed points unless --allow-partial
+      write_output_file(a.junit, "--junit", sweep::sweep_junit(spec, points, sweep::sweep_status(spec, points)));
     const std::string coverage = sweep::merge_sweep(spec, points, metrics, a.allow_partial, a.out);
     std::cout << "merged       " << a.out << "\n" << coverage;
     if (!a.plot.empty()) {
@@ -89,6 +99,9 @@ int sweep_command(const SweepArgs& a) {
     }
     return 0;
   }
+  if (!a.junit.empty() && (a.list || a.slurm))
+    throw InputError("", 0, "--junit", std::string("reports points run here; with ") + (a.list ? "--list" : "--slurm") +
+                                           " none are (gpumem sweep merge --junit reports a Slurm array's)");
   if (a.list) {
     for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
     return 0;
@@ -145,7 +158,13 @@ int sweep_command(const SweepArgs& a) {
   o.retries = a.retries;
   o.resume = a.resume;
   o.progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+  std::optional<OutputFile> junit;  // opened now: an unwritable path stops the sweep before it runs
+  if (!a.junit.empty()) junit.emplace(a.junit, "--junit");
   const sweep::RunSummary s = sweep::run_points(spec, chosen, o);
+  if (junit) {
+    std::fputs(sweep::sweep_junit(spec, chosen, sweep::sweep_status(spec, chosen)).c_str(), junit->stream());
+    junit->commit();
+  }
   std::cout << "sweep        " << s.ran << " ran, " << s.skipped << " already whole, " << s.failed << " failed of "
             << chosen.size() << " points\noutputs      " << spec.output << "/points\n";
   for (const std::string& f : s.failures) std::cout << "failed       " << f << "\n";

@@ -26,6 +26,7 @@ struct SweepArgs {
   std::string plot, x, y, lines;  // merge --plot FILE --x AXIS --y METRIC [--lines AXIS]
   std::vector<std::string> metrics;
   bool allow_partial = false;
+  std::string junit;  // --junit FILE (sweep and sweep merge): the points as a JUnit XML report
 };
 
 CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args);

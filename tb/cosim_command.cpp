@@ -12,6 +12,7 @@
 #include <string>
 
 #include "base/input_error.hpp"
+#include "base/junit_report.hpp"
 #include "base/output_file.hpp"
 #include "base/progress_line.hpp"
 #include "base/readable.hpp"
@@ -107,51 +108,15 @@ uint64_t failure_cycle(const CosimSession& s) {
   return s.cycles();
 }
 
-// What failed, in the words of its report.
-// Text as XML character data or an attribute value.
-std::string xml_escaped(const std::string& s) {
-  std::string x;
-  for (const char c : s) {
-    switch (c) {
-      case '&': x += "&amp;"; break;
-      case '<': x += "&lt;"; break;
-      case '>': x += "&gt;"; break;
-      case '"': x += "&quot;"; break;
-      default: x += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c;
-    }
-  }
-  return x;
-}
-
-// The run as the one test case of a JUnit XML report (Jenkins, GitLab):
-// `failure` empty for a pass, else failure_text, whose first heading and
-// the line after it are the message; `seconds` < 0: no time (--no-timing).
+// The run as the one test case of a JUnit XML report: `failure` empty for a
+// pass, else failure_text; `seconds` < 0: no time (--no-timing).
 void write_junit(OutputFile& file, const char* block, const std::string& name, double seconds, const std::string& failure) {
-  std::string time;
-  if (seconds >= 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, " time=\"%.3f\"", seconds);
-    time = buf;
-  }
-  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"gpumem cosim\" tests=\"1\" failures=\"" +
-                  std::string(failure.empty() ? "0" : "1") + "\" errors=\"0\"" + time + ">\n    <testcase classname=\"cosim." +
-                  block + "\" name=\"" + xml_escaped(name) + "\"" + time;
-  if (failure.empty()) {
-    x += "/>\n";
-  } else {
-    std::istringstream lines(failure);
-    std::string heading, first;
-    while (heading.empty() && std::getline(lines, heading)) {
-    }
-    std::getline(lines, first);
-    x += ">\n      <failure message=\"" + xml_escaped(heading + ": " + first) + "\">" + xml_escaped(failure) +
-         "</failure>\n    </testcase>\n";
-  }
-  x += "  </testsuite>\n</testsuites>\n";
-  std::fputs(x.c_str(), file.stream());
+  JUnitCase c{std::string("cosim.") + block, name, seconds, failure.empty() ? "" : first_divergence(failure), failure, ""};
+  std::fputs(junit_report("gpumem cosim", {c}, seconds).c_str(), file.stream());
   file.commit();
 }
 
+// What failed, in the words of its report.
 std::string failure_text(const CosimSession& s, const char* block, bool count_all, uint64_t seed) {
   std::ostringstream out;
   if (const auto& v = s.protocol_violation())
@@ -170,6 +135,8 @@ std::string failure_text(const CosimSession& s, const char* block, bool count_al
 int run_cosim(const CosimOptions& a, std::ostream& out) {
   if (a.mode != "fast" && a.mode != "pin")
     throw InputError("", 0, "--mode", "unknown mode '" + a.mode + "' (fast or pin)");
+  if (a.waves_when != "failure" && a.waves_when != "always")
+    throw InputError("", 0, "--waves-when", "unknown value '" + a.waves_when + "' (failure or always)");
   const CosimBlock* block = nullptr;
   std::string names;
   for (const CosimBlock& b : kBlocks) {
@@ -275,21 +242,27 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     j["mismatches"] = session->mismatches();
     j["unchecked"] = unchecked;
     j["coverage"] = nlohmann::ordered_json::parse(coverage_json_text(session->coverage()));
+    if (!ok) {  // what gpumem sweep's failure record and --junit give of a failed point
+      const std::string failure = failure_text(*session, block->name, a.count_all, a.seed);
+      j["first_divergence"] = first_divergence(failure);
+      j["failure"] = failure;
+    }
     std::fputs((j.dump(2) + "\n").c_str(), json->stream());
     json->commit();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string test_name = a.config + " seed " + std::to_string(a.seed);
-  if (ok) {
+  const auto agreement = [&] {
     if (junit) write_junit(*junit, block->name, test_name, a.no_timing ? -1 : seconds, "");
     out << "result       agreement" << (unchecked.empty() ? "" : " (" + unchecked + ")") << "\n";
     return 0;
-  }
+  };
+  if (ok && a.waves_when != "always") return agreement();
 
   // The files first and what failed last, so that a terminal shows the
   // report with the coverage above it.
-  const uint64_t fail_cycle = failure_cycle(*session);
-  const std::string failure = failure_text(*session, block->name, a.count_all, a.seed);
+  const uint64_t fail_cycle = ok ? session->cycles() : failure_cycle(*session);
+  const std::string failure = ok ? "" : failure_text(*session, block->name, a.count_all, a.seed);
   const ArtifactWriter write = session->artifact_writer(running_program(), a.config, run);
   // One --cc model of a design at a time: two alive deadlock in Verilator
   // 5.006's scope registry. A pin-level bench stays (SystemC cannot elaborate
@@ -297,7 +270,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   if (!pin) session.reset();
   MismatchArtifacts files;
   try {
-    files = write(fail_cycle, a.waves);
+    files = write(fail_cycle, a.waves, ok);
   } catch (...) {
     out << failure;  // what failed, whatever became of its files
     throw;
@@ -305,16 +278,23 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   out << "\n";
   if (files.waves.empty())
     out << "waves        none (the re-run ended before the window opened)\n";
+  else if (ok)
+    out << "waves        " << shown_path(files.waves) << " (the run's last 1000 cycles: --waves-when always)\n";
   else
     out << "waves        " << shown_path(files.waves) << " (the 1000 cycles before the failing edge)\n";
-  if (pin)
+  if (pin && ok)
+    out << "             (waves from a fast-mode re-run of the same pins, which "
+        << (files.reproduced ? "ends at the same cycle)\n" : "does NOT end at the same cycle: the difference is in the pin-level path)\n");
+  else if (pin)
     out << "             (waves from a fast-mode re-run of the same pins, which "
         << (files.reproduced ? "fails at the same cycle)\n"
                              : "does NOT fail there: the difference is in the pin-level path)\n");
   if (!files.view.empty()) out << "layout       " << shown_path(files.view) << " (" << files.layout_note << ")\n";
   out << "replay       " << shown_path(files.replay) << " (bash it, from any folder)\n";
   if (!files.view.empty())
-    out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the failing edge)\n";
+    out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the " << (ok ? "run's last" : "failing")
+        << " edge)\n";
+  if (ok) return agreement();
   if (junit) write_junit(*junit, block->name, test_name, a.no_timing ? -1 : seconds, failure);
   out << failure;
   return 1;

@@ -19,6 +19,7 @@ struct CosimOptions {
   bool count_all = false;     // count every mismatch instead of stopping at the first
   uint64_t hang_cycles = kDefaultHangCycles;  // the watchdog: cycles without a handshake while the bench waits
   std::string waves = "waves";  // folder for the FST and replay files of a mismatch
+  std::string waves_when = "failure";  // failure, or always: a passing run's last window too
   // fast: the --cc model clocked from C++ (regressions); pin: the --sc model
   // under an sc_clock (debugging; runs the SystemC kernel, once per process).
   std::string mode = "fast";

@@ -18,6 +18,7 @@
 #include "base/flat_map.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
+#include "base/junit_report.hpp"
 #include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
 #include "base/ring_buffer.hpp"
@@ -347,6 +348,25 @@ TEST(InputErrorText, BytesThatAreNotUtf8AreShownAsHex) {
   const InputError e("t.csv", 1, "", "got '" + bytes + "'");
   EXPECT_EQ(std::string(e.what()), "t.csv:1: got 'GPUMTHR1\\x8b\\xff\\x7f caf\xc3\xa9 \\xe2\\x82 \xf0\x9f\x98\x80'")
       << "a lone continuation byte, 0xff, DEL and a cut sequence are escaped; é and a four-byte character are not";
+}
+
+// The JUnit report: counts, a case of each kind, escaping, and no time
+// attribute unless one is given (a --no-timing report compares byte for byte).
+TEST(JUnitReport, WritesEachKindOfCaseEscapedAndCounted) {
+  const std::vector<JUnitCase> cases{{"c", "pass", -1, "", "", ""},
+                                     {"c", "a<b & \"q\"", 1.5, "HEAD: line", "\nHEAD\nline\x01 more\n", ""},
+                                     {"c", "gone", -1, "", "", "no output"}};
+  EXPECT_EQ(junit_report("suite & co", cases),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+            "  <testsuite name=\"suite &amp; co\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\">\n"
+            "    <testcase classname=\"c\" name=\"pass\"/>\n"
+            "    <testcase classname=\"c\" name=\"a&lt;b &amp; &quot;q&quot;\" time=\"1.500\">\n"
+            "      <failure message=\"HEAD: line\">\nHEAD\nline  more\n</failure>\n    </testcase>\n"
+            "    <testcase classname=\"c\" name=\"gone\">\n      <skipped message=\"no output\"/>\n    </testcase>\n"
+            "  </testsuite>\n</testsuites>\n");
+  EXPECT_EQ(first_divergence("\nMISMATCH (1, stopped at the first)\ntranslator mismatch: request 3\n  rest\n"),
+            "MISMATCH (1, stopped at the first): translator mismatch: request 3");
+  EXPECT_EQ(first_divergence("exit 2"), "exit 2");
 }
 
 }  // namespace gpumem::test

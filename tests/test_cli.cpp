@@ -465,6 +465,37 @@ TEST_F(Cli, CosimWritesItsRunAsAJUnitTestCase) {
     EXPECT_NE(x.find(s), std::string::npos) << s << " not in:\n" << x;
 }
 
+// --waves-when always: a passing run's last 1000 cycles, with its layout
+// and a replay file that repeats it, as a failure's are (a reference for a
+// waveform diff against a failing RTL, or a look at a run that passed).
+TEST_F(Cli, CosimWritesAPassingRunsWavesWhenAskedAlways) {
+  const std::string config = kSource + "/configs/default.yaml";
+  const Result plain = run({"cosim", "--config", config, "--transactions", "3000", "--waves", path("none").string()});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_FALSE(fs::exists(path("none"))) << "a passing run writes no waves by default";
+  const Result r = run({"cosim", "--config", config, "--transactions", "3000", "--waves", path("w").string(),
+                        "--waves-when", "always"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const fs::path fst = path("w") / "translator-seed1.fst", view = path("w") / "translator-seed1.gtkw",
+                 replay = path("w") / "translator-seed1.replay";
+  EXPECT_NE(r.out.find("waves        " + fst.string() + " (the run's last 1000 cycles: --waves-when always)\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("open         gtkwave " + view.string() + "   (the layout, opened on the run's last edge)\nresult       agreement\n"),
+            std::string::npos)
+      << r.out;
+  ASSERT_TRUE(fs::is_regular_file(fst));
+  EXPECT_GT(fs::file_size(fst), 100u);
+  const std::string text = slurp(replay);
+  EXPECT_NE(text.find("It passed; its last cycle "), std::string::npos) << text;
+  EXPECT_NE(text.find(" --waves-when always\n"), std::string::npos) << text;
+  EXPECT_NE(slurp(view).find("opened on the run's last cycle ("), std::string::npos);
+  // The replay repeats the run: the same waves, byte for byte.
+  const std::string before = slurp(fst);
+  const std::string bash = "bash '" + replay.string() + "' >'" + path("replay.out").string() + "' 2>&1";
+  ASSERT_EQ(std::system(bash.c_str()), 0) << slurp(path("replay.out"));
+  EXPECT_EQ(slurp(fst), before);
+}
+
 // One million transactions hit every bin, the matrix class's included
 // (issue 32; a stimulus that could not draw acceptable rows once crashed here).
 TEST_F(Cli, CosimTranslatorMillionTransactionsHitEveryMatrixBin) {

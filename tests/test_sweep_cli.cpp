@@ -194,6 +194,46 @@ TEST_F(Cli, SweepMergeOfCosimSeedsUnionsTheirCoverage) {
   EXPECT_EQ(named + counted, unhit_bins) << "each unhit bin named or counted: " << listed;
 }
 
+// --junit: each point a JUnit XML test case, as CI reads them. A failed
+// cosim point's message is its first divergence (its --json records it in
+// the failure record); sweep merge writes the same report from the outputs,
+// and a point without one is skipped.
+TEST_F(Cli, SweepWritesItsPointsAsJUnitTestCases) {
+  const std::string spec = write("soak.yaml", "base: " + kSource + "/configs/default.yaml\ncommand: cosim\n"
+                                 "flags: '--transactions 1000 --block tlb'\naxes:\n  seed: [1, 2]\n"
+                                 "  flags: ['', '--hang-cycles 1']\n").string();
+  const Result r = run({"sweep", spec, "--jobs", "2", "--junit", path("sweep.xml").string()});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("failed       point 1 (seed=1 flags=--hang-cycles 1): exit 1: HANG (the watchdog stopped the run): "
+                       "tlb hang: operation 1, cycle "),
+            std::string::npos)
+      << r.out;
+  const std::string x = slurp(path("sweep.xml"));
+  for (const char* s : {"<testsuite name=\"gpumem sweep soak.yaml\" tests=\"4\" failures=\"2\" errors=\"0\">\n",
+                        "    <testcase classname=\"sweep.cosim\" name=\"point 0 (seed=1 flags=)\"/>\n",
+                        "    <testcase classname=\"sweep.cosim\" name=\"point 3 (seed=2 flags=--hang-cycles 1)\">\n"
+                        "      <failure message=\"HANG (the watchdog stopped the run): tlb hang: operation 1, cycle ",
+                        "  rule:   hang: no handshake for 1 cycle\n", "</failure>\n    </testcase>\n"})
+    EXPECT_NE(x.find(s), std::string::npos) << s << " not in:\n" << x;
+  EXPECT_EQ(x.find(" time="), std::string::npos) << "the points ran with --no-timing: " << x;
+  const Result status = run({"sweep", "status", spec});
+  EXPECT_NE(status.out.find("failed   point 3 (seed=2 flags=--hang-cycles 1): exit 1: HANG (the watchdog stopped the run): "),
+            std::string::npos)
+      << status.out;
+
+  // merge: the same report from the outputs, whether the merge then refuses the failed points or not.
+  const Result refused = run({"sweep", "merge", spec, "--out", path("m.csv").string(), "--junit", path("merge.xml").string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_EQ(slurp(path("merge.xml")), x);
+  fs::remove_all(point_folders(path("soak.sweep"))[0]);
+  const Result partial = run({"sweep", "merge", spec, "--out", path("m.csv").string(), "--allow-partial", "--junit",
+                              path("partial.xml").string()});
+  ASSERT_EQ(partial.exit_code, 0) << partial.err;
+  const std::string p = slurp(path("partial.xml"));
+  EXPECT_NE(p.find("tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\">"), std::string::npos) << p;
+  EXPECT_NE(p.find("<skipped message=\"no output\"/>"), std::string::npos) << p;
+}
+
 TEST_F(Cli, SweepRefusesABadPointBeforeRunningAny) {
   write("base.yaml", kBase);
   const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.channels: [4, 8]\n").string();

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/input_error.hpp"
+#include "base/junit_report.hpp"
 #include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -115,8 +116,9 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
       try {
         const nlohmann::json j = nlohmann::json::parse(read_file(failure_file(spec, points[k])));
         line += ": " + j.value("status", std::string("failed"));
-        const std::string err = j.value("stderr", std::string());
-        if (!err.empty()) line += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+        const std::string err = j.value("stderr", std::string()), divergence = j.value("first_divergence", std::string());
+        if (!divergence.empty()) line += ": " + divergence;
+        else if (!err.empty()) line += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
       } catch (const nlohmann::json::exception&) {
         line += ": failed (its record is unreadable)";
       }
@@ -129,6 +131,34 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
     }
   }
   return s;
+}
+
+std::string sweep_junit(const SweepSpec& spec, const std::vector<Point>& points, const SweepStatus& s) {
+  std::vector<JUnitCase> cases(points.size());
+  for (size_t k = 0; k < points.size(); ++k) {
+    cases[k].classname = "sweep." + spec.command;
+    cases[k].name = "point " + std::to_string(points[k].index) + " (" + points[k].label + ")";
+    cases[k].skipped = "no output";
+  }
+  for (size_t k : s.done) cases[k].skipped.clear();
+  for (size_t k : s.failed) {
+    JUnitCase& c = cases[k];
+    c.skipped.clear();
+    try {
+      const nlohmann::json j = nlohmann::json::parse(read_file(failure_file(spec, points[k])));
+      const std::string status = j.value("status", std::string("failed")), err = j.value("stderr", std::string());
+      c.message = j.value("first_divergence", std::string());
+      c.failure = j.value("failure", std::string());
+      if (c.message.empty()) {
+        c.message = status;
+        if (!err.empty()) c.message += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+      }
+      if (c.failure.empty()) c.failure = status + (err.empty() ? "" : "\n" + err);
+    } catch (const nlohmann::json::exception&) {
+      c.message = c.failure = "failed (its record is unreadable)";
+    }
+  }
+  return junit_report("gpumem sweep " + fs::path(spec.path).filename().string(), cases);
 }
 
 std::string status_report(const SweepStatus& s, const std::vector<Point>& points) {

@@ -20,6 +20,12 @@ struct SweepStatus {
 // output that is in it counts as queued, not missing.
 SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points,
                          const std::map<size_t, std::string>& queued = {});
+// The points as the test cases of a JUnit XML report (--junit on sweep and
+// sweep merge; base/junit_report.hpp): class `sweep.<command>`, name "point
+// I (label)"; a whole point passed, a failed one failed with its first
+// divergence (a cosim point's) or its exit status and stderr's last line as
+// the message, any other skipped ("no output").
+std::string sweep_junit(const SweepSpec& spec, const std::vector<Point>& points, const SweepStatus& s);
 // "12 points: 9 done, 1 failed, 1 queued, 1 missing" and a line per failed,
 // queued and missing point.
 std::string status_report(const SweepStatus& s, const std::vector<Point>& points);

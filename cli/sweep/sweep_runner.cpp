@@ -185,6 +185,14 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     const std::string err = last_lines(read_file(r.folder + "/stderr.txt"), 5);
     const std::string exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                                : "killed by signal " + std::to_string(WTERMSIG(status));
+    // A cosim point's JSON says what diverged (gpumem cosim --json).
+    std::string divergence, failure;
+    try {
+      const nlohmann::json stats = nlohmann::json::parse(read_file(r.folder + "/stats.json"));
+      divergence = stats.value("first_divergence", std::string());
+      failure = stats.value("failure", std::string());
+    } catch (const nlohmann::json::exception&) {  // no JSON: the command failed before writing it
+    }
     fs::remove_all(r.folder);
     if (r.attempt <= o.retries) {
       queue.emplace_back(r.point, r.attempt + 1);
@@ -197,11 +205,15 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     j["status"] = exit;
     j["attempts"] = r.attempt;
     j["stderr"] = err;
+    if (!divergence.empty()) {
+      j["first_divergence"] = divergence;
+      j["failure"] = failure;
+    }
     write_output_file(failure_file(spec, p), "output", j.dump(2) + "\n");
     ++summary.failed;
     ++finished;
-    summary.failures.push_back("point " + std::to_string(p.index) + " (" + p.label + "): " + exit +
-                               (err.empty() ? "" : ": " + last_lines(err, 1)));
+    const std::string why = !divergence.empty() ? divergence : last_lines(err, 1);
+    summary.failures.push_back("point " + std::to_string(p.index) + " (" + p.label + "): " + exit + (why.empty() ? "" : ": " + why));
   };
 
   show();

@@ -10,7 +10,8 @@
 //                           any of them (--no-timing), so a rerun is
 //                           byte-identical
 // <output>/failed/<hash>.json  a point whose last attempt failed: its exit
-//                           status and the last lines of its stderr
+//                           status, the last lines of its stderr and, for a
+//                           cosim point, its first divergence and report
 #pragma once
 #include <cstddef>
 #include <ostream>

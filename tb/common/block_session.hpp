@@ -58,8 +58,8 @@ class BlockSession final : public CosimSession {
                                  const CosimRun& run) const override {
     const std::string flags = (pin_level() ? " --mode pin" : "") + (rtl_ ? rtl_->cosim_flags() : "");
     return [cfg = cfg_, seed = seed_, program, config_path, r = random_run(run), flags, rtl = rtl_](
-               uint64_t fail_cycle, const std::string& dir) {
-      return write_mismatch_artifacts<Block>(cfg, config_path, seed, r, fail_cycle, dir, 1000, flags, rtl, program);
+               uint64_t cycle, const std::string& dir, bool passed) {
+      return write_mismatch_artifacts<Block>(cfg, config_path, seed, r, cycle, dir, 1000, flags, rtl, program, passed);
     };
   }
 

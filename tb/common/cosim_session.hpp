@@ -27,9 +27,10 @@ struct CosimRun {
   std::function<void(uint64_t done)> progress;
 };
 
-// Waves and a replay file after a failure, from a fast-mode re-run of the
-// same seed: (fail cycle, folder) -> the files written.
-using ArtifactWriter = std::function<MismatchArtifacts(uint64_t fail_cycle, const std::string& dir)>;
+// Waves and a replay file from a fast-mode re-run of the same seed: after
+// a failure (the cycle it failed at), or of a passing run (its last cycle,
+// `passed`; --waves-when always): (cycle, folder, passed) -> the files written.
+using ArtifactWriter = std::function<MismatchArtifacts(uint64_t cycle, const std::string& dir, bool passed)>;
 
 class CosimSession {
  public:

@@ -200,18 +200,20 @@ class FastBench {
 // `replay_flags` " --mode pin" so that the replay file repeats the run that
 // failed; `rtl`: the library verilated at run time the run used (a user's
 // gets a layout made from its waves, the project's the saved one);
-// `program`: the gpumem the replay file runs ("": `gpumem` on the PATH).
+// `program`: the gpumem the replay file runs ("": `gpumem` on the PATH);
+// `passed`: the run passed and `fail_cycle` is its last cycle (--waves-when
+// always), the window the last `window` cycles of the run.
 template <typename Block>
 MismatchArtifacts write_mismatch_artifacts(const typename Block::Config& cfg, const std::string& config_path,
                                            uint64_t seed, const typename Block::RandomRun& run, uint64_t fail_cycle,
                                            const std::string& dir, uint64_t window = 1000,
                                            const std::string& replay_flags = "", const LoadedRtl* rtl = nullptr,
-                                           const std::string& program = "") {
+                                           const std::string& program = "", bool passed = false) {
   const bool user_rtl = rtl && rtl->user_rtl;
   const ReplayCommand command{program,          Block::kName,     user_rtl ? "" : Block::wave_layout(cfg),
                               Block::port_names(), config_path,    seed,
                               run.transactions, !run.stop_at_first_mismatch, run.hang_cycles,
-                              replay_flags};
+                              replay_flags,     passed};
   return write_mismatch_artifacts(command, fail_cycle, dir, window, [&](const WaveWindow& w) -> uint64_t {
     FastBench<Block> again(cfg, seed, w, rtl);  // destroyed here: the FST file is closed
     if (Block::kResetBeforeRun) again.reset();
@@ -219,7 +221,7 @@ MismatchArtifacts write_mismatch_artifacts(const typename Block::Config& cfg, co
     if (again.assertion_failed()) return again.cycles();
     if (const auto& v = again.scoreboard().protocol_violation()) return v->cycle;
     const auto& first = again.scoreboard().first_mismatch();
-    return first ? first->cycle : 0;
+    return first ? first->cycle : again.cycles();  // a pass: where it ended
   });
 }
 

@@ -18,10 +18,10 @@ namespace {
 // a fast-mode run's: cycle_time.hpp). The dump file is absolute: the view
 // opens from any folder.
 void write_view(const std::string& layout, const std::string& made_from, const std::string& fst, uint64_t fail_cycle,
-                const std::string& out) {
+                bool passed, const std::string& out) {
   std::ostringstream view;
   view << "[*] " << std::filesystem::path(out).filename().string() << ": " << made_from
-       << ", opened on the first failure (cycle " << fail_cycle << ")\n"
+       << (passed ? ", opened on the run's last cycle (" : ", opened on the first failure (cycle ") << fail_cycle << ")\n"
        << "[dumpfile] \"" << absolute_path(fst) << "\"\n"
        << "[timestart] " << fast_cycle_start(fail_cycle > 60 ? fail_cycle - 60 : 0) << "\n"
        << "*1.000000 " << fast_edge_time(fail_cycle);
@@ -89,8 +89,8 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   PendingFile pending(partial, out.waves);  // Verilator writes it: a signal meanwhile must still remove it
   out.reproduced = rerun(WaveWindow{partial, fail_cycle > window ? fail_cycle - window : 0}) == fail_cycle;
   if (std::filesystem::exists(partial)) {
-    stamp_fst_date(partial, "gpumem cosim " + c.block + " seed " + std::to_string(c.seed) + ", first failure at cycle " +
-                                std::to_string(fail_cycle));
+    stamp_fst_date(partial, "gpumem cosim " + c.block + " seed " + std::to_string(c.seed) +
+                                (c.passed ? ", passed, last cycle " : ", first failure at cycle ") + std::to_string(fail_cycle));
     pending.commit("");
   } else {
     out.waves.clear();  // the re-run ended before the window opened
@@ -100,12 +100,13 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   const std::string program = c.program.empty() ? "gpumem" : c.program;
   std::ostringstream replay;
   replay << "# Replays a " << c.block << " co-simulation run, from any folder: bash " << absolute_path(out.replay) << "\n"
-         << "# (GPUMEM=/path/to/gpumem runs it on another build). First failure at cycle " << fail_cycle << ".\n"
+         << "# (GPUMEM=/path/to/gpumem runs it on another build). "
+         << (c.passed ? "It passed; its last cycle " : "First failure at cycle ") << fail_cycle << ".\n"
          << "\"${GPUMEM:-" << double_quoted_default(program) << "}\" cosim --config "
          << shell_quoted(absolute_path(c.config_path)) << " --block " << c.block << " --transactions " << c.transactions
          << " --seed " << c.seed << (c.count_all ? " --count-all" : "") << c.extra_flags
          << (c.hang_cycles != kDefaultHangCycles ? " --hang-cycles " + std::to_string(c.hang_cycles) : "")
-         << " --waves " << shell_quoted(absolute_path(dir)) << "\n";
+         << " --waves " << shell_quoted(absolute_path(dir)) << (c.passed ? " --waves-when always" : "") << "\n";
   write_output_file(out.replay, "--waves", replay.str());
   if (out.waves.empty()) return out;
   // The layout from the signals the waves hold: the saved one for the
@@ -120,7 +121,7 @@ MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& c, uint64_t fail
   out.view = stem + ".gtkw";
   out.layout_note = layout_note(layout, saved);
   write_view(layout.text, saved ? "gpumem's saved layout " + c.layout + " with " + from : "made from " + from, out.waves,
-             fail_cycle, out.view);
+             fail_cycle, c.passed, out.view);
   return out;
 }
 

@@ -24,7 +24,7 @@ struct MismatchArtifacts {
   std::string waves, replay;
   std::string view;         // the layout opened on the failing edge; empty without waves
   std::string layout_note;  // what the view shows: "the contract's 15 ports, then 93 signals of the design"
-  bool reproduced = false;  // the re-run failed at the same cycle
+  bool reproduced = false;  // the re-run failed at the same cycle (passed: ended at the same cycle)
 };
 
 // The same run again (the seed makes it identical) with FST waves of the
@@ -33,7 +33,7 @@ struct MismatchArtifacts {
 // opened on the failing edge; and <dir>/<block>-seed<S>.replay holding the
 // gpumem command that reproduces it from any folder. `rerun` builds a fresh
 // co-simulation with the given wave window and runs it, returning the cycle
-// of its first mismatch (0: none); no other model of the block may be alive
+// of its first failure, or its last cycle when it passed; no other model of the block may be alive
 // then (Verilator 5.006 deadlocks when one of two live models of the same
 // design is destroyed).
 struct ReplayCommand {
@@ -46,6 +46,7 @@ struct ReplayCommand {
   bool count_all;
   uint64_t hang_cycles;     // written when it is not kDefaultHangCycles
   std::string extra_flags;  // e.g. " --mode pin", with any path in it absolute and quoted
+  bool passed = false;      // a passing run's last window (--waves-when always), not a failure's
 };
 MismatchArtifacts write_mismatch_artifacts(const ReplayCommand& command, uint64_t fail_cycle, const std::string& dir,
                                            uint64_t window, const std::function<uint64_t(const WaveWindow&)>& rerun);
