@@ -6,12 +6,19 @@
 #
 #   scripts/mutation-check.sh [--build DIR] [--only NAME,...] [--transactions N]
 #                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
-#                             [--hang-cycles N] [--timeout SECONDS] [--config FILE]
+#                             [--hang-cycles N] [--timeout SECONDS]
+#                             [--config FILE|built-in]... [--mode fast|pin]
 #
-# --config runs the mutants in that config's geometry: each mutated copy goes
-# through `gpumem cosim --rtl` (verilated at run time for the config, held to
-# the project's one-cycle latency) instead of a runner project, and the TLB
-# mutants are those of the config's replacement policy.
+# Each mutant runs on the geometries in turn until one kills it: by default
+# the built-in geometries (a runner project per mutant, configs/default.yaml,
+# and configs/examples/tlb-lru.yaml for the LRU TLB), then
+# configs/examples/cosim-tlb-geometry.yaml (32 TLB sets, 1 MiB pages) and
+# configs/examples/cosim-8-channels.yaml (8 channels, 10 candidate bits, an
+# 8-way TLB). --config, once or more, replaces that list: a config's mutants
+# go through `gpumem cosim --rtl` (verilated at run time for it, held to the
+# project's one-cycle latency), the TLB's those of its replacement policy;
+# `built-in` is the runner projects. --mode pin runs every geometry at pin
+# level (gpumem cosim --rtl --mode pin; `built-in` then means those two configs).
 # --hang-cycles is passed to each runner (gpumem cosim's watchdog; default
 # the command's own). --timeout (default 600) stops a runner that runs that
 # long; it counts as a kill only if the runner had written a hang report.
@@ -37,10 +44,11 @@ only=""
 work=""
 hang_cycles=""
 runner_timeout=600
+mode=fast
+configs=()
 
 die() { echo "mutation-check: $*" >&2; exit 2; }
-usage() { sed -n '7,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-any_config=""
+usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case $1 in -h|--help) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
@@ -54,7 +62,8 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --hang-cycles) hang_cycles=$2; shift 2 ;;
     --timeout) runner_timeout=$2; shift 2 ;;
-    --config) config=$2; any_config=1; shift 2 ;;
+    --config) configs+=("$2"); shift 2 ;;
+    --mode) mode=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "mutation-check: unknown argument $1" >&2; usage ;;
   esac
@@ -63,11 +72,22 @@ done
   die "--transactions, --seed and --jobs take numbers"
 [[ $runner_timeout =~ ^[1-9][0-9]*$ && ( -z $hang_cycles || $hang_cycles =~ ^[1-9][0-9]*$ ) ]] ||
   die "--timeout and --hang-cycles take numbers"
+[[ $mode == fast || $mode == pin ]] || die "--mode: fast or pin, not $mode"
 [ -f "$table" ] || die "no mutant table $table"
-if [ -n "$any_config" ]; then
-  [ -f "$config" ] || die "--config: no file $config"
-  config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
-fi
+[ ${#configs[@]} -gt 0 ] ||
+  configs=(built-in "$src/configs/examples/cosim-tlb-geometry.yaml" "$src/configs/examples/cosim-8-channels.yaml")
+# The geometries in order: a config path, or "" for the built-in runner
+# projects (at pin level: configs/default.yaml and tlb-lru.yaml through --rtl).
+geometries=()
+for c in "${configs[@]}"; do
+  if [ "$c" = built-in ]; then
+    if [ $mode = pin ]; then geometries+=("$src/configs/default.yaml" "$src/configs/examples/tlb-lru.yaml")
+    else geometries+=(""); fi
+    continue
+  fi
+  [ -f "$c" ] || die "--config: no file $c"
+  geometries+=("$(cd "$(dirname "$c")" && pwd)/$(basename "$c")")
+done
 build=$(cd "$build" 2>/dev/null && pwd) || die "no build folder (cmake -S . -B build && cmake --build build)"
 main=$build/mutation
 [[ -f $main/main-build.cmake && -f $build/CMakeCache.txt ]] ||
@@ -146,14 +166,22 @@ done
 [ ${#names[@]} -gt 0 ] || table_error "no mutants"
 [ $table_errors -eq 0 ] || die "$table_errors error(s) in the mutant table, nothing was run"
 
-# With --config, the TLB mutants of the other replacement policy do not
-# apply (its code is not elaborated), and none do without an MMU.
-tlb_variant=""
-if [ -n "$any_config" ]; then
-  contract=$("$build/gpumem" cosim --config "$config" --block tlb --contract 2>/dev/null)
-  case $contract in *'`PLRU` | `1`'*) tlb_variant=tlb_plru ;; *'`PLRU` | `0`'*) tlb_variant=tlb_lru ;; esac
-fi
-applies() { [ -z "$any_config" ] || [ "$1" = translator ] || [ "$1" = "$tlb_variant" ]; }
+# On a config the TLB mutants of the other replacement policy do not apply
+# (its code is not elaborated), and none do without an MMU; the built-in
+# geometries hold every block.
+tlb_variants=()
+for g in "${!geometries[@]}"; do
+  tlb_variants[g]=""
+  [ -n "${geometries[g]}" ] || continue
+  contract=$("$build/gpumem" cosim --config "${geometries[g]}" --block tlb --contract 2>/dev/null)
+  case $contract in *'`PLRU` | `1`'*) tlb_variants[g]=tlb_plru ;; *'`PLRU` | `0`'*) tlb_variants[g]=tlb_lru ;; esac
+done
+applies_on() { [ -z "${geometries[$2]}" ] || [ "$1" = translator ] || [ "$1" = "${tlb_variants[$2]}" ]; }
+applies() {
+  local g
+  for g in "${!geometries[@]}"; do applies_on "$1" "$g" && return 0; done
+  return 1
+}
 
 selected=()
 if [ -n "$only" ]; then
@@ -166,7 +194,7 @@ if [ -n "$only" ]; then
 else
   for i in "${!names[@]}"; do applies "${blocks[i]}" && selected+=("$i"); done
 fi
-[ ${#selected[@]} -gt 0 ] || die "no mutant applies to $config"
+[ ${#selected[@]} -gt 0 ] || die "no mutant applies to ${configs[*]}"
 
 # ---------------------------------------------------------------------------
 # One runner per folder: configure, build, co-simulate, classify.
@@ -187,11 +215,11 @@ build_jobs=$(( jobs >= 2 ? 1 : 2 ))  # two cores: two runners at -j1, or one at 
 now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 
-# build_runner DIR BLOCK: 0 when DIR/build/gpumem-mutant was built.
-# With --config there is nothing to build here: gpumem cosim --rtl verilates.
+# build_runner DIR BLOCK CONFIG: 0 when DIR/build/gpumem-mutant was built.
+# On a config there is nothing to build here: gpumem cosim --rtl verilates.
 build_runner() {
   local dir=$1 block=$2
-  [ -z "$any_config" ] || { mkdir -p "$dir/build"; return 0; }
+  [ -z "$3" ] || return 0
   cmake -S "$src/verilator/mutation" -B "$dir/build" -G "$generator" -C "$main/main-build.cmake" \
       -DGPUMEM_BLOCK="$block" -DGPUMEM_RTL_DIR="$dir/rtl" \
       > "$dir/build.log" 2>&1 &&
@@ -209,25 +237,30 @@ build_failure() {
 # TLB's variants are tlb_plru (configs/default.yaml) and tlb_lru
 # (configs/examples/tlb-lru.yaml).
 cosim_block() { case $1 in tlb_*) echo tlb ;; *) echo "$1" ;; esac; }
+# block_config BLOCK CONFIG: the config a run uses (CONFIG, or the built-in one).
 block_config() {
-  case $any_config$1 in tlb_lru) echo "$src/configs/examples/tlb-lru.yaml" ;; *) echo "$config" ;; esac
+  case $2$1 in tlb_lru) echo "$src/configs/examples/tlb-lru.yaml" ;; tlb_plru|translator) echo "$config" ;; *) echo "$2" ;; esac
 }
 # The block's RTL file in a mutated copy (for gpumem cosim --rtl).
 block_rtl() { case $1 in tlb_*) echo "$2/rtl/gpumem_nested_tlb.sv" ;; *) echo "$2/rtl/gpumem_xor_translator.sv" ;; esac; }
 
+# run_runner DIR RUNDIR BLOCK CONFIG: the mutated copy in DIR co-simulated
+# on CONFIG ("": built-in), its log, waves and replay.sh in RUNDIR.
 run_runner() {
-  local dir=$1 block=$2
-  local args=(--config "$(block_config "$block")" --block "$(cosim_block "$block")" --transactions "$transactions"
-              --seed "$seed" --waves "$dir/waves")
+  local dir=$1 rundir=$2 block=$3 on=$4
+  local args=(--config "$(block_config "$block" "$on")" --block "$(cosim_block "$block")" --transactions "$transactions"
+              --seed "$seed" --waves "$rundir/waves")
   [ -z "$hang_cycles" ] || args+=(--hang-cycles "$hang_cycles")
   local runner=("$dir/build/gpumem-mutant")
-  if [ -n "$any_config" ]; then
+  if [ -n "$on" ]; then
     runner=(env "GPUMEM_RTL_CACHE=$work/rtl-cache" "$build/gpumem" cosim)
     args+=(--rtl "$(block_rtl "$block" "$dir")" --max-latency 1)
+    [ $mode = fast ] || args+=(--mode pin)
   fi
-  printf '%q ' "${runner[@]}" "${args[@]}" > "$dir/replay.sh"
-  echo >> "$dir/replay.sh"
-  timeout -k 5 "$runner_timeout" "${runner[@]}" "${args[@]}" > "$dir/cosim.log" 2>&1
+  mkdir -p "$rundir"
+  printf '%q ' "${runner[@]}" "${args[@]}" > "$rundir/replay.sh"
+  echo >> "$rundir/replay.sh"
+  timeout -k 5 "$runner_timeout" "${runner[@]}" "${args[@]}" > "$rundir/cosim.log" 2>&1
 }
 
 # A failing run must print the report and write non-empty waves and replay files.
@@ -252,84 +285,113 @@ check_report() {
   echo "${missing# }"
 }
 
-# result file: status|transactions|cycle|caught by|build ms|run ms|note
-write_result() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$2" "$3" "$4" "$5" "$6" "$7" "$8" > "$1/result"; }
+# result file: status|transactions|cycle|caught by|build ms|run ms|note|geometry
+write_result() { mkdir -p "$1"; printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$2" "$3" "$4" "$5" "$6" "$7" "$8" "${9:-}" > "$1/result"; }
 
+# geometry_name CONFIG BLOCK: what the table calls the geometry of a run.
+geometry_name() { basename "$(block_config "$2" "$1")" .yaml; }
+
+# check_one DIR BLOCK FILE FROM TO: the mutated copy in DIR, then a run on
+# each geometry that applies, in order, until one is not a survival (a kill,
+# or a failure of the check itself). DIR/result holds the last run's result
+# and the geometry it ran on; a run after the first goes in DIR/on-<geometry>.
 check_one() {
   local dir=$1 block=$2 file=$3 from=$4 to=$5
-  local t0 t1 t2 rc status tx="" cycle="" by="" note="" content
+  local content g rundir runs=0 build_ms=0 run_ms=0 status tx cycle by b r note name tried=""
   mkdir -p "$dir"
   cp -r "$src/rtl" "$dir/rtl"
   if [ -n "$file" ]; then
     IFS= read -r -d '' content < "$src/$file"
     printf '%s' "${content/"$from"/"$to"}" > "$dir/$file"
-    cmp -s "$src/$file" "$dir/$file" && { write_result "$dir" error "" "" "" 0 0 "mutation changed nothing"; return; }
+    cmp -s "$src/$file" "$dir/$file" && { write_result "$dir" error "" "" "" 0 0 "mutation changed nothing" ""; return; }
   fi
+  for g in "${!geometries[@]}"; do
+    applies_on "$block" "$g" || continue
+    name=$(geometry_name "${geometries[g]}" "$block")
+    rundir=$dir
+    [ $runs -eq 0 ] || rundir=$dir/on-$name
+    run_on "$dir" "$rundir" "$block" "${geometries[g]}"
+    runs=$((runs + 1))
+    IFS='|' read -r status tx cycle by b r note _ < "$rundir/result"
+    build_ms=$((build_ms + b)) run_ms=$((run_ms + r)) tried+="${tried:+, }$name"
+    [ "$status" = survived ] || break
+  done
+  [ "$status" != survived ] || note="survived on every geometry it applies to: $tried"
+  write_result "$dir" "$status" "$tx" "$cycle" "$by" "$build_ms" "$run_ms" "$note" "$name"
+}
+
+# run_on DIR RUNDIR BLOCK CONFIG: one run of the mutated copy in DIR on
+# CONFIG ("": built-in), classified into RUNDIR/result.
+run_on() {
+  local dir=$1 rundir=$2 block=$3 on=$4
+  local t0 t1 t2 rc status tx="" cycle="" by="" note=""
   t0=$(now_ms)
-  if ! build_runner "$dir" "$block"; then
+  if ! build_runner "$dir" "$block" "$on"; then
     t1=$(now_ms)
-    write_result "$dir" stillborn "" "" "" $((t1 - t0)) 0 "$(build_failure "$dir")"
+    write_result "$rundir" stillborn "" "" "" $((t1 - t0)) 0 "$(build_failure "$dir")"
     return
   fi
   t1=$(now_ms)
-  run_runner "$dir" "$block"
+  run_runner "$dir" "$rundir" "$block" "$on"
   rc=$?
   t2=$(now_ms)
-  if [ -n "$any_config" ]; then  # the build was part of the run: split it out
-    [ $rc -ne 2 ] || { write_result "$dir" stillborn "" "" "" $((t2 - t1)) 0 "$(grep -m1 'gpumem: error' "$dir/cosim.log")"; return; }
+  if [ -n "$on" ]; then  # the build was part of the run: split it out
+    [ $rc -ne 2 ] || { write_result "$rundir" stillborn "" "" "" $((t2 - t1)) 0 "$(grep -m1 'gpumem: error' "$rundir/cosim.log")"; return; }
     local built
-    built=$(sed -n 's/.*(verilated and compiled now, in \([0-9]*\)\.\([0-9]\) s).*/\1\200/p' "$dir/cosim.log")
+    # "in 10.374 s" (or "in 9.9 s"): milliseconds
+    built=$(sed -n 's/.*(verilated and compiled now, in \([0-9]*\)\.\([0-9]*\) s).*/\1 \2/p' "$rundir/cosim.log" |
+            awk '{ f = substr($2 "000", 1, 3); print $1 * 1000 + f }')
     [ -z "$built" ] || { t1=$((t1 + 10#$built)); [ $t1 -le $t2 ] || t1=$t2; }
   fi
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     # Killed by the timeout: a kill only if the watchdog had reported the hang.
-    if m=$(grep -m1 -oE 'hang: (transaction|operation) [0-9]+, cycle [0-9]+' "$dir/cosim.log"); then
+    if m=$(grep -m1 -oE 'hang: (transaction|operation) [0-9]+, cycle [0-9]+' "$rundir/cosim.log"); then
       [[ $m =~ ([0-9]+),\ cycle\ ([0-9]+) ]]
-      write_result "$dir" killed $((BASH_REMATCH[1] + 1)) "${BASH_REMATCH[2]}" "hang (then timeout)" $((t1 - t0)) \
+      write_result "$rundir" killed $((BASH_REMATCH[1] + 1)) "${BASH_REMATCH[2]}" "hang (then timeout)" $((t1 - t0)) \
         $((t2 - t1)) ""
     else
-      write_result "$dir" timeout "" "" "" $((t1 - t0)) $((t2 - t1)) \
+      write_result "$rundir" timeout "" "" "" $((t1 - t0)) $((t2 - t1)) \
         "runner still running after --timeout $runner_timeout s, with no hang report: the watchdog did not fire"
     fi
     return
   fi
-  if [ $rc -eq 0 ] && grep -q '^result *agreement' "$dir/cosim.log"; then
+  if [ $rc -eq 0 ] && grep -q '^result *agreement' "$rundir/cosim.log"; then
     status=survived
   elif [ $rc -eq 1 ]; then
     status=killed
     local m assertion
-    if m=$(grep -m1 -oE 'assertion failed: after [0-9]+ transactions, cycle [0-9]+' "$dir/cosim.log"); then
+    if m=$(grep -m1 -oE 'assertion failed: after [0-9]+ transactions, cycle [0-9]+' "$rundir/cosim.log"); then
       [[ $m =~ after\ ([0-9]+)\ transactions,\ cycle\ ([0-9]+) ]]
       tx=${BASH_REMATCH[1]} cycle=${BASH_REMATCH[2]}
-      assertion=$(grep -m1 -oE 'Assertion failed in [^:]*' "$dir/cosim.log" | sed 's/.*\.//')
+      assertion=$(grep -m1 -oE 'Assertion failed in [^:]*' "$rundir/cosim.log" | sed 's/.*\.//')
       by="assertion ${assertion:-?}"
     fi
     # The scoreboard's mismatch, when there is one, counts (the same cycle as
     # an assertion, or the only failure).
     # The TLB's first line adds "(operation N, lookup attempt A)" after the transaction.
-    if m=$(grep -m1 -oE 'mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+' "$dir/cosim.log"); then
+    if m=$(grep -m1 -oE 'mismatch: transaction [0-9]+( \([^)]*\))?, cycle [0-9]+' "$rundir/cosim.log"); then
       [[ $m =~ transaction\ ([0-9]+).*,\ cycle\ ([0-9]+) ]]
       tx=$((BASH_REMATCH[1] + 1)) cycle=${BASH_REMATCH[2]} by="mismatch${by:+ + $by}"
     fi
     # A broken handshake or a hang stops the run before any later comparison.
-    if m=$(grep -m1 -oE '(protocol violation|hang): (transaction|operation) [0-9]+, cycle [0-9]+' "$dir/cosim.log"); then
+    if m=$(grep -m1 -oE '(protocol violation|hang): (transaction|operation) [0-9]+, cycle [0-9]+' "$rundir/cosim.log"); then
       [[ $m =~ ^(protocol\ violation|hang):\ [a-z]+\ ([0-9]+),\ cycle\ ([0-9]+) ]]
       tx=$((BASH_REMATCH[2] + 1)) cycle=${BASH_REMATCH[3]}
       if [ "${BASH_REMATCH[1]}" = hang ]; then by="hang${by:+ + $by}"; else
-        by="protocol: $(sed -n 's/^  rule: *\([^:]*\).*/\1/p' "$dir/cosim.log" | head -1)${by:+ + $by}"
+        by="protocol: $(sed -n 's/^  rule: *\([^:]*\).*/\1/p' "$rundir/cosim.log" | head -1)${by:+ + $by}"
       fi
     fi
-    note=$(check_report "$dir/cosim.log")
+    note=$(check_report "$rundir/cosim.log")
     [ -z "$note" ] || { status=incomplete; note="report lacks: $note"; }
   else
     status=error
-    if grep -q 'Assertion failed' "$dir/cosim.log"; then
+    if grep -q 'Assertion failed' "$rundir/cosim.log"; then
       note="runner aborted (rc $rc) on an RTL assertion without a report; see VerilatedHarness::assertion_failed"
     else
-      note="runner exited with $rc: $(grep -m1 -v '^ *$' "$dir/cosim.log" | tail -c 200)"
+      note="runner exited with $rc: $(grep -m1 -v '^ *$' "$rundir/cosim.log" | tail -c 200)"
     fi
   fi
-  write_result "$dir" "$status" "$tx" "$cycle" "$by" $((t1 - t0)) $((t2 - t1)) "$note"
+  write_result "$rundir" "$status" "$tx" "$cycle" "$by" $((t1 - t0)) $((t2 - t1)) "$note"
 }
 
 # Runs "$@" in the background, at most $jobs at a time.
@@ -344,21 +406,23 @@ for i in "${selected[@]}"; do used_blocks[${blocks[i]}]=1; done
 
 # Baselines: the unmutated RTL through the same steps must build and agree,
 # or the check itself is broken (and every "kill" would mean nothing).
-echo "mutation-check: ${#selected[@]} mutant(s), blocks: ${!used_blocks[*]}; $transactions transactions, seed $seed; work $work"
+echo "mutation-check: ${#selected[@]} mutant(s), blocks: ${!used_blocks[*]}; $transactions transactions, seed $seed, $mode mode;" \
+     "on ${configs[*]}; work $work"
 for block in "${!used_blocks[@]}"; do
   pool check_one "$work/$block/baseline" "$block" "" "" ""
 done
 wait
 for block in "${!used_blocks[@]}"; do
   dir=$work/$block/baseline
-  IFS='|' read -r status _ _ _ build_ms _ note < "$dir/result"
+  IFS='|' read -r status _ _ _ build_ms _ note on < "$dir/result"
   if [ "$status" != survived ]; then
-    echo "mutation-check: the unmutated $block RTL does not pass through the check ($status): ${note:-see $dir/cosim.log}" >&2
+    echo "mutation-check: the unmutated $block RTL does not pass through the check on $on ($status):" \
+         "${note:-see the cosim.log under $dir}" >&2
     [ -f "$dir/build.log" ] && tail -20 "$dir/build.log" >&2
     echo "mutation-check: is the main build built? (cmake --build $build)" >&2
     exit 2
   fi
-  echo "baseline $block: builds in $(secs "$build_ms") s and agrees"
+  echo "baseline $block: builds in $(secs "$build_ms") s and agrees (${note#survived on every geometry it applies to: })"
 done
 
 for i in "${selected[@]}"; do
@@ -372,16 +436,16 @@ wait
 # ---------------------------------------------------------------------------
 killed=0 failed=0 build_total=0
 summary=$work/summary.tsv
-printf 'mutant\tblock\tresult\ttransactions\tcycle\tcaught by\tbuild s\trun s\tbug\n' > "$summary"
-printf '\n%-34s %-10s %-10s %12s %9s %-38s %7s %6s\n' mutant block result transactions cycle "caught by" "build s" "run s"
+printf 'mutant\tblock\tresult\ton\ttransactions\tcycle\tcaught by\tbuild s\trun s\tbug\n' > "$summary"
+printf '\n%-34s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' mutant block result on transactions cycle "caught by" "build s" "run s"
 for i in "${selected[@]}"; do
   dir=$work/${blocks[i]}/${names[i]}
-  IFS='|' read -r status tx cycle by build_ms run_ms note < "$dir/result"
+  IFS='|' read -r status tx cycle by build_ms run_ms note on < "$dir/result"
   build_total=$((build_total + build_ms))
-  printf '%-34s %-10s %-10s %12s %9s %-38s %7s %6s\n' "${names[i]}" "${blocks[i]}" "$status" "${tx:--}" "${cycle:--}" \
-    "${by:--}" "$(secs "$build_ms")" "$(secs "$run_ms")"
+  printf '%-34s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' "${names[i]}" "${blocks[i]}" "$status" "${on:--}" "${tx:--}" \
+    "${cycle:--}" "${by:--}" "$(secs "$build_ms")" "$(secs "$run_ms")"
   [ -z "$note" ] || printf '    %s\n' "$note"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${names[i]}" "${blocks[i]}" "$status" "$tx" "$cycle" "$by" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${names[i]}" "${blocks[i]}" "$status" "$on" "$tx" "$cycle" "$by" \
     "$(secs "$build_ms")" "$(secs "$run_ms")" "${bugs[i]}" >> "$summary"
   if [ "$status" = killed ]; then killed=$((killed + 1)); else failed=$((failed + 1)); fi
 done

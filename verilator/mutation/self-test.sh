@@ -47,6 +47,10 @@ done
 out=$("$check" --build "$build" --config "$tmp/no-such.yaml" --work "$tmp/work-bad" 2>&1)
 [ $? -eq 2 ] && grep -q -- "--config: no file $tmp/no-such.yaml" <<< "$out" || fail "--config of a missing file: $out"
 [ ! -d "$tmp/work-bad" ] || fail "--config of a missing file: something was built"
+# --mode other than fast or pin.
+out=$("$check" --build "$build" --mode slow --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q -- "--mode: fast or pin, not slow" <<< "$out" || fail "--mode slow: $out"
+[ ! -d "$tmp/work-bad" ] || fail "--mode slow: something was built"
 
 # 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
 # that hangs with the watchdog out of reach is stopped by --timeout and not
@@ -74,7 +78,7 @@ from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
 to:    assign req_ready_o = rsp_valid_q && rsp_ready_i;
 EOF
 out=$("$check" --build "$build" --table "$tmp/weak.txt" --work "$tmp/work-weak" --hang-cycles 1000000000000 \
-  --timeout 5 2>&1)
+  --timeout 5 --config built-in 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 1 ] || fail "a surviving and a stillborn mutant exit with $rc, not 1"
