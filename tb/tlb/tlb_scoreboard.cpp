@@ -232,11 +232,22 @@ void TlbScoreboard::cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& se
   }
 }
 
+uint8_t TlbScoreboard::size_alias(uint64_t va, const std::vector<TlbEntry>& set) const {
+  uint8_t alias = 0;
+  for (const TlbEntry& entry : set) {
+    if (!entry.valid) continue;
+    if (entry.large_page && entry.vpn == va >> geo_.small_bits) alias |= 1;
+    if (!entry.large_page && entry.vpn == va >> geo_.large_bits) alias |= 2;
+  }
+  return alias;
+}
+
 void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& context) {
   Pending& p = pending_.push_back();
   p.operation = operations_++;
   p.pins = pins;
   p.context = context;
+  p.size_alias = 0;
   TlbResponse& e = p.expected = TlbResponse{};
   e.set = model_.set_index(pins.req_va);
   // The set as it was, for the report: two short copies into the slot's own
@@ -257,6 +268,7 @@ void TlbScoreboard::operation_accepted(const TlbPins& pins, const TlbOpContext& 
     if (f.evicted) e.entry = f.victim;
   } else {
     cover_tag_alias(pins.req_va, p.set_before);
+    p.size_alias = size_alias(pins.req_va, p.set_before);
     const TlbLookup lk = model_.lookup(pins.req_va);
     e.result = lk.result;
     e.way = lk.way;
@@ -272,8 +284,11 @@ void TlbScoreboard::flushed(bool operation_in_flight) {
   if (operation_in_flight) coverage_.flush.hit(0);
 }
 
-void TlbScoreboard::cover_lookup(const TlbResponse& e) {
+void TlbScoreboard::cover_lookup(const TlbResponse& e, uint8_t size_alias) {
   coverage_.lookup.hit(static_cast<unsigned>(e.result));
+  const unsigned found = e.result == TlbResult::kMiss ? 0 : 1;
+  if (size_alias & 1) coverage_.size_alias.hit(found);
+  if (size_alias & 2) coverage_.size_alias.hit(2 + found);
   if (e.result == TlbResult::kMiss) return;
   if (e.entry.large_page) {
     coverage_.large_entry_flag.hit(e.entry.nested_flag & 0xF);
@@ -301,7 +316,7 @@ bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
     if (leaf.large_page && (leaf.pfn & (geo_.units_per_large() - 1))) coverage_.malformed_fill.hit(3);
     if (e.evicted) coverage_.evicted_way.hit(e.way);
   } else {
-    cover_lookup(e);
+    cover_lookup(e, p.size_alias);
   }
   if (e == actual) return true;
   ++mismatches_;

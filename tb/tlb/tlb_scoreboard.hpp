@@ -105,6 +105,12 @@ class TlbScoreboard {
     uint64_t frame_bits = 0;
     // Lookups whose VA differs from a cached entry of its set in this one tag bit.
     CoverageGroup tag_alias;
+    // Lookups whose VPN at one page size is a cached entry's of the other
+    // size in its set (what a compare that ignores the entry's page size
+    // would hit), by what the lookup found: a small lookup over a large
+    // entry (its small VPN the entry's VPN), a large lookup over a small one.
+    CoverageGroup size_alias{"size alias",
+                             {"small over large, miss", "small over large, hit", "large over small, miss", "large over small, hit"}};
     CoverageGroup evicted_way;  // fills that replaced a valid entry
     CoverageGroup flush{"flush", {"in-flight"}};            // flushes with an operation in flight
     CoverageGroup back_pressure{"back-pressure", {"stalled"}};  // cycles a response was held
@@ -116,7 +122,7 @@ class TlbScoreboard {
         if (((frame_bits >> b) & 1) && hit_frame_bit[b] == 0) hit_frame_bit.hit(b);
       std::vector<const CoverageGroup*> g{&lookup,         &fill,           &malformed_fill, &large_entry_flag,
                                           &flagged_large_page, &hit_task_type, &hit_permission, &hit_frame_bit,
-                                          &tag_alias,      &evicted_way,    &flush,          &back_pressure,
+                                          &tag_alias,      &size_alias,     &evicted_way,    &flush,          &back_pressure,
                                           &reset};
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
@@ -137,8 +143,9 @@ class TlbScoreboard {
     // operation allocates.
     std::vector<TlbEntry> set_before;
     std::vector<unsigned> replacement_before;
+    uint8_t size_alias = 0;  // a lookup's: 1 small over large, 2 large over small (bits)
   };
-  void cover_lookup(const TlbResponse& e);
+  void cover_lookup(const TlbResponse& e, uint8_t size_alias);
   void sample_toggles(const TlbPins& pins, const TlbEdge& e);
   // The toggle-coverage ports, by index into coverage_.toggle.
   struct TogglePorts {
@@ -146,6 +153,7 @@ class TlbScoreboard {
         entry_flag, entry_task_type;
   };
   void cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& set);
+  uint8_t size_alias(uint64_t va, const std::vector<TlbEntry>& set) const;
 
   uint64_t seed_;
   Tlb model_;

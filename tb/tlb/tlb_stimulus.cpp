@@ -83,6 +83,45 @@ void move_tables(AddressSpaceImage& image, const PageGeometry& geo, std::mt19937
   image.page_table_base = to << sb;
 }
 
+// Two size-alias pairs (TlbSizeAlias), each a one-page region of either
+// size where no region is: a large page whose VPN L has (L >> d) and L in
+// the same set (d = large_bits - small_bits), so that the small page at VA
+// L << small_bits falls in L's set too.
+void add_size_aliases(std::vector<RegionConfig>& regions, const PageGeometry& geo, unsigned va_bits, unsigned sets,
+                      std::mt19937_64& rng, std::vector<TlbSizeAlias>& aliases) {
+  const uint64_t S = geo.small_bytes(), L = geo.large_bytes();
+  const unsigned d = geo.large_bits - geo.small_bits;
+  const auto free = [&](uint64_t va, uint64_t bytes) {
+    for (const RegionConfig& r : regions) {
+      const uint64_t page = r.large_page ? L : S, end = r.va + (r.size + page - 1) / page * page;
+      if (va < end && r.va < va + bytes) return false;
+    }
+    return true;
+  };
+  for (unsigned k = 0, tries = 0; k < 2 && tries < 100000; ++tries) {
+    const uint64_t vpn = rng() & ((uint64_t{1} << (va_bits - geo.large_bits)) - 1);
+    if (((vpn >> d) & (sets - 1)) != (vpn & (sets - 1))) continue;
+    const uint64_t large_va = vpn << geo.large_bits, small_va = vpn << geo.small_bits;
+    if (!free(large_va, L) || !free(small_va, S) || (small_va >= large_va && small_va < large_va + L)) continue;
+    RegionConfig large, small;
+    large.name = "alias" + std::to_string(k);
+    small.name = "alias" + std::to_string(k) + "_small";
+    large.task_type = static_cast<unsigned>(rng() % 16);
+    small.task_type = static_cast<unsigned>(rng() % 16);
+    large.writable = small.writable = true;
+    large.large_page = true;
+    small.large_page = false;
+    large.va = large_va;
+    large.size = L;
+    small.va = small_va;
+    small.size = S;
+    regions.push_back(large);
+    regions.push_back(small);
+    aliases.push_back({large_va, small_va});
+    ++k;
+  }
+}
+
 }  // namespace
 
 TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
@@ -138,10 +177,11 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
     nested.size = d * S;
     app.regions.push_back(nested);
   }
+  TlbPageTables t;
+  add_size_aliases(app.regions, geo, va_bits, base.mmu.tlb_entries / base.mmu.tlb_ways, rng, t.aliases);
   as.applications.push_back(app);
   as.present = true;
 
-  TlbPageTables t;
   for (bool nesting : {true, false}) {
     AddressSpaceImage& image = t.images.emplace_back(build_address_space(cfg, nesting));
     roughen_leaves(image, geo, rng);
@@ -166,6 +206,12 @@ class TlbStimulus::VaSource {
     const uint64_t r = rng();
     const uint64_t small_mask = geo_.small_bytes() - 1;
     uint64_t va;
+    if (r % 100 == 99 && !tables_.aliases.empty()) {  // a page of a size-alias pair, then again as a recent page
+      const TlbSizeAlias& a = tables_.aliases[(r >> 16) % tables_.aliases.size()];
+      va = (r >> 24) & 1 ? a.large_va + (rng() & (geo_.large_bytes() - 1)) : a.small_va + (rng() & small_mask);
+      remember(r, va);
+      return va;
+    }
     if (r % 100 < 55 && !recent_.empty()) {
       va = (recent(r) & ~small_mask) | ((r >> 24) & small_mask);
       return va;
@@ -186,12 +232,15 @@ class TlbStimulus::VaSource {
       }
       va = m.va + offset;
     }
-    if (recent_.size() < kRecent) recent_.push_back(va);
-    else recent_[(r >> 32) % kRecent] = va;
+    remember(r, va);
     return va;
   }
 
  private:
+  void remember(uint64_t r, uint64_t va) {
+    if (recent_.size() < kRecent) recent_.push_back(va);
+    else recent_[(r >> 32) % kRecent] = va;
+  }
   uint64_t recent(uint64_t r) const {
     // A constant divisor once the list is full: a multiply, not a divide.
     return recent_[recent_.size() == kRecent ? (r >> 8) % kRecent : (r >> 8) % recent_.size()];

@@ -32,9 +32,17 @@ namespace gpumem::tb {
 // most a frame number across the whole PFN width, and some leaves malformed
 // (every flag that is not one-hot, reserved bits, a small page with a flag,
 // an unaligned large frame), which the walker refuses (page_table_error).
+// Beside them, size-alias pairs: a large page at VA A and a small page at
+// A >> (large_bits - small_bits), whose small VPN is the large page's VPN,
+// in the same TLB set: each page's entry is what a compare that ignores an
+// entry's page size would take for the other's (CVA6 issue 2952).
+struct TlbSizeAlias {
+  uint64_t large_va, small_va;
+};
 struct TlbPageTables {
   std::vector<AddressSpaceImage> images;
   std::vector<SparseMemory> memory;  // per image: its PTEs as the walker reads them
+  std::vector<TlbSizeAlias> aliases;
 };
 TlbPageTables random_page_tables(const Config& cfg, uint64_t seed);
 
