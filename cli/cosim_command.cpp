@@ -25,6 +25,10 @@ CLI::App* add_cosim_command(CLI::App& app, tb::CosimOptions& args) {
                     "waits on the RTL (default " + std::to_string(tb::kDefaultHangCycles) + ")")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cosim->add_option("--waves", args.waves, "folder for the FST and replay files of a mismatch (default waves)")->check(kPath);
+  cosim->add_option("--code-coverage", args.code_coverage,
+                    "folder for the RTL's line and branch coverage: this run's, merged with the runs already there, as lcov .info "
+                    "and HTML (the RTL is verilated with coverage; fast mode)")
+      ->check(kPath);
   cosim->add_option("--waves-when", args.waves_when,
                     "failure (default): waves of a failing run only; always: a passing run's last 1000 cycles too");
   cosim->add_option("--rtl", args.rtl,

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include "config/config.hpp"
 #include "tb/common/block_session.hpp"
+#include "tb/common/code_coverage.hpp"
 #include "tb/common/cycle_time.hpp"
 #include "tb/common/rtl_library.hpp"
 #include "tb/tlb/tlb_driver.hpp"
@@ -78,12 +79,12 @@ const CosimBlock kBlocks[] = {
 // in a geometry that is not built in. Contract and build problems are input
 // errors, one line per port or Verilator message.
 std::optional<LoadedRtl> runtime_rtl(const CosimOptions& a, const CosimBlock& block, const Config& cfg) {
-  if (a.rtl.empty() && block.built_in(cfg)) return std::nullopt;
+  if (a.rtl.empty() && block.built_in(cfg) && a.code_coverage.empty()) return std::nullopt;
   try {
     // The pin-level mode needs the --sc library too; its waves come from a
     // fast-mode re-run, on the --cc one.
-    LoadedRtl rtl = load_rtl({block.contract(cfg, a), a.rtl, a.top}, isatty(STDERR_FILENO) ? &std::cerr : nullptr,
-                             a.mode == "pin");
+    LoadedRtl rtl = load_rtl({block.contract(cfg, a), a.rtl, a.top, !a.code_coverage.empty()},
+                             isatty(STDERR_FILENO) ? &std::cerr : nullptr, a.mode == "pin");
     if (a.max_latency) rtl.max_latency = a.max_latency;
     rtl.schemes = a.schemes;
     return rtl;
@@ -137,6 +138,9 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     throw InputError("", 0, "--mode", "unknown mode '" + a.mode + "' (fast or pin)");
   if (a.waves_when != "failure" && a.waves_when != "always")
     throw InputError("", 0, "--waves-when", "unknown value '" + a.waves_when + "' (failure or always)");
+  if (!a.code_coverage.empty() && a.mode == "pin")
+    throw InputError("", 0, "--code-coverage", "fast mode only: the pin-level model keeps no coverage (the same run "
+                                               "without --mode pin covers the same RTL, cycle for cycle)");
   const CosimBlock* block = nullptr;
   std::string names;
   for (const CosimBlock& b : kBlocks) {
@@ -166,6 +170,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     return 0;
   }
   check_output_folder(a.waves, "--waves");  // before the run: a mismatch must not find it unwritable
+  if (!a.code_coverage.empty()) check_output_folder(a.code_coverage, "--code-coverage");
   std::optional<OutputFile> json, junit;
   if (!a.json.empty()) json.emplace(a.json, "--json");
   if (!a.junit.empty()) junit.emplace(a.junit, "--junit");
@@ -220,6 +225,17 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   }
   session->print_counts(out);
   print_coverage(out, session->coverage(), kReportWidth);
+  if (!a.code_coverage.empty() && !stopped_by) {
+    // This run's points beside the runs already in the folder, merged.
+    create_output_folder(a.code_coverage, "--code-coverage");
+    const std::string dat = a.code_coverage + "/" + block->name + "-seed" + std::to_string(a.seed) + ".dat";
+    if (!session->write_code_coverage(dat)) throw InputError(dat, 0, "--code-coverage", "cannot write");
+    try {
+      out << code_coverage_report(merge_code_coverage(a.code_coverage, block->name, code_coverage_runs(a.code_coverage, block->name)));
+    } catch (const std::runtime_error& e) {
+      throw InputError(a.code_coverage, 0, "--code-coverage", e.what());
+    }
+  }
   if (stopped_by) {
     // No JSON and no waves: a part of a run would read as its result, and
     // the waves' re-run would cost what the user just stopped.

@@ -20,6 +20,9 @@ struct CosimOptions {
   uint64_t hang_cycles = kDefaultHangCycles;  // the watchdog: cycles without a handshake while the bench waits
   std::string waves = "waves";  // folder for the FST and replay files of a mismatch
   std::string waves_when = "failure";  // failure, or always: a passing run's last window too
+  // A folder for the RTL's code coverage (Verilator line coverage, merged
+  // with the runs already there into lcov's .info and genhtml's HTML), or "".
+  std::string code_coverage;
   // fast: the --cc model clocked from C++ (regressions); pin: the --sc model
   // under an sc_clock (debugging; runs the SystemC kernel, once per process).
   std::string mode = "fast";

@@ -397,6 +397,48 @@ TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) 
   EXPECT_GT(fs::file_size(path("waves/tlb-seed4.fst")), 0u);
 }
 
+// --code-coverage: the project's RTL verilated with line coverage, each
+// run's points kept beside the runs already in the folder and all merged
+// into lcov's .info and genhtml's HTML; the report counts lines and branch
+// arms and names those never run.
+TEST_F(Cli, CosimCodeCoverageMergesItsRunsIntoLcovAndHtml) {
+  const std::string dir = path("cov").string();
+  const std::vector<std::string> args{"cosim", "--config", kDefault, "--transactions", "20000", "--code-coverage", dir};
+  const Result first = run_env({kSharedCache}, args);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("block        translator (RTL rtl/gpumem_xor_translator.sv verilated for this config, with line "
+                           "coverage"),
+            std::string::npos)
+      << first.out;
+  EXPECT_NE(first.out.find(", 1 run\n             " + dir + "/translator.info, " + dir + "/translator-html/index.html\n"),
+            std::string::npos)
+      << first.out;
+  std::vector<std::string> second = args;
+  second.insert(second.end(), {"--seed", "2"});
+  const Result merged = run_env({kSharedCache}, second);
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  EXPECT_NE(merged.out.find(", 2 runs merged\n"), std::string::npos) << merged.out;
+  for (const char* f : {"translator-seed1.dat", "translator-seed2.dat", "translator.info", "translator-html/index.html"})
+    EXPECT_TRUE(fs::is_regular_file(path("cov") / f)) << f;
+  // The .info's lines are the report's: lines with a point, and those run.
+  const std::string info = slurp(path("cov/translator.info"));
+  EXPECT_NE(info.find("SF:" + kSource + "/rtl/gpumem_xor_translator.sv\n"), std::string::npos) << info.substr(0, 200);
+  size_t lines = 0, run_lines = 0;
+  for (size_t at = info.find("\nDA:"); at != std::string::npos; at = info.find("\nDA:", at + 1)) {
+    ++lines;
+    const size_t comma = info.find(',', at), end = info.find('\n', at + 1);
+    run_lines += info.substr(comma + 1, end - comma - 1) != "0";
+  }
+  ASSERT_GT(lines, 50u);
+  EXPECT_NE(merged.out.find("rtl coverage lines " + std::to_string(run_lines) + " of " + std::to_string(lines) + " ("),
+            std::string::npos)
+      << merged.out;
+  EXPECT_NE(merged.out.find("), branches "), std::string::npos) << merged.out;
+  // Pin level keeps no coverage: refused before anything runs.
+  const Result pin = run_env({kSharedCache}, {"cosim", "--config", kDefault, "--mode", "pin", "--code-coverage", dir});
+  EXPECT_EQ(pin.exit_code, 2) << pin.out;
+}
+
 // A missing port, a wrong width and a wrong direction: one error each, by
 // port name, before anything is verilated.
 TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {

@@ -54,6 +54,10 @@ class BlockSession final : public CosimSession {
   }
 
   bool pin_level() const override { return std::is_same_v<Bench, PinBench<Block>>; }
+  bool write_code_coverage(const std::string& path) override {
+    if constexpr (std::is_same_v<Bench, PinBench<Block>>) return false;
+    else return bench_.write_code_coverage(path);
+  }
   ArtifactWriter artifact_writer(const std::string& program, const std::string& config_path,
                                  const CosimRun& run) const override {
     const std::string flags = (pin_level() ? " --mode pin" : "") + (rtl_ ? rtl_->cosim_flags() : "");

@@ -55,6 +55,10 @@ class CosimSession {
   virtual const std::optional<ProtocolViolation>& protocol_violation() const = 0;
 
   virtual bool pin_level() const = 0;
+  // The RTL's code coverage of the run into `path` (verilator_coverage's
+  // .dat; gpumem cosim --code-coverage); false at pin level, which does not
+  // keep it.
+  virtual bool write_code_coverage(const std::string& path) = 0;
   // The writer outlives the session: a fast session must be destroyed before
   // it is called (Verilator 5.006 allows one model of a design at a time); a
   // pin-level one stays, as SystemC cannot elaborate again. `program`: the

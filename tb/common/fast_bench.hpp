@@ -78,6 +78,9 @@ class FastModel {
   // An RTL assertion has failed (Verilator printed which, at the waves'
   // time); it does not abort the process, so the run can report it.
   virtual bool assertion_failed() const = 0;
+  // The RTL's code coverage so far into `path` (verilator_coverage's .dat);
+  // points only where it was verilated with coverage (rtl_abi.h).
+  virtual bool coverage_write(const std::string& path) = 0;
 };
 
 template <typename Block, typename Rtl>
@@ -100,6 +103,7 @@ class FastModelOf final : public FastModel<Block> {
   }
   uint64_t cycles() const override { return h_.cycles(); }
   bool assertion_failed() const override { return h_.assertion_failed(); }
+  bool coverage_write(const std::string& path) override { return h_.coverage_write(path); }
 
  private:
   RtlHarness<Rtl> h_;
@@ -169,6 +173,7 @@ class FastBench {
   uint64_t transactions() const { return counts_.transactions; }    // finished in random runs
   uint64_t cycles() const { return cycles_; }                       // rising edges, reset included
   bool assertion_failed() const { return model_->assertion_failed(); }
+  bool write_code_coverage(const std::string& path) { return model_->coverage_write(path); }
 
  protected:
   // A cycle the scoreboard does not see: the caller feeds it what it needs.

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Raised whenever the table below changes, so a library in the cache built
  * against another table is rebuilt instead of loaded. */
-#define GPUMEM_RTL_ABI_VERSION 2u
+#define GPUMEM_RTL_ABI_VERSION 3u
 
 typedef struct GpumemRtlApi {
   uint32_t abi_version;
@@ -33,6 +33,10 @@ typedef struct GpumemRtlApi {
   int (*assertion_failed)(void* model); /* an RTL assertion has fired */
   int (*waves_open)(void* model, const char* path); /* 0 on success */
   void (*waves_dump)(void* model, uint64_t time);
+  /* The model's code coverage so far (Verilator's coverage points; none
+   * unless verilated with --coverage-line) into `path`, in
+   * verilator_coverage's .dat form. 0 on success. */
+  int (*coverage_write)(void* model, const char* path);
 } GpumemRtlApi;
 
 /* The one symbol a library built at run time exports. */

@@ -17,6 +17,9 @@
 #include "tb/common/port_table.hpp"
 #include "tb/common/rtl_abi.h"
 #include "verilated.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 #include "verilated_fst_c.h"
 
 namespace gpumem::tb {
@@ -92,6 +95,18 @@ class LinkedRtl {
     return fst_->isOpen();
   }
   void waves_dump(uint64_t time) { fst_->dump(time); }
+  // Only a model verilated with coverage links Verilator's coverage
+  // runtime (the makefile of RTL verilated at run time defines
+  // VM_COVERAGE 1 with --coverage-line); the others have none to write.
+  bool coverage_write(const char* path) {
+#if VM_COVERAGE
+    context_.coveragep()->write(path);
+    return true;
+#else
+    (void)path;
+    return false;
+#endif
+  }
 
  private:
   VerilatedContext context_;
@@ -126,7 +141,8 @@ const GpumemRtlApi* rtl_api() {
       [](void* model, uint64_t time) { static_cast<Rtl*>(model)->rise(time); },
       [](void* model) { return static_cast<Rtl*>(model)->assertion_failed() ? 1 : 0; },
       [](void* model, const char* path) { return static_cast<Rtl*>(model)->waves_open(path) ? 0 : 1; },
-      [](void* model, uint64_t time) { static_cast<Rtl*>(model)->waves_dump(time); }};
+      [](void* model, uint64_t time) { static_cast<Rtl*>(model)->waves_dump(time); },
+      [](void* model, const char* path) { return static_cast<Rtl*>(model)->coverage_write(path) ? 0 : 1; }};
   return &api;
 }
 

@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/child_process.hpp"
 #include "base/readable.hpp"
 #include "base/stop_request.hpp"
 #include "base/user_paths.hpp"
@@ -58,52 +59,11 @@ struct Fnv {
   }
 };
 
-// An executable: `name` with a slash as it is, else the first in $PATH; ""
-// when there is none.
-std::string find_tool(const std::string& name) {
-  auto runnable = [](const std::string& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
-  if (name.find('/') != std::string::npos) return runnable(name) ? name : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && runnable(dir + "/" + name)) return dir + "/" + name;
-  return "";
-}
-
-// Runs argv with stdout and stderr to `log`; its exit status (-1: could not start).
-// A process group of its own, which a signal that ends gpumem kills whole
-// (base/stop_request.hpp): make's compilers would otherwise run on.
-int run(const std::vector<std::string>& argv, const fs::path& log) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);  // as the child does: whichever runs first
-  add_child_group(pid);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  remove_child_group(pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 // The first line a command prints (its version).
 std::string first_line_of(const std::vector<std::string>& argv, const fs::path& scratch) {
   const fs::path log = scratch / ("version-" + std::to_string(getpid()) + ".txt");  // runs in parallel share the folder
   fs::remove(log);
-  const int status = run(argv, log);
+  const int status = run_tool(argv, log);
   std::string line;
   std::ifstream in(log);
   std::getline(in, line);
@@ -245,7 +205,7 @@ Elaborated elaborate(const std::string& verilator, const std::vector<std::string
                                   "--xml-output", (work / "module.xml").string()};
     argv.insert(argv.end(), params.begin(), params.end());
     argv.insert(argv.end(), sources.begin(), sources.end());
-    if (run(argv, log) != 0)
+    if (run_tool(argv, log) != 0)
       throw RtlBuildError("Verilator cannot read the RTL (" + log.string() + ")", problems(log, false));
     return read_rtl_module((work / "module.xml").string(), top);
   };
@@ -288,8 +248,9 @@ void* (*open_sc_library(const fs::path& path))(const char*, uint64_t) {
 std::string LoadedRtl::description() const {
   std::string s;
   for (const std::string& f : sources) s += (s.empty() ? "" : ", ") + f;
-  if (!user_rtl) return s + " verilated for this config";
-  return s + ", top " + top;
+  const char* coverage = code_coverage ? ", with line coverage" : "";
+  if (!user_rtl) return s + " verilated for this config" + coverage;
+  return s + ", top " + top + coverage;
 }
 
 std::string LoadedRtl::cosim_flags() const {
@@ -349,6 +310,8 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   key.add(verilator_version);
   key.add(tools.cxx).add(cxx_version);
   for (const std::string& f : common_flags()) key.add(f);
+  if (request.code_coverage) key.add("--coverage-line");
+  out.code_coverage = request.code_coverage;
   key.add(kCompileFlags);
   // What the libraries compile from the source tree, besides the sources.
   key.add(sc_adapter_source(c));
@@ -400,6 +363,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     k.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(sc ? "sc" : "cc").add(verilator_version);
     k.add(tools.cxx).add(cxx_version).add(kCompileFlags);
     for (const std::string& f : common_flags()) k.add(f);
+    if (request.code_coverage) k.add("--coverage-line");  // verilated_cov.o among the runtime's objects
     return root / ("verilated-runtime-" + std::string(sc ? "sc-" : "cc-") + k.hex());
   };
   auto is_runtime_object = [](const fs::path& p) {
@@ -415,6 +379,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     std::vector<std::string> argv{tools.verilator, sc ? "--sc" : "--cc", "--exe", "-Wall"};
     if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
     argv.insert(argv.end(), common_flags().begin(), common_flags().end());
+    if (request.code_coverage) argv.push_back("--coverage-line");
     argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
     argv.insert(argv.end(), params.begin(), params.end());
     argv.push_back((work / "gpumem_pkg.sv").string());
@@ -428,13 +393,13 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     auto failed = [&] {
       return RtlBuildError("the RTL did not verilate and compile (" + log.string() + ")", problems(log, false));
     };
-    if (run(argv, log) != 0) throw failed();
+    if (run_tool(argv, log) != 0) throw failed();
     std::error_code copy_ec;
     if (fs::is_directory(runtime))
       for (const auto& e : fs::directory_iterator(runtime, copy_ec))
         if (is_runtime_object(e.path())) fs::copy_file(e.path(), obj / e.path().filename(), copy_ec);
     // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
-    if (run({tools.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools.cxx, "LINK=" + tools.cxx,
+    if (run_tool({tools.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools.cxx, "LINK=" + tools.cxx,
              "OPT_FAST=-O2"},
             log) != 0)
       throw failed();

@@ -25,6 +25,10 @@ struct RtlBuildRequest {
   RtlContract contract;              // its ports, and the parameters to set when the module declares them
   std::vector<std::string> sources;  // SystemVerilog files; empty: the project's RTL of the block
   std::string top;                   // empty: the contract's module
+  // Verilated with line coverage (Verilator's --coverage-line: every
+  // statement block and branch arm a point), for gpumem cosim
+  // --code-coverage; another library in the cache than without.
+  bool code_coverage = false;
 };
 
 // A library ready to drive.
@@ -37,6 +41,7 @@ struct LoadedRtl {
   std::string top;
   bool user_rtl = false;  // --rtl: not the project's RTL
   std::string library;    // the shared library's path in the cache
+  bool code_coverage = false;  // verilated with --coverage-line
   bool built = false;     // verilated by this call; false: loaded from the cache
   double build_seconds = 0;
   std::vector<std::string> lint;  // Verilator's warnings on a user's RTL (they do not stop the build)

@@ -38,6 +38,7 @@ class TableRtl {
   bool assertion_failed() const { return api_.assertion_failed(model_) != 0; }
   bool waves_open(const char* path) { return api_.waves_open(model_, path) == 0; }
   void waves_dump(uint64_t time) { api_.waves_dump(model_, time); }
+  bool coverage_write(const char* path) { return api_.coverage_write(model_, path) == 0; }
 
  private:
   const GpumemRtlApi& api_;
@@ -98,6 +99,7 @@ class RtlHarness {
   }
   uint64_t cycles() const { return cycles_; }
   bool assertion_failed() const { return rtl_.assertion_failed(); }
+  bool coverage_write(const std::string& path) { return rtl_.coverage_write(path.c_str()); }
 
  private:
   void eval(uint64_t time) {
