@@ -439,6 +439,22 @@ TEST_F(Cli, CosimCodeCoverageMergesItsRunsIntoLcovAndHtml) {
   EXPECT_EQ(pin.exit_code, 2) << pin.out;
 }
 
+// A soak's code coverage: sweep merge merges the .dat files its cosim
+// points wrote with --code-coverage, per block, as one run's report does.
+TEST_F(Cli, SweepMergeMergesItsPointsCodeCoverage) {
+  const std::string spec = write("soak.yaml", "base: " + kDefault + "\ncommand: cosim\n"
+                                 "flags: '--transactions 2000 --code-coverage cov'\naxes:\n  seed: [1, 2]\n").string();
+  const Result r = run_env({kSharedCache}, {"sweep", spec, "--jobs", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const Result merged = run_env({kSharedCache}, {"sweep", "merge", spec, "--out", path("m.csv").string()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  const std::string dir = path("soak.sweep/code-coverage").string();
+  EXPECT_NE(merged.out.find(", 2 runs merged\n             " + dir + "/translator.info, " + dir + "/translator-html/index.html\n"),
+            std::string::npos)
+      << merged.out;
+  EXPECT_TRUE(fs::is_regular_file(path("soak.sweep/code-coverage/translator.info")));
+}
+
 // A missing port, a wrong width and a wrong direction: one error each, by
 // port name, before anything is verilated.
 TEST_F(Cli, CosimNamesEveryPortThatBreaksTheContract) {

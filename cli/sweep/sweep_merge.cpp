@@ -1,10 +1,12 @@
 #include "sweep/sweep_merge.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "tb/common/code_coverage.hpp"
 #include "tb/common/coverage.hpp"
 
 namespace gpumem::sweep {
@@ -294,6 +297,43 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
   return t;
 }
 
+namespace {
+
+// Cosim points run with --code-coverage DIR (the spec's flags or a flags
+// axis): their .dat files, DIR taken from each point's own folder, merged
+// per block into <output>/code-coverage (docs/sweeps.md); "" when none.
+std::string merge_point_code_coverage(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<size_t>& done) {
+  if (spec.command != "cosim") return "";
+  std::map<std::string, std::set<std::string>> dats;  // by block; a folder the points share is read once
+  for (size_t k : done) {
+    const std::vector<std::string>& flags = points[k].flags;
+    for (size_t f = 0; f + 1 < flags.size(); ++f) {
+      if (flags[f] != "--code-coverage") continue;
+      const fs::path dir = fs::path(point_folder(spec, points[k])) / flags[f + 1];
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        const size_t seed = name.find("-seed");
+        if (e.path().extension() == ".dat" && seed != std::string::npos) dats[name.substr(0, seed)].insert(e.path().string());
+      }
+    }
+  }
+  if (dats.empty()) return "";
+  const std::string dir = spec.output + "/code-coverage";
+  create_output_folder(dir, "output");
+  std::string report;
+  for (const auto& [block, files] : dats) {
+    try {
+      report += tb::code_coverage_report(tb::merge_code_coverage(dir, block, {files.begin(), files.end()}));
+    } catch (const std::runtime_error& e) {
+      throw InputError(dir, 0, "--code-coverage", e.what());
+    }
+  }
+  return report;
+}
+
+}  // namespace
+
 std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
                         bool allow_partial, const std::string& out) {
   const MergedTable t = merged_table(spec, points, metrics, allow_partial);
@@ -320,7 +360,7 @@ std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points,
     }
   }
   write_output_file(out, "--out", text);
-  return t.coverage;
+  return t.coverage + merge_point_code_coverage(spec, points, sweep_status(spec, points).done);
 }
 
 std::string sweep_plot_json(const MergedTable& t, const std::string& x, const std::string& y, const std::string& lines) {
