@@ -334,6 +334,12 @@ TEST_F(Outputs, OtherCommandsExitAtOnceOnASignalNamingWhatTheyDidNotWrite) {
        SIGTERM},
   };
   setenv("GPUMEM_RTL_CACHE", path("rtl-cache").c_str(), 1);
+  // The compilers killed mid-build leave their empty temporary files
+  // (cc*.s) behind: in the test's folder, not in /tmp.
+  fs::create_directories(path("tmp"));
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string old_tmpdir = tmpdir ? tmpdir : "";
+  setenv("TMPDIR", path("tmp").c_str(), 1);
   for (const Case& c : cases) {
     const Process p = start(c.args, dir_);
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
@@ -359,6 +365,8 @@ TEST_F(Outputs, OtherCommandsExitAtOnceOnASignalNamingWhatTheyDidNotWrite) {
     EXPECT_TRUE(leftovers().empty()) << c.args[0];
   }
   unsetenv("GPUMEM_RTL_CACHE");
+  if (tmpdir) setenv("TMPDIR", old_tmpdir.c_str(), 1);
+  else unsetenv("TMPDIR");
 }
 
 // Ctrl-C typed on a terminal (script(1) gives one; the byte 0x03 it is
