@@ -439,6 +439,25 @@ TEST_F(Cli, CosimCodeCoverageMergesItsRunsIntoLcovAndHtml) {
   EXPECT_EQ(pin.exit_code, 2) << pin.out;
 }
 
+// The default million of each block (and the LRU TLB) runs every line and
+// both arms of every branch of the RTL that a simulation can run
+// (docs/cosim.md, "Code coverage of the RTL": the one exclusion is code
+// evaluated at elaboration only).
+TEST_F(Cli, CosimDefaultRunCoversEveryLineAndBranchOfTheRtl) {
+  for (const auto& [config, block] : {std::pair<std::string, std::string>{kDefault, "translator"}, {kDefault, "tlb"},
+                                      {kSource + "/configs/examples/tlb-lru.yaml", "tlb"}}) {
+    const std::string dir = path("cov-" + block + std::to_string(config.size())).string();
+    const Result r = run_env({kSharedCache}, {"cosim", "--config", config, "--block", block, "--code-coverage", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const size_t at = r.out.find("rtl coverage lines ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_NE(line.find("(100.0 %), branches "), std::string::npos) << config << " " << block << ": " << r.out.substr(at);
+    EXPECT_NE(line.find("(100.0 %), 1 run"), std::string::npos) << config << " " << block << ": " << r.out.substr(at);
+    EXPECT_EQ(r.out.find("lines unrun"), std::string::npos) << r.out.substr(at);
+  }
+}
+
 // A soak's code coverage: sweep merge merges the .dat files its cosim
 // points wrote with --code-coverage, per block, as one run's report does.
 TEST_F(Cli, SweepMergeMergesItsPointsCodeCoverage) {
