@@ -5,6 +5,7 @@
 // model spell it the same way.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <ostream>
 #include <string>
@@ -28,6 +29,29 @@ class CoverageGroup {
     return CoverageGroup(std::move(name), std::move(bins));
   }
 
+  // A cross: a bin for every combination of one bin of each dimension,
+  // named "a / b / c", the last dimension varying fastest; cross_bin gives
+  // the combination's bin. A cross reports, merges and counts its unhit bins
+  // as any group does.
+  static CoverageGroup cross(std::string name, const std::vector<std::vector<std::string>>& dimensions) {
+    std::vector<std::string> bins{""};
+    for (const std::vector<std::string>& d : dimensions) {
+      std::vector<std::string> next;
+      for (const std::string& b : bins)
+        for (const std::string& v : d) next.push_back(b.empty() ? v : b + " / " + v);
+      bins = std::move(next);
+    }
+    CoverageGroup g(std::move(name), std::move(bins));
+    for (const std::vector<std::string>& d : dimensions) g.dims_.push_back(d.size());
+    return g;
+  }
+  // The bin of a cross for one index per dimension.
+  size_t cross_bin(std::initializer_list<size_t> index) const {
+    size_t bin = 0, k = 0;
+    for (const size_t i : index) bin = bin * dims_.at(k++) + i;
+    return bin;
+  }
+
   void hit(size_t bin, uint64_t n = 1) { counts_.at(bin) += n; }
   uint64_t operator[](size_t bin) const { return counts_.at(bin); }
   size_t size() const { return bins_.size(); }
@@ -39,6 +63,7 @@ class CoverageGroup {
   std::string name_;
   std::vector<std::string> bins_;
   std::vector<uint64_t> counts_;
+  std::vector<size_t> dims_;  // a cross's dimensions' sizes
 };
 
 // Groups with more bins print as "<hit> of <n> bins hit".

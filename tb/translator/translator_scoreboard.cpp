@@ -180,6 +180,11 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
                           "beyond refused", "re-commit in use", "commit with a request", "staged rows unused"})
       bins.emplace_back(b);
     coverage_.matrix_class = CoverageGroup("matrix class", std::move(bins));
+    std::vector<std::string> values(kSchemeNames.begin(), kSchemeNames.end());
+    values.emplace_back("above " + std::to_string(kSchemeNames.size() - 1));
+    coverage_.task_scheme_write = CoverageGroup::cross(
+        "TASK_SCHEME write",
+        {{"aligned", "misaligned"}, values, {"rows as committed", "other rows staged"}, {"matrix in use", "other scheme"}});
   }
   std::vector<std::string> field_bins;
   for (size_t k = 0; k < kRtlTranslatorRegisters.size(); ++k) {
@@ -422,6 +427,15 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   if (write_task >= 0 && !first_mismatch_) before = task_registers(static_cast<unsigned>(write_task));
   written_since_reset_ = true;
   const bool scheme_write = reg && reg->def().base == kRegTaskScheme && offset % 4 == 0;
+  if (coverage_.task_scheme_write.size() && offset >= kRegTaskScheme && offset < kRegTaskScheme + 4 * kMaxTaskTypes) {
+    const unsigned t = (offset - kRegTaskScheme) / 4;
+    const TranslatorRegisters& regs = bank_.translator_registers();
+    bool staged_other = false;
+    for (size_t j = 0; j < layout_.channel_bits.size(); ++j) staged_other |= staged_[t][j] != regs.matrix_row[t][j];
+    coverage_.task_scheme_write.hit(coverage_.task_scheme_write.cross_bin(
+        {offset % 4 ? 1u : 0u, std::min<size_t>(value, kSchemeNames.size()), staged_other ? 1u : 0u,
+         regs.scheme[t] == Scheme::kMatrix ? 0u : 1u}));
+  }
   if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
     cover_commit((offset - kRegTaskScheme) / 4);
   const RegStatus s = bank_.write(offset, 4, value);

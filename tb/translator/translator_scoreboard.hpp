@@ -144,12 +144,20 @@ class TranslatorScoreboard {
     CoverageGroup field_value{"field value", {}};  // its bins: the scoreboard's constructor
     // Resets in the middle of traffic, by what they interrupted.
     CoverageGroup reset{"reset", {"idle", "response pending", "after register writes"}};
+    // Crosses. TASK_SCHEME writes (where the RTL has the matrix scheme): at
+    // the word or misaligned, the value's class, whether rows other than the
+    // committed ones are staged for the task type, and whether it maps with
+    // the matrix scheme then. A refused write that still commits the staged
+    // rows changes the mapping only in misaligned / matrix / other rows
+    // staged / matrix in use.
+    CoverageGroup task_scheme_write{"TASK_SCHEME write", {}};  // its bins: the scoreboard's constructor
     ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
       std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
                                           &register_target, &high_bit_alias, &write_value, &task_scheme_value,
                                           &field_value,     &reset};
       if (matrix_class.size()) g.insert(g.begin() + 1, &matrix_class);
+      if (task_scheme_write.size()) g.push_back(&task_scheme_write);
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
     }

@@ -59,8 +59,8 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
       p.reg_addr = kRegXorVector + 4 * (t * kMaxChannelBits + ((r >> 12) & 7));
       p.reg_wdata = static_cast<uint32_t>(r >> 32) >> ((r >> 16) & 31);  // bits above K too
       break;
-    case 6: case 7: case 8: case 9: {  // TASK_SCHEME[t]: the schemes, 3, and now and then any value
-      p.reg_addr = kRegTaskScheme + 4 * t;
+    case 6: case 7: case 8: case 9: {  // TASK_SCHEME[t]: the schemes, 3, and now and then any value; one in eight misaligned
+      p.reg_addr = kRegTaskScheme + 4 * t + (((r >> 60) & 7) == 0 ? 1 + static_cast<uint32_t>((r >> 56) % 3) : 0);
       p.reg_wdata = ((r >> 16) & 7) ? (r >> 20) & 3 : edge_value(rng());
       break;
     }
@@ -168,13 +168,22 @@ void TranslatorStimulus::queue_matrix_sequence() {
       break;
   }
   if (rows.size() != m) return;
+  // Staged and not committed: now and then followed by a misaligned
+  // TASK_SCHEME write of a scheme's value (refused), which must leave the
+  // staged rows staged (the TASK_SCHEME write cross's misaligned bins); all
+  // rows staged then, so that a commit would take acceptable rows.
+  const bool misaligned_after = !commit && (r >> 48) % 2 == 0;
   for (size_t j = 0; j < m; ++j) {
-    if (!commit && (r >> (24 + j)) & 1) continue;
+    if (!commit && !misaligned_after && (r >> (24 + j)) & 1) continue;
     const uint32_t at = 4 * (t * kMaxChannelBits + static_cast<uint32_t>(j));
     queued_.push_back({kRegMatrixRowLo + at, static_cast<uint32_t>(rows[j])});
     queued_.push_back({kRegMatrixRowHi + at, static_cast<uint32_t>(rows[j] >> 32)});
   }
   if (commit) queued_.push_back({kRegTaskScheme + 4 * t, static_cast<uint32_t>(Scheme::kMatrix)});
+  if (misaligned_after) {
+    static constexpr uint32_t kValues[5] = {0, 1, 2, 3, 0x80000003};
+    queued_.push_back({kRegTaskScheme + 4 * t + 1 + static_cast<uint32_t>((r >> 50) % 3), kValues[(r >> 52) % 5]});
+  }
 }
 
 const TranslatorPins& TranslatorStimulus::next(bool accepted, uint64_t discarded) {
