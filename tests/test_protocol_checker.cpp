@@ -157,4 +157,23 @@ TEST(ToggleCoverage, ABitCountsWhenSeenBothWays) {
 }
 
 }  // namespace
+// A cross: every combination but those it ignores, named a / b, the last
+// dimension fastest; an ignored combination counts in no bin.
+TEST(CoverageCross, NamesCountsAndIgnoresCombinations) {
+  CoverageGroup c = CoverageGroup::cross("c", {{"x", "y"}, {"0", "1", "2"}},
+                                          [](const std::vector<size_t>& i) { return !(i[0] == 1 && i[1] == 2); });
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(c.bin_name(0), "x / 0");
+  EXPECT_EQ(c.bin_name(2), "x / 2");
+  EXPECT_EQ(c.bin_name(4), "y / 1");
+  c.hit_cross({1, 1});
+  c.hit_cross({1, 2});  // ignored
+  c.hit_cross({0, 2});
+  EXPECT_EQ(c[4], 1u);
+  EXPECT_EQ(c[2], 1u);
+  uint64_t total = 0;
+  for (size_t b = 0; b < c.size(); ++b) total += c[b];
+  EXPECT_EQ(total, 2u);
+}
+
 }  // namespace gpumem::tb

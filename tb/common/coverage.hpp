@@ -5,6 +5,7 @@
 // model spell it the same way.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <ostream>
@@ -30,26 +31,43 @@ class CoverageGroup {
   }
 
   // A cross: a bin for every combination of one bin of each dimension,
-  // named "a / b / c", the last dimension varying fastest; cross_bin gives
-  // the combination's bin. A cross reports, merges and counts its unhit bins
-  // as any group does.
-  static CoverageGroup cross(std::string name, const std::vector<std::vector<std::string>>& dimensions) {
-    std::vector<std::string> bins{""};
-    for (const std::vector<std::string>& d : dimensions) {
-      std::vector<std::string> next;
-      for (const std::string& b : bins)
-        for (const std::string& v : d) next.push_back(b.empty() ? v : b + " / " + v);
-      bins = std::move(next);
+  // named "a / b / c", the last dimension varying fastest, but those `keep`
+  // refuses (a covergroup's ignore_bins: combinations that cannot happen, or
+  // that are no goal); hit_cross counts a combination, an ignored one in no
+  // bin. A cross reports, merges and counts its unhit bins as any group does.
+  static CoverageGroup cross(std::string name, const std::vector<std::vector<std::string>>& dimensions,
+                             const std::function<bool(const std::vector<size_t>&)>& keep = nullptr) {
+    std::vector<std::string> bins;
+    std::vector<long> bin_of;
+    std::vector<size_t> index(dimensions.size(), 0);
+    for (bool more = !dimensions.empty(); more;) {
+      if (!keep || keep(index)) {
+        std::string n;
+        for (size_t k = 0; k < index.size(); ++k) n += (k ? " / " : "") + dimensions[k][index[k]];
+        bin_of.push_back(static_cast<long>(bins.size()));
+        bins.push_back(n);
+      } else {
+        bin_of.push_back(-1);
+      }
+      more = false;
+      for (size_t k = index.size(); k-- > 0;) {
+        if (++index[k] < dimensions[k].size()) {
+          more = true;
+          break;
+        }
+        index[k] = 0;
+      }
     }
     CoverageGroup g(std::move(name), std::move(bins));
     for (const std::vector<std::string>& d : dimensions) g.dims_.push_back(d.size());
+    g.bin_of_ = std::move(bin_of);
     return g;
   }
-  // The bin of a cross for one index per dimension.
-  size_t cross_bin(std::initializer_list<size_t> index) const {
-    size_t bin = 0, k = 0;
-    for (const size_t i : index) bin = bin * dims_.at(k++) + i;
-    return bin;
+  // Counts a cross's combination, one index per dimension.
+  void hit_cross(std::initializer_list<size_t> index) {
+    size_t flat = 0, k = 0;
+    for (const size_t i : index) flat = flat * dims_.at(k++) + i;
+    if (const long bin = bin_of_.at(flat); bin >= 0) hit(static_cast<size_t>(bin));
   }
 
   void hit(size_t bin, uint64_t n = 1) { counts_.at(bin) += n; }
@@ -64,6 +82,7 @@ class CoverageGroup {
   std::vector<std::string> bins_;
   std::vector<uint64_t> counts_;
   std::vector<size_t> dims_;  // a cross's dimensions' sizes
+  std::vector<long> bin_of_;  // a cross's bin of each combination (last dimension fastest), -1 for none
 };
 
 // Groups with more bins print as "<hit> of <n> bins hit".

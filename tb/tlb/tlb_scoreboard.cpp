@@ -232,6 +232,16 @@ void TlbScoreboard::cover_tag_alias(uint64_t va, const std::vector<TlbEntry>& se
   }
 }
 
+namespace {
+
+// A nested flag's class in the crosses: 0000, one-hot (a region), any other.
+size_t flag_class(uint8_t flag) {
+  flag &= 0xF;
+  return flag == 0 ? 0 : (flag & (flag - 1)) == 0 ? 1 : 2;
+}
+
+}  // namespace
+
 uint8_t TlbScoreboard::size_alias(uint64_t va, const std::vector<TlbEntry>& set) const {
   uint8_t alias = 0;
   for (const TlbEntry& entry : set) {
@@ -315,8 +325,11 @@ bool TlbScoreboard::response_taken(const TlbResponse& actual, uint64_t cycle) {
     if (!leaf.large_page && leaf.nested_flag) coverage_.malformed_fill.hit(2);
     if (leaf.large_page && (leaf.pfn & (geo_.units_per_large() - 1))) coverage_.malformed_fill.hit(3);
     if (e.evicted) coverage_.evicted_way.hit(e.way);
+    coverage_.fill_cross.hit_cross({e.evicted ? 1u : 0u, leaf.large_page ? 1u : 0u, flag_class(leaf.nested_flag)});
   } else {
     cover_lookup(e, p.size_alias);
+    coverage_.lookup_cross.hit_cross({p.context.attempt ? 1u : 0u, static_cast<size_t>(e.result),
+                                      e.result == TlbResult::kMiss ? 0u : flag_class(e.entry.nested_flag)});
   }
   if (e == actual) return true;
   ++mismatches_;

@@ -432,9 +432,8 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
     const TranslatorRegisters& regs = bank_.translator_registers();
     bool staged_other = false;
     for (size_t j = 0; j < layout_.channel_bits.size(); ++j) staged_other |= staged_[t][j] != regs.matrix_row[t][j];
-    coverage_.task_scheme_write.hit(coverage_.task_scheme_write.cross_bin(
-        {offset % 4 ? 1u : 0u, std::min<size_t>(value, kSchemeNames.size()), staged_other ? 1u : 0u,
-         regs.scheme[t] == Scheme::kMatrix ? 0u : 1u}));
+    coverage_.task_scheme_write.hit_cross({offset % 4 ? 1u : 0u, std::min<size_t>(value, kSchemeNames.size()),
+                                           staged_other ? 1u : 0u, regs.scheme[t] == Scheme::kMatrix ? 0u : 1u});
   }
   if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
     cover_commit((offset - kRegTaskScheme) / 4);
