@@ -282,6 +282,7 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
     }
 
   MergedTable t;
+  t.done = status.done;
   t.header = {"index", "hash"};
   for (const Axis& a : spec.axes) t.header.push_back(a.key);
   t.header.insert(t.header.end(), metrics.begin(), metrics.end());
@@ -360,7 +361,7 @@ std::string merge_sweep(const SweepSpec& spec, const std::vector<Point>& points,
     }
   }
   write_output_file(out, "--out", text);
-  return t.coverage + merge_point_code_coverage(spec, points, sweep_status(spec, points).done);
+  return t.coverage + merge_point_code_coverage(spec, points, t.done);
 }
 
 std::string sweep_plot_json(const MergedTable& t, const std::string& x, const std::string& y, const std::string& lines) {

@@ -47,6 +47,7 @@ struct MergedTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::string coverage;  // cosim points: the union of their coverage (below)
+  std::vector<size_t> done;  // the points merged (indices into the points)
 };
 MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points, const std::vector<std::string>& metrics,
                          bool allow_partial);

@@ -103,20 +103,15 @@ void add_size_aliases(std::vector<RegionConfig>& regions, const PageGeometry& ge
     if (((vpn >> d) & (sets - 1)) != (vpn & (sets - 1))) continue;
     const uint64_t large_va = vpn << geo.large_bits, small_va = vpn << geo.small_bits;
     if (!free(large_va, L) || !free(small_va, S) || (small_va >= large_va && small_va < large_va + L)) continue;
-    RegionConfig large, small;
-    large.name = "alias" + std::to_string(k);
-    small.name = "alias" + std::to_string(k) + "_small";
-    large.task_type = static_cast<unsigned>(rng() % 16);
-    small.task_type = static_cast<unsigned>(rng() % 16);
-    large.writable = small.writable = true;
-    large.large_page = true;
-    small.large_page = false;
-    large.va = large_va;
-    large.size = L;
-    small.va = small_va;
-    small.size = S;
-    regions.push_back(large);
-    regions.push_back(small);
+    for (const bool large : {true, false}) {  // one page each, writable, any task type
+      RegionConfig& r = regions.emplace_back();
+      r.name = "alias" + std::to_string(k) + (large ? "" : "_small");
+      r.task_type = static_cast<unsigned>(rng() % 16);
+      r.writable = true;
+      r.large_page = large;
+      r.va = large ? large_va : small_va;
+      r.size = large ? L : S;
+    }
     aliases.push_back({large_va, small_va});
     ++k;
   }
