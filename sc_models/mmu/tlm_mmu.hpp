@@ -264,28 +264,27 @@ class MmuTlm : public sc_core::sc_module {
   // issue, remembered by small page and access: it is a walk of the page
   // tables each time, which do not change while a run goes on
   // (docs/page-tables.md); forgotten when the root or an invalidation says
-  // they may have.
+  // they may have. A direct-mapped table, not a hash map: a request's
+  // lookup then touches one host cache line, not a bucket and a node.
   MmuOutcome issue_translation(uint64_t va, Mmu::Access access) {
     const MmuRegisters& regs = model_.registers();
-    if (regs.pt_root != issue_root_ || regs.invalidations != issue_invalidations_ || issue_pages_.size() > kIssuePages) {
-      issue_pages_.clear();
+    if (issue_pages_.empty() || regs.pt_root != issue_root_ || regs.invalidations != issue_invalidations_) {
+      issue_pages_.assign(size_t{1} << kIssuePageBits, IssuePage{});
       issue_root_ = regs.pt_root;
       issue_invalidations_ = regs.invalidations;
     }
     const unsigned small_bits = model_.geometry().small_bits;
     const uint64_t offset = va & ((uint64_t{1} << small_bits) - 1);
     const uint64_t key = (va >> small_bits) << 1 | (access == Mmu::Access::kWrite);
-    if (const auto it = issue_pages_.find(key); it != issue_pages_.end()) {
-      MmuOutcome out = it->second;
-      out.pa += offset;
+    IssuePage& slot = issue_pages_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kIssuePageBits)];
+    MmuOutcome out;
+    if (slot.key == key) {
+      out.pa = slot.pa + offset;
+      out.task_type = slot.task_type;
       return out;
     }
-    MmuOutcome out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
-    if (out.fault == FaultReason::kNone) {
-      MmuOutcome page = out;
-      page.pa -= offset;
-      issue_pages_.emplace(key, page);
-    }
+    out = model_.translate_debug(va, [this](uint64_t pa) { return debug_pte(pa); }, access);
+    if (out.fault == FaultReason::kNone) slot = {key, out.pa - offset, out.task_type};
     return out;
   }
 
@@ -389,8 +388,13 @@ class MmuTlm : public sc_core::sc_module {
   SlotPool<Walk> walks_;
   uint64_t walk_seq_ = 0;
   std::vector<Walk*> filling_;  // per TLB entry (set * ways + way): the walk in flight that fills it, or null
-  static constexpr size_t kIssuePages = size_t{1} << 18;
-  std::unordered_map<uint64_t, MmuOutcome> issue_pages_;  // by small page and access: its translation at offset 0
+  struct IssuePage {
+    uint64_t key = ~uint64_t{0};  // small page << 1 | write; never a real key (a VA's page has at most 52 bits)
+    uint64_t pa = 0;              // at the page's offset 0
+    unsigned task_type = 0;
+  };
+  static constexpr unsigned kIssuePageBits = 14;
+  std::vector<IssuePage> issue_pages_;  // by a hash of the key; the translation only (issue_translation's callers read no more)
   uint64_t issue_root_ = 0, issue_invalidations_ = 0;
 };
 
