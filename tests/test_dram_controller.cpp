@@ -81,6 +81,24 @@ TEST(DramController, AReadToAClosedBank_tRCDAndCLAndtBL) {
   EXPECT_EQ(r.accept, 0u);
 }
 
+// The channel decides the cycles up to now and may then hand over a request
+// whose cycle lies a little ahead (the MMU passes a TLB hit on with its
+// cycle one later): it waits in its queue until it arrives, no command for
+// it before then (before, its activate went at 2, four cycles before it
+// arrived; in the model such a request's queue delay came out at -1).
+TEST(DramController, ARequestHandedOverAheadOfItsArrivalGetsNoCommandBeforeIt) {
+  Ctl d(toy());
+  d.read(0, d.addr(0, 0, 0, 0));  // ACT 0, RD 4: the controller looks at cycle 1 next
+  d.run(1);
+  const uint64_t token = d.next++;
+  d.c.arrive(token, 6, d.addr(0, 1, 0, 0), false, d.done);  // another bank group; cycles from 1 on not decided
+  const auto r = d.of(token);
+  EXPECT_EQ(d.cycle(ACT, 1), 6);
+  EXPECT_EQ(r.accept, 6u);
+  EXPECT_EQ(r.start, 6u);
+  EXPECT_EQ(r.finish, 6u + 4 + 5 + 2);  // ACT + tRCD + CL + tBL
+}
+
 TEST(DramController, AConflictRightAfterAnActivate_tRASThentRC) {
   Ctl d(toy());
   d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4

@@ -214,9 +214,9 @@ void DramController::idle_refreshes(uint64_t until) {
   }
 }
 
-void DramController::survey(const std::vector<Entry>& q, bool started_only) {
+void DramController::survey(const std::vector<Entry>& q, bool started_only, uint64_t t) {
   for (const Entry& e : q) {
-    if (started_only && !e.started) continue;
+    if ((started_only && !e.started) || e.arrival > t) continue;
     const uint32_t bi = e.bank;
     const Bank& b = banks_[bi];
     if (seen_[bi] != generation_) {
@@ -237,6 +237,10 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
   for (size_t i = 0; i < q.size(); ++i) {
     const Entry& e = q[i];
     if (started_only && !e.started) continue;
+    if (e.arrival > t) {  // in its queue ahead of its arrival (the caller decided only up to now): nothing for it before then
+      soonest(e.arrival);
+      continue;
+    }
     const uint32_t bi = e.bank;
     Bank& b = banks_[bi];
     if (refresh_due(e.at, t)) {  // its rank (or bank) is being refreshed
@@ -405,7 +409,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   Choice row_cmd, column_cmd;
   // Reading, the write queue takes part only with writes already started.
   const bool write_queue_takes_part = writes || started_writes_ > 0;
-  if (write_queue_takes_part) survey(write_queue_, !writes);
+  if (write_queue_takes_part) survey(write_queue_, !writes, t);
   // Only the banks whose queue holds a read, in bank order.
   for (size_t word = 0; word < queued_banks_.size(); ++word) {
     for (uint64_t bits = queued_banks_[word]; bits; bits &= bits - 1) {
@@ -419,7 +423,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
         soonest(b.idle_until);
         continue;
       }
-      survey(q, writes);
+      survey(q, writes, t);
       const uint64_t before = soonest_;
       soonest_ = kNever;
       undecided_ = false;

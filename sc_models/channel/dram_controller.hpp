@@ -47,8 +47,10 @@ class DramController {
   };
 
   // A request reaching the channel at memory cycle `arrival` (arrivals in
-  // nondecreasing cycles, each after run_until(arrival)). `token` is the
-  // caller's, given back in its Done.
+  // nondecreasing cycles, not before the cycles decided). `token` is the
+  // caller's, given back in its Done. Handed over ahead of the cycles
+  // decided (run_until(now), arrival later: the model's channel does so),
+  // it takes part in no decision before its arrival.
   // A read of bytes a posted write holds is answered at once, into `done`.
   // A prefetch (a read) is served after the demand reads: its row hits when
   // no demand command can go, its activates and precharges when no demand
@@ -142,8 +144,8 @@ class DramController {
   bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t
   void refresh_done(unsigned rank);
   void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
-  // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_).
-  void survey(const std::vector<Entry>& q, bool started_only);
+  // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_), of those arrived by t.
+  void survey(const std::vector<Entry>& q, bool started_only, uint64_t t);
   void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
   void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);

@@ -18,7 +18,6 @@
 #pragma once
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
