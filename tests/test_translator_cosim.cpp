@@ -221,6 +221,37 @@ TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
   ASSERT_EQ(other.mismatches(), 1u) << "an accepted write the RTL refused";
 }
 
+// The register cross counts each write by alignment, register, value
+// class and the staged rows of the task type it addresses (CTRL and the
+// rest: of any task type), before the write acts; a value outside a
+// word-wide field has no bin.
+TEST(TranslatorCosim, RegisterCrossCountsEachWriteInItsBin) {
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  const CoverageGroup& cross = sb.coverage().register_cross;
+  ASSERT_EQ(cross.size(), 36u);
+  const auto count = [&](const std::string& bin) {
+    for (size_t i = 0; i < cross.size(); ++i)
+      if (cross.bin_name(i) == bin) return cross[i];
+    ADD_FAILURE() << "no bin " << bin;
+    return uint64_t{0};
+  };
+  sb.register_written(kRegCtrl + 2, 1, /*rtl_refused=*/true, 1);
+  EXPECT_EQ(count("misaligned / CTRL / in field / rows as committed"), 1u);
+  sb.register_written(task_scheme(3), 7, true, 2);
+  EXPECT_EQ(count("aligned / TASK_SCHEME / outside field / rows as committed"), 1u);
+  sb.register_written(kRegMatrixRowHi + 4 * (3 * kMaxChannelBits + 1), 0xFFFFFFFF, false, 3);  // task type 3: other rows staged
+  EXPECT_EQ(count("aligned / MATRIX_ROW_HI / in field / rows as committed"), 1u) << "counted before it stages";
+  sb.register_written(xor_vector(3, 0) + 1, 0x100, true, 4);  // bit 8: above K = 8
+  EXPECT_EQ(count("misaligned / XOR_VECTOR / outside field / other rows staged"), 1u);
+  sb.register_written(xor_vector(4, 0), 0x1, false, 5);
+  EXPECT_EQ(count("aligned / XOR_VECTOR / in field / rows as committed"), 1u) << "task type 4 has nothing staged";
+  sb.register_written(kRegCtrl, 1, false, 6);
+  EXPECT_EQ(count("aligned / CTRL / in field / other rows staged"), 1u) << "task type 3's rows";
+  sb.register_written(0x0C00, 0, true, 7);  // PF_CTRL: another block's
+  EXPECT_EQ(count("aligned / other / in field / other rows staged"), 1u);
+  EXPECT_EQ(sb.mismatches(), 0u);
+}
+
 // The report shows the model's registers of the failing task type as they
 // were when the request was accepted (a write after that does not count),
 // and what each XOR_VECTOR row makes of the address, as the TLB's shows the

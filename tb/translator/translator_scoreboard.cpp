@@ -195,6 +195,12 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
     field_bins.push_back(std::string(reg->def().name) + " outside field");
   }
   coverage_.field_value = CoverageGroup("field value", std::move(field_bins));
+  std::vector<std::vector<std::string>> dims{{"aligned", "misaligned"}, Coverage::rtl_register_names(), {"in field", "outside field"}};
+  dims[1].emplace_back("other");
+  if (g.builds(Scheme::kMatrix)) dims.push_back({"rows as committed", "other rows staged"});
+  coverage_.register_cross = CoverageGroup::cross("register cross", dims, [this](const std::vector<size_t>& i) {
+    return i[2] == 0 || (i[1] < kRtlTranslatorRegisters.size() && (field_bin_[i[1]] >= 0 || kRtlTranslatorRegisters[i[1]] == kRegTaskScheme));
+  });
 
   // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
   ToggleCoverage& t = coverage_.toggle;
@@ -398,6 +404,32 @@ void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value,
   coverage_.write_value.hit(value == 0 ? 0 : value == ~0u ? 1 : (value & (value - 1)) == 0 ? 2 : 3);
 }
 
+void TranslatorScoreboard::cover_register_cross(uint32_t offset, uint32_t value) {
+  const uint32_t word = offset & ~3u;
+  const RegisterDef* def = register_at(word);
+  const int k = translator_port_register_index(def);
+  const size_t kind = k >= 0 ? static_cast<size_t>(k) : kRtlTranslatorRegisters.size();
+  bool outside = false;
+  if (k >= 0 && def->base == kRegTaskScheme) outside = value >= kSchemeNames.size();
+  else if (k >= 0) outside = (value & ~bank_.register_at(word)->field_mask()) != 0;
+  if (!geometry_.builds(Scheme::kMatrix)) {
+    coverage_.register_cross.hit_cross({offset % 4 ? 1u : 0u, kind, outside ? 1u : 0u});
+    return;
+  }
+  // The task type the word addresses (every one for CTRL and the rest).
+  unsigned first = 0, last = kMaxTaskTypes;
+  if (k >= 0 && def->base != kRegCtrl) {
+    const uint32_t index = (word - def->base) / 4;
+    first = def->base == kRegTaskScheme ? index : index / kMaxChannelBits;
+    last = first + 1;
+  }
+  const TranslatorRegisters& regs = bank_.translator_registers();
+  bool staged_other = false;
+  for (unsigned t = first; t < last && t < kMaxTaskTypes; ++t)
+    for (size_t j = 0; j < layout_.channel_bits.size(); ++j) staged_other |= staged_[t][j] != regs.matrix_row[t][j];
+  coverage_.register_cross.hit_cross({offset % 4 ? 1u : 0u, kind, outside ? 1u : 0u, staged_other ? 1u : 0u});
+}
+
 void TranslatorScoreboard::reset_edge() {
   if (in_reset_) return;  // the reset's later edges change nothing more
   in_reset_ = true;
@@ -435,6 +467,7 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
     coverage_.task_scheme_write.hit_cross({offset % 4 ? 1u : 0u, std::min<size_t>(value, kSchemeNames.size()),
                                            staged_other ? 1u : 0u, regs.scheme[t] == Scheme::kMatrix ? 0u : 1u});
   }
+  cover_register_cross(offset, value);
   if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
     cover_commit((offset - kRegTaskScheme) / 4);
   const RegStatus s = bank_.write(offset, 4, value);

@@ -151,6 +151,13 @@ class TranslatorScoreboard {
     // rows changes the mapping only in misaligned / matrix / other rows
     // staged / matrix in use.
     CoverageGroup task_scheme_write{"TASK_SCHEME write", {}};  // its bins: the scoreboard's constructor
+    // Every register write: at the word or misaligned, the translator
+    // register it addresses (or another block's, or none), its value inside
+    // the register's field or not (TASK_SCHEME: a scheme's value, 0 to 3),
+    // and (where the RTL has the matrix scheme) whether rows other than the
+    // committed ones are staged for the task type it addresses (CTRL and the
+    // rest: for any task type). A field as wide as the word has no outside.
+    CoverageGroup register_cross{"register cross", {}};  // its bins: the scoreboard's constructor
     ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
       std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
@@ -158,6 +165,7 @@ class TranslatorScoreboard {
                                           &field_value,     &reset};
       if (matrix_class.size()) g.insert(g.begin() + 1, &matrix_class);
       if (task_scheme_write.size()) g.push_back(&task_scheme_write);
+      g.push_back(&register_cross);
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
     }
@@ -235,6 +243,7 @@ class TranslatorScoreboard {
   };
   Coverage coverage_;
   std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1
+  void cover_register_cross(uint32_t offset, uint32_t value);
   std::array<size_t, kSchemeNames.size()> scheme_bin_{};        // a built scheme's bin in coverage_.scheme
   TogglePorts port_{};
   std::optional<TranslatorMismatch> first_mismatch_;

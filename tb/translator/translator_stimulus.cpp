@@ -55,8 +55,9 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
   const unsigned t = (r >> 8) & 0xF;
   p.reg_we = true;
   switch (r % 16) {
-    case 0: case 1: case 2: case 3: case 4: case 5:  // XOR_VECTOR[t][j], j < 8 (j >= m unmapped)
-      p.reg_addr = kRegXorVector + 4 * (t * kMaxChannelBits + ((r >> 12) & 7));
+    case 0: case 1: case 2: case 3: case 4: case 5:  // XOR_VECTOR[t][j], j < 8 (j >= m unmapped); one in sixteen misaligned
+      p.reg_addr = kRegXorVector + 4 * (t * kMaxChannelBits + ((r >> 12) & 7)) +
+                   (((r >> 56) & 15) == 0 ? 1 + static_cast<uint32_t>((r >> 60) % 3) : 0);
       p.reg_wdata = static_cast<uint32_t>(r >> 32) >> ((r >> 16) & 31);  // bits above K too
       break;
     case 6: case 7: case 8: case 9: {  // TASK_SCHEME[t]: the schemes, 3, and now and then any value; one in eight misaligned
@@ -64,9 +65,9 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
       p.reg_wdata = ((r >> 16) & 7) ? (r >> 20) & 3 : edge_value(rng());
       break;
     }
-    case 10: case 11: case 12: {  // CTRL: mostly enabled; position bit set (refused) sometimes
+    case 10: case 11: case 12: {  // CTRL: mostly enabled; position bit set (refused) sometimes; one in eight misaligned
       static constexpr uint32_t kValues[8] = {1, 1, 1, 3, 0, 2, 5, 0xFFFFFFF9};
-      p.reg_addr = kRegCtrl;
+      p.reg_addr = kRegCtrl + (((r >> 56) & 7) == 0 ? 1 + static_cast<uint32_t>((r >> 60) % 3) : 0);
       p.reg_wdata = kValues[(r >> 16) & 7];
       break;
     }
