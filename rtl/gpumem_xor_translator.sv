@@ -74,6 +74,11 @@ module gpumem_xor_translator
   input  logic [REG_ADDR_BITS-1:0] reg_addr_i,
   input  logic [31:0]              reg_wdata_i,
   output logic                     reg_error_o,  // with reg_we_i: the write is refused
+  // Register read (combinational, whatever reg_we_i): the register at
+  // reg_addr_i as this block holds it, 0 elsewhere; in the debug window
+  // above the register map, the committed matrix rows (what a test bench
+  // compares after a refused write).
+  output logic [31:0]              reg_rdata_o,
   // Request.
   input  logic          req_valid_i,
   output logic          req_ready_o,
@@ -121,6 +126,7 @@ module gpumem_xor_translator
   localparam logic [63:0] GranuleMask = (64'(1) << GRANULE_SHIFT) - 64'(1);
   localparam logic [63:0] BeyondMask  = ADDRESS_BITS >= 64 ? '0 : ~((64'(1) << ADDRESS_BITS) - 64'(1));
   localparam int unsigned TaskW = $clog2(TASK_TYPE_COUNT);
+  localparam int unsigned RowIdxW = CHANNEL_BIT_COUNT > 1 ? $clog2(CHANNEL_BIT_COUNT) : 1;  // a row j < m
 
   // The model's acceptance rule for a task type's staged rows. One exit, at
   // the end: Verilator's line coverage does not count an arm that returns
@@ -164,6 +170,7 @@ module gpumem_xor_translator
   logic matrix_ok;  // the staged rows of the task type a TASK_SCHEME write addresses pass the acceptance rule
   logic row_write;  // this cycle's write is a MATRIX_ROW_LO/HI[t][j < m]
   logic [CHANNEL_BIT_COUNT-1:0][ADDRESS_BITS-1:0] req_rows;  // the request's task type's committed rows
+  logic [31:0] row_rdata;  // a read of a staged or committed row (0: none)
 
   if (MATRIX != 0) begin : g_matrix
     logic [TaskW-1:0] wtask;   // the task type a TASK_SCHEME write addresses
@@ -194,6 +201,22 @@ module gpumem_xor_translator
     assign row_t    = TaskW'((lo_hit ? lo_index / MATRIX_ROW_LO_DIM1 : hi_index / MATRIX_ROW_HI_DIM1));
     assign row_j    = RowW'((lo_hit ? lo_index % MATRIX_ROW_LO_DIM1 : hi_index % MATRIX_ROW_HI_DIM1));
     assign row_write = reg_we_i && (lo_hit || hi_hit);
+    // Reads: a staged row's half at its MATRIX_ROW_LO/HI offset, a committed
+    // row's in the debug window (the same indexing, from its own base).
+    logic [31:0] in_use_index;
+    logic        in_use_hit;
+    assign in_use_index = (reg_offset - MATRIX_IN_USE_OFFSET) >> 2;
+    assign in_use_hit   = reg_offset >= MATRIX_IN_USE_OFFSET && reg_offset[1:0] == '0 &&
+                          in_use_index < 32'(2 * TASK_TYPE_COUNT * MATRIX_ROW_LO_DIM1) &&
+                          in_use_index % MATRIX_ROW_LO_DIM1 < CHANNEL_BIT_COUNT;
+    always_comb begin
+      logic [63:0] committed;
+      committed = 64'(row_q[TaskW'(in_use_index / MATRIX_ROW_LO_DIM1 % TASK_TYPE_COUNT)][RowW'(in_use_index % MATRIX_ROW_LO_DIM1)]);
+      row_rdata = '0;
+      if (lo_hit) row_rdata = stage_q[row_t][row_j][31:0];
+      if (hi_hit) row_rdata = stage_q[row_t][row_j][63:32];
+      if (in_use_hit) row_rdata = in_use_index >= 32'(TASK_TYPE_COUNT * MATRIX_ROW_LO_DIM1) ? committed[63:32] : committed[31:0];
+    end
     always_comb begin
       for (int unsigned j = 0; j < CHANNEL_BIT_COUNT; j++) begin
         wrows[j]    = stage_q[wtask][j];
@@ -237,6 +260,7 @@ module gpumem_xor_translator
 `endif
   end else begin : g_no_matrix
     assign row_write = 1'b0;
+    assign row_rdata = '0;
     assign matrix_ok = 1'b0;
     assign req_rows  = '0;
   end
@@ -274,6 +298,21 @@ module gpumem_xor_translator
         end
       end
     end
+  end
+
+  // Reads decode the offset into an index (not a comparison per register):
+  // the mux is evaluated whenever reg_addr_i changes, in every cycle.
+  logic [31:0] scheme_index, vector_index;
+  assign scheme_index = (reg_offset - TASK_SCHEME_OFFSET) >> 2;
+  assign vector_index = (reg_offset - XOR_VECTOR_OFFSET) >> 2;
+  always_comb begin
+    reg_rdata_o = row_rdata;
+    if (reg_offset == CTRL_OFFSET) reg_rdata_o = ien_q ? CTRL_INTERLEAVE_ENABLE : '0;
+    if (reg_offset >= TASK_SCHEME_OFFSET && reg_offset[1:0] == '0 && scheme_index < 32'(TASK_TYPE_COUNT))
+      reg_rdata_o = 32'(scheme_q[TaskW'(scheme_index)]);
+    if (reg_offset >= XOR_VECTOR_OFFSET && reg_offset[1:0] == '0 && vector_index < 32'(TASK_TYPE_COUNT * XOR_VECTOR_DIM1) &&
+        vector_index % XOR_VECTOR_DIM1 < CHANNEL_BIT_COUNT)
+      reg_rdata_o = 32'(vec_q[TaskW'(vector_index / XOR_VECTOR_DIM1)][RowIdxW'(vector_index % XOR_VECTOR_DIM1)]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

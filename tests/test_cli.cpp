@@ -605,7 +605,7 @@ TEST_F(Cli, CosimHangCyclesIsCheckedAndUsed) {
   EXPECT_NE(slurp(path("w/translator-seed1.replay")).find("--hang-cycles 2"), std::string::npos);
   // The project's RTL: its saved layout, every row of it in the waves.
   EXPECT_NE(r.out.find("\nlayout       " + path("w/translator-seed1.gtkw").string() +
-                       " (the contract's 15 ports, then 4 signals of the project's RTL)\n"),
+                       " (the contract's 16 ports, then 4 signals of the project's RTL)\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(layout_file_check(path("w/translator-seed1.gtkw").string(), path("w/translator-seed1.fst").string()), "");

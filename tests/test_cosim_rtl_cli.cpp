@@ -324,7 +324,7 @@ TEST_F(Cli, CosimOfAUsersRtlReportsItsOwnWavesAndAReplayThatRunsFromAnyFolder) {
                                 {"cosim", "--config", "my.yaml", "--rtl", "my.sv", "--top", "two_stage_translator"});
   ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
   EXPECT_NE(bad.out.find("\nwaves        waves/translator-seed1.fst ("), std::string::npos) << bad.out;
-  EXPECT_NE(bad.out.find("\nlayout       waves/translator-seed1.gtkw (the contract's 15 ports, then "), std::string::npos)
+  EXPECT_NE(bad.out.find("\nlayout       waves/translator-seed1.gtkw (the contract's 16 ports, then "), std::string::npos)
       << bad.out;
   EXPECT_NE(bad.out.find("\nreplay       waves/translator-seed1.replay ("), std::string::npos) << bad.out;
   EXPECT_EQ(bad.out.find(kSource + "/waves"), std::string::npos) << bad.out;

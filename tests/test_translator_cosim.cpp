@@ -141,6 +141,58 @@ TEST_F(TranslatorCosimTest, RejectedWritesChangeNothing) {
   EXPECT_EQ(cosim.request(0xFF000, 2).mapped, 0xFF000u);
 }
 
+// After a refused write the scoreboard reads back every register the RTL
+// holds and the committed rows (the debug window); a read that differs from
+// the model is a mismatch at that write, naming the register on both sides.
+TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
+  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  for (unsigned j = 0; j < 4; ++j)  // staged, not committed
+    ASSERT_EQ(sb.register_written(kRegMatrixRowLo + 4 * (2 * kMaxChannelBits + j), 0x1000u << j, false, 1 + j), RegStatus::kOk);
+  EXPECT_FALSE(sb.state_check_due()) << "after accepted writes, no check";
+  sb.register_written(task_scheme(2) + 1, 3, /*rtl_refused=*/true, 9);  // misaligned: refused by both
+  ASSERT_TRUE(sb.state_check_due());
+  std::vector<uint32_t> read;
+  // What the model holds from reset (an RTL that agrees reads it): CTRL's
+  // interleave enable, task type 2's staged rows, every other register 0.
+  const auto model = [&](const TranslatorPins& p) {
+    read.push_back(p.reg_addr);
+    TranslatorEdge e;
+    e.reg_rdata = p.reg_addr >= kMatrixInUseWindow ? 0
+                  : p.reg_addr >= kRegMatrixRowLo && p.reg_addr < kRegMatrixRowHi && (p.reg_addr - kRegMatrixRowLo) / 4 / kMaxChannelBits == 2
+                      ? 0x1000u << ((p.reg_addr - kRegMatrixRowLo) / 4 % kMaxChannelBits)
+                  : p.reg_addr == kRegCtrl ? kCtrlInterleaveEnable : 0;
+    return e;
+  };
+  EXPECT_TRUE(sb.check_state(model, 10)) << (sb.first_mismatch() ? sb.first_mismatch()->report() : "");
+  EXPECT_FALSE(sb.state_check_due());
+  // CTRL and task type 2's: its TASK_SCHEME, 4 XOR_VECTOR, 8 MATRIX_ROW_LO/HI, 8 committed halves.
+  EXPECT_EQ(read.size(), 1u + 1 + 4 + 8 + 8);
+  EXPECT_EQ(sb.state_checks(), 1u);
+  // Every 64th such write reads every register (a write to no task type's
+  // register reads CTRL alone until then).
+  read.clear();
+  for (unsigned i = 1; i < TranslatorScoreboard::kStateSweepEvery; ++i) {
+    sb.register_written(0x0C00, 0, true, 100 + i);  // PF_CTRL: another block's
+    ASSERT_TRUE(sb.check_state(model, 100 + i));
+  }
+  // 62 with CTRL alone, then CTRL, 16 TASK_SCHEME, 64 XOR_VECTOR, 128 MATRIX_ROW_LO/HI, 128 committed halves.
+  EXPECT_EQ(read.size(), 62u + 1 + 16 + 64 + 128 + 128);
+  EXPECT_EQ(sb.state_sweeps(), 1u);
+  // An RTL whose refused commit committed the staged rows: task type 2's row 1 in use.
+  sb.register_written(task_scheme(2) + 1, 3, true, 11);
+  const auto committed = [&](const TranslatorPins& p) {
+    TranslatorEdge e = model(p);
+    if (p.reg_addr == kMatrixInUseWindow + 4 * (2 * kMaxChannelBits + 1)) e.reg_rdata = 0x2000;
+    return e;
+  };
+  EXPECT_FALSE(sb.check_state(committed, 12));
+  ASSERT_EQ(sb.mismatches(), 1u);
+  const std::string r = sb.first_mismatch()->report();
+  for (const char* s : {"(a register write), cycle 12", "offset 0x0049", "value 0x00000003", "refused (",
+                        "in-use row[2][1].lo 0x00000000", "in-use row[2][1].lo 0x00002000", "differs"})
+    EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
 TEST(TranslatorCosim, MismatchReportNamesEverything) {
   TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
   sb.request_accepted(0x1234, 5);
@@ -359,7 +411,7 @@ TEST(TranslatorCosim, MismatchArtifactsWriteWavesAndAReplayFile) {
       << text;
   // The view: the saved layout, every contract port in it and every row in the waves.
   EXPECT_EQ(test::layout_file_check(files.view, files.waves), "");
-  EXPECT_EQ(files.layout_note, "the contract's 15 ports, then 4 signals of the project's RTL");
+  EXPECT_EQ(files.layout_note, "the contract's 16 ports, then 4 signals of the project's RTL");
   std::filesystem::remove_all(dir);
 }
 

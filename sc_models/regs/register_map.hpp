@@ -112,6 +112,11 @@ constexpr uint32_t kRegReqCount = 0x1000;    // [t][c], c < 256
 constexpr uint32_t kRegByteCount = 0x5000;   // [t][c]
 constexpr uint32_t kRegAppReqCount = 0x9000;  // [p][c]
 constexpr uint32_t kRegisterSpaceBytes = 0xD000;
+// Not a register: above the map, a translator's register port reads back
+// the committed matrix rows here (4 * (8 * t + j) for bits 31:0, the same
+// again after kMaxTaskTypes task types for bits 63:32), so a test bench can
+// check a refused write committed nothing (docs/cosim.md, the port contract).
+constexpr uint32_t kMatrixInUseWindow = 0xE000;
 // Bits of a register port's byte offset (REG_ADDR_BITS of gpumem_pkg): the
 // register space rounded up to a power of two, 16 bits.
 constexpr unsigned register_address_bits() {

@@ -79,6 +79,8 @@ std::string systemverilog_package() {
     if (r.field_mask.elab == Elab::kNone && r.field_mask.constant != ~0u) lp(n + "_FIELD_MASK", r.field_mask.constant);
     if (r.fixed_mask) lp(n + "_FIXED_MASK", r.fixed_mask);
   }
+  s += "  // A translator port's debug window of committed matrix rows (not a register).\n";
+  lp("MATRIX_IN_USE_OFFSET", kMatrixInUseWindow);
   s += "  // Fields.\n";
   lp("CTRL_INTERLEAVE_ENABLE", kCtrlInterleaveEnable);
   lp("CTRL_DYNAMIC_SELECTION_ENABLE", kCtrlDynamicSelectionEnable);

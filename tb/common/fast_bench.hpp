@@ -74,6 +74,9 @@ class FastModel {
   // One cycle: the pins with the clock low, the handshakes sampled, then the
   // rising edge.
   virtual typename Block::Edge cycle(const typename Block::Pins& pins) = 0;
+  // The pins put on with the clock low and the outputs read, no edge: what
+  // the block answers combinationally (a register read) between two cycles.
+  virtual typename Block::Edge peek(const typename Block::Pins& pins) = 0;
   virtual uint64_t cycles() const = 0;
   // An RTL assertion has failed (Verilator printed which, at the waves'
   // time); it does not abort the process, so the run can report it.
@@ -100,6 +103,11 @@ class FastModelOf final : public FastModel<Block> {
     const typename Block::Edge e = Block::sample(pins, h_.outputs());
     h_.rise();
     return e;
+  }
+  typename Block::Edge peek(const typename Block::Pins& pins) override {
+    Block::drive(pins, h_.inputs());
+    h_.peek();
+    return Block::sample(pins, h_.outputs());
   }
   uint64_t cycles() const override { return h_.cycles(); }
   bool assertion_failed() const override { return h_.assertion_failed(); }
@@ -150,6 +158,9 @@ class FastBench {
   Edge cycle(const Pins& pins, const Context& context = {}) {
     const Edge e = model_cycle(pins);
     scoreboard_.edge(pins, e, context, cycles_);
+    // After a refused access, the block's whole register state against the model's.
+    if constexpr (Block::kStateChecks)
+      if (scoreboard_.state_check_due()) scoreboard_.check_state([this](const Pins& p) { return model_->peek(p); }, cycles_);
     return e;
   }
   // The seeded random run (Block::Stimulus); true when every answer agreed,
@@ -181,6 +192,7 @@ class FastBench {
     ++cycles_;
     return model_->cycle(pins);
   }
+  Edge model_peek(const Pins& pins) { return model_->peek(pins); }
   typename Block::Scoreboard& mutable_scoreboard() { return scoreboard_; }
 
  private:

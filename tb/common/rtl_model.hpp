@@ -90,6 +90,12 @@ class RtlHarness {
     in(kClkInput) = 0;
     eval(fast_cycle_start(cycles_ + 1));
   }
+  // The inputs on the pins again with the clock low and nothing dumped: a
+  // combinational read between cycles (a register's value), not in the waves.
+  void peek() {
+    in(kClkInput) = 0;
+    rtl_.eval(fast_cycle_start(cycles_ + 1));
+  }
   // The rising edge that ends the cycle.
   void rise() {
     const uint64_t time = fast_edge_time(cycles_ + 1);

@@ -24,6 +24,7 @@ struct TlbBlock {
   static constexpr const char* kName = "tlb";
   static constexpr const char* kRtlFile = kTlbRtlFile;
   static constexpr bool kResetBeforeRun = false;
+  static constexpr bool kStateChecks = false;  // no register port
   using Config = gpumem::Config;
   using Geometry = RtlTlbGeometry;
   using Pins = TlbPins;

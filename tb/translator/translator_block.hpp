@@ -56,6 +56,9 @@ struct TranslatorBlock {
   // The translator's session has always reset once more before its run:
   // its cycle numbers and replay files count those cycles.
   static constexpr bool kResetBeforeRun = true;
+  // After every refused register write the bench reads every register the
+  // RTL holds (reg_rdata_o) and the scoreboard compares them with the model's.
+  static constexpr bool kStateChecks = true;
   using Config = gpumem::Config;
   using Geometry = RtlTranslatorGeometry;
   using Pins = TranslatorPins;

@@ -11,7 +11,10 @@ RegStatus TranslatorCosim::write_register(uint32_t offset, uint32_t value) {
   p.reg_addr = offset;
   p.reg_wdata = value;
   const TranslatorEdge e = model_cycle(p);
-  return mutable_scoreboard().register_written(offset, value, e.reg_refused, cycles());
+  TranslatorScoreboard& sb = mutable_scoreboard();
+  const RegStatus s = sb.register_written(offset, value, e.reg_refused, cycles());
+  if (sb.state_check_due()) sb.check_state([this](const TranslatorPins& pins) { return model_peek(pins); }, cycles());
+  return s;
 }
 
 TranslatorResponse TranslatorCosim::request(uint64_t address, unsigned task) {

@@ -35,6 +35,7 @@ TranslatorEdge TranslatorBlock::sample(const TranslatorPins& p, const uint64_t* 
     e.rsp = {outputs[out(TranslatorOut::rsp_mapped_o)], static_cast<unsigned>(outputs[out(TranslatorOut::rsp_channel_o)]),
              static_cast<unsigned>(outputs[out(TranslatorOut::rsp_scheme_o)])};
   e.reg_refused = p.reg_we && outputs[out(TranslatorOut::reg_error_o)];
+  e.reg_rdata = static_cast<uint32_t>(outputs[out(TranslatorOut::reg_rdata_o)]);
   return e;
 }
 

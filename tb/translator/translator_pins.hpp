@@ -41,6 +41,7 @@ struct TranslatorRequest {
 struct TranslatorEdge : EdgeHandshakes {
   TranslatorResponse rsp;    // the response pins while rsp_valid
   bool reg_refused = false;  // reg_we_i && reg_error_o: the RTL refused the register write
+  uint32_t reg_rdata = 0;    // reg_rdata_o with the clock low: the register at reg_addr_i
 };
 
 }  // namespace gpumem::tb

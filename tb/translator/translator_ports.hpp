@@ -13,6 +13,8 @@
   IN(reg_addr_i, register_address_bits(), "`REG_ADDR_BITS` (gpumem_pkg)", "its byte offset in the register map")            \
   IN(reg_wdata_i, 32, "32", "its value")                                                                                    \
   OUT(reg_error_o, 1, "1", "with `reg_we_i`, in the same cycle: the write is refused (and changes nothing)")                \
+  OUT(reg_rdata_o, 32, "32", "combinational: the register at `reg_addr_i` as the block holds it, 0 elsewhere; "          \
+      "from 0xE000 the committed matrix rows")                                                                              \
   IN(req_valid_i, 1, "1", "a request is offered; held with its payload until taken")                                        \
   OUT(req_ready_o, 1, "1", "the request is taken at this edge (with `req_valid_i`)")                                        \
   IN(req_addr_i, g.address_bits, "`memory.address_bits`", "the physical address to map")                                   \

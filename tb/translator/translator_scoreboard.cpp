@@ -8,6 +8,7 @@
 #include "base/bits.hpp"
 #include "base/hex.hpp"
 #include "params/block_params.hpp"
+#include "regs/register_access.hpp"
 
 namespace gpumem::tb {
 
@@ -118,7 +119,11 @@ std::string TranslatorMismatch::report() const {
     }
     std::snprintf(buf, sizeof buf, "  %-9s %-28s %s\n", "", "model", "rtl");
     s += buf;
-    return s + row("answer", register_write->expected, register_write->actual);
+    s += row("answer", register_write->expected, register_write->actual);
+    if (!register_write->state_register.empty())
+      s += row("after", register_write->state_register + " " + gpumem::hex(register_write->state_model, 8),
+               register_write->state_register + " " + gpumem::hex(register_write->state_rtl, 8));
+    return s;
   }
   std::snprintf(buf, sizeof buf, "translator mismatch: transaction %llu, cycle %llu, seed %llu\n  input: address %s, task type %u\n",
                 static_cast<unsigned long long>(transaction), static_cast<unsigned long long>(cycle),
@@ -215,6 +220,73 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
   port_.reg_addr = t.port("reg_addr_i", register_address_bits());
   port_.reg_wdata = t.port("reg_wdata_i", 32);
   port_.reg_error = t.port("reg_error_o", 1);
+  // Read back in the state checks: the widest register the RTL holds.
+  port_.reg_rdata = t.port("reg_rdata_o", g.builds(Scheme::kMatrix) ? 32u : std::max(2u, unsigned(g.candidate_bits.size())));
+
+  // The registers the state checks read: what the RTL holds of the
+  // translator's registers (XOR_VECTOR and MATRIX_ROW where it builds their
+  // scheme, rows j < m), then the committed rows in the debug window.
+  const auto add = [&](uint32_t offset, uint32_t mask, int committed_row = -1) {
+    constexpr int kHalf = int(kMaxTaskTypes * kMaxChannelBits);  // the window's rows of one half
+    std::string name = committed_row < 0 ? register_element_name(offset)
+                                         : "in-use row[" + std::to_string(committed_row % kHalf / kMaxChannelBits) + "][" +
+                                               std::to_string(committed_row % kMaxChannelBits) + "]" + (committed_row >= kHalf ? ".hi" : ".lo");
+    // Its task type: TASK_SCHEME[t], a row [t][j], a committed row's; none for CTRL.
+    const unsigned task = committed_row >= 0 ? unsigned(committed_row) / kMaxChannelBits % kMaxTaskTypes
+                          : offset == kRegCtrl ? kMaxTaskTypes
+                                               : unsigned(task_type_written(offset));
+    const auto index = static_cast<uint16_t>(state_registers_.size());
+    state_registers_.push_back({offset, std::move(name), mask, committed_row});
+    state_of_task_[kMaxTaskTypes].push_back(index);
+    if (task == kMaxTaskTypes) {
+      for (unsigned t = 0; t < kMaxTaskTypes; ++t) state_of_task_[t].push_back(index);
+      state_of_task_[kMaxTaskTypes + 1].push_back(index);
+    } else {
+      state_of_task_[task].push_back(index);
+    }
+  };
+  add(kRegCtrl, kCtrlInterleaveEnable);
+  const unsigned m = unsigned(g.channel_bits.size());
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    add(kRegTaskScheme + 4 * t, ~0u);
+    for (unsigned j = 0; j < m && g.builds(Scheme::kXor); ++j) add(kRegXorVector + 4 * (t * kMaxChannelBits + j), ~0u);
+    for (unsigned j = 0; j < m && g.builds(Scheme::kMatrix); ++j) {
+      add(kRegMatrixRowLo + 4 * (t * kMaxChannelBits + j), ~0u);
+      add(kRegMatrixRowHi + 4 * (t * kMaxChannelBits + j), ~0u);
+    }
+  }
+  for (unsigned half = 0; half < 2 && g.builds(Scheme::kMatrix); ++half)
+    for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+      for (unsigned j = 0; j < m; ++j) {
+        const int row = int((half * kMaxTaskTypes + t) * kMaxChannelBits + j);
+        add(kMatrixInUseWindow + 4 * uint32_t(row), ~0u, row);
+      }
+}
+
+uint32_t TranslatorScoreboard::model_state(const StateRegister& r) const {
+  if (r.committed_row >= 0) {
+    constexpr int kHalf = int(kMaxTaskTypes * kMaxChannelBits);
+    const int row = r.committed_row % kHalf;
+    const uint64_t v = bank_.translator_registers().matrix_row[row / kMaxChannelBits][row % kMaxChannelBits];
+    return static_cast<uint32_t>(r.committed_row >= kHalf ? v >> 32 : v);
+  }
+  uint32_t v = 0;
+  bank_.read(r.offset, 4, v);
+  return v & r.mask;
+}
+
+bool TranslatorScoreboard::state_differs(const StateRegister& r, uint32_t model, uint32_t rtl, uint64_t cycle) {
+  ++mismatches_;
+  if (!first_mismatch_) {
+    TranslatorMismatch m{};
+    m.transaction = requests_;
+    m.cycle = cycle;
+    m.seed = seed_;
+    m.register_write = {last_write_offset_, last_write_value_, last_write_answer_, last_write_answer_, r.name, model, rtl};
+    m.geometry = geometry_;
+    first_mismatch_ = std::move(m);
+  }
+  return false;
 }
 
 void TranslatorScoreboard::sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e) {
@@ -480,6 +552,13 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   const bool held = reg && translator_port_register_index(&reg->def()) >= 0;
   const bool refused = s != RegStatus::kOk || !held;
   coverage_.register_write.hit(refused ? 1 : 0);
+  if (refused && rtl_refused) {
+    state_check_due_ = true;
+    last_write_offset_ = offset, last_write_value_ = value;
+    const int task = task_type_written(offset & ~3u);  // a misaligned write: its word's
+    last_write_task_ = task >= 0 ? unsigned(task) : kMaxTaskTypes + 1;
+    last_write_answer_ = "refused (" + (s != RegStatus::kOk ? std::string(reg_status_name(s)) : "another block's register") + ")";
+  }
   if (refused == rtl_refused) return s;
   ++mismatches_;
   if (!first_mismatch_) {

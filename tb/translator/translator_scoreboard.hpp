@@ -55,6 +55,10 @@ struct TranslatorMismatch {
   struct RegisterWrite {
     uint32_t offset, value;
     std::string expected, actual;  // "accepted" or "refused (<why>)"
+    // Both refused it, but a register the RTL holds read back otherwise
+    // after it (its name, e.g. "XOR_VECTOR[3][1]"; "" when none did).
+    std::string state_register;
+    uint32_t state_model = 0, state_rtl = 0;
   };
   std::optional<RegisterWrite> register_write;
   // The task type's registers when the request was accepted, or before the
@@ -108,6 +112,39 @@ class TranslatorScoreboard {
     if (e.req_accepted) request_accepted(pins.req_addr, pins.req_task_type);
     if (pins.reg_we) register_written(pins.reg_addr, pins.reg_wdata, e.reg_refused, cycle);
   }
+
+  // After a write both sides refused: the registers the RTL holds read back
+  // through reg_rdata_o (`read` puts the pins on with the clock low and
+  // samples them: no edge) and compared with the model's, the committed
+  // matrix rows through the port's debug window (kMatrixInUseWindow): CTRL
+  // and every register of the task type the write addressed (its word's),
+  // and after every kStateSweepEvery-th such write all of them. A refused
+  // write that changed its own task type's state is caught at that write,
+  // one that changed another's within that many refused writes. Returns
+  // false on a difference (the first mismatch kept).
+  static constexpr unsigned kStateSweepEvery = 64;
+  bool state_check_due() const { return state_check_due_; }
+  template <typename Read>
+  bool check_state(Read&& read, uint64_t cycle) {
+    state_check_due_ = false;
+    const bool sweep = ++refused_since_sweep_ >= kStateSweepEvery;
+    if (sweep) refused_since_sweep_ = 0;
+    const std::vector<uint16_t>& which = state_of_task_[sweep ? kMaxTaskTypes : last_write_task_];
+    TranslatorPins p;  // no write, no request
+    p.rsp_ready = false;
+    for (const uint16_t i : which) {
+      const StateRegister& r = state_registers_[i];
+      p.reg_addr = r.offset;
+      const uint32_t rtl = read(p).reg_rdata;
+      coverage_.toggle.sample(port_.reg_rdata, rtl);
+      if (const uint32_t model = model_state(r); model != rtl) return state_differs(r, model, rtl, cycle);
+    }
+    ++state_checks_;
+    state_sweeps_ += sweep;
+    return true;
+  }
+  uint64_t state_checks() const { return state_checks_; }  // refused writes after which the registers read agreed
+  uint64_t state_sweeps() const { return state_sweeps_; }  // of them, those after which every register was read
 
   const std::optional<TranslatorMismatch>& first_mismatch() const { return first_mismatch_; }
   const std::optional<ProtocolViolation>& protocol_violation() const { return protocol_.violation(); }
@@ -198,6 +235,25 @@ class TranslatorScoreboard {
     TranslatorTaskRegisters registers;
   };
   TranslatorTaskRegisters task_registers(unsigned task) const;
+  // A register the RTL holds, as the state check reads it.
+  struct StateRegister {
+    uint32_t offset;
+    std::string name;
+    uint32_t mask;     // the bits the RTL holds (CTRL: the interleave enable only)
+    int committed_row = -1;  // the debug window: t * kMaxChannelBits + j, its high halves kMaxTaskTypes * kMaxChannelBits on
+  };
+  uint32_t model_state(const StateRegister& r) const;
+  bool state_differs(const StateRegister& r, uint32_t model, uint32_t rtl, uint64_t cycle);
+  std::vector<StateRegister> state_registers_;
+  // Per task type: CTRL and that task type's registers (indices above); at
+  // kMaxTaskTypes every register; for a write to no task type's, CTRL alone.
+  std::array<std::vector<uint16_t>, kMaxTaskTypes + 2> state_of_task_;
+  unsigned last_write_task_ = kMaxTaskTypes + 1;
+  unsigned refused_since_sweep_ = 0;
+  bool state_check_due_ = false;
+  uint64_t state_checks_ = 0, state_sweeps_ = 0;
+  uint32_t last_write_offset_ = 0, last_write_value_ = 0;
+  std::string last_write_answer_;  // the model's answer to it
 
   // The bins of matrix_class past the baselines'.
   enum MatrixClassBin : size_t {
@@ -239,7 +295,7 @@ class TranslatorScoreboard {
   void sample_toggles(const TranslatorPins& pins, const TranslatorEdge& e);
   // The toggle-coverage ports, by index into coverage_.toggle.
   struct TogglePorts {
-    size_t handshake, req_addr, req_task_type, rsp_mapped, rsp_channel, rsp_scheme, reg_addr, reg_wdata, reg_error;
+    size_t handshake, req_addr, req_task_type, rsp_mapped, rsp_channel, rsp_scheme, reg_addr, reg_wdata, reg_error, reg_rdata;
   };
   Coverage coverage_;
   std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1

@@ -28,6 +28,11 @@ module translator_dpi_tb;
   logic reg_we_i = 1'b0, reg_error_o;
   logic [REG_ADDR_BITS-1:0] reg_addr_i = '0;
   logic [31:0] reg_wdata_i = '0;
+  // The register read port: gpumem's benches read it back after a refused
+  // write (docs/cosim.md); this bench compares the write answers only.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] reg_rdata_o;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic req_valid_i = 1'b0, req_ready_o;
   logic [ADDRESS_BITS-1:0] req_addr_i = '0;
   logic [PTE_TASK_TYPE_BITS-1:0] req_task_type_i = '0;

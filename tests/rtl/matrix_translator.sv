@@ -27,6 +27,7 @@ module matrix_translator
   input  logic [REG_ADDR_BITS-1:0]      reg_addr_i,
   input  logic [31:0]                   reg_wdata_i,
   output logic                          reg_error_o,
+  output logic [31:0]                   reg_rdata_o,
   input  logic                          req_valid_i,
   output logic                          req_ready_o,
   input  logic [ADDRESS_BITS-1:0]       req_addr_i,
@@ -104,6 +105,23 @@ module matrix_translator
                                  (is_scheme && reg_wdata_i == 32'(SCHEME_NONE)) ||
                                  (is_scheme && reg_wdata_i == 32'(SCHEME_MATRIX) && acceptable(staged_q[wt])) ||
                                  is_lo || is_hi);
+  end
+
+  // Reads: the register at the port's address as this block holds it, and
+  // the committed rows in the contract's debug window.
+  logic [15:0] use_index;
+  always_comb begin
+    logic [63:0] committed;
+    use_index   = (offset - 16'(MATRIX_IN_USE_OFFSET)) >> 2;
+    committed   = 64'(row_q[4'(use_index / 16'(MATRIX_ROW_LO_DIM1))][JW'(use_index % 16'(MATRIX_ROW_LO_DIM1))]);
+    reg_rdata_o = '0;
+    if (is_ctrl) reg_rdata_o = interleave_q ? CTRL_INTERLEAVE_ENABLE : '0;
+    if (is_scheme) reg_rdata_o = 32'(scheme_q[wt]);
+    if (is_lo) reg_rdata_o = staged_q[wt][wj][31:0];
+    if (is_hi) reg_rdata_o = staged_q[wt][wj][63:32];
+    if (offset >= 16'(MATRIX_IN_USE_OFFSET) && offset[1:0] == 2'b00 && use_index < 16'(2 * T * MATRIX_ROW_LO_DIM1) &&
+        use_index % 16'(MATRIX_ROW_LO_DIM1) < 16'(M))
+      reg_rdata_o = use_index >= 16'(T * MATRIX_ROW_LO_DIM1) ? committed[63:32] : committed[31:0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -24,6 +24,7 @@ module two_stage_translator
   input  logic [REG_ADDR_BITS-1:0]      reg_addr_i,
   input  logic [31:0]                   reg_wdata_i,
   output logic                          reg_error_o,
+  output logic [31:0]                   reg_rdata_o,
   input  logic                          req_valid_i,
   output logic                          req_ready_o,
   input  logic [ADDRESS_BITS-1:0]       req_addr_i,
@@ -73,6 +74,14 @@ module two_stage_translator
     scheme_ok = reg_wdata_i < 32'(SCHEME_PRIME) || (reg_wdata_i == 32'(SCHEME_PRIME) && HasPrime);
     reg_error_o = reg_we_i && !((is_ctrl && (reg_wdata_i & CTRL_TRANSLATOR_POSITION) == '0) || (is_scheme && scheme_ok) ||
                                 (is_vector && 32'(reg_j) < M));
+  end
+
+  // Reads: the register at the port's address as this block holds it.
+  always_comb begin
+    reg_rdata_o = '0;
+    if (is_ctrl) reg_rdata_o = interleave_q ? CTRL_INTERLEAVE_ENABLE : '0;
+    if (is_scheme) reg_rdata_o = 32'(scheme_q[reg_t]);
+    if (is_vector && 32'(reg_j) < M) reg_rdata_o = 32'(vector_q[reg_t][reg_j[$clog2(M > 1 ? M : 2)-1:0]]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
