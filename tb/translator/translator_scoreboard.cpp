@@ -16,6 +16,11 @@ namespace {
 
 // The task type whose register a write addresses (TASK_SCHEME[t],
 // XOR_VECTOR[t][j], MATRIX_ROW_LO/HI[t][j]), or -1.
+// "refused (<why>)": the model's status, or a write to another block's register.
+std::string refusal(RegStatus s) {
+  return std::string("refused (") + (s != RegStatus::kOk ? reg_status_name(s) : "another block's register") + ")";
+}
+
 int task_type_written(uint32_t offset) {
   const RegisterDef* def = register_at(offset);
   if (!def || offset % 4) return -1;
@@ -282,7 +287,8 @@ bool TranslatorScoreboard::state_differs(const StateRegister& r, uint32_t model,
     m.transaction = requests_;
     m.cycle = cycle;
     m.seed = seed_;
-    m.register_write = {last_write_offset_, last_write_value_, last_write_answer_, last_write_answer_, r.name, model, rtl};
+    const std::string answer = refusal(last_write_status_);
+    m.register_write = {last_write_offset_, last_write_value_, answer, answer, r.name, model, rtl};
     m.geometry = geometry_;
     first_mismatch_ = std::move(m);
   }
@@ -476,6 +482,13 @@ void TranslatorScoreboard::cover_register_write(uint32_t offset, uint32_t value,
   coverage_.write_value.hit(value == 0 ? 0 : value == ~0u ? 1 : (value & (value - 1)) == 0 ? 2 : 3);
 }
 
+bool TranslatorScoreboard::staged_differs(unsigned t) const {
+  const TranslatorRegisters& regs = bank_.translator_registers();
+  for (size_t j = 0; j < layout_.channel_bits.size(); ++j)
+    if (staged_[t][j] != regs.matrix_row[t][j]) return true;
+  return false;
+}
+
 void TranslatorScoreboard::cover_register_cross(uint32_t offset, uint32_t value) {
   const uint32_t word = offset & ~3u;
   const RegisterDef* def = register_at(word);
@@ -489,16 +502,10 @@ void TranslatorScoreboard::cover_register_cross(uint32_t offset, uint32_t value)
     return;
   }
   // The task type the word addresses (every one for CTRL and the rest).
-  unsigned first = 0, last = kMaxTaskTypes;
-  if (k >= 0 && def->base != kRegCtrl) {
-    const uint32_t index = (word - def->base) / 4;
-    first = def->base == kRegTaskScheme ? index : index / kMaxChannelBits;
-    last = first + 1;
-  }
-  const TranslatorRegisters& regs = bank_.translator_registers();
+  const int task = k >= 0 ? task_type_written(word) : -1;
   bool staged_other = false;
-  for (unsigned t = first; t < last && t < kMaxTaskTypes; ++t)
-    for (size_t j = 0; j < layout_.channel_bits.size(); ++j) staged_other |= staged_[t][j] != regs.matrix_row[t][j];
+  for (unsigned t = task >= 0 ? unsigned(task) : 0; t < (task >= 0 ? unsigned(task) + 1 : kMaxTaskTypes); ++t)
+    staged_other |= staged_differs(t);
   coverage_.register_cross.hit_cross({offset % 4 ? 1u : 0u, kind, outside ? 1u : 0u, staged_other ? 1u : 0u});
 }
 
@@ -533,11 +540,9 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   const bool scheme_write = reg && reg->def().base == kRegTaskScheme && offset % 4 == 0;
   if (coverage_.task_scheme_write.size() && offset >= kRegTaskScheme && offset < kRegTaskScheme + 4 * kMaxTaskTypes) {
     const unsigned t = (offset - kRegTaskScheme) / 4;
-    const TranslatorRegisters& regs = bank_.translator_registers();
-    bool staged_other = false;
-    for (size_t j = 0; j < layout_.channel_bits.size(); ++j) staged_other |= staged_[t][j] != regs.matrix_row[t][j];
     coverage_.task_scheme_write.hit_cross({offset % 4 ? 1u : 0u, std::min<size_t>(value, kSchemeNames.size()),
-                                           staged_other ? 1u : 0u, regs.scheme[t] == Scheme::kMatrix ? 0u : 1u});
+                                           staged_differs(t) ? 1u : 0u,
+                                           bank_.translator_registers().scheme[t] == Scheme::kMatrix ? 0u : 1u});
   }
   cover_register_cross(offset, value);
   if (geometry_.builds(Scheme::kMatrix) && scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix))
@@ -557,17 +562,17 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
     last_write_offset_ = offset, last_write_value_ = value;
     const int task = task_type_written(offset & ~3u);  // a misaligned write: its word's
     last_write_task_ = task >= 0 ? unsigned(task) : kMaxTaskTypes + 1;
-    last_write_answer_ = "refused (" + (s != RegStatus::kOk ? std::string(reg_status_name(s)) : "another block's register") + ")";
+    last_write_status_ = s;
   }
   if (refused == rtl_refused) return s;
   ++mismatches_;
   if (!first_mismatch_) {
-    const std::string why = s != RegStatus::kOk ? reg_status_name(s) : "another block's register";
+
     TranslatorMismatch m{};
     m.transaction = requests_;
     m.cycle = cycle;
     m.seed = seed_;
-    m.register_write = {offset, value, refused ? "refused (" + why + ")" : "accepted",
+    m.register_write = {offset, value, refused ? refusal(s) : "accepted",
                         rtl_refused ? "refused" : "accepted"};
     m.registers = before;
     m.registers_task = static_cast<unsigned>(std::max(write_task, 0));

@@ -253,7 +253,7 @@ class TranslatorScoreboard {
   bool state_check_due_ = false;
   uint64_t state_checks_ = 0, state_sweeps_ = 0;
   uint32_t last_write_offset_ = 0, last_write_value_ = 0;
-  std::string last_write_answer_;  // the model's answer to it
+  RegStatus last_write_status_ = RegStatus::kOk;  // the model's answer to it (kOk: another block's register)
 
   // The bins of matrix_class past the baselines'.
   enum MatrixClassBin : size_t {
@@ -300,6 +300,7 @@ class TranslatorScoreboard {
   Coverage coverage_;
   std::array<int, kRtlTranslatorRegisters.size()> field_bin_;  // its first field_value bin, or -1
   void cover_register_cross(uint32_t offset, uint32_t value);
+  bool staged_differs(unsigned t) const;  // task type t has rows staged other than those committed
   std::array<size_t, kSchemeNames.size()> scheme_bin_{};        // a built scheme's bin in coverage_.scheme
   TogglePorts port_{};
   std::optional<TranslatorMismatch> first_mismatch_;
