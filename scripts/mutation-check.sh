@@ -4,11 +4,14 @@
 # a runner of its own and co-simulated against the model; the random run must
 # fail on every one. Prints how many transactions each needed.
 #
-#   scripts/mutation-check.sh [--build DIR] [--only NAME,...] [--transactions N]
+#   scripts/mutation-check.sh [--build DIR] [--only NAME,...|--sample] [--transactions N]
 #                             [--seed S] [--jobs J] [--table FILE] [--work DIR]
 #                             [--hang-cycles N] [--timeout SECONDS]
-#                             [--config FILE|built-in]... [--mode fast|pin]
+#                             [--config FILE|built-in]... [--mode fast|pin] [--list]
 #
+# --sample runs only the table's mutants marked `sample: yes` (the default
+# suite's check; the whole table is still read and checked first). --list
+# prints the mutants the other options select (name, block, bug) and stops.
 # Each mutant runs on the geometries in turn until one kills it: by default
 # the built-in geometries (a runner project per mutant, configs/default.yaml,
 # and configs/examples/tlb-lru.yaml for the LRU TLB), then
@@ -41,6 +44,8 @@ transactions=200000
 seed=1
 jobs=2
 only=""
+sample=""
+list=""
 work=""
 hang_cycles=""
 runner_timeout=600
@@ -51,11 +56,13 @@ die() { echo "mutation-check: $*" >&2; exit 2; }
 usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
-  case $1 in -h|--help) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
+  case $1 in -h|--help|--sample|--list) ;; --*) [ $# -ge 2 ] || die "$1 needs a value" ;; esac
   case $1 in
     --build) build=$2; shift 2 ;;
     --table) table=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --sample) sample=1; shift ;;
+    --list) list=1; shift ;;
     --transactions) transactions=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
@@ -73,6 +80,7 @@ done
 [[ $runner_timeout =~ ^[1-9][0-9]*$ && ( -z $hang_cycles || $hang_cycles =~ ^[1-9][0-9]*$ ) ]] ||
   die "--timeout and --hang-cycles take numbers"
 [[ $mode == fast || $mode == pin ]] || die "--mode: fast or pin, not $mode"
+[[ -z $only || -z $sample ]] || die "--only and --sample: one or the other"
 [ -f "$table" ] || die "no mutant table $table"
 [ ${#configs[@]} -gt 0 ] ||
   configs=(built-in "$src/configs/examples/cosim-tlb-geometry.yaml" "$src/configs/examples/cosim-8-channels.yaml")
@@ -99,7 +107,7 @@ built_from=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.tx
 # ---------------------------------------------------------------------------
 # The table: [name] then key: value lines. Checked whole before anything builds.
 # ---------------------------------------------------------------------------
-names=() blocks=() files=() bugs=() froms=() tos=() keys=()
+names=() blocks=() files=() bugs=() froms=() tos=() samples=() keys=()
 table_errors=0
 table_error() { echo "mutation-check: $table: $*" >&2; table_errors=$((table_errors + 1)); }
 
@@ -112,11 +120,11 @@ while IFS= read -r line || [ -n "$line" ]; do
   [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
   if [[ $line =~ ^\[([A-Za-z0-9_.-]+)\][[:space:]]*$ ]]; then
     n=$((n + 1))
-    names[n]=${BASH_REMATCH[1]} blocks[n]="" files[n]="" bugs[n]="" froms[n]="" tos[n]="" keys[n]=" "
+    names[n]=${BASH_REMATCH[1]} blocks[n]="" files[n]="" bugs[n]="" froms[n]="" tos[n]="" samples[n]="" keys[n]=" "
     continue
   fi
-  if [ $n -lt 0 ] || ! [[ $line =~ ^(block|file|bug|from|to):(.*)$ ]]; then
-    table_error "line $lineno: expected [name] or block|file|bug|from|to: value, got: $line"
+  if [ $n -lt 0 ] || ! [[ $line =~ ^(block|file|bug|from|to|sample):(.*)$ ]]; then
+    table_error "line $lineno: expected [name] or block|file|bug|from|to|sample: value, got: $line"
     continue
   fi
   key=${BASH_REMATCH[1]}
@@ -126,6 +134,8 @@ while IFS= read -r line || [ -n "$line" ]; do
   case $key in
     block) blocks[n]=$value ;; file) files[n]=$value ;; bug) bugs[n]=$value ;;
     from) froms[n]=${value//'\n'/$'\n'} ;; to) tos[n]=${value//'\n'/$'\n'} ;;
+    sample) [ "$value" = yes ] || table_error "line $lineno: mutant ${names[n]}: sample: yes (or no such line), not '$value'"
+            samples[n]=1 ;;
   esac
 done < "$table"
 
@@ -163,6 +173,14 @@ for i in "${!names[@]}"; do
     fi
   fi
 done
+# Two rows making the same change would count one fault twice.
+declare -A mutation_of=()
+for i in "${!names[@]}"; do
+  key="${files[i]}"$'\x1f'"${froms[i]}"$'\x1f'"${tos[i]}"
+  [ -z "${files[i]}" ] || [ -z "${mutation_of[$key]:-}" ] ||
+    table_error "mutant ${names[i]}: the same file, from and to as ${mutation_of[$key]}"
+  mutation_of[$key]=${mutation_of[$key]:-${names[i]}}
+done
 [ ${#names[@]} -gt 0 ] || table_error "no mutants"
 [ $table_errors -eq 0 ] || die "$table_errors error(s) in the mutant table, nothing was run"
 
@@ -192,9 +210,15 @@ if [ -n "$only" ]; then
     [ -n "$found" ] || die "--only: no mutant named $w"
   done
 else
-  for i in "${!names[@]}"; do applies "${blocks[i]}" && selected+=("$i"); done
+  for i in "${!names[@]}"; do
+    [[ -z $sample || -n ${samples[i]} ]] && applies "${blocks[i]}" && selected+=("$i")
+  done
 fi
-[ ${#selected[@]} -gt 0 ] || die "no mutant applies to ${configs[*]}"
+[ ${#selected[@]} -gt 0 ] || die "no mutant ${sample:+of the sample }applies to ${configs[*]}"
+if [ -n "$list" ]; then
+  for i in "${selected[@]}"; do printf '%-38s %-10s %s\n' "${names[i]}" "${blocks[i]}" "${bugs[i]}"; done
+  exit 0
+fi
 
 # ---------------------------------------------------------------------------
 # One runner per folder: configure, build, co-simulate, classify.
@@ -437,12 +461,12 @@ wait
 killed=0 failed=0 build_total=0
 summary=$work/summary.tsv
 printf 'mutant\tblock\tresult\ton\ttransactions\tcycle\tcaught by\tbuild s\trun s\tbug\n' > "$summary"
-printf '\n%-34s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' mutant block result on transactions cycle "caught by" "build s" "run s"
+printf '\n%-38s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' mutant block result on transactions cycle "caught by" "build s" "run s"
 for i in "${selected[@]}"; do
   dir=$work/${blocks[i]}/${names[i]}
   IFS='|' read -r status tx cycle by build_ms run_ms note on < "$dir/result"
   build_total=$((build_total + build_ms))
-  printf '%-34s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' "${names[i]}" "${blocks[i]}" "$status" "${on:--}" "${tx:--}" \
+  printf '%-38s %-10s %-10s %-19s %12s %9s %-38s %7s %6s\n' "${names[i]}" "${blocks[i]}" "$status" "${on:--}" "${tx:--}" \
     "${cycle:--}" "${by:--}" "$(secs "$build_ms")" "$(secs "$run_ms")"
   [ -z "$note" ] || printf '    %s\n' "$note"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${names[i]}" "${blocks[i]}" "$status" "$on" "$tx" "$cycle" "$by" \

@@ -10,7 +10,8 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "self-test: FAILED: $*" >&2; failures=$((failures + 1)); }
 
-# 1. Texts that occur 0 or 2 times: exit 2, each mutant named, nothing run.
+# 1. Texts that occur 0 or 2 times, and a mutation made twice: exit 2, each
+# mutant named, nothing run.
 cat > "$tmp/stale.txt" <<'EOF'
 [text_gone]
 block: translator
@@ -25,6 +26,20 @@ file:  rtl/gpumem_xor_translator.sv
 bug:   the text is ambiguous
 from:  end else begin
 to:    end else if (1'b1) begin
+
+[change_once]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   a change
+from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:    assign req_ready_o = rsp_ready_i;
+
+[same_change_again]
+block: translator
+file:  rtl/gpumem_xor_translator.sv
+bug:   the same change under another name
+from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:    assign req_ready_o = rsp_ready_i;
 EOF
 out=$("$check" --build "$build" --table "$tmp/stale.txt" --work "$tmp/work-stale" 2>&1)
 rc=$?
@@ -32,6 +47,7 @@ echo "$out"
 [ $rc -eq 2 ] || fail "a stale table exits with $rc, not 2"
 grep -q "mutant text_gone: its 'from' text occurs 0 times" <<< "$out" || fail "text_gone not named"
 grep -qE "mutant text_twice: its 'from' text occurs [2-9] times" <<< "$out" || fail "text_twice not named"
+grep -q "mutant same_change_again: the same file, from and to as change_once" <<< "$out" || fail "a repeated mutation not named"
 [ ! -d "$tmp/work-stale/translator" ] || fail "something was built from a stale table"
 
 # Bad options: exit 2, the option named, nothing built.
@@ -51,6 +67,39 @@ out=$("$check" --build "$build" --config "$tmp/no-such.yaml" --work "$tmp/work-b
 out=$("$check" --build "$build" --mode slow --work "$tmp/work-bad" 2>&1)
 [ $? -eq 2 ] && grep -q -- "--mode: fast or pin, not slow" <<< "$out" || fail "--mode slow: $out"
 [ ! -d "$tmp/work-bad" ] || fail "--mode slow: something was built"
+
+# The sample: --sample --list names the marked mutants alone; a bad mark,
+# a sample that is empty, and --sample with --only stop it (exit 2).
+cat > "$tmp/sample.txt" <<'EOF'
+[in_the_sample]
+block:  translator
+sample: yes
+file:   rtl/gpumem_xor_translator.sv
+bug:    marked
+from:   assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:     assign req_ready_o = rsp_ready_i;
+
+[outside_the_sample]
+block:  translator
+file:   rtl/gpumem_xor_translator.sv
+bug:    not marked
+from:   assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:     assign req_ready_o = !rsp_valid_q;
+EOF
+out=$("$check" --build "$build" --table "$tmp/sample.txt" --sample --list 2>&1)
+[ $? -eq 0 ] && grep -q '^in_the_sample ' <<< "$out" && ! grep -q outside_the_sample <<< "$out" ||
+  fail "--sample --list does not name the marked mutant alone: $out"
+[ "$("$check" --build "$build" --table "$tmp/sample.txt" --list 2>&1 | wc -l)" -eq 2 ] || fail "--list does not name both mutants"
+sed 's/^sample: yes/sample: maybe/' "$tmp/sample.txt" > "$tmp/sample-bad.txt"
+out=$("$check" --build "$build" --table "$tmp/sample-bad.txt" --sample --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q "line 3: mutant in_the_sample: sample: yes (or no such line), not 'maybe'" <<< "$out" ||
+  fail "a bad sample mark: $out"
+grep -v '^sample:' "$tmp/sample.txt" > "$tmp/sample-none.txt"
+out=$("$check" --build "$build" --table "$tmp/sample-none.txt" --sample --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q "no mutant of the sample applies" <<< "$out" || fail "an empty sample: $out"
+out=$("$check" --build "$build" --only in_the_sample --sample --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q -- "--only and --sample: one or the other" <<< "$out" || fail "--only with --sample: $out"
+[ ! -d "$tmp/work-bad" ] || fail "the sample's bad uses built something"
 
 # 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
 # that hangs with the watchdog out of reach is stopped by --timeout and not
