@@ -369,6 +369,29 @@ TEST_F(Cli, CosimOfAUsersRtlReportsItsOwnWavesAndAReplayThatRunsFromAnyFolder) {
   ASSERT_NE(replayed.find("\nMISMATCH ("), std::string::npos) << replayed;
   EXPECT_EQ(replayed.substr(replayed.find("\nMISMATCH (")), report);
   EXPECT_TRUE(fs::is_empty(path("elsewhere"))) << "the replay's files go where the run's went";
+
+  // docs/cosim.md ("Debugging a mismatch with waves") shows this run: each
+  // line of its example is a whole line of the output, in order.
+  const std::string doc = slurp(kSource + "/docs/cosim.md");
+  const size_t intro = doc.find("Example (`tests/rtl/two_stage_translator.sv`");
+  ASSERT_NE(intro, std::string::npos) << "docs/cosim.md no longer has the example";
+  const size_t open = doc.find("```\n", intro) + 4, close = doc.find("\n   ```", open);
+  ASSERT_NE(close, std::string::npos);
+  std::istringstream shown(doc.substr(open, close - open));
+  size_t at = 0;
+  for (std::string line; std::getline(shown, line);) {
+    line.erase(0, std::min<size_t>(3, line.find_first_not_of(' ')));  // the list item's indent
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (line.empty()) continue;
+    size_t found = at;
+    for (found = bad.out.find(line, found); found != std::string::npos; found = bad.out.find(line, found + 1)) {
+      const size_t end = bad.out.find_first_not_of(' ', found + line.size());
+      if ((found == 0 || bad.out[found - 1] == '\n') && (end == std::string::npos || bad.out[end] == '\n')) break;
+    }
+    ASSERT_NE(found, std::string::npos) << "docs/cosim.md shows a line the run does not print (after what it matched):\n"
+                                        << line << "\n---- output:\n" << bad.out;
+    at = found + line.size();
+  }
 }
 
 TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) {
