@@ -15,9 +15,12 @@
 # Each mutant runs on the geometries in turn until one kills it: by default
 # the built-in geometries (a runner project per mutant, configs/default.yaml,
 # and configs/examples/tlb-lru.yaml for the LRU TLB), then
-# configs/examples/cosim-tlb-geometry.yaml (32 TLB sets, 1 MiB pages) and
-# configs/examples/cosim-8-channels.yaml (8 channels, 10 candidate bits, an
-# 8-way TLB). --config, once or more, replaces that list: a config's mutants
+# configs/examples/cosim-tlb-geometry.yaml (32 TLB sets, 1 MiB pages nested
+# at the head, a 128-byte granule), configs/examples/cosim-8-channels.yaml
+# (8 channels, 10 candidate bits, an 8-way TLB),
+# configs/examples/cosim-plru-one-set.yaml (a one-set tree-PLRU TLB, no
+# prime scheme) and configs/examples/cosim-lru-sets.yaml (an LRU TLB of 16
+# sets, no prime scheme). --config, once or more, replaces that list: a config's mutants
 # go through `gpumem cosim --rtl` (verilated at run time for it, held to the
 # project's one-cycle latency), the TLB's those of its replacement policy;
 # `built-in` is the runner projects. --mode pin runs every geometry at pin
@@ -83,7 +86,8 @@ done
 [[ -z $only || -z $sample ]] || die "--only and --sample: one or the other"
 [ -f "$table" ] || die "no mutant table $table"
 [ ${#configs[@]} -gt 0 ] ||
-  configs=(built-in "$src/configs/examples/cosim-tlb-geometry.yaml" "$src/configs/examples/cosim-8-channels.yaml")
+  configs=(built-in "$src/configs/examples/cosim-tlb-geometry.yaml" "$src/configs/examples/cosim-8-channels.yaml"
+           "$src/configs/examples/cosim-plru-one-set.yaml" "$src/configs/examples/cosim-lru-sets.yaml")
 # The geometries in order: a config path, or "" for the built-in runner
 # projects (at pin level: configs/default.yaml and tlb-lru.yaml through --rtl).
 geometries=()
@@ -206,8 +210,10 @@ if [ -n "$only" ]; then
   IFS=, read -r -a wanted <<< "$only"
   for w in "${wanted[@]}"; do
     found=""
-    for i in "${!names[@]}"; do [ "${names[i]}" = "$w" ] && selected+=("$i") && found=1; done
+    for i in "${!names[@]}"; do [ "${names[i]}" = "$w" ] && found=$i; done
     [ -n "$found" ] || die "--only: no mutant named $w"
+    applies "${blocks[found]}" || die "--only: $w ($(printf '%s' "${blocks[found]}")) applies to none of ${configs[*]}"
+    selected+=("$found")
   done
 else
   for i in "${!names[@]}"; do

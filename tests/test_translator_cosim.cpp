@@ -142,8 +142,9 @@ TEST_F(TranslatorCosimTest, RejectedWritesChangeNothing) {
 }
 
 // After a refused write the scoreboard reads back every register the RTL
-// holds and the committed rows (the debug window); a read that differs from
-// the model is a mismatch at that write, naming the register on both sides.
+// holds and the committed rows (the debug window), the rows j = m and the
+// refused word, which must read 0; a read that differs from the model is a
+// mismatch at that write, naming the register on both sides.
 TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
   TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
   for (unsigned j = 0; j < 4; ++j)  // staged, not committed
@@ -153,20 +154,25 @@ TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
   ASSERT_TRUE(sb.state_check_due());
   std::vector<uint32_t> read;
   // What the model holds from reset (an RTL that agrees reads it): CTRL's
-  // interleave enable, task type 2's staged rows, every other register 0.
+  // interleave enable, task type 2's staged rows j < 4, every other word 0.
   const auto model = [&](const TranslatorPins& p) {
     read.push_back(p.reg_addr);
     TranslatorEdge e;
+    const uint32_t row = (p.reg_addr - kRegMatrixRowLo) / 4;
     e.reg_rdata = p.reg_addr >= kMatrixInUseWindow ? 0
-                  : p.reg_addr >= kRegMatrixRowLo && p.reg_addr < kRegMatrixRowHi && (p.reg_addr - kRegMatrixRowLo) / 4 / kMaxChannelBits == 2
-                      ? 0x1000u << ((p.reg_addr - kRegMatrixRowLo) / 4 % kMaxChannelBits)
+                  : p.reg_addr >= kRegMatrixRowLo && p.reg_addr < kRegMatrixRowHi && row / kMaxChannelBits == 2 &&
+                          row % kMaxChannelBits < 4
+                      ? 0x1000u << (row % kMaxChannelBits)
                   : p.reg_addr == kRegCtrl ? kCtrlInterleaveEnable : 0;
     return e;
   };
   EXPECT_TRUE(sb.check_state(model, 10)) << (sb.first_mismatch() ? sb.first_mismatch()->report() : "");
   EXPECT_FALSE(sb.state_check_due());
-  // CTRL and task type 2's: its TASK_SCHEME, 4 XOR_VECTOR, 8 MATRIX_ROW_LO/HI, 8 committed halves.
-  EXPECT_EQ(read.size(), 1u + 1 + 4 + 8 + 8);
+  // CTRL and task type 2's: its TASK_SCHEME, 4 + 1 XOR_VECTOR, 8 + 2
+  // MATRIX_ROW_LO/HI, 8 + 2 committed halves (the + are rows j = m = 4),
+  // and the refused (misaligned) word.
+  EXPECT_EQ(read.size(), 1u + 1 + 5 + 10 + 10 + 1);
+  EXPECT_EQ(read.back(), task_scheme(2) + 1);
   EXPECT_EQ(sb.state_checks(), 1u);
   // Every 64th such write reads every register (a write to no task type's
   // register reads CTRL alone until then).
@@ -175,8 +181,10 @@ TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
     sb.register_written(0x0C00, 0, true, 100 + i);  // PF_CTRL: another block's
     ASSERT_TRUE(sb.check_state(model, 100 + i));
   }
-  // 62 with CTRL alone, then CTRL, 16 TASK_SCHEME, 64 XOR_VECTOR, 128 MATRIX_ROW_LO/HI, 128 committed halves.
-  EXPECT_EQ(read.size(), 62u + 1 + 16 + 64 + 128 + 128);
+  // 62 with CTRL and the refused word alone, then CTRL, 16 TASK_SCHEME,
+  // 64 + 16 XOR_VECTOR, 128 + 32 MATRIX_ROW_LO/HI, 128 + 32 committed
+  // halves, the refused word.
+  EXPECT_EQ(read.size(), 62u * 2 + 1 + 16 + 80 + 160 + 160 + 1);
   EXPECT_EQ(sb.state_sweeps(), 1u);
   // An RTL whose refused commit committed the staged rows: task type 2's row 1 in use.
   sb.register_written(task_scheme(2) + 1, 3, true, 11);
@@ -191,6 +199,48 @@ TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
   for (const char* s : {"(a register write), cycle 12", "offset 0x0049", "value 0x00000003", "refused (",
                         "in-use row[2][1].lo 0x00000000", "in-use row[2][1].lo 0x00002000", "differs"})
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
+}
+
+// A read whose bound is one too loose gives a held row at j = m, where 0
+// is due; a refused write one word past an array is checked on task type
+// 0's registers (a decode one too loose wraps it there); the refused word
+// itself must read 0.
+TEST(TranslatorCosim, AStateCheckReadsTheRowsAtMAndTheRefusedWordAsZero) {
+  const auto zero_but = [](uint32_t at, uint32_t value) {
+    return [=](const TranslatorPins& p) {
+      TranslatorEdge e;
+      e.reg_rdata = p.reg_addr == kRegCtrl ? kCtrlInterleaveEnable : p.reg_addr == at ? value : 0;
+      return e;
+    };
+  };
+  {
+    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    sb.register_written(xor_vector(3, 0) + 2, 5, true, 1);  // misaligned: task type 3's
+    EXPECT_FALSE(sb.check_state(zero_but(xor_vector(3, 4), 0x11), 2));
+    EXPECT_NE(sb.first_mismatch()->report().find("XOR_VECTOR[3][4] 0x00000000"), std::string::npos)
+        << sb.first_mismatch()->report();
+  }
+  {
+    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    sb.register_written(task_scheme(kMaxTaskTypes), 3, true, 1);  // PROCESS_TASK[0], one past TASK_SCHEME
+    std::vector<uint32_t> read;
+    const auto committed = [&](const TranslatorPins& p) {
+      read.push_back(p.reg_addr);
+      return zero_but(kMatrixInUseWindow, 0x100)(p);  // task type 0's row 0 committed
+    };
+    EXPECT_FALSE(sb.check_state(committed, 2));
+    EXPECT_NE(sb.first_mismatch()->report().find("in-use row[0][0].lo 0x00000100"), std::string::npos)
+        << sb.first_mismatch()->report();
+    EXPECT_EQ(sb.coverage().state_read[5], 0u) << "stopped before the refused word";
+  }
+  {
+    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    sb.register_written(kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits, 7, true, 1);  // VA_RANGE_START[0]
+    EXPECT_FALSE(sb.check_state(zero_but(kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits, 7), 2));
+    EXPECT_NE(sb.first_mismatch()->report().find("VA_RANGE_START[0] (the refused word) 0x00000000"), std::string::npos)
+        << sb.first_mismatch()->report();
+    EXPECT_EQ(sb.coverage().state_read[5], 1u) << "a word past an array";
+  }
 }
 
 TEST(TranslatorCosim, MismatchReportNamesEverything) {

@@ -14,13 +14,13 @@ namespace gpumem::tb {
 
 namespace {
 
-// The task type whose register a write addresses (TASK_SCHEME[t],
-// XOR_VECTOR[t][j], MATRIX_ROW_LO/HI[t][j]), or -1.
 // "refused (<why>)": the model's status, or a write to another block's register.
 std::string refusal(RegStatus s) {
   return std::string("refused (") + (s != RegStatus::kOk ? reg_status_name(s) : "another block's register") + ")";
 }
 
+// The task type whose register a write addresses (TASK_SCHEME[t],
+// XOR_VECTOR[t][j], MATRIX_ROW_LO/HI[t][j]), or -1.
 int task_type_written(uint32_t offset) {
   const RegisterDef* def = register_at(offset);
   if (!def || offset % 4) return -1;
@@ -29,6 +29,17 @@ int task_type_written(uint32_t offset) {
   if (def->base == kRegXorVector || def->base == kRegMatrixRowLo || def->base == kRegMatrixRowHi)
     return static_cast<int>(index / kMaxChannelBits);
   return -1;
+}
+
+// The words one past the translator's arrays that the RTL does not hold
+// (MATRIX_ROW_LO's is MATRIX_ROW_HI[0][0]): an RTL whose bound is one too
+// loose takes each for task type 0's (the index wraps), so a refused write
+// there is checked on task type 0's registers.
+constexpr std::array<uint32_t, 3> kPastArrays{kRegTaskScheme + 4 * kMaxTaskTypes,
+                                              kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits,
+                                              kRegMatrixRowHi + 4 * kMaxTaskTypes * kMaxChannelBits};
+bool past_an_array(uint32_t offset) {
+  return std::find(kPastArrays.begin(), kPastArrays.end(), offset) != kPastArrays.end();
 }
 
 // "bits 12 14 17" of an address mask.
@@ -230,7 +241,10 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
 
   // The registers the state checks read: what the RTL holds of the
   // translator's registers (XOR_VECTOR and MATRIX_ROW where it builds their
-  // scheme, rows j < m), then the committed rows in the debug window.
+  // scheme, rows j < m), then the committed rows in the debug window; and
+  // each task type's row j = m (m < 8) of those arrays and of the window,
+  // which must read 0 (mask 0): a read whose bound is one too loose gives
+  // a held row there.
   const auto add = [&](uint32_t offset, uint32_t mask, int committed_row = -1) {
     constexpr int kHalf = int(kMaxTaskTypes * kMaxChannelBits);  // the window's rows of one half
     std::string name = committed_row < 0 ? register_element_name(offset)
@@ -242,6 +256,7 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
                                                : unsigned(task_type_written(offset));
     const auto index = static_cast<uint16_t>(state_registers_.size());
     state_registers_.push_back({offset, std::move(name), mask, committed_row});
+    state_index_.emplace(offset, index);
     state_of_task_[kMaxTaskTypes].push_back(index);
     if (task == kMaxTaskTypes) {
       for (unsigned t = 0; t < kMaxTaskTypes; ++t) state_of_task_[t].push_back(index);
@@ -252,20 +267,32 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
   };
   add(kRegCtrl, kCtrlInterleaveEnable);
   const unsigned m = unsigned(g.channel_bits.size());
+  const unsigned rows_read = std::min(m + 1, kMaxChannelBits);  // j = m: 0 due
+  const auto held = [&](unsigned j) { return j < m ? ~0u : 0u; };
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
     add(kRegTaskScheme + 4 * t, ~0u);
-    for (unsigned j = 0; j < m && g.builds(Scheme::kXor); ++j) add(kRegXorVector + 4 * (t * kMaxChannelBits + j), ~0u);
-    for (unsigned j = 0; j < m && g.builds(Scheme::kMatrix); ++j) {
-      add(kRegMatrixRowLo + 4 * (t * kMaxChannelBits + j), ~0u);
-      add(kRegMatrixRowHi + 4 * (t * kMaxChannelBits + j), ~0u);
+    for (unsigned j = 0; j < rows_read && g.builds(Scheme::kXor); ++j)
+      add(kRegXorVector + 4 * (t * kMaxChannelBits + j), held(j));
+    for (unsigned j = 0; j < rows_read && g.builds(Scheme::kMatrix); ++j) {
+      add(kRegMatrixRowLo + 4 * (t * kMaxChannelBits + j), held(j));
+      add(kRegMatrixRowHi + 4 * (t * kMaxChannelBits + j), held(j));
     }
   }
   for (unsigned half = 0; half < 2 && g.builds(Scheme::kMatrix); ++half)
     for (unsigned t = 0; t < kMaxTaskTypes; ++t)
-      for (unsigned j = 0; j < m; ++j) {
+      for (unsigned j = 0; j < rows_read; ++j) {
         const int row = int((half * kMaxTaskTypes + t) * kMaxChannelBits + j);
-        add(kMatrixInUseWindow + 4 * uint32_t(row), ~0u, row);
+        add(kMatrixInUseWindow + 4 * uint32_t(row), held(j), row);
       }
+}
+
+uint32_t TranslatorScoreboard::read_state(const StateRegister& r) const {
+  return r.mask == 0 ? 0u : model_state(r);
+}
+
+std::string TranslatorScoreboard::refused_word_name() const {
+  const std::string name = register_element_name(last_write_offset_);
+  return (name.empty() ? "offset " + hex(last_write_offset_, 4) : name) + " (the refused word)";
 }
 
 uint32_t TranslatorScoreboard::model_state(const StateRegister& r) const {
@@ -560,7 +587,8 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
   if (refused && rtl_refused) {
     state_check_due_ = true;
     last_write_offset_ = offset, last_write_value_ = value;
-    const int task = task_type_written(offset & ~3u);  // a misaligned write: its word's
+    last_write_past_array_ = past_an_array(offset);
+    const int task = last_write_past_array_ ? 0 : task_type_written(offset & ~3u);  // a misaligned write: its word's
     last_write_task_ = task >= 0 ? unsigned(task) : kMaxTaskTypes + 1;
     last_write_status_ = s;
   }
@@ -572,8 +600,7 @@ RegStatus TranslatorScoreboard::register_written(uint32_t offset, uint32_t value
     m.transaction = requests_;
     m.cycle = cycle;
     m.seed = seed_;
-    m.register_write = {offset, value, refused ? refusal(s) : "accepted",
-                        rtl_refused ? "refused" : "accepted"};
+    m.register_write = {offset, value, refused ? refusal(s) : "accepted", rtl_refused ? "refused" : "accepted", "", 0, 0};
     m.registers = before;
     m.registers_task = static_cast<unsigned>(std::max(write_task, 0));
     if (scheme_write && value == static_cast<uint32_t>(Scheme::kMatrix) && geometry_.builds(Scheme::kMatrix))

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/channel_matrix.hpp"
@@ -117,11 +118,13 @@ class TranslatorScoreboard {
   // through reg_rdata_o (`read` puts the pins on with the clock low and
   // samples them: no edge) and compared with the model's, the committed
   // matrix rows through the port's debug window (kMatrixInUseWindow): CTRL
-  // and every register of the task type the write addressed (its word's),
-  // and after every kStateSweepEvery-th such write all of them. A refused
-  // write that changed its own task type's state is caught at that write,
-  // one that changed another's within that many refused writes. Returns
-  // false on a difference (the first mismatch kept).
+  // and every register of the task type the write addressed (its word's;
+  // a word one past an array: task type 0's), each of its arrays' row
+  // j = m, which must read 0, and the refused word itself (0 unless the RTL
+  // holds it); after every kStateSweepEvery-th such write every task
+  // type's. A refused write that changed its own task type's state is
+  // caught at that write, one that changed another's within that many
+  // refused writes. Returns false on a difference (the first mismatch kept).
   static constexpr unsigned kStateSweepEvery = 64;
   bool state_check_due() const { return state_check_due_; }
   template <typename Read>
@@ -137,7 +140,18 @@ class TranslatorScoreboard {
       p.reg_addr = r.offset;
       const uint32_t rtl = read(p).reg_rdata;
       coverage_.toggle.sample(port_.reg_rdata, rtl);
-      if (const uint32_t model = model_state(r); model != rtl) return state_differs(r, model, rtl, cycle);
+      coverage_.state_read.hit(r.committed_row >= 0 ? (r.mask ? kReadCommittedRow : kReadCommittedRowM)
+                               : r.mask                 ? kReadHeld
+                                                        : kReadRowM);
+      if (const uint32_t model = read_state(r); model != rtl) return state_differs(r, model, rtl, cycle);
+    }
+    // The refused word itself, where none of the above is it.
+    if (state_index_.find(last_write_offset_) == state_index_.end()) {
+      p.reg_addr = last_write_offset_;
+      const uint32_t rtl = read(p).reg_rdata;
+      coverage_.toggle.sample(port_.reg_rdata, rtl);
+      coverage_.state_read.hit(last_write_past_array_ ? kReadPastArray : kReadRefusedWord);
+      if (rtl != 0) return state_differs({last_write_offset_, refused_word_name(), 0u}, 0, rtl, cycle);
     }
     ++state_checks_;
     state_sweeps_ += sweep;
@@ -195,6 +209,12 @@ class TranslatorScoreboard {
     // committed ones are staged for the task type it addresses (CTRL and the
     // rest: for any task type). A field as wide as the word has no outside.
     CoverageGroup register_cross{"register cross", {}};  // its bins: the scoreboard's constructor
+    // The state checks' reads (check_state): a register the RTL holds, a
+    // committed row, a row j = m of an array or of the committed rows
+    // (0 due), the refused word where the RTL holds none (0 due), and a
+    // refused word one past an array.
+    CoverageGroup state_read{"state read", {"held register", "committed row", "row m", "committed row m", "refused word",
+                                            "past an array"}};
     ToggleCoverage toggle;  // every bit of every port (toggle_coverage.hpp)
     std::vector<const CoverageGroup*> groups() const {
       std::vector<const CoverageGroup*> g{&scheme,      &task_type,         &interleave, &register_write,
@@ -203,6 +223,7 @@ class TranslatorScoreboard {
       if (matrix_class.size()) g.insert(g.begin() + 1, &matrix_class);
       if (task_scheme_write.size()) g.push_back(&task_scheme_write);
       g.push_back(&register_cross);
+      g.push_back(&state_read);
       for (const CoverageGroup* t : toggle.groups()) g.push_back(t);
       return g;
     }
@@ -243,8 +264,12 @@ class TranslatorScoreboard {
     int committed_row = -1;  // the debug window: t * kMaxChannelBits + j, its high halves kMaxTaskTypes * kMaxChannelBits on
   };
   uint32_t model_state(const StateRegister& r) const;
+  uint32_t read_state(const StateRegister& r) const;  // the model's value; 0 where the RTL holds nothing
+  std::string refused_word_name() const;
+  enum StateReadBin : size_t { kReadHeld, kReadCommittedRow, kReadRowM, kReadCommittedRowM, kReadRefusedWord, kReadPastArray };
   bool state_differs(const StateRegister& r, uint32_t model, uint32_t rtl, uint64_t cycle);
   std::vector<StateRegister> state_registers_;
+  std::unordered_map<uint32_t, uint16_t> state_index_;  // offset -> state_registers_
   // Per task type: CTRL and that task type's registers (indices above); at
   // kMaxTaskTypes every register; for a write to no task type's, CTRL alone.
   std::array<std::vector<uint16_t>, kMaxTaskTypes + 2> state_of_task_;
@@ -253,6 +278,7 @@ class TranslatorScoreboard {
   bool state_check_due_ = false;
   uint64_t state_checks_ = 0, state_sweeps_ = 0;
   uint32_t last_write_offset_ = 0, last_write_value_ = 0;
+  bool last_write_past_array_ = false;
   RegStatus last_write_status_ = RegStatus::kOk;  // the model's answer to it (kOk: another block's register)
 
   // The bins of matrix_class past the baselines'.

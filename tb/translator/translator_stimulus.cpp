@@ -121,7 +121,7 @@ MatrixRows TranslatorStimulus::acceptable_rows() {
 // never committed, which the mapping must not use.
 void TranslatorStimulus::queue_matrix_sequence() {
   const size_t m = layout_.channel_bits.size();
-  const uint32_t t = static_cast<uint32_t>(rng_() % kMaxTaskTypes);
+  uint32_t t = static_cast<uint32_t>(rng_() % kMaxTaskTypes);
   const uint64_t r = rng_();
   MatrixRows rows(m);
   bool commit = true;
@@ -171,19 +171,30 @@ void TranslatorStimulus::queue_matrix_sequence() {
   if (rows.size() != m) return;
   // Staged and not committed: now and then followed by a misaligned
   // TASK_SCHEME write of a scheme's value (refused), which must leave the
-  // staged rows staged (the TASK_SCHEME write cross's misaligned bins); all
-  // rows staged then, so that a commit would take acceptable rows.
+  // staged rows staged (the TASK_SCHEME write cross's misaligned bins), or
+  // by such a value (mostly 3) one word past the TASK_SCHEME, XOR_VECTOR or
+  // MATRIX_ROW_HI array, which another block owns and which a decode one
+  // too loose takes for task type 0's (the index wraps): task type 0's rows
+  // then. All rows staged in both, so that a commit would take acceptable rows.
   const bool misaligned_after = !commit && (r >> 48) % 2 == 0;
+  const bool past_array_after = !commit && !misaligned_after && (r >> 33) % 2 == 0;
+  if (past_array_after) t = 0;
   for (size_t j = 0; j < m; ++j) {
-    if (!commit && !misaligned_after && (r >> (24 + j)) & 1) continue;
+    if (!commit && !misaligned_after && !past_array_after && (r >> (24 + j)) & 1) continue;
     const uint32_t at = 4 * (t * kMaxChannelBits + static_cast<uint32_t>(j));
     queued_.push_back({kRegMatrixRowLo + at, static_cast<uint32_t>(rows[j])});
     queued_.push_back({kRegMatrixRowHi + at, static_cast<uint32_t>(rows[j] >> 32)});
   }
   if (commit) queued_.push_back({kRegTaskScheme + 4 * t, static_cast<uint32_t>(Scheme::kMatrix)});
-  if (misaligned_after) {
-    static constexpr uint32_t kValues[5] = {0, 1, 2, 3, 0x80000003};
+  static constexpr uint32_t kValues[5] = {0, 1, 2, 3, 0x80000003};
+  if (misaligned_after)
     queued_.push_back({kRegTaskScheme + 4 * t + 1 + static_cast<uint32_t>((r >> 50) % 3), kValues[(r >> 52) % 5]});
+  if (past_array_after) {
+    static constexpr uint32_t kPast[4] = {kRegTaskScheme + 4 * kMaxTaskTypes, kRegTaskScheme + 4 * kMaxTaskTypes,
+                                          kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits,
+                                          kRegMatrixRowHi + 4 * kMaxTaskTypes * kMaxChannelBits};
+    const uint32_t at = kPast[(r >> 34) % 4];
+    queued_.push_back({at, at == kPast[0] && (r >> 36) % 2 ? static_cast<uint32_t>(Scheme::kMatrix) : kValues[(r >> 52) % 5]});
   }
 }
 

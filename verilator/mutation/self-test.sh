@@ -101,6 +101,20 @@ out=$("$check" --build "$build" --only in_the_sample --sample --work "$tmp/work-
 [ $? -eq 2 ] && grep -q -- "--only and --sample: one or the other" <<< "$out" || fail "--only with --sample: $out"
 [ ! -d "$tmp/work-bad" ] || fail "the sample's bad uses built something"
 
+# A mutant named by --only whose block none of the geometries has: exit 2.
+cat > "$tmp/lru-only.txt" <<'EOF'
+[lru_only]
+block: tlb_lru
+file:  rtl/gpumem_nested_tlb.sv
+bug:   a mutant of the LRU variant's block
+from:  assign req_ready_o = !rsp_valid_q || rsp_ready_i;
+to:    assign req_ready_o = rsp_ready_i;
+EOF
+out=$("$check" --build "$build" --table "$tmp/lru-only.txt" --only lru_only --config "$(dirname "$check")/../configs/examples/bfs-prefetch.yaml" \
+  --work "$tmp/work-bad" 2>&1)
+[ $? -eq 2 ] && grep -q -- "--only: lru_only (tlb_lru) applies to none of " <<< "$out" || fail "--only of a mutant no geometry has: $out"
+[ ! -d "$tmp/work-bad" ] || fail "--only of a mutant no geometry has: something was built"
+
 # 2. An equivalent mutant survives, a lint failure is stillborn, and a runner
 # that hangs with the watchdog out of reach is stopped by --timeout and not
 # counted as a kill (no hang report): exit 1.
