@@ -77,6 +77,13 @@ RtlTranslatorGeometry translator_geometry_of_config(const Config& cfg, SchemeSet
 inline constexpr std::array<uint32_t, 5> kRtlTranslatorRegisters{kRegCtrl, kRegTaskScheme, kRegXorVector, kRegMatrixRowLo,
                                                                  kRegMatrixRowHi};
 
+// The words one past the translator's arrays that it does not hold
+// (MATRIX_ROW_LO's is MATRIX_ROW_HI[0][0]), each another block's register:
+// a decode bound one too loose takes each for task type 0's (the index wraps).
+inline constexpr std::array<uint32_t, 3> kWordsPastTranslatorArrays{
+    kRegTaskScheme + 4 * kMaxTaskTypes, kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits,
+    kRegMatrixRowHi + 4 * kMaxTaskTypes * kMaxChannelBits};
+
 // The index in kRtlTranslatorRegisters of the register `def`, or -1.
 inline int translator_port_register_index(const RegisterDef* def) {
   for (size_t k = 0; def && k < kRtlTranslatorRegisters.size(); ++k)

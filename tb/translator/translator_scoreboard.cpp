@@ -31,15 +31,10 @@ int task_type_written(uint32_t offset) {
   return -1;
 }
 
-// The words one past the translator's arrays that the RTL does not hold
-// (MATRIX_ROW_LO's is MATRIX_ROW_HI[0][0]): an RTL whose bound is one too
-// loose takes each for task type 0's (the index wraps), so a refused write
-// there is checked on task type 0's registers.
-constexpr std::array<uint32_t, 3> kPastArrays{kRegTaskScheme + 4 * kMaxTaskTypes,
-                                              kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits,
-                                              kRegMatrixRowHi + 4 * kMaxTaskTypes * kMaxChannelBits};
+// A refused write there is checked on task type 0's registers.
 bool past_an_array(uint32_t offset) {
-  return std::find(kPastArrays.begin(), kPastArrays.end(), offset) != kPastArrays.end();
+  const auto& past = kWordsPastTranslatorArrays;
+  return std::find(past.begin(), past.end(), offset) != past.end();
 }
 
 // "bits 12 14 17" of an address mask.
