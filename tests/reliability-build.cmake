@@ -4,7 +4,7 @@
 # UndefinedBehaviorSanitizer and the libFuzzer targets (docs/reliability.md).
 # Incremental like any build.
 #   -DSOURCE_DIR=... -DBINARY_DIR=... -DCXX=clang++ -DJOBS=2 [-DLAUNCHER=ccache]
-#   [-DRTL_TEST_CACHE=<main build>/tests/rtl-cache]
+#   [-DRTL_TEST_CACHE=<main build>/tests/rtl-cache] [-DVERILATED_FROM=<main build>]
 # tests/tsan-build.cmake includes it for another build, setting BUILD_NAME,
 # BUILD_ARGS (the configure options) and BUILD_TARGET (what to build) first.
 if(NOT DEFINED BUILD_ARGS)
@@ -21,6 +21,11 @@ endif()
 # And its CLI tests share the main build's RTL cache (tests/CMakeLists.txt).
 if(RTL_TEST_CACHE)
   list(APPEND BUILD_ARGS -DGPUMEM_RTL_TEST_CACHE=${RTL_TEST_CACHE})
+endif()
+# And it links the main build's Verilated libraries instead of verilating the
+# RTL again (GPUMEM_VERILATED_FROM, verilator/CMakeLists.txt).
+if(VERILATED_FROM)
+  list(APPEND BUILD_ARGS -DGPUMEM_VERILATED_FROM=${VERILATED_FROM})
 endif()
 # Configured again when the options differ from the last configure's, so an
 # older build folder picks up a change to them.
