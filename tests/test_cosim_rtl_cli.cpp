@@ -41,6 +41,33 @@ std::string edited(const std::string& path, const std::string& from, const std::
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
+// The first line of docs/cosim.md's example block after `intro` that `out`
+// does not print ("" when every line of the block is a whole line of `out`,
+// in order): the page's examples are runs a test makes.
+std::string doc_example_missing_from(const std::string& intro, const std::string& out) {
+  const std::string doc = slurp(kSource + "/docs/cosim.md");
+  const size_t at_intro = doc.find(intro);
+  if (at_intro == std::string::npos) return "docs/cosim.md no longer has the example " + intro;
+  const size_t open = doc.find("```\n", at_intro) + 4, close = doc.find("\n   ```", open);
+  if (close == std::string::npos) return "the example " + intro + " has no end";
+  std::istringstream shown(doc.substr(open, close - open));
+  size_t at = 0;
+  for (std::string line; std::getline(shown, line);) {
+    line.erase(0, std::min<size_t>(3, line.find_first_not_of(' ')));  // the list item's indent
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (line.empty()) continue;
+    size_t found = at;
+    for (found = out.find(line, found); found != std::string::npos; found = out.find(line, found + 1)) {
+      const size_t end = out.find_first_not_of(' ', found + line.size());
+      if ((found == 0 || out[found - 1] == '\n') && (end == std::string::npos || out[end] == '\n')) break;
+    }
+    if (found == std::string::npos)
+      return "docs/cosim.md shows a line the run does not print (after what it matched):\n" + line + "\n---- output:\n" + out;
+    at = found + line.size();
+  }
+  return "";
+}
+
 // The summary's count lines (compared, writes; translations, flushes, resets):
 // the same run gives the same in either mode.
 std::string counts(const std::string& out) {
@@ -370,28 +397,29 @@ TEST_F(Cli, CosimOfAUsersRtlReportsItsOwnWavesAndAReplayThatRunsFromAnyFolder) {
   EXPECT_EQ(replayed.substr(replayed.find("\nMISMATCH (")), report);
   EXPECT_TRUE(fs::is_empty(path("elsewhere"))) << "the replay's files go where the run's went";
 
-  // docs/cosim.md ("Debugging a mismatch with waves") shows this run: each
-  // line of its example is a whole line of the output, in order.
-  const std::string doc = slurp(kSource + "/docs/cosim.md");
-  const size_t intro = doc.find("Example (`tests/rtl/two_stage_translator.sv`");
-  ASSERT_NE(intro, std::string::npos) << "docs/cosim.md no longer has the example";
-  const size_t open = doc.find("```\n", intro) + 4, close = doc.find("\n   ```", open);
-  ASSERT_NE(close, std::string::npos);
-  std::istringstream shown(doc.substr(open, close - open));
-  size_t at = 0;
-  for (std::string line; std::getline(shown, line);) {
-    line.erase(0, std::min<size_t>(3, line.find_first_not_of(' ')));  // the list item's indent
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    if (line.empty()) continue;
-    size_t found = at;
-    for (found = bad.out.find(line, found); found != std::string::npos; found = bad.out.find(line, found + 1)) {
-      const size_t end = bad.out.find_first_not_of(' ', found + line.size());
-      if ((found == 0 || bad.out[found - 1] == '\n') && (end == std::string::npos || bad.out[end] == '\n')) break;
-    }
-    ASSERT_NE(found, std::string::npos) << "docs/cosim.md shows a line the run does not print (after what it matched):\n"
-                                        << line << "\n---- output:\n" << bad.out;
-    at = found + line.size();
-  }
+  // docs/cosim.md ("Debugging a mismatch with waves") shows this run.
+  EXPECT_EQ(doc_example_missing_from("Example (`tests/rtl/two_stage_translator.sv`", bad.out), "");
+}
+
+// The TLB's example of the same page: the project's RTL with the mutation
+// check's tree-PLRU mutant (its row of verilator/mutation/mutants.txt, so the
+// example is that mutant's report), run as the page says.
+TEST_F(Cli, CosimOfAMutantTlbPrintsTheReportDocsCosimShows) {
+  const std::string table = slurp(kSource + "/verilator/mutation/mutants.txt");
+  const size_t row = table.find("[tlb_plru_victim_inverted]\n");
+  ASSERT_NE(row, std::string::npos) << "the mutant left the table";
+  auto field = [&](const std::string& key) {
+    const size_t at = table.find("\n" + key + ":", row);
+    const size_t from = table.find_first_not_of(' ', at + key.size() + 2);
+    return table.substr(from, table.find('\n', from) - from);
+  };
+  fs::create_directories(path("mine"));
+  fs::copy_file(kDefault, path("mine/my.yaml"));
+  write("mine/gpumem_nested_tlb.sv", edited(kProjectTlb, field("from"), field("to")));
+  const Result bad = run_env_in({kSharedCache}, path("mine").string(),
+                                {"cosim", "--config", "my.yaml", "--block", "tlb", "--rtl", "gpumem_nested_tlb.sv"});
+  ASSERT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_EQ(doc_example_missing_from("Example (rtl/gpumem_nested_tlb.sv with the mutant", bad.out), "");
 }
 
 TEST_F(Cli, CosimOfATlbWithAnotherResponseLatencyAgreesAndCatchesItsOneLineBug) {
