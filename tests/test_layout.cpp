@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -407,6 +408,32 @@ TEST(DocsPaths, EverySourcePathACommentNamesExists) {
     }
   EXPECT_GT(files, 200u) << "the scan found too few source files to mean anything";
   EXPECT_GT(checked, 100u) << "the scan found too few paths in comments to mean anything";
+}
+
+}  // namespace
+
+namespace {
+
+// What a patch or an editor leaves beside a file (a rejected hunk, the
+// original a merge tool kept, a backup) is never part of the tree: one was
+// committed once (sc_models/channel/dram_controller.cpp's pre-patch copy).
+// Reads the files git tracks; outside a git checkout there is nothing to judge.
+TEST(TreeContents, NoPatchOrEditorLeftoverIsTracked) {
+  const std::string cmd = "git -C '" + std::string(GPUMEM_SOURCE_DIR) + "' ls-files 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string listing;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) listing.append(buf, n);
+  if (pclose(pipe) != 0 || listing.empty()) GTEST_SKIP() << "not a git checkout";
+  const std::vector<std::string> leftovers{".orig", ".rej", ".bak", ".swp", "~"};
+  std::istringstream in(listing);
+  size_t files = 0;
+  for (std::string f; std::getline(in, f); ++files)
+    for (const std::string& end : leftovers)
+      if (f.size() > end.size() && f.compare(f.size() - end.size(), end.size(), end) == 0)
+        ADD_FAILURE() << f << " is a patch or editor leftover (its name ends in " << end << ")";
+  EXPECT_GT(files, 200u) << "git listed too few files to mean anything";
 }
 
 }  // namespace
