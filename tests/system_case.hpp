@@ -312,7 +312,10 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
     d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: "
       << (ch.percent(50) ? "open" : "closed") << ", refresh: " << (ch.percent(50) ? "all_bank" : "per_bank")
       << ", write_high: " << high << ", write_low: " << ch.pick(0, high - 1) << ", read_queue: " << ch.pick(1, 32)
-      << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: 2000}}";
+      << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: 2000}";
+    // In at, half of these with Ramulator 2's order of commands (drawn after the rest).
+    if (at && ch.percent(50)) d << ", row_commands: any";
+    d << "}";
     const size_t from = config.find("service_cycles: "), to = config.find(',', from);
     config.replace(from, to - from, d.str());
     summary << " dram:" << preset;

@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "channel/dram_channel.hpp"
 #include "channel/dram_controller.hpp"
@@ -169,6 +170,47 @@ TEST(DramController, RowHitCapBoundsHowLongHitsHoldTheOlderRequestsPrecharge) {
   EXPECT_EQ(second_hit(4), std::make_pair(RowResult::kHit, int64_t{16}));
   // Cap 1: one hit has overtaken; the precharge goes when ready (11), and the second hit reopens its row later.
   EXPECT_EQ(second_hit(1), std::make_pair(RowResult::kConflict, int64_t{11}));
+}
+
+// memory.dram.row_commands: any (Ramulator 2's FRFCFS: first ready, then
+// oldest, whatever the command): a younger request's precharge, legal while
+// an older hit waits on tCCD_L, closes the hit's row, which is then opened
+// again. With row_commands: oldest (the default) only the bank's oldest
+// request has row commands, so the hit goes first.
+TEST(DramController, WithRowCommandsAnyAYoungerRequestClosesTheRowAnOlderHitWaitsFor) {
+  const auto run = [](bool any) {
+    DramSpec s = toy();
+    s.row_commands_any = any;
+    Ctl d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                     // ACT 0, RD 4: row 0 open
+    const uint64_t hit = d.read(5, d.addr(0, 0, 0, 0, 1));   // its RD no earlier than 9 (tCCD_L)
+    const uint64_t other = d.read(6, d.addr(0, 0, 0, 1));    // its PRE legal at 8 (tRAS; tRTP: 6)
+    const auto h = d.of(hit), o = d.of(other);
+    d.drain();
+    return std::make_tuple(h.row, h.finish, o.finish, d.cycle(PRE), d.count(ACT));
+  };
+  // oldest: the hit's RD 9; PRE 11 (RD + tRTP); ACT 14 (PRE + tRP), RD 18.
+  EXPECT_EQ(run(false), std::make_tuple(RowResult::kHit, uint64_t{9 + 5 + 2}, uint64_t{18 + 5 + 2}, int64_t{8 + 3}, size_t{2}));
+  // any: PRE 8 for the younger; the older reopens row 0 first: ACT 13 (tRC), RD 17;
+  // then PRE 21 (ACT + tRAS), ACT 26 (ACT + tRC), RD 30.
+  EXPECT_EQ(run(true), std::make_tuple(RowResult::kMiss, uint64_t{17 + 5 + 2}, uint64_t{30 + 5 + 2}, int64_t{8}, size_t{3}));
+}
+
+// With an active buffer (Ramulator 2's controller serves it before its
+// other buffers), the column command of a request whose row was activated
+// for it goes before an older hit's, when both can go.
+TEST(DramController, AColumnCommandOfTheActiveBufferGoesBeforeAnOlderHits) {
+  const auto run = [](unsigned active_buffer) {
+    DramSpec s = toy();
+    s.bank_queue = 0, s.active_buffer = active_buffer;
+    Ctl d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                     // ACT 0, RD 4: bank 0's row 0
+    const uint64_t older = d.read(1, d.addr(0, 0, 0, 0, 1));  // a hit: RD no earlier than 9 (tCCD_L)
+    const uint64_t activated = d.read(2, d.addr(0, 0, 1, 0)); // bank 1, same bank group: ACT 5 (RD 4 went first), RD 9
+    return std::make_pair(d.of(activated).finish, d.of(older).finish);
+  };
+  EXPECT_EQ(run(4), std::make_pair(uint64_t{9 + 5 + 2}, uint64_t{14 + 5 + 2}));
+  EXPECT_EQ(run(0), std::make_pair(uint64_t{14 + 5 + 2}, uint64_t{9 + 5 + 2}));
 }
 
 TEST(DramController, RefreshClosesTheRankAtItsDueCycle_tREFIAndtRFC) {
@@ -418,6 +460,7 @@ TEST(DramController, SkippingBanksThatCannotIssueYetChangesNothing) {
     if (trial % 3 == 0) s.prefetch_drop_cycles = 50 + rng() % 400;
     if (s.bank_queue == 0 && trial % 4 == 1) s.active_buffer = 1 + rng() % 33;
     s.prefetch_below_demand = trial % 7 != 0;
+    s.row_commands_any = trial % 6 == 3;
     s.timing.tREFI = 2 * s.timing.tRFC + rng() % 3000;
     Ctl all(s), skip(s);
     all.c.visit_every_bank(true);

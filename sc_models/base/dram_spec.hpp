@@ -87,6 +87,14 @@ struct DramSpec {
   // simulation.timing: at only: whether prefetches rank below demand reads
   // (Lee et al.) or as any read (FR-FCFS among all, none dropped).
   bool prefetch_below_demand = true;
+  // simulation.timing: at only: whose row command a bank may issue. false
+  // (row_commands: oldest): its oldest request's only, so a younger request
+  // never closes a row an older one is about to hit (DRAMsim3's precharge
+  // arbitration). true (any): any request's whose command is legal, oldest
+  // first, as Ramulator 2's FRFCFS (first ready, then oldest, whatever the
+  // command); a precharge then waits only for a request whose row was
+  // opened for it.
+  bool row_commands_any = false;
   // Permutation-based interleaving: bit j of the bank address (the bank's
   // bits, then the bank group's, least significant first) is XORed with the
   // parity of these channel-local address bits (none of them a bank or bank

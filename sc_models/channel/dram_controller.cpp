@@ -226,7 +226,7 @@ void DramController::survey(const std::vector<Entry>& q, bool started_only, uint
     } else if (e.seq < oldest_[bi]->seq) {
       oldest_[bi] = &e;
     }
-    if (b.open && b.row == e.at.row) has_hit_[bi] |= e.prefetch ? 2 : 1;
+    if (b.open && b.row == e.at.row) has_hit_[bi] |= (e.prefetch ? 2 : 1) | (e.started ? 4 : 0);
   }
 }
 
@@ -248,7 +248,7 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
       continue;
     }
     if (b.open && b.row == e.at.row) {
-      if (column_cmd.queue && column_cmd.seq < e.seq) {
+      if (column_cmd.before(e)) {
         undecided_ = true;
         continue;
       }
@@ -265,12 +265,14 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
         continue;
       }
       undecided_ = true;
-      column_cmd = {k, &q, i, e.seq};
+      column_cmd = {k, &q, i, e.seq, e.active};
       continue;
     }
     // A row command: only for the bank's oldest request, so a bank serves
-    // its requests in order apart from the hits that overtake.
-    if (oldest_[bi] != &e) continue;
+    // its requests in order apart from the hits that overtake (row_commands:
+    // any: for whichever request comes first here, that is the oldest whose
+    // command is legal).
+    if (oldest_[bi] != &e && !spec_.row_commands_any) continue;
     // A prefetch opens or closes no row while a demand read the scheduler
     // could serve is queued.
     if (e.prefetch && schedulable_demands_ > 0) {
@@ -286,7 +288,9 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
       // The row stays open while younger requests hit it, until row_hit_cap
       // of them have gone past this one.
       // (A demand request's precharge is held for demand hits only.)
-      if ((has_hit_[bi] & (e.prefetch ? 3 : 1)) && b.bypassed < spec_.row_hit_cap) continue;
+      // (row_commands: any: held only for a request the row was opened for.)
+      if (spec_.row_commands_any ? (has_hit_[bi] & 4) != 0 : (has_hit_[bi] & (e.prefetch ? 3 : 1)) && b.bypassed < spec_.row_hit_cap)
+        continue;
       k = DramCommandKind::kPrecharge;
     }
     if (b.row_not_before > t) {
@@ -435,8 +439,10 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   if (write_queue_takes_part) consider(write_queue_, !writes, t, row_cmd, column_cmd);
   if (row_used) row_cmd.queue = nullptr;
   if (!dual && row_cmd.queue && column_cmd.queue) {
-    // One command bus: the older request's command.
-    if (row_cmd.seq < column_cmd.seq) column_cmd.queue = nullptr;
+    // One command bus: the older request's command (a column command of the
+    // active buffer's first, as Ramulator 2's controller serves that buffer
+    // before the others).
+    if (!column_cmd.active && row_cmd.seq < column_cmd.seq) column_cmd.queue = nullptr;
     else row_cmd.queue = nullptr;
   }
   bool issued = row_used;

@@ -132,6 +132,9 @@ class DramController {
     std::vector<Entry>* queue = nullptr;
     size_t index = 0;
     uint64_t seq = kNever;
+    bool active = false;  // its request is in the active buffer: its column command goes first
+    // Whether this choice goes before request `e`'s command of the same kind.
+    bool before(const Entry& e) const { return queue && (active != e.active ? active : seq < e.seq); }
   };
 
   size_t bank_index(const DramAddress& a) const {
@@ -194,7 +197,7 @@ class DramController {
   uint64_t soonest_ = kNever;  // during a step: the earliest cycle a command not issued could
   // Per bank, during a step: its oldest request and whether a request hits its open row.
   std::vector<const Entry*> oldest_;
-  std::vector<uint8_t> has_hit_;  // bit 0: a demand request hits the open row; bit 1: a prefetch
+  std::vector<uint8_t> has_hit_;  // bit 0: a demand request hits the open row; bit 1: a prefetch; bit 2: one the row was opened for
   std::vector<uint64_t> seen_;  // per bank: the step (generation) that last surveyed it
   uint64_t generation_ = 0;
   bool visit_every_bank_ = false;

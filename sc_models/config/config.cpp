@@ -101,6 +101,10 @@ Config parse_config(const std::string& text, const std::string& source) {
                                             m["dram"]["prefetch_priority"])
     r.fail(m["dram"]["prefetch_priority"], "memory.dram.prefetch_priority",
            "applies to simulation.timing: at only (lt plans each prefetch on arrival, as any read)");
+  if (const YAML::Node m = root["memory"]; cfg.simulation.timing != TimingMode::kAt && m && m.IsMap() && m["dram"] && m["dram"].IsMap() &&
+                                            m["dram"]["row_commands"])
+    r.fail(m["dram"]["row_commands"], "memory.dram.row_commands",
+           "applies to simulation.timing: at only (lt plans each request's commands on arrival)");
   if (cfg.simulation.timing != TimingMode::kAt && cfg.frontend.scheduler != WarpScheduler::kLrr)
     r.fail(root["frontend"]["scheduler"], "frontend.scheduler",
            "gto applies to simulation.timing: at only (lt issues each SM's requests in CN106407063B's order)");

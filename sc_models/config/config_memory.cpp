@@ -112,7 +112,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   if (n) {
     r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
                         "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
-                        "write_high", "write_low", "row_hit_cap", "active_buffer", "prefetch_drop_cycles", "prefetch_priority", "bank_xor", "timing"});
+                        "write_high", "write_low", "row_hit_cap", "active_buffer", "prefetch_drop_cycles", "prefetch_priority", "row_commands", "bank_xor", "timing"});
     r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
     DramOrganization& o = d.org;
     const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
@@ -182,6 +182,12 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
       if (v == "low") d.prefetch_below_demand = true;
       else if (v == "equal") d.prefetch_below_demand = false;
       else r.fail(pp, k + ".prefetch_priority", "'" + v + "' is not one of: low, equal");
+    }
+    if (const auto rc = n["row_commands"]) {
+      const std::string v = r.to_string(rc, k + ".row_commands");
+      if (v == "oldest") d.row_commands_any = false;
+      else if (v == "any") d.row_commands_any = true;
+      else r.fail(rc, k + ".row_commands", "'" + v + "' is not one of: oldest, any");
     }
     const YAML::Node wq = n["write_high"] ? n["write_high"] : n["write_queue"] ? n["write_queue"] : n;
     if (d.write_high > d.write_queue)
