@@ -16,7 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "tlm_full_path.hpp"
 
 namespace {
@@ -147,8 +147,7 @@ int sc_main(int argc, char* argv[]) {
     }
   }
 
-  sc_core::sc_start();
-  gpumem::sanitizer_back_on_main_stack();
+  gpumem::run_kernel();
   double seconds[kKinds] = {};
   for (unsigned k = 0; k < kKinds; ++k)
     for (unsigned r = 0; r < rounds; ++r) {

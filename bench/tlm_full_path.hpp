@@ -12,7 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
@@ -107,8 +107,7 @@ struct Run {
 inline double tlm_full_path_rate(uint64_t requests) {
   gpumem::Clock clock(1.0);
   Run run("full", FullPathYaml(requests, kFullPathRange).physical(), clock, false, false);
-  sc_core::sc_start();
-  gpumem::sanitizer_back_on_main_stack();
+  gpumem::run_kernel();
   if (run.failed(requests)) throw std::runtime_error("the TLM full path failed");
   return requests / run.player->wall_seconds();
 }

@@ -15,7 +15,6 @@
 #include <sstream>
 
 #include "base/hex.hpp"
-#include "base/sanitizer.hpp"
 #include "frontend/bfs_trace.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "params/frontend_params.hpp"
@@ -173,7 +172,6 @@ SimulationResult traverse(const std::string& yaml) {
 
 TEST(BfsPath, RmatTraversalThroughTheModelReadsTheCsrAndItsOwnWrites) {
   EXPECT_TRUE(traverse(kConfig).l1.empty());
-  sanitizer_back_on_main_stack();
 }
 
 TEST(BfsPath, WithAnL1EveryReadStillReturnsTheCsrAndItsOwnWrites) {
@@ -187,7 +185,6 @@ TEST(BfsPath, WithAnL1EveryReadStillReturnsTheCsrAndItsOwnWrites) {
   EXPECT_GT(t.mshr_full_stalls, 0u);
   EXPECT_EQ(t.hits + t.mshr_merges + t.misses, t.reads);
   EXPECT_EQ(r.l1[0].invalidations, r.sequence.kernels - 1) << "every launch after the first";
-  sanitizer_back_on_main_stack();
 }
 
 // The last word each read returned, by address.
@@ -240,28 +237,23 @@ void levels_read_back(const std::string& yaml) {
 
 TEST(BfsPath, LevelsReadBackFromSimulatedMemoryEqualAPlainBfs) {
   levels_read_back(kConfig);
-  sanitizer_back_on_main_stack();
 }
 
 TEST(BfsPath, LevelsReadBackThroughL1sEqualAPlainBfs) {
   levels_read_back(with_l1());
-  sanitizer_back_on_main_stack();
 }
 
 // Prefetching never changes what the program reads.
 TEST(BfsPath, LevelsReadBackWithStridePrefetchingEqualAPlainBfs) {
   levels_read_back(with_prefetch("stride", levels_graph()));
-  sanitizer_back_on_main_stack();
 }
 
 TEST(BfsPath, LevelsReadBackWithBfsPrefetchingEqualAPlainBfs) {
   levels_read_back(with_prefetch("bfs", levels_graph()));
-  sanitizer_back_on_main_stack();
 }
 
 TEST(BfsPath, LevelsReadBackWithBfsPrefetchingIntoABufferEqualAPlainBfs) {
   levels_read_back(with_prefetch("bfs", levels_graph(), ", fill: buffer, buffer_lines: 8"));
-  sanitizer_back_on_main_stack();
 }
 
 TEST(BfsPath, WithBfsPrefetchingEveryReadStillReturnsTheCsrAndItsOwnWrites) {
@@ -272,7 +264,6 @@ TEST(BfsPath, WithBfsPrefetchingEveryReadStillReturnsTheCsrAndItsOwnWrites) {
   EXPECT_GT(t.useful, 0u);
   EXPECT_GT(t.issued_by_array[static_cast<unsigned>(GraphArray::kVisitedlist)], 0u) << "the chain reaches its last step";
   EXPECT_EQ(t.generated, t.redundant + t.dropped + t.issued);
-  sanitizer_back_on_main_stack();
 }
 
 }  // namespace

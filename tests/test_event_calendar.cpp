@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "payload/clock.hpp"
 #include "payload/event_calendar.hpp"
 
@@ -32,15 +32,14 @@ TEST(EventCalendar, WakersActOnceAfterTheActionsOfTheirCycleInTheOrderTheyWereAd
     if (b_first) calendar.at(calendar.now(), 0, 0, [&] { note("y0"); });
     b_first = false;
   });
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborated; the kernel waits at cycle 0
+  run_kernel(sc_core::SC_ZERO_TIME);  // elaborated; the kernel waits at cycle 0
   calendar.wake(b, 9);
   calendar.wake(b, 5);  // earlier: B acts at 5, not at 9
   calendar.wake(b, 7);  // later than it is due: nothing changes
   calendar.wake(a, 5);
   calendar.at(5, 2, 0, [&] { note("x2"); });
   calendar.at(5, 1, 0, [&] { note("x1"); });
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   ASSERT_FALSE(calendar.failure());
   EXPECT_EQ(log, (std::vector<std::string>{"x1@5", "x2@5", "A@5", "B@5", "y0@5", "A@8"}));
 }
@@ -50,11 +49,10 @@ TEST(EventCalendar, AWakerThatThrowsStopsTheCalendarWithItsException) {
   EventCalendar calendar("calendar", clock);
   bool later_ran = false;
   const unsigned w = calendar.add_waker([] { throw std::runtime_error("controller failed"); });
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  run_kernel(sc_core::SC_ZERO_TIME);
   calendar.wake(w, 3);
   calendar.at(4, 0, 0, [&] { later_ran = true; });
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   ASSERT_TRUE(calendar.failure());
   EXPECT_THROW(std::rethrow_exception(calendar.failure()), std::runtime_error);
   EXPECT_FALSE(later_ran);

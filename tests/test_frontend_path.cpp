@@ -8,7 +8,6 @@
 #include <random>
 #include <sstream>
 
-#include "base/sanitizer.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
@@ -153,12 +152,10 @@ void run_and_check(const std::string& position) {
 
 TEST(FrontendPath, ReadsSeeTheTracesWritesAndMemoryInitAfterTheMmu) {
   run_and_check("after_mmu");
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendPath, ReadsSeeTheTracesWritesAndMemoryInitBeforeTheMmu) {
   run_and_check("before_mmu");
-  sanitizer_back_on_main_stack();
 }
 
 // When the SMs issue, on a hand-worked case: one channel slot of 10 cycles
@@ -198,7 +195,6 @@ TEST(FrontendTiming, AnSmIssuesOnlyWhileAnMshrIsFree) {
   EXPECT_EQ(r.sms[0].mshr_wait_cycles, (10u - 2) + (20u - 11));
   EXPECT_EQ(r.sms[0].dependency_wait_cycles, 0u);
   EXPECT_EQ(r.sms[0].latency_max, 20u);
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, AWarpWaitsForItsDependentDataAndAKernelForThePreviousOne) {
@@ -213,7 +209,6 @@ TEST(FrontendTiming, AWarpWaitsForItsDependentDataAndAKernelForThePreviousOne) {
   const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 10}, {10, 20}, {20, 30}};
   EXPECT_EQ(log.issue_completion, want);
   EXPECT_EQ(r.sms[0].dependency_wait_cycles, 10u - 2);
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, EveryRequestOfAKernelWaitsForThePreviousKernel) {
@@ -232,7 +227,6 @@ TEST(FrontendTiming, EveryRequestOfAKernelWaitsForThePreviousKernel) {
   run_text(yaml, t, log);
   const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 10}, {10, 20}, {10, 30}};
   EXPECT_EQ(log.issue_completion, want);
-  sanitizer_back_on_main_stack();
 }
 
 struct L1Log : CompletionObserver {
@@ -268,7 +262,6 @@ TEST(FrontendTiming, AnL1AnswersAHitAfterItsLatencyAMissAfterItsFillAndAMergeWit
   ASSERT_EQ(r.l1.size(), 1u);
   EXPECT_EQ(r.l1[0].fills, 2u);
   EXPECT_EQ(r.channel_accesses[0], 2u) << "only the two fills reached memory";
-  sanitizer_back_on_main_stack();
 }
 
 // Two dependent loads of one warp with an ordering latency of 50: in the
@@ -285,12 +278,10 @@ uint64_t second_issue(const char* timing) {
 
 TEST(FrontendTiming, WithOrderingIssueTimingTheOrderingsGapsStay) {
   EXPECT_EQ(second_issue("ordering"), 51u);
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, WithMemoryIssueTimingTheDataDecides) {
   EXPECT_EQ(second_issue("memory"), 10u);
-  sanitizer_back_on_main_stack();
 }
 
 // issue_timing: memory in front of a memory with 100 cycles of pipelined
@@ -323,7 +314,6 @@ TEST(FrontendTiming, WithMemoryIssueTimingAnInstructionsLinesIssueTogetherAndThe
   EXPECT_EQ(log.issue_completion, want);
   ASSERT_EQ(r.sms.size(), 1u);
   EXPECT_EQ(r.sms[0].dependency_wait_cycles, 130u - 4) << "only the second load waited for data, from cycle 4";
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, WithMemoryIssueTimingAnotherWarpsWaitDoesNotSplitAnInstruction) {
@@ -343,7 +333,6 @@ TEST(FrontendTiming, WithMemoryIssueTimingAnotherWarpsWaitDoesNotSplitAnInstruct
   run_text(y.c_str(), t, log);
   const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 110}, {1, 120}, {2, 130}, {3, 113}, {4, 140}, {140, 250}};
   EXPECT_EQ(log.issue_completion, want);
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, WithMemoryIssueTimingAnSmsMshrsAreHeldUntilTheMemoryAnswers) {
@@ -358,7 +347,6 @@ TEST(FrontendTiming, WithMemoryIssueTimingAnSmsMshrsAreHeldUntilTheMemoryAnswers
   const std::vector<std::pair<uint64_t, uint64_t>> want{{0, 110}, {1, 120}, {110, 220}, {120, 230}};
   EXPECT_EQ(log.issue_completion, want);
   EXPECT_EQ(r.sms[0].mshr_wait_cycles, (110u - 2) + (120u - 111));
-  sanitizer_back_on_main_stack();
 }
 
 TEST(FrontendTiming, WithADramMemoryAnInstructionsLinesIssueTogetherAndTheNextInstructionWaitsForAll) {
@@ -383,7 +371,6 @@ TEST(FrontendTiming, WithADramMemoryAnInstructionsLinesIssueTogetherAndTheNextIn
   // unloaded round trips one after the other would be.
   EXPECT_GT(first_back, 10u) << "a DRAM read takes tens of cycles";
   EXPECT_LT(last_back, 2 * first_back);
-  sanitizer_back_on_main_stack();
 }
 
 }  // namespace

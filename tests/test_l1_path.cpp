@@ -11,7 +11,6 @@
 #include <sstream>
 #include <vector>
 
-#include "base/sanitizer.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
@@ -47,7 +46,6 @@ TEST(L1Path, AWriteUpdatesTheLineOfTheAddressTheSmSent) {
   auto source = read_thread_trace(in, "t.csv");
   Seen seen;
   run_thread_simulation(cfg, *source, {&seen});
-  sanitizer_back_on_main_stack();
   const std::vector<L1Result> want{L1Result::kMiss, L1Result::kWriteHit, L1Result::kWriteMiss, L1Result::kHit};
   EXPECT_EQ(seen.l1, want);
   ASSERT_EQ(seen.value.size(), 4u);
@@ -70,7 +68,6 @@ SimulationResult run_timed(const std::string& yaml, const std::string& trace, Ti
   std::istringstream in(trace);
   auto source = read_thread_trace(in, "t.csv");
   SimulationResult r = run_thread_simulation(cfg, *source, {&seen});
-  sanitizer_back_on_main_stack();
   return r;
 }
 

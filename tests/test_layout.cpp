@@ -436,4 +436,28 @@ TEST(TreeContents, NoPatchOrEditorLeftoverIsTracked) {
   EXPECT_GT(files, 200u) << "git listed too few files to mean anything";
 }
 
+// The kernel runs only through run_kernel() (sc_models/payload/run_kernel.hpp),
+// which sets AddressSanitizer's picture of the stack after it: an sc_start()
+// written anywhere else would leave a sanitizer build's later calls to
+// report a false stack overflow.
+TEST(TreeContents, EveryKernelRunGoesThroughRunKernel) {
+  const fs::path src(GPUMEM_SOURCE_DIR);
+  size_t files = 0;
+  for (const char* folder : {"sc_models", "tb", "tests", "bench", "cli"})
+    for (const auto& e : fs::recursive_directory_iterator(src / folder)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cpp" && ext != ".hpp")) continue;
+      if (e.path() == src / "sc_models/payload/run_kernel.hpp" || e.path() == src / "tests/test_layout.cpp") continue;
+      ++files;
+      std::ifstream in(e.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        const auto at = line.find("sc_start(");
+        if (at != std::string::npos && line.find("//") > at)
+          ADD_FAILURE() << rel(e.path()) << ":" << n << " runs the kernel with sc_start(); call run_kernel() instead";
+      }
+    }
+  EXPECT_GT(files, 200u) << "the scan found too few source files to mean anything";
+}
+
 }  // namespace

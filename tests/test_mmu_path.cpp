@@ -13,7 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_params.hpp"
 #include "params/profile_store.hpp"
@@ -141,8 +141,7 @@ void how_cycle_is_now_plus_delay(const std::string& position) {
   player.memory.bind(check.target);
   check.initiator.bind(memory.request_target());
   player.start_after(driver.ready());
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   ASSERT_FALSE(player.failure());
   EXPECT_EQ(check.checked, 20000u);
   EXPECT_GT(check.walked, 1000u) << "walks must be in the mix: they add cycles on the walker's own payload";

@@ -11,7 +11,6 @@
 #include <random>
 #include <sstream>
 
-#include "base/sanitizer.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
@@ -81,7 +80,6 @@ TEST(StridedPath, SavedMessagesAreExact) {
     EXPECT_EQ(s.completion, 4u);
   }
   EXPECT_EQ(r.channel_accesses, (std::vector<uint64_t>{2, 2, 2, 2}));
-  sanitizer_back_on_main_stack();
 }
 
 TEST(StridedPath, StoresOneElementPerGranuleAndThreadsSharingAnAddress) {
@@ -111,7 +109,6 @@ TEST(StridedPath, StoresOneElementPerGranuleAndThreadsSharingAnAddress) {
   // Of two threads at one address the later in lane order wrote last.
   ASSERT_EQ(back.value.size(), 8u);
   for (unsigned e = 0; e < 8; ++e) EXPECT_EQ(back.value[256 * e], 0x1000u + 2 * e + 1) << e;
-  sanitizer_back_on_main_stack();
 }
 
 // With an MMU, a strided request whose last element is past the mapped
@@ -133,7 +130,6 @@ TEST(StridedPath, AFaultInOneElementFailsTheWholeRequest) {
   ASSERT_EQ(r.faults.size(), 1u);
   EXPECT_EQ(r.faults[0].va, 0x11000u);
   EXPECT_EQ(r.strided.messages, 0u);
-  sanitizer_back_on_main_stack();
 }
 
 // Strided reads read what element-by-element requests read: every scheme,
@@ -255,7 +251,6 @@ TEST_P(StridedSchemes, ReadsEqualElementByElementReads) {
     EXPECT_EQ(r.strided.requests, 0u);
     EXPECT_GT(r.sequence.requests, 12u);
   }
-  sanitizer_back_on_main_stack();
 }
 
 std::vector<SchemeCase> scheme_cases() {

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "base/sanitizer.hpp"
+#include "payload/issue_clock.hpp"
+#include "payload/payload_extensions.hpp"
+#include "payload/run_kernel.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_params.hpp"
 #include "driver/tlm_driver.hpp"
@@ -238,8 +240,7 @@ TEST(TlmPath, RegisterBankErrorResponsesOverTlm) {
     seen.emplace_back("good read", p.access(tlm::TLM_READ_COMMAND, kRegXorVector, 4, reinterpret_cast<uint8_t*>(&v)));
     EXPECT_EQ(v, 0x3u);
   };
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   const std::vector<std::pair<std::string, tlm::tlm_response_status>> expected = {
       {"unmapped", tlm::TLM_ADDRESS_ERROR_RESPONSE},  {"read-only", tlm::TLM_ADDRESS_ERROR_RESPONSE},
       {"misaligned", tlm::TLM_ADDRESS_ERROR_RESPONSE}, {"wrong width", tlm::TLM_BURST_ERROR_RESPONSE},
@@ -254,6 +255,48 @@ TEST(TlmPath, RegisterBankErrorResponsesOverTlm) {
   EXPECT_EQ(bank.translator_registers().xor_vector[0][0], 0x3u);
 }
 
+// A payload without its RequestExtension (a caller's mistake) is answered
+// with TLM's generic error by the first block it reaches, whichever that is
+// (request_of in payload/payload_extensions.hpp), and goes no further.
+tlm::tlm_response_status bare_request_through(const Config& cfg) {
+  Clock clock(cfg.simulation.cycle_ns);
+  MemorySystem mem("mem", cfg, clock);
+  RegisterProbe probe("probe"), idle("idle");
+  probe.socket.bind(mem.request_target());
+  idle.socket.bind(mem.registers.target);
+  idle.body = [](RegisterProbe&) {};
+  tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
+  probe.body = [&](RegisterProbe& p) {
+    uint8_t buf[64] = {};
+    status = p.access(tlm::TLM_READ_COMMAND, 0x1000, 64, buf);
+  };
+  run_kernel();
+  return status;
+}
+
+TEST(TlmPath, ARequestWithoutItsExtensionIsAnsweredWithAnErrorByTheTranslator) {
+  const Config cfg = config_from(base_yaml("translator: {channel_bits: [8, 9, 10], candidate_bits: [11, 12]}"));
+  ASSERT_FALSE(cfg.has_mmu()) << "the translator is the first block";
+  EXPECT_EQ(bare_request_through(cfg), tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+TEST(TlmPath, ARequestWithoutItsExtensionIsAnsweredWithAnErrorByTheMmu) {
+  const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/examples/bfs.yaml");
+  ASSERT_TRUE(cfg.has_mmu()) << "the MMU is the first block";
+  EXPECT_EQ(bare_request_through(cfg), tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+TEST(TlmPath, RequestOfAnswersAPayloadWithoutItsExtension) {
+  tlm::tlm_generic_payload bare;
+  bare.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  EXPECT_EQ(request_of(bare), nullptr);
+  EXPECT_EQ(bare.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+  RequestPayload p;
+  p.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  EXPECT_EQ(request_of(p.trans), &p.ext);
+  EXPECT_EQ(p.trans.get_response_status(), tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
 TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   const Config cfg = load_config(std::string(GPUMEM_SOURCE_DIR) + "/configs/default.yaml");
   Clock clock(cfg.simulation.cycle_ns);
@@ -266,8 +309,7 @@ TEST(TlmPath, FirmwareProgramsTheConfiguredMappingThroughRegisterWrites) {
   idle.socket.bind(mem.request_target());
   const TranslatorRegisters before = mem.registers.bank().translator_registers();
   EXPECT_EQ(before.scheme[1], Scheme::kNone) << "reset state is identity";
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   ASSERT_FALSE(driver.failure());
   const TranslatorRegisters want = registers_from_config(cfg);
   const TranslatorRegisters& got = mem.registers.bank().translator_registers();

@@ -3,8 +3,8 @@
 // each switch between its thread stacks, but not about the last switch back to
 // the main stack when a thread ends. ASan then takes the main stack for a
 // thread's and skips unpoisoning it when an exception leaves frames there,
-// so a later call reports a false stack overflow. Call this after every
-// sc_start(); it compiles to nothing without ASan.
+// so a later call reports a false stack overflow. payload/run_kernel.hpp calls
+// this after every sc_start(); it compiles to nothing without ASan.
 #pragma once
 
 #if defined(__has_feature)

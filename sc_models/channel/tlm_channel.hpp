@@ -63,11 +63,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {  // a timed access must say when it arrives
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return;  // a timed access must say when it arrives
     How& how = ext->how;
     if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) {
       serve(trans, *m, how, ext->info.issue_cycle, delay);
@@ -133,11 +130,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // simple channel answers at once, a DRAM's controller takes it.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the initiator took the answer
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {  // no arrival cycle
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return tlm::TLM_COMPLETED;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return tlm::TLM_COMPLETED;  // no arrival cycle
     How& how = ext->how;
     if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) return message_fw(trans, *m, *ext, phase, delay);
     const uint64_t local = trans.get_address();

@@ -81,11 +81,8 @@ class MmuTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return;
     RequestInfo& info = ext->info;
     How& how = ext->how;
     advance(how, delay, hit_);
@@ -145,11 +142,8 @@ class MmuTlm : public sc_core::sc_module {
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase != tlm::BEGIN_REQ) return downstream->nb_transport_fw(trans, phase, delay);
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return tlm::TLM_COMPLETED;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return tlm::TLM_COMPLETED;
     Walk& w = walks_.take();
     w.trans = &trans;
     w.reads.clear();

@@ -42,6 +42,15 @@ struct RequestExtension : tlm::tlm_extension<RequestExtension> {
   void copy_from(const tlm_extension_base& other) override { *this = static_cast<const RequestExtension&>(other); }
 };
 
+// A request's extension; without one (a caller's mistake: every block needs
+// the task type, process or cycle it carries) the access is answered with
+// TLM's generic error, and null is returned for the block to return at once.
+inline RequestExtension* request_of(tlm::tlm_generic_payload& t) {
+  RequestExtension* ext = t.get_extension<RequestExtension>();
+  if (!ext) t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  return ext;
+}
+
 // Sets every field a target reads for one access, so a reused payload
 // carries nothing over from its last use. Extensions are left as they are.
 inline void set_up(tlm::tlm_generic_payload& t, tlm::tlm_command command, uint64_t address, void* data, unsigned length) {

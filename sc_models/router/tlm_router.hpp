@@ -51,11 +51,8 @@ class ChannelRouterTlm : public sc_core::sc_module {
   }
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return;
     if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
       split(trans, *ext, *sx, delay);
       return;
@@ -78,11 +75,8 @@ class ChannelRouterTlm : public sc_core::sc_module {
   // channel, whose answer comes back the same way. A strided request's
   // messages go out together; it is answered when the last is.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return tlm::TLM_COMPLETED;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return tlm::TLM_COMPLETED;
     if (StridedExtension* sx = trans.get_extension<StridedExtension>()) {
       if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: the messages are done already
       return split_at(trans, *ext, *sx, phase, delay);

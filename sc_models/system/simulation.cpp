@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "base/input_error.hpp"
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "cache/tlm_l1_cache.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/sm_array.hpp"
@@ -55,8 +55,7 @@ SimulationResult run_simulation(const Config& cfg, RequestSource& source, const 
   player.start_after(driver.ready());
   for (CompletionObserver* o : observers) player.add_observer(o);
 
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   if (driver.failure()) std::rethrow_exception(driver.failure());
   if (memory.calendar && memory.calendar->failure() && !player.failure()) std::rethrow_exception(memory.calendar->failure());
   SimulationResult r;
@@ -130,8 +129,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   sms.start_after(driver.ready());
   for (CompletionObserver* o : observers) sms.add_observer(o);
 
-  sc_core::sc_start();
-  sanitizer_back_on_main_stack();
+  run_kernel();
   if (driver.failure()) {
     try {
       std::rethrow_exception(driver.failure());

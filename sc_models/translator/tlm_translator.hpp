@@ -38,11 +38,8 @@ class TranslatorTlm : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {  // every request must say its task type
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return;  // every request must say its task type
     map_payload(trans, *ext);
     initiator->b_transport(trans, delay);
   }
@@ -65,11 +62,8 @@ class TranslatorTlm : public sc_core::sc_module {
   // simulation.timing: at: the same mapping on the request's BEGIN_REQ; the
   // answer passes back unchanged.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-    RequestExtension* ext = trans.get_extension<RequestExtension>();
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return tlm::TLM_COMPLETED;
-    }
+    RequestExtension* ext = request_of(trans);
+    if (!ext) return tlm::TLM_COMPLETED;
     if (phase == tlm::BEGIN_REQ) map_payload(trans, *ext);
     return initiator->nb_transport_fw(trans, phase, delay);
   }

@@ -10,7 +10,7 @@
 #include <systemc>
 #include <type_traits>
 
-#include "base/sanitizer.hpp"
+#include "payload/run_kernel.hpp"
 #include "tb/common/cycle_time.hpp"
 #include "tb/common/pin_bench.hpp"
 #include "tb/common/port_table.hpp"
@@ -78,10 +78,7 @@ struct PinModuleOf final : sc_core::sc_module, PinModule<Block> {
     if (fst) dut.trace(fst);
   }
   bool assertion_failed() const override { return dut.assertion_failed(); }
-  void run_kernel() override {
-    sc_core::sc_start();
-    sanitizer_back_on_main_stack();
-  }
+  void run_kernel() override { gpumem::run_kernel(); }
 
   void drive(const Pins& p) {
     driven = p;
