@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "base/flat_map.hpp"
 #include "base/hex.hpp"
 #include "base/input_error.hpp"
+#include "base/input_file.hpp"
 #include "base/junit_report.hpp"
 #include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
@@ -333,6 +335,29 @@ TEST(NearestName, ASlipFindsTheNameAndAnythingFurtherOrTiedFindsNone) {
   EXPECT_EQ(edit_distance("xro", "xor"), 1u) << "a swap of neighbours is one edit";
   EXPECT_EQ(did_you_mean("prme", {"none", "xor", "prime", "matrix"}), "; did you mean 'prime'?");
   EXPECT_EQ(did_you_mean("ipolyx", {"none"}), "");
+}
+
+// The one reader of whole files (config, profile store, sweep spec and its
+// points' outputs, RTL): the text as written, byte for byte and past 64 KiB;
+// a folder or a missing file an InputError naming the path and its role.
+TEST(ReadInputFile, ReturnsTheWholeTextOrNamesThePathItCannotRead) {
+  std::string big(200000, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 + i / 300);
+  const std::string path = ::testing::TempDir() + "read_input_file.bin";
+  std::ofstream(path, std::ios::binary) << big;
+  EXPECT_EQ(read_input_file(path, "trace"), big);
+  std::remove(path.c_str());
+  const auto error_of = [](const std::string& p) {
+    try {
+      read_input_file(p, "sweep spec");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(::testing::TempDir() + "no-such-file.yaml"),
+            ::testing::TempDir() + "no-such-file.yaml: cannot open sweep spec file: No such file or directory");
+  EXPECT_EQ(error_of(::testing::TempDir()), ::testing::TempDir() + ": is a folder, not a sweep spec file");
 }
 
 TEST(InputErrorText, ControlBytesOfTheUsersTextAreShownNotObeyed) {

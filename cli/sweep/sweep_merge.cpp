@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "base/input_error.hpp"
+#include "base/input_file.hpp"
 #include "base/junit_report.hpp"
 #include "base/nearest_name.hpp"
 #include "base/output_file.hpp"
@@ -117,7 +118,7 @@ SweepStatus sweep_status(const SweepSpec& spec, const std::vector<Point>& points
       s.failed.push_back(k);
       std::string line = "point " + std::to_string(points[k].index) + " (" + points[k].label + ")";
       try {
-        const nlohmann::json j = nlohmann::json::parse(read_file(failure_file(spec, points[k])));
+        const nlohmann::json j = nlohmann::json::parse(read_input_file(failure_file(spec, points[k]), "failure record"));
         line += ": " + j.value("status", std::string("failed"));
         const std::string err = j.value("stderr", std::string()), divergence = j.value("first_divergence", std::string());
         if (!divergence.empty()) line += ": " + divergence;
@@ -148,7 +149,7 @@ std::string sweep_junit(const SweepSpec& spec, const std::vector<Point>& points,
     JUnitCase& c = cases[k];
     c.skipped.clear();
     try {
-      const nlohmann::json j = nlohmann::json::parse(read_file(failure_file(spec, points[k])));
+      const nlohmann::json j = nlohmann::json::parse(read_input_file(failure_file(spec, points[k]), "failure record"));
       const std::string status = j.value("status", std::string("failed")), err = j.value("stderr", std::string());
       c.message = j.value("first_divergence", std::string());
       c.failure = j.value("failure", std::string());
@@ -255,7 +256,7 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
     // Parsed once for every metric, keeping only the top-level members a
     // metric (or the coverage) reads: a stats JSON can be large (its series).
     const nlohmann::json stats =
-        nlohmann::json::parse(top_level_members(read_file(point_folder(spec, p) + "/stats.json"), top), nullptr, false);
+        nlohmann::json::parse(top_level_members(read_input_file(point_folder(spec, p) + "/stats.json", "stats JSON"), top), nullptr, false);
     if (spec.command == "cosim") {
       const nlohmann::json* groups = stats.is_discarded() ? nullptr : at_path(stats, "coverage");
       const std::string why = groups ? tb::add_coverage_json(groups->dump(), coverage) : "no coverage";
@@ -274,7 +275,7 @@ MergedTable merged_table(const SweepSpec& spec, const std::vector<Point>& points
       // Only now the first point's whole JSON: the paths a slip may have meant.
       std::vector<std::string> paths;
       const nlohmann::json first =
-          nlohmann::json::parse(read_file(point_folder(spec, points[status.done.front()]) + "/stats.json"), nullptr, false);
+          nlohmann::json::parse(read_input_file(point_folder(spec, points[status.done.front()]) + "/stats.json", "stats JSON"), nullptr, false);
       if (!first.is_discarded()) value_paths(first, "", paths);
       throw InputError(spec.path, 0, "--metrics",
                        "'" + metrics[m] + "' is in no point's stats JSON (a dotted path such as channels[0].requests)" +

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/input_file.hpp"
 #include "base/output_file.hpp"
 
 namespace gpumem::sweep {
@@ -182,13 +183,18 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
       ++finished;
       return;
     }
-    const std::string err = last_lines(read_file(r.folder + "/stderr.txt"), 5);
+    // What the point left: either may be missing (a command that did not start writes neither).
+    const auto left = [&](const std::string& name) {
+      const std::string f = r.folder + "/" + name;
+      return fs::exists(f) ? read_input_file(f, name) : std::string();
+    };
+    const std::string err = last_lines(left("stderr.txt"), 5);
     const std::string exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                                : "killed by signal " + std::to_string(WTERMSIG(status));
     // A cosim point's JSON says what diverged (gpumem cosim --json).
     std::string divergence, failure;
     try {
-      const nlohmann::json stats = nlohmann::json::parse(read_file(r.folder + "/stats.json"));
+      const nlohmann::json stats = nlohmann::json::parse(left("stats.json"));
       divergence = stats.value("first_divergence", std::string());
       failure = stats.value("failure", std::string());
     } catch (const nlohmann::json::exception&) {  // no JSON: the command failed before writing it

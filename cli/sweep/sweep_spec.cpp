@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "base/input_error.hpp"
+#include "base/input_file.hpp"
 #include "base/nearest_name.hpp"
 #include "config/config.hpp"
 #include "config/config_reader.hpp"
@@ -160,16 +161,6 @@ std::vector<std::string> split_words(const std::string& s) {
   return words;
 }
 
-std::string read_file(const std::string& p) {
-  std::string text;
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (!f) return text;
-  char buf[1 << 16];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);  // a pipe too: no size asked
-  std::fclose(f);
-  return text;
-}
-
 std::string canonical_yaml(const std::string& yaml_text) {
   std::string out;
   canonical(YAML::Load(yaml_text), out);
@@ -189,7 +180,7 @@ std::string point_hash(const std::string& command, const std::string& canonical_
 SweepSpec load_sweep_spec(const std::string& path) {
   if (fs::is_directory(path)) throw InputError(path, 0, "", "is a folder, not a sweep spec");
   if (!fs::exists(path)) throw InputError(path, 0, "", "cannot read the sweep spec: no such file");
-  const YAML::Node root = config_yaml::parse_yaml(read_file(path), path);
+  const YAML::Node root = config_yaml::parse_yaml(read_input_file(path, "sweep spec"), path);
   auto fail = [&](const YAML::Node& at, const std::string& key, const std::string& why) {
     throw InputError(path, line_of(at), key, why);
   };
@@ -208,7 +199,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (!root["base"] || !root["base"].IsScalar()) fail(root["base"] ? root["base"] : root, "base", "missing: the config every point starts from");
   s.base = resolve(path, root["base"].Scalar());
   if (!fs::is_regular_file(s.base)) fail(root["base"], "base", s.base + ": no such file");
-  s.base_text = read_file(s.base);
+  s.base_text = read_input_file(s.base, "config");
   config_yaml::parse_yaml(s.base_text, s.base);
   s.command = root["command"] ? root["command"].Scalar() : "run";
   const CommandTraits* traits = command_traits(s.command);
@@ -339,7 +330,7 @@ Point make_point(const SweepSpec& spec, size_t index, bool validate) {
   }
   std::string canonical_config;  // from the tree the text was emitted from: no second parse
   canonical(root, canonical_config);
-  p.hash = point_hash(spec.command, canonical_config, p.trace.empty() ? "" : read_file(p.trace), p.seed, p.flags);
+  p.hash = point_hash(spec.command, canonical_config, p.trace.empty() ? "" : read_input_file(p.trace, "trace"), p.seed, p.flags);
   return p;
 }
 

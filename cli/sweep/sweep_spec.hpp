@@ -70,8 +70,4 @@ std::string canonical_yaml(const std::string& yaml_text);
 // The words of a flags string ("--threads 2" -> {"--threads", "2"}).
 std::vector<std::string> split_words(const std::string& s);
 
-// A whole file in one read, "" when it cannot be read (merge reads
-// thousands of stats JSONs; the spec, its base and traces; a point's stderr).
-std::string read_file(const std::string& path);
-
 }  // namespace gpumem::sweep

@@ -114,10 +114,7 @@ Config parse_config(const std::string& text, const std::string& source) {
 }
 
 Config load_config(const std::string& path) {
-  const auto in = open_input_file(path, "config");
-  std::stringstream ss;
-  ss << in->rdbuf();
-  return parse_config(ss.str(), path);
+  return parse_config(read_input_file(path, "config"), path);
 }
 
 }  // namespace gpumem

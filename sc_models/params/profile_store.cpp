@@ -63,11 +63,8 @@ ProfileStore empty_profile_store(const Config& cfg) { return {profile_geometry(c
 
 ProfileStore read_profile_store(const std::string& path, const Config& cfg) {
   using config_yaml::Reader;
-  const auto in = open_input_file(path, "profile store");
-  std::stringstream ss;
-  ss << in->rdbuf();
   Reader r(path);
-  const YAML::Node loaded = config_yaml::parse_yaml(ss.str(), path);
+  const YAML::Node loaded = config_yaml::parse_yaml(read_input_file(path, "profile store"), path);
   const YAML::Node& root = loaded;
   if (!root || root.IsNull()) throw InputError(path, 0, "", "empty profile store (delete it to start a new one)");
   r.expect_map(root, "", {"version", "geometry", "applications"});

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "base/child_process.hpp"
+#include "base/input_file.hpp"
 #include "base/readable.hpp"
 #include "base/stop_request.hpp"
 #include "base/user_paths.hpp"
@@ -29,14 +30,6 @@ namespace gpumem::tb {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw RtlBuildError("cannot read " + path + ": " + std::strerror(errno), {});
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -292,7 +285,7 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     files.push_back(absolute_path(p));
   }
   const std::string package = systemverilog_package();
-  const std::string waivers = read_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt");
+  const std::string waivers = read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt", "lint waiver");
   const std::string adapter = adapter_source(c);
 
   const Tools tools = find_tools();
@@ -318,9 +311,9 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
   for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
                                std::string("tb/common/initial_values.hpp"), std::string("tb/common/port_table.hpp"),
                                std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header, c.ports_header})
-    key.add(read_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h));
+    key.add(read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h, "RTL"));
   for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);
-  for (const std::string& f : files) key.add(f).add(read_file(f));
+  for (const std::string& f : files) key.add(f).add(read_input_file(f, "RTL"));
   const fs::path dir = root / (c.block + "-" + key.hex());
   const fs::path library = dir / "libgpumem_rtl.so";
   out.library = library.string();
