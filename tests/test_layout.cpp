@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -460,4 +461,17 @@ TEST(TreeContents, EveryKernelRunGoesThroughRunKernel) {
   EXPECT_GT(files, 200u) << "the scan found too few source files to mean anything";
 }
 
+// sc_models/README.md, the one screen a reader of the tree meets first,
+// places every model folder (kFloors lists them all).
+TEST(TreeContents, TheModelsReadmeNamesEveryModelFolder) {
+  std::ifstream in(fs::path(GPUMEM_SOURCE_DIR) / "sc_models/README.md");
+  ASSERT_TRUE(in) << "sc_models/README.md is missing";
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& [folder, floor] : kFloors)
+    EXPECT_NE(text.find("`" + folder + "/`"), std::string::npos) << "sc_models/README.md does not name " << folder << "/";
+  for (const auto& e : fs::directory_iterator(fs::path(GPUMEM_SOURCE_DIR) / "sc_models"))
+    if (e.is_directory()) EXPECT_TRUE(kFloors.count(e.path().filename().string())) << e.path().filename() << " has no floor";
+}
+
 }  // namespace
+
