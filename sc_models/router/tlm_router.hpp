@@ -19,6 +19,7 @@
 #include "payload/strided.hpp"
 #include "regs/register_bank.hpp"
 #include "router/channel_decoder.hpp"
+#include "router/strided_split.hpp"
 
 namespace gpumem {
 
@@ -124,33 +125,19 @@ class ChannelRouterTlm : public sc_core::sc_module {
     return tlm::TLM_COMPLETED;
   }
 
-  // A strided request (CN104199782B, steps 2 to 5): each channel its elements
+  // A strided request (router/strided_split.hpp): each channel its elements
   // touch gets one message with them, all sent at the request's cycle; the
-  // data comes back reassembled in element order, and the request completes
-  // with the last message.
+  // request completes with the last message's answer.
   //
-  // Maps each element to its channel; false (and the payload's error) when
-  // the shape or an element's place is wrong.
-  bool decode(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, std::array<unsigned, kMaxStridedElements>& channel) {
-    const StridedShape& shape = sx.shape;
-    const unsigned size = shape.element_size;
-    if (shape.count == 0 || shape.count > kMaxStridedElements || size == 0 || size > kMaxElementBytes || trans.get_data_length() != shape.bytes()) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return false;
-    }
-    for (unsigned i = 0; i < shape.count; ++i) {
-      const uint64_t mapped = sx.address[i];
-      if (!decoder_.in_one_granule(mapped, size)) {
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return false;
-      }
-      How& e = sx.element[i];
-      channel[i] = e.channel = decoder_.channel(mapped);
-      e.local_address = decoder_.local(mapped);
+  // Maps each element to its channel and counts it; false (and the
+  // payload's error) when the shape or an element's place is wrong.
+  bool decode(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, ElementChannels& channel) {
+    const unsigned size = sx.shape.element_size;
+    const tlm::tlm_response_status r = decode_strided(decoder_, sx, trans.get_data_length(), channel, [&](const How& e) {
       if (ext.info.origin != Origin::kPageTable) counters_.count(e.task_type, ext.info.process, e.channel, size, ext.how.cycle);
-    }
-    sx.messages = sx.accesses = 0;
-    return true;
+    });
+    if (r != tlm::TLM_OK_RESPONSE) trans.set_response_status(r);
+    return r == tlm::TLM_OK_RESPONSE;
   }
 
   struct Strided;
@@ -158,7 +145,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
   struct Message {
     Message() {
       trans.set_extension(&ext);
-      trans.set_extension(&elements);
+      trans.set_extension(&split.elements);
     }
     ~Message() {  // members: the payload must not free them
       trans.clear_extension<RequestExtension>();
@@ -166,9 +153,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
     }
     tlm::tlm_generic_payload trans;
     RequestExtension ext;
-    ChannelMessage elements;
-    std::array<unsigned, kMaxStridedElements> which{};  // each message element's place in the request
-    std::array<unsigned char, kMaxStridedElements * kMaxElementBytes> gather{};
+    StridedMessage split;
     Strided* parent = nullptr;
   };
   // at: a strided request whose messages are out.
@@ -180,63 +165,25 @@ class ChannelRouterTlm : public sc_core::sc_module {
   };
 
   void make_message(Message& msg, tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx,
-                    const std::array<unsigned, kMaxStridedElements>& channel, std::array<bool, kMaxStridedElements>& sent, unsigned first) {
-    const unsigned size = sx.shape.element_size;
-    ChannelMessage& m = msg.elements;
-    m.count = m.accesses = 0;
-    m.element_size = size;
-    std::array<uint64_t, kMaxStridedElements> granule;
-    const unsigned char* data = trans.get_data_ptr();
-    for (unsigned i = first; i < sx.shape.count; ++i) {
-      if (channel[i] != channel[first]) continue;
-      sent[i] = true;
-      const uint64_t local = sx.element[i].local_address;
-      unsigned a = 0;
-      while (a < m.accesses && granule[a] != local >> granule_shift_) ++a;
-      if (a == m.accesses) granule[m.accesses++] = local >> granule_shift_;
-      msg.which[m.count] = i;
-      m.local[m.count] = local;
-      m.access[m.count] = static_cast<uint8_t>(a);
-      if (trans.is_write()) std::memcpy(&msg.gather[m.count * size], data + i * size, size);
-      ++m.count;
-    }
-    set_up(msg.trans, trans.get_command(), m.local[0], msg.gather.data(), m.count * size);
+                    const ElementChannels& channel, std::array<bool, kMaxStridedElements>& sent, unsigned first) {
+    gather_message(sx, channel, first, granule_shift_, trans.get_data_ptr(), trans.is_write(), sent, msg.split);
+    const ChannelMessage& m = msg.split.elements;
+    set_up(msg.trans, trans.get_command(), m.local[0], msg.split.gather.data(), m.count * m.element_size);
     msg.ext.info = ext.info;
     msg.ext.how = sx.element[first];
     msg.ext.how.cycle = ext.how.cycle;
   }
 
-  // A message's answer into its request: each element's how, a read's data.
+  // A message's answer into its request.
   void collect(Message& msg, tlm::tlm_generic_payload& trans) {
-    StridedExtension& sx = *trans.get_extension<StridedExtension>();
-    Strided& st = *msg.parent;
     if (!msg.trans.is_response_ok()) {
       trans.set_response_status(msg.trans.get_response_status());
       return;
     }
-    const ChannelMessage& m = msg.elements;
-    const unsigned size = m.element_size;
     const RequestExtension& ext = *trans.get_extension<RequestExtension>();
-    const uint64_t arrival = ext.how.cycle;
-    const bool move_data = !ext.info.timing_only;
-    unsigned char* data = trans.get_data_ptr();
-    for (unsigned k = 0; k < m.count; ++k) {
-      How& e = sx.element[msg.which[k]];
-      e.start_cycle = m.start[k];
-      e.finish_cycle = m.finish[k];
-      e.queue_depth = m.depth[k];
-      e.dram = m.dram;
-      if (m.dram) {
-        e.arrival_cycle = arrival;
-        e.accept_cycle = m.accept[k];
-        e.dram_at = m.at[k];
-        e.row = m.row[k];
-      }
-      if (move_data && trans.is_read()) std::memcpy(data + msg.which[k] * size, &msg.gather[k * size], size);
-    }
-    ++sx.messages;
-    sx.accesses += m.accesses;
-    st.finish = std::max(st.finish, msg.ext.how.cycle);
+    scatter_answer(msg.split, ext.how.cycle, !ext.info.timing_only && trans.is_read(), *trans.get_extension<StridedExtension>(),
+                   trans.get_data_ptr());
+    msg.parent->finish = std::max(msg.parent->finish, msg.ext.how.cycle);
   }
 
   // Every message answered: the request completes with the last.
@@ -245,9 +192,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
     StridedExtension& sx = *trans.get_extension<StridedExtension>();
     RequestExtension& ext = *trans.get_extension<RequestExtension>();
     if (trans.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) {
-      for (unsigned i = 0; i < sx.shape.count; ++i) sx.element[i].cycle = st.finish;
-      ext.how = sx.element[0];
-      ext.how.cycle = st.finish;
+      complete_strided(sx, st.finish, ext.how);
       trans.set_response_status(tlm::TLM_OK_RESPONSE);
     }
   }
@@ -258,7 +203,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
   }
 
   void split(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, sc_core::sc_time& delay) {
-    std::array<unsigned, kMaxStridedElements> channel;
+    ElementChannels channel;
     if (!decode(trans, ext, sx, channel)) return;
     Strided& st = lt_strided_;
     st.trans = &trans;
@@ -284,7 +229,7 @@ class ChannelRouterTlm : public sc_core::sc_module {
 
   tlm::tlm_sync_enum split_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, StridedExtension& sx, tlm::tlm_phase& phase,
                               sc_core::sc_time& delay) {
-    std::array<unsigned, kMaxStridedElements> channel;
+    ElementChannels channel;
     if (!decode(trans, ext, sx, channel)) return tlm::TLM_COMPLETED;
     if (free_strided_.empty()) free_strided_.push_back(&strided_pool_.emplace_back());
     Strided& st = *free_strided_.back();
