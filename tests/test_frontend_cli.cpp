@@ -255,6 +255,31 @@ const char* const kBfsConfig =
     "frontend: {num_sms: 4, blocks_per_sm: 2, warps_per_block: 4, line_bytes: 128, mshr_entries: 8, issue_timing: memory}\n"
     "l1: {size_bytes: 16384, ways: 4}\n";
 
+// A prefetch the MMU cannot translate is dropped and counted as the
+// prefetcher's (docs/prefetch.md, "Faults"), not as a fault of the program:
+// the visited list's range moved above the graph's region, so every
+// visited-list prefetch faults, in both timing modes.
+TEST_F(Cli, APrefetchThatFaultsIsTheUnitsNotTheProgramsFault) {
+  const auto plain = write("plain.yaml", kBfsConfig);
+  const Result gen = run({"trace", "gen", "bfs", "--config", plain.string(), "--app", "bfs", "--region", "graph", "--scale", "10",
+                          "--items-per-warp", "64", "--out", path("bfs.bin").string()});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  const std::string prefetch =
+      "prefetch: {kind: bfs, ranges: {worklist: [0x400000, 0x401000], vertexlist: [0x401000, 0x402004], edgelist: [0x403000, 0x417a20], "
+      "visitedlist: [0x618000, 0x619000]}}\n";
+  for (const char* timing : {"lt", "at"}) {
+    const auto cfg = write(std::string("c-") + timing + ".yaml", std::string(kBfsConfig) + prefetch + "simulation: {timing: " + timing + "}\n");
+    const Result r = run({"run", "--config", cfg.string(), "--threads", path("bfs.bin").string(), "--stats-json", path("s.json").string()});
+    ASSERT_EQ(r.exit_code, 0) << timing << ": " << r.err;
+    const auto j = json("s.json");
+    EXPECT_GT(j.at("prefetch").at("faulted").get<uint64_t>(), 100u) << timing;
+    EXPECT_EQ(j.at("prefetch").at("issued_by_array").at("visitedlist"), j.at("prefetch").at("faulted")) << timing;
+    EXPECT_EQ(j.at("faults"), 0) << timing;
+    EXPECT_EQ(j.at("mmu").at("faults"), 0) << timing;
+    EXPECT_TRUE(j.at("fault_records").empty()) << timing;
+  }
+}
+
 TEST_F(Cli, ComparePrefetchRunsNoneStrideAndBfsOnTheSameTrace) {
   const auto plain = write("plain.yaml", kBfsConfig);
   const Result gen = run({"trace", "gen", "bfs", "--config", plain.string(), "--app", "bfs", "--region", "graph", "--scale", "10",

@@ -543,6 +543,18 @@ TEST(MmuFault, RecordsKeepTheFirstFaultsWithTheirDetailAndCountThemAll) {
   EXPECT_EQ(r.mmu.faults().back().id, Mmu::kMaxFaultRecords - 1);
 }
 
+// A prefetch's fault is not the program's: the MMU is told whose access it
+// translates and counts only the program's, with the same outcome for both.
+TEST(MmuFault, APrefetchsFaultIsNotCountedAsTheProgramsFault) {
+  Rig r;  // an empty root table: every VA faults
+  const MmuOutcome p = r.mmu.translate(0xC000'0000, false, r.mem.reader(), Requester::kPrefetch);
+  EXPECT_EQ(p.fault, FaultReason::kUnmapped);
+  EXPECT_EQ(r.mmu.stats().faults, 0u);
+  const MmuOutcome q = r.mmu.translate(0xC000'0000, false, r.mem.reader());
+  EXPECT_EQ(q.fault, FaultReason::kUnmapped);
+  EXPECT_EQ(r.mmu.stats().faults, 1u);
+}
+
 TEST(MmuFault, PermissionsOnMissAndOnHit) {
   Rig r;
   r.tables.map_large(kBig, leaf(kFrameBig, true, 3, 0, /*writable=*/false));

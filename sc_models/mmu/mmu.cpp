@@ -27,12 +27,12 @@ void Mmu::invalidate() {
   ++stats_.invalidations;
 }
 
-MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup lk) {
+MmuOutcome Mmu::translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup lk, Requester requester) {
   MmuOutcome out;
   auto fault = [&](FaultReason r, std::string detail) {
     out.fault = r;
     fault_detail_ = std::move(detail);
-    ++stats_.faults;
+    if (requester == Requester::kProgram) ++stats_.faults;
     return out;
   };
   const unsigned va_bits = walker_.layout().va_bits;

@@ -65,13 +65,17 @@ struct FaultRecord {
   std::string detail;
 };
 
+// Whose access a translation is: a prefetch's fault is not the program's
+// (the prefetch unit drops it and counts it), so the MMU does not count it.
+enum class Requester { kProgram, kPrefetch };
+
 class Mmu {
  public:
   Mmu(const MmuParams& params, const MmuRegisters& regs);
 
   // Hits translate inline; misses, nested-region hits and faults take the
   // out-of-line path.
-  MmuOutcome translate(uint64_t va, bool write, const ReadPte& read) {
+  MmuOutcome translate(uint64_t va, bool write, const ReadPte& read, Requester requester = Requester::kProgram) {
     if (regs_.invalidations != seen_invalidations_) invalidate();
     const TlbLookup lk = tlb_.lookup(va);
     if ((lk.result == TlbResult::kHitSmall || lk.result == TlbResult::kHitLarge) && (write ? lk.hit->writable : lk.hit->readable)) {
@@ -86,7 +90,7 @@ class Mmu {
       out.pa = tlb_.translate(*lk.hit, va);
       return out;
     }
-    return translate_slow(va, write, read, lk);
+    return translate_slow(va, write, read, lk, requester);
   }
   const std::string& fault_detail() const { return fault_detail_; }  // of the last fault
 
@@ -98,7 +102,7 @@ class Mmu {
   enum class Access { kAny, kRead, kWrite };
   MmuOutcome translate_debug(uint64_t va, const ReadPte& read, Access access = Access::kAny) const;
 
-  // Fault records for the report: every fault is counted (stats().faults),
+  // Fault records for the report: every fault of the program is counted (stats().faults),
   // the first kMaxFaultRecords are kept with their detail. The caller names
   // the request, which only it knows: its id, process, own VA (before the
   // MMU that is not the address translated) and task type.
@@ -117,7 +121,7 @@ class Mmu {
  private:
   void count_first(TlbResult r);
   void invalidate();
-  MmuOutcome translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup first);
+  MmuOutcome translate_slow(uint64_t va, bool write, const ReadPte& read, TlbLookup first, Requester requester);
   std::string fault_detail_;
   std::vector<FaultRecord> faults_;
 

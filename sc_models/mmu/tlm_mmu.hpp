@@ -294,7 +294,7 @@ class MmuTlm : public sc_core::sc_module {
   bool translate(const RequestInfo& info, const uint64_t& cycle, uint64_t va, bool write, How& how, const ReadPte& read) {
     if (sets_task_) how.virtual_address = va;
     const uint64_t before_walk = cycle;
-    const MmuOutcome out = model_.translate(va, write, read);
+    const MmuOutcome out = model_.translate(va, write, read, info.origin == Origin::kPrefetch ? Requester::kPrefetch : Requester::kProgram);
     if (out.walks) model_.stats().walk_cycles += cycle - before_walk;
 
     how.mmu = true;
@@ -317,8 +317,7 @@ class MmuTlm : public sc_core::sc_module {
       if (sets_task_) how.task_type = out.task_type;
       // A prefetch's fault is not the program's: the prefetch unit drops it
       // and counts it; the MMU's faults and fault records stay the program's.
-      if (info.origin == Origin::kPrefetch) --model_.stats().faults;
-      else model_.record_fault(info.id, info.process, how.virtual_address, how.task_type, out.fault);
+      if (info.origin != Origin::kPrefetch) model_.record_fault(info.id, info.process, how.virtual_address, how.task_type, out.fault);
       return false;
     }
     how.physical_address = out.pa;
