@@ -3,6 +3,7 @@
 
 #include "base/baselines.hpp"
 #include "base/nearest_name.hpp"
+#include "base/tlb_geometry.hpp"
 
 namespace gpumem::config_yaml {
 
@@ -261,13 +262,8 @@ void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
       else if (v == "plru") m.replacement = Replacement::kPlru;
       else r.fail(rp, "mmu.tlb.replacement", "unknown replacement '" + v + "' (lru or plru)");
     }
-    const YAML::Node at = t["ways"] ? t["ways"] : t;
-    if (m.tlb_ways > m.tlb_entries || m.tlb_entries % m.tlb_ways)
-      r.fail(at, "mmu.tlb.ways", std::to_string(m.tlb_ways) + " ways do not divide " + std::to_string(m.tlb_entries) + " entries");
-    if (!is_pow2(m.tlb_entries / m.tlb_ways))
-      r.fail(at, "mmu.tlb.ways", "entries / ways = " + std::to_string(m.tlb_entries / m.tlb_ways) + " sets: must be a power of two");
-    if (m.replacement == Replacement::kPlru && !is_pow2(m.tlb_ways))
-      r.fail(at, "mmu.tlb.ways", "tree-PLRU needs a power-of-two number of ways");
+    if (const std::string why = tlb_geometry_problem(m.tlb_entries, m.tlb_ways, m.replacement); !why.empty())
+      r.fail(t["ways"] ? t["ways"] : t, "mmu.tlb.ways", why);
   }
   if (const auto ps = n["page_sizes"]) {
     if (!ps.IsSequence() || ps.size() == 0) r.fail(ps, "mmu.page_sizes", "expected a non-empty list of page sizes in bytes");

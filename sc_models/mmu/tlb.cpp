@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/bits.hpp"
+#include "base/tlb_geometry.hpp"
 
 namespace gpumem {
 
@@ -12,17 +13,9 @@ namespace {
 // Validated before any member is sized, so a bad config never allocates.
 unsigned checked_sets(const TlbParams& c) {
   const std::string n = "TLB: ";
-  if (c.ways == 0) throw std::invalid_argument(n + "ways must be at least 1");
-  if (c.entries % c.ways != 0)
-    throw std::invalid_argument(n + "entries (" + std::to_string(c.entries) + ") is not a multiple of ways (" +
-                                std::to_string(c.ways) + ")");
+  if (const std::string why = tlb_geometry_problem(c.entries, c.ways, c.replacement); !why.empty())
+    throw std::invalid_argument(n + why);
   const unsigned sets = c.entries / c.ways;
-  if (!is_pow2(sets))
-    throw std::invalid_argument(n + "entries / ways = " + std::to_string(sets) +
-                                " sets, which is not a power of two (entries " + std::to_string(c.entries) +
-                                ", ways " + std::to_string(c.ways) + ")");
-  if (c.replacement == Replacement::kPlru && !is_pow2(c.ways))
-    throw std::invalid_argument(n + "tree-PLRU needs ways to be a power of two (ways " + std::to_string(c.ways) + ")");
   if (c.geometry.small_bits < 2 || c.geometry.small_bits >= c.geometry.large_bits || c.geometry.large_bits >= 64)
     throw std::invalid_argument(n + "page geometry needs 2 <= small_bits < large_bits < 64 (small_bits " +
                                 std::to_string(c.geometry.small_bits) + ", large_bits " +
