@@ -38,7 +38,7 @@
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "frontend/workload.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "stats/run_statistics.hpp"
 #include "system/simulation.hpp"
 #include "tlm_full_path.hpp"

@@ -20,7 +20,7 @@
 #include "frontend/graph.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 
 namespace {
 

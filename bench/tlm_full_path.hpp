@@ -19,7 +19,7 @@
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "stats/run_statistics.hpp"
 #include "system/memory_system.hpp"
 

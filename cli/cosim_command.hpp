@@ -1,9 +1,9 @@
 // gpumem cosim's options (docs/cosim.md). The command itself is run_cosim
-// of tb/cosim_command.hpp, which the mutation check's runner calls too.
+// of tb/cosim_run.hpp, which the mutation check's runner calls too.
 #pragma once
 #include <CLI/CLI.hpp>
 
-#include "tb/cosim_command.hpp"
+#include "tb/cosim_run.hpp"
 
 namespace gpumem::cli {
 

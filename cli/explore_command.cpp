@@ -24,7 +24,7 @@
 #include "frontend/ordered_requests.hpp"
 #include "frontend/workload.hpp"
 #include "output_paths.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "plot_runner.hpp"
 #include "stats/progress.hpp"
 #include "stats/run_statistics.hpp"

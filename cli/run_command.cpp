@@ -15,7 +15,7 @@
 #include "base/readable.hpp"
 #include "cli/compare_prefetch.hpp"
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "config/config.hpp"
 #include "params/profile_store.hpp"
 #include "driver/address_space.hpp"

@@ -10,7 +10,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "output_paths.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "validators.hpp"
 #include "help_examples.hpp"
 

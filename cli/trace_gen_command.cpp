@@ -17,7 +17,7 @@
 #include "frontend/pattern_generators.hpp"
 #include "frontend/placement.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "cli/help_examples.hpp"
 
 namespace gpumem::cli {

@@ -2,7 +2,7 @@
 
 #include "frontend/thread_trace_io.hpp"
 #include "frontend/trace_reader.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "validators.hpp"
 
 namespace gpumem::cli {

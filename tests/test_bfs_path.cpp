@@ -17,7 +17,7 @@
 #include "base/hex.hpp"
 #include "frontend/bfs_trace.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 

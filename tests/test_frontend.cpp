@@ -14,7 +14,7 @@
 #include "frontend/ordered_requests.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem {

@@ -27,7 +27,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/pattern_generators.hpp"
 #include "frontend/thread_trace_io.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

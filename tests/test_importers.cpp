@@ -16,7 +16,7 @@
 #include "frontend/trace_import.hpp"
 #include "frontend/trace_kind.hpp"
 #include "frontend/trace_reader.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

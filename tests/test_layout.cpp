@@ -470,7 +470,23 @@ TEST(TreeContents, TheModelsReadmeNamesEveryModelFolder) {
   for (const auto& [folder, floor] : kFloors)
     EXPECT_NE(text.find("`" + folder + "/`"), std::string::npos) << "sc_models/README.md does not name " << folder << "/";
   for (const auto& e : fs::directory_iterator(fs::path(GPUMEM_SOURCE_DIR) / "sc_models"))
-    if (e.is_directory()) EXPECT_TRUE(kFloors.count(e.path().filename().string())) << e.path().filename() << " has no floor";
+    if (e.is_directory()) {
+      EXPECT_TRUE(kFloors.count(e.path().filename().string())) << e.path().filename() << " has no floor";
+    }
+}
+
+// A header's name says what it is wherever it is included from: no two of
+// the model, the test bench and the CLI share one (frontend_params.hpp was
+// both the front end's structs and params/' mapping of the config onto them).
+TEST(TreeContents, NoTwoHeadersShareAName) {
+  std::map<std::string, std::string> seen;
+  for (const char* folder : {"sc_models", "tb", "cli"})
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(GPUMEM_SOURCE_DIR) / folder)) {
+      if (!e.is_regular_file() || e.path().extension() != ".hpp") continue;
+      const auto [it, fresh] = seen.emplace(e.path().filename().string(), rel(e.path()));
+      if (!fresh) ADD_FAILURE() << rel(e.path()) << " and " << it->second << " share a name";
+    }
+  EXPECT_GT(seen.size(), 150u) << "the scan found too few headers to mean anything";
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 
 #include "payload/run_kernel.hpp"
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "params/profile_store.hpp"
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

@@ -11,7 +11,7 @@
 #include "payload/payload_extensions.hpp"
 #include "payload/run_kernel.hpp"
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
 #include "frontend/workload.hpp"

@@ -7,7 +7,7 @@
 
 #include "base/input_error.hpp"
 #include "frontend/trace_reader.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

@@ -1,5 +1,5 @@
 // What the front end's parts are built with. They know nothing of the config:
-// params/frontend_params.hpp fills each struct from it (docs/frontend.md,
+// params/frontend_from_config.hpp fills each struct from it (docs/frontend.md,
 // "Parameters", and docs/config-reference.md name the keys).
 #pragma once
 #include <bitset>

@@ -10,7 +10,7 @@
 #include "frontend/sm_interconnect.hpp"
 #include "frontend/trace_player.hpp"
 #include "params/block_params.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 #include "system/memory_system.hpp"
 
 namespace gpumem {

@@ -14,7 +14,7 @@
 #include "frontend/l1_sequence.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "fuzz_target.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<gpumem::Config> configs =

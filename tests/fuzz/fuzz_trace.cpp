@@ -12,7 +12,7 @@
 #include "example_configs.hpp"
 #include "frontend/trace_reader.hpp"
 #include "fuzz_target.hpp"
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<gpumem::Config> configs = gpumem::fuzz::load_examples(

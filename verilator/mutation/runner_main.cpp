@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/input_error.hpp"
-#include "tb/cosim_command.hpp"
+#include "tb/cosim_run.hpp"
 
 namespace {
 int usage(const char* why) {

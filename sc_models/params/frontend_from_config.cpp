@@ -1,4 +1,4 @@
-#include "params/frontend_params.hpp"
+#include "params/frontend_from_config.hpp"
 
 #include "frontend/workload.hpp"
 

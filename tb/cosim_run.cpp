@@ -1,4 +1,4 @@
-#include "tb/cosim_command.hpp"
+#include "tb/cosim_run.hpp"
 
 #include <unistd.h>
 
