@@ -134,20 +134,15 @@ void SmArrayTlm::prepare(const L1Request& r, uint64_t issue, uint64_t id, Reques
   describe_request(r, fe_.limits.virtual_addresses, req);
   req.id = id;
   req.cycle = issue - start_cycle_;
-  ext.info = RequestInfo{};
-  ext.info.id = req.id;
-  ext.info.task_type = req.task_type;
-  ext.info.process = req.process;
-  ext.info.issue_cycle = issue;
-  ext.info.warp = r.warp;
-  ext.info.pc = a.pc;
-  set_up(trans, a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data, a.bytes());
-  ext.how.mmu = false;
-  ext.how.fault = FaultReason::kNone;
-  ext.how.dram = false;  // the payload is reused: only a DRAM channel that serves this request sets it
-  ext.how.cycle = issue;
+  RequestInfo who;
+  who.id = req.id;
+  who.task_type = req.task_type;
+  who.process = req.process;
+  who.issue_cycle = issue;
+  who.warp = r.warp;
+  who.pc = a.pc;
+  payload.begin(a.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a.base(), data, a.bytes(), who, issue);
   ext.how.task_type = req.task_type;
-  ext.how.l1 = L1Result::kNone;
   if (a.strided()) {
     // Whole elements, packed in element order.
     for (const WritePiece& p : a.writes)

@@ -31,8 +31,7 @@ void TracePlayer::issue_all() {
   IssueClock clock(clock_, params_.quantum_cycles);
   RequestPayload payload;  // one, reused: no allocation per request
   tlm::tlm_generic_payload& trans = payload.trans;
-  RequestInfo& info = payload.ext.info;
-  How& how = payload.ext.how;
+  const How& how = payload.ext.how;
   unsigned char data[kMaxRequestBytes];
 
   CompletionCalendar in_flight;
@@ -48,17 +47,13 @@ void TracePlayer::issue_all() {
     if (in_flight.size() >= max_outstanding) issue = in_flight.take_earliest();  // wait for the oldest to finish
     sc_core::sc_time delay = clock.advance_to(issue);
 
-    info.id = r.id;
-    info.task_type = r.task_type;
-    info.process = r.process;
-    info.issue_cycle = issue;
-    set_up(trans, r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, data, r.size);
+    RequestInfo who;
+    who.id = r.id;
+    who.task_type = r.task_type;
+    who.process = r.process;
+    who.issue_cycle = issue;
+    payload.begin(r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, data, r.size, who, issue);
     if (r.op == Op::kWrite) fill_write_data(r, data);
-
-    how.mmu = false;
-    how.fault = FaultReason::kNone;
-    how.dram = false;  // the payload is reused: only a DRAM channel that serves this request sets it
-    how.cycle = issue;
     memory->b_transport(trans, delay);
     if (!trans.is_response_ok() && how.fault == FaultReason::kNone) throw std::runtime_error(response_error("", r.id, r.address, trans));
 
@@ -129,16 +124,14 @@ void TracePlayer::issue_all_at() {
     f.issue = issue;
     f.seq = seq++;
     tlm::tlm_generic_payload& trans = f.payload.trans;
+    RequestInfo who;
+    who.id = r.id;
+    who.task_type = r.task_type;
+    who.process = r.process;
+    who.issue_cycle = issue;
+    f.payload.begin(r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, f.data, r.size, who, issue);
     RequestInfo& info = f.payload.ext.info;
-    How& how = f.payload.ext.how;
-    info.id = r.id;
-    info.task_type = r.task_type;
-    info.process = r.process;
-    info.issue_cycle = issue;
-    set_up(trans, r.op == Op::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.address, f.data, r.size);
     if (r.op == Op::kWrite) fill_write_data(r, f.data);
-    how = How{};
-    how.cycle = issue;
     ++outstanding_;
     // Its data moves now, in issue order (as in lt); the timed request carries its timing only.
     info.data_at_issue = true;

@@ -54,6 +54,22 @@ struct RequestPayload {
   RequestExtension ext;
   RequestPayload() { trans.set_extension(&ext); }
   ~RequestPayload() { trans.clear_extension<RequestExtension>(); }
+  // A new request in this reused payload: its command and bytes, who asks,
+  // and its How at `cycle`. Of the How only what a block sets when it takes
+  // part is reset (the MMU's, a DRAM's, an L1's, a fault): every other field
+  // is written by each request's path, and clearing the whole How cost 3 %
+  // of a run's host instructions.
+  void begin(tlm::tlm_command command, uint64_t address, unsigned char* data, unsigned length, const RequestInfo& who,
+             uint64_t cycle) {
+    set_up(trans, command, address, data, length);
+    ext.info = who;
+    How& how = ext.how;
+    how.mmu = false;
+    how.fault = FaultReason::kNone;
+    how.dram = false;
+    how.l1 = L1Result::kNone;
+    how.cycle = cycle;
+  }
   RequestPayload(const RequestPayload&) = delete;
   RequestPayload& operator=(const RequestPayload&) = delete;
 };
