@@ -5,7 +5,6 @@
 // router's TLM shell (tlm_router.hpp) sends the messages and counts the
 // request; tests drive these without a simulation kernel.
 #pragma once
-#include <algorithm>
 #include <array>
 #include <cstring>
 #include <tlm>
