@@ -12,7 +12,9 @@ DramController::DramController(const DramParams& params)
   refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
   // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
+  next_refresh_ = refresh_interval_ ? ranks_[0].next_refresh : kNever;
   counters_.banks.resize(banks_.size());
+  pending_.resize(banks_.size());
   bank_queues_.resize(banks_.size());
   queued_banks_.assign((banks_.size() + 63) / 64, 0);
   oldest_.resize(banks_.size());
@@ -64,11 +66,20 @@ bool DramController::refresh_due(const DramAddress& a, uint64_t t) const {
 void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
   e.accept = t;
   banks_[e.bank].forget();
-  std::vector<Entry>& q = e.write ? write_queue_ : read_queue_;
-  q.push_back(e);
-  q.back().depth = unsigned(e.write ? writes_in_queue() : spec_.bank_queue ? q.size() : queued_reads_ - active_reads_ + 1);
-  if (e.write) done.push_back({e.token, t, e.arrival, t, q.back().depth, e.at, RowResult::kPosted});
-  else ++queued_reads_, bank_room_ = true, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
+  if (e.write) {
+    write_queue_.push_back(e);
+    write_queue_.back().depth = unsigned(writes_in_queue());
+    done.push_back({e.token, t, e.arrival, t, write_queue_.back().depth, e.at, RowResult::kPosted});
+  } else {
+    uint32_t slot = uint32_t(read_slots_.size());
+    if (free_slots_.empty()) read_slots_.push_back(e);
+    else slot = free_slots_.back(), free_slots_.pop_back(), read_slots_[slot] = e;
+    read_queue_.push_back(slot);
+    read_slots_[slot].depth = unsigned(spec_.bank_queue ? read_queue_.size() : queued_reads_ - active_reads_ + 1);
+    ++queued_reads_, queued_prefetches_ += e.prefetch, schedulable_demands_ += !e.prefetch && !spec_.bank_queue;
+    ++pending_[e.bank];
+    if (!spec_.bank_queue || bank_queues_[e.bank].size() < spec_.bank_queue) bank_room_ = true;
+  }
 }
 
 void DramController::admit(uint64_t t, std::vector<Done>& done) {
@@ -81,7 +92,7 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
     waiting_reads_.pop_front();
   }
   // Reads move on, oldest first, into their bank's queue as soon as it has
-  // room (looked at only when a read or a room came since the last time).
+  // room (looked at only when a read that can move came, or room for one).
   // With one shared buffer (bank_queue 0) they all move at once: the bank
   // queues then only sort the buffer by bank, so that a step visits the
   // banks whose requests could have a command, and the buffer's room is
@@ -90,12 +101,15 @@ void DramController::admit(uint64_t t, std::vector<Done>& done) {
   bank_room_ = false;
   size_t keep = 0;
   for (size_t i = 0; i < read_queue_.size(); ++i) {
-    std::vector<Entry>& q = bank_queues_[read_queue_[i].bank];
+    const Entry& e = read_slots_[read_queue_[i]];
+    std::vector<Entry>& q = bank_queues_[e.bank];
     if (!spec_.bank_queue || q.size() < spec_.bank_queue) {
-      banks_[read_queue_[i].bank].forget();
-      schedulable_demands_ += !read_queue_[i].prefetch && spec_.bank_queue;
-      q.push_back(read_queue_[i]);
-      bank_queue_changed(read_queue_[i].bank);
+      banks_[e.bank].forget();
+      --pending_[e.bank];
+      schedulable_demands_ += !e.prefetch && spec_.bank_queue;
+      q.push_back(e);
+      bank_queue_changed(e.bank);
+      free_slots_.push_back(read_queue_[i]);
     } else {
       if (keep != i) read_queue_[keep] = read_queue_[i];
       ++keep;
@@ -130,11 +144,12 @@ void DramController::refresh_done(unsigned rank) {
   Rank& r = ranks_[rank];
   r.next_refresh += refresh_interval_;
   if (spec_.refresh == RefreshMode::kPerBank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
+  next_refresh_ = r.next_refresh;
+  for (const Rank& other : ranks_) next_refresh_ = std::min(next_refresh_, other.next_refresh);
   ++counters_.refreshes;
 }
 
 bool DramController::refresh_step(uint64_t t) {
-  if (!refresh_interval_) return false;
   const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
   for (unsigned rk = 0; rk < ranks_.size(); ++rk) {
     Rank& r = ranks_[rk];
@@ -230,6 +245,23 @@ void DramController::survey(const std::vector<Entry>& q, bool started_only, uint
   }
 }
 
+void DramController::survey_bank(const std::vector<Entry>& q, uint32_t bi, bool started_only, uint64_t t) {
+  // survey() of one bank's queue, the bank's state looked up once.
+  const Bank& b = banks_[bi];
+  const bool surveyed = seen_[bi] == generation_;  // the write queue's requests of this bank came first
+  const Entry* oldest = surveyed ? oldest_[bi] : nullptr;
+  uint8_t hit = surveyed ? has_hit_[bi] : 0;
+  for (const Entry& e : q) {
+    if ((started_only && !e.started) || e.arrival > t) continue;
+    if (!oldest || e.seq < oldest->seq) oldest = &e;
+    if (b.open && b.row == e.at.row) hit |= (e.prefetch ? 2 : 1) | (e.started ? 4 : 0);
+  }
+  if (!oldest) return;
+  seen_[bi] = generation_;
+  oldest_[bi] = oldest;
+  has_hit_[bi] = hit;
+}
+
 void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
   // Oldest first: the first ready column command and the first ready row
   // command. A bank's commands never become possible earlier than when last
@@ -243,7 +275,7 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     }
     const uint32_t bi = e.bank;
     Bank& b = banks_[bi];
-    if (refresh_due(e.at, t)) {  // its rank (or bank) is being refreshed
+    if (t >= next_refresh_ && refresh_due(e.at, t)) {  // its rank (or bank) is being refreshed
       undecided_ = true;
       continue;
     }
@@ -306,7 +338,7 @@ void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t
     // No row opened that the refresh would close before its column command.
     undecided_ = true;
     const uint64_t column = t + (k == DramCommandKind::kPrecharge ? t_.tRP : 0) + t_.tRCD;
-    if (refresh_due(e.at, column)) continue;
+    if (column >= next_refresh_ && refresh_due(e.at, column)) continue;
     row_cmd = {k, &q, i, e.seq};
   }
 }
@@ -363,7 +395,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
     b.open = false;
   }
   b.forget();
-  if (!write) --queued_reads_, bank_room_ = true, queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
+  if (!write) --queued_reads_, room_in_bank(bi), queued_prefetches_ -= e.prefetch, schedulable_demands_ -= !e.prefetch;
   else --started_writes_;
   if (e.active) --(write ? active_writes_ : active_reads_);
   c.queue->erase(c.queue->begin() + long(c.index));
@@ -373,26 +405,42 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
 
 void DramController::drop_stale_prefetches(uint64_t t, std::vector<Done>& done) {
   const uint64_t bound = spec_.prefetch_drop_cycles;
-  const auto drop = [&](std::vector<Entry>& q) {
-    size_t keep = 0;
+  // Whether e is dropped now (and answered so), else when it will be.
+  const auto dropped = [&](const Entry& e) {
+    if (!e.prefetch || e.started) return false;
+    if (e.accept + bound > t) {
+      soonest(e.accept + bound);
+      return false;
+    }
+    done.push_back({e.token, e.accept, e.accept, t, e.depth, e.at, RowResult::kDropped});
+    ++counters_.dropped_prefetches;
+    --queued_reads_, --queued_prefetches_;
+    banks_[e.bank].forget();
+    return true;
+  };
+  size_t keep = 0;
+  for (size_t i = 0; i < read_queue_.size(); ++i) {
+    const Entry& e = read_slots_[read_queue_[i]];
+    if (dropped(e)) {
+      --pending_[e.bank];
+      free_slots_.push_back(read_queue_[i]);
+      continue;
+    }
+    read_queue_[keep++] = read_queue_[i];
+  }
+  read_queue_.resize(keep);
+  for (uint32_t bi = 0; bi < bank_queues_.size(); ++bi) {
+    std::vector<Entry>& q = bank_queues_[bi];
+    keep = 0;
     for (size_t i = 0; i < q.size(); ++i) {
-      Entry& e = q[i];
-      if (e.prefetch && !e.started && e.accept + bound <= t) {
-        done.push_back({e.token, e.accept, e.accept, t, e.depth, e.at, RowResult::kDropped});
-        ++counters_.dropped_prefetches;
-        --queued_reads_, --queued_prefetches_, bank_room_ = true;
-        banks_[e.bank].forget();
+      if (dropped(q[i])) {
+        room_in_bank(bi);
         continue;
       }
-      if (e.prefetch && !e.started) soonest(e.accept + bound);
       if (keep != i) q[keep] = q[i];
       ++keep;
     }
     q.resize(keep);
-  };
-  drop(read_queue_);
-  for (uint32_t bi = 0; bi < bank_queues_.size(); ++bi) {
-    drop(bank_queues_[bi]);
     bank_queue_changed(bi);
   }
 }
@@ -403,7 +451,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   if (queued_prefetches_ && spec_.prefetch_drop_cycles) drop_stale_prefetches(t, done);
   update_mode(t);
   const bool dual = spec_.dual_command_bus;
-  bool row_used = refresh_step(t);
+  bool row_used = t >= next_refresh_ ? refresh_step(t) : (soonest(next_refresh_), false);
   if (row_used && !dual) return true;
   // The mode's requests, and those of the other mode already started (a
   // row opened or closed for them), so that turning to writes does not
@@ -427,7 +475,7 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
         soonest(b.idle_until);
         continue;
       }
-      survey(q, writes, t);
+      survey_bank(q, uint32_t(bi), writes, t);
       const uint64_t before = soonest_;
       soonest_ = kNever;
       undecided_ = false;

@@ -144,11 +144,12 @@ class DramController {
   void enter(Entry e, uint64_t t, std::vector<Done>& done);  // into its read or write queue at t
   void admit(uint64_t t, std::vector<Done>& done);
   bool step(uint64_t t, std::vector<Done>& done);  // one decision cycle; true if a command issued
-  bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t
+  bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t (a rank's refresh due by t)
   void refresh_done(unsigned rank);
   void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
   // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_), of those arrived by t.
   void survey(const std::vector<Entry>& q, bool started_only, uint64_t t);
+  void survey_bank(const std::vector<Entry>& q, uint32_t bank, bool started_only, uint64_t t);
   void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
   void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
@@ -166,14 +167,24 @@ class DramController {
   std::vector<Bank> banks_;
   std::vector<Rank> ranks_;
   uint64_t refresh_interval_;
+  uint64_t next_refresh_ = kNever;  // the earliest rank's next_refresh (kNever: no refresh)
   std::deque<Entry> waiting_reads_, waiting_writes_;  // arrived, no room yet in their queue
-  std::vector<Entry> read_queue_;                    // reads not yet in their bank's queue (bank_queue 0: none after admit())
+  // Reads not yet in their bank's queue (bank_queue 0: none after admit()),
+  // as slots of read_slots_, so that moving some on shifts no entries.
+  std::vector<uint32_t> read_queue_;
+  std::vector<Entry> read_slots_;
+  std::vector<uint32_t> free_slots_;
   std::vector<std::vector<Entry>> bank_queues_;      // per bank, reads waiting for their column command (bank_queue 0: the shared buffer's, by bank)
   std::vector<uint64_t> queued_banks_;               // a bit a bank whose queue holds a read, so a step visits only those
+  std::vector<uint32_t> pending_;                    // per bank: its reads in read_queue_
   // The active buffer's requests (spec active_buffer) hold no place in the queues.
   bool read_queue_room() const { return (spec_.bank_queue ? read_queue_.size() : queued_reads_ - active_reads_) < spec_.read_queue; }
   size_t writes_in_queue() const { return write_queue_.size() - active_writes_; }
   bool write_queue_room() const { return writes_in_queue() < spec_.write_queue; }
+  // A read left the bank's queue: admit() looks again if one waits to move in.
+  void room_in_bank(uint32_t bank) {
+    if (!spec_.bank_queue || pending_[bank]) bank_room_ = true;
+  }
   void bank_queue_changed(uint32_t bank) {
     const uint64_t bit = uint64_t{1} << (bank & 63);
     if (bank_queues_[bank].empty()) queued_banks_[bank >> 6] &= ~bit;
@@ -188,7 +199,7 @@ class DramController {
   // or in a bank queue. One waiting for room in a bank queue full of
   // prefetches does not hold those back: they would never make room.
   size_t schedulable_demands_ = 0;
-  bool bank_room_ = false;                           // a read entered the read queue, or left a bank's queue, since admit() last looked
+  bool bank_room_ = false;                           // since admit() last looked, a read that has room in its bank's queue entered the read queue, or room came for one
   bool write_mode_ = false;
   uint64_t seq_ = 0;
   uint64_t next_ = 0;     // the next cycle run_until looks at
