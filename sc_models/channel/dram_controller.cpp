@@ -245,7 +245,7 @@ void DramController::survey(const std::vector<Entry>& q, bool started_only, uint
   }
 }
 
-void DramController::survey_bank(const std::vector<Entry>& q, uint32_t bi, bool started_only, uint64_t t) {
+inline void DramController::survey_bank(const std::vector<Entry>& q, uint32_t bi, bool started_only, uint64_t t) {
   // survey() of one bank's queue, the bank's state looked up once.
   const Bank& b = banks_[bi];
   const bool surveyed = seen_[bi] == generation_;  // the write queue's requests of this bank came first
@@ -262,7 +262,7 @@ void DramController::survey_bank(const std::vector<Entry>& q, uint32_t bi, bool 
   has_hit_[bi] = hit;
 }
 
-void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
+inline void DramController::consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd) {
   // Oldest first: the first ready column command and the first ready row
   // command. A bank's commands never become possible earlier than when last
   // asked, as long as what it needs stays the same (the not_before caches).

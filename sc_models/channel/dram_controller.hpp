@@ -149,8 +149,8 @@ class DramController {
   void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
   // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_), of those arrived by t.
   void survey(const std::vector<Entry>& q, bool started_only, uint64_t t);
-  void survey_bank(const std::vector<Entry>& q, uint32_t bank, bool started_only, uint64_t t);
-  void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
+  [[gnu::always_inline]] void survey_bank(const std::vector<Entry>& q, uint32_t bank, bool started_only, uint64_t t);
+  [[gnu::always_inline]] void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
   void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
   void update_mode(uint64_t t);
