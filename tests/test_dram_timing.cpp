@@ -5,6 +5,11 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+
 #include <random>
 
 #include "channel/dram_channel.hpp"
@@ -401,9 +406,11 @@ TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
     const DramSpec* s = dram_preset(name);
     ASSERT_NE(s, nullptr) << name;
     const DramTiming& t = s->timing;
-    EXPECT_GE(t.tRC, t.tRAS + t.tRP) << name;
-    EXPECT_GE(t.tRAS, t.tRCD) << name;
-    EXPECT_GT(t.tREFI, t.tRFC) << name;
+    EXPECT_EQ(dram_timing_problem(t).name, nullptr) << name << ": " << dram_timing_problem(t).what;
+    for (const DramTimingRow& row : kDramTimingRows) {
+      EXPECT_GE(t.*row.member, row.least) << name << " " << row.name;
+      EXPECT_LE(t.*row.member, row.most) << name << " " << row.name;
+    }
     EXPECT_EQ(s->address_order.size(), 5u) << name;
     EXPECT_EQ(s->org.access_bytes() % 32, 0u) << name;
   }
@@ -458,6 +465,79 @@ TEST(DramAddressMap, BankXorSpreadsARowStrideOverBanks) {
   const uint64_t spread = last_finish(s);
   EXPECT_GE(plain, 63u * s.timing.tRC) << "one bank: an activate every tRC";
   EXPECT_LT(spread * 4, plain);
+}
+
+// Each relation of the standard, broken alone from a preset's figures, is
+// charged to the timing the config reader names.
+TEST(DramPresets, EachBrokenRelationIsChargedToItsTiming) {
+  const DramTiming ok = dram_preset("ddr4")->timing;
+  const auto broken = [&](auto change) {
+    DramTiming t = ok;
+    change(t);
+    return std::string(dram_timing_problem(t).name ? dram_timing_problem(t).name : "none");
+  };
+  EXPECT_EQ(broken([](DramTiming&) {}), "none");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tRC = t.tRAS + t.tRP - 1; }), "tRC");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tRAS = t.tRCD - 1, t.tRC = t.tRAS + t.tRP; }), "tRAS");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tCCD_L = t.tCCD_S - 1; }), "tCCD_L");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tRRD_L = t.tRRD_S - 1; }), "tRRD_L");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tWTR_L = t.tWTR_S - 1; }), "tWTR_L");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tFAW = t.tRRD_S - 1; }), "tFAW");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tRFCb = t.tRFC + 1; }), "tRFCb");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = t.tRFC; }), "tREFI");
+  EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = 0; }), "none") << "no refresh";
+}
+
+// docs/config-reference.md's preset table shows every row of the DRAM
+// tables as they are (meaning and each preset's value), and names no
+// timing the tables lack.
+TEST(DramPresets, TheConfigReferenceTableIsTheTables) {
+  std::ifstream in(std::string(GPUMEM_SOURCE_DIR) + "/docs/config-reference.md");
+  ASSERT_TRUE(in);
+  std::map<std::string, std::vector<std::string>> rows;  // key -> its cells after the key
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    std::vector<std::string> cells;
+    for (size_t from = 1, bar; (bar = line.find(" |", from)) != std::string::npos; from = bar + 2) {
+      std::string cell = line.substr(from, bar - from);
+      const size_t text = cell.find_first_not_of(' ');
+      cells.push_back(text == std::string::npos ? "" : cell.substr(text));
+    }
+    const std::string key = cells.front().substr(1, cells.front().size() - 2);
+    cells.erase(cells.begin());
+    rows[key] = cells;
+  }
+  const auto expect_row = [&](const std::string& key, const char* meaning, const std::vector<std::string>& values) {
+    ASSERT_TRUE(rows.count(key)) << "docs/config-reference.md has no row for " << key;
+    std::vector<std::string> want = {meaning};
+    want.insert(want.end(), values.begin(), values.end());
+    EXPECT_EQ(rows[key], want) << key;
+  };
+  const auto values = [](const DramPresetValues& v) {
+    std::vector<std::string> out;
+    for (unsigned x : v) out.push_back(std::to_string(x));
+    return out;
+  };
+  for (const DramOrganizationRow& row : kDramOrganizationRows) expect_row(row.name, row.meaning, values(row.preset));
+  for (const DramTimingRow& row : kDramTimingRows) expect_row(std::string("timing.") + row.name, row.meaning, values(row.preset));
+  for (const auto& [key, cells] : rows) {
+    if (key.rfind("timing.", 0) != 0) continue;
+    EXPECT_TRUE(std::any_of(std::begin(kDramTimingRows), std::end(kDramTimingRows),
+                            [&](const DramTimingRow& r) { return key == std::string("timing.") + r.name; }))
+        << key << " is no DRAM timing";
+  }
+  // The figures the tables do not hold, from the presets themselves.
+  std::vector<std::string> tck, order, dual;
+  for (const char* name : kDramPresetNames) {
+    const DramSpec& s = *dram_preset(name);
+    tck.push_back(std::to_string(s.tck_ps));
+    order.push_back(address_order_text(s.address_order));
+    dual.push_back(s.dual_command_bus ? "true" : "false");
+  }
+  ASSERT_TRUE(rows.count("tck_ps") && rows.count("address_order") && rows.count("dual_command_bus"));
+  EXPECT_EQ(std::vector<std::string>(rows["tck_ps"].begin() + 1, rows["tck_ps"].end()), tck);
+  EXPECT_EQ(std::vector<std::string>(rows["address_order"].begin() + 1, rows["address_order"].end()), order);
+  EXPECT_EQ(std::vector<std::string>(rows["dual_command_bus"].begin() + 1, rows["dual_command_bus"].end()), dual);
 }
 
 }  // namespace

@@ -11,50 +11,27 @@
 
 #include "base/bits.hpp"
 
+#include <iterator>
+
 namespace gpumem {
 
 namespace {
 
-DramSpec ddr4() {
-  DramSpec s;
-  s.preset = "ddr4";
-  s.tck_ps = 625;
-  s.org = {2, 4, 4, 65536, 1024, 64, 8};
-  DramTiming& t = s.timing;
-  t.CL = 22, t.CWL = 16, t.tBL = 4, t.tRCD = 22, t.tRP = 22, t.tRAS = 52, t.tRC = 74;
-  t.tCCD_S = 4, t.tCCD_L = 8, t.tRRD_S = 4, t.tRRD_L = 8, t.tFAW = 34;
-  t.tWTR_S = 4, t.tWTR_L = 12, t.tRTP = 12, t.tWR = 24, t.tRTRS = 1;
-  t.tRFC = 560, t.tRFCb = 560, t.tREFI = 12480;
-  s.address_order = {DramField::kRow, DramField::kRank, DramField::kBank, DramField::kBankGroup, DramField::kColumn};
-  return s;
-}
+// What the tables do not hold: the clock, the address split, the command bus.
+struct PresetRest {
+  uint64_t tck_ps;
+  std::vector<DramField> address_order;
+  bool dual_command_bus;
+};
 
-DramSpec hbm2() {
+DramSpec preset(size_t column, const PresetRest& rest) {
   DramSpec s;
-  s.preset = "hbm2";
-  s.tck_ps = 1000;
-  s.org = {1, 4, 4, 32768, 128, 128, 4};
-  DramTiming& t = s.timing;
-  t.CL = 14, t.CWL = 4, t.tBL = 2, t.tRCD = 14, t.tRP = 14, t.tRAS = 34, t.tRC = 48;
-  t.tCCD_S = 1, t.tCCD_L = 2, t.tRRD_S = 4, t.tRRD_L = 6, t.tFAW = 30;
-  t.tWTR_S = 6, t.tWTR_L = 8, t.tRTP = 5, t.tWR = 16, t.tRTRS = 2;
-  t.tRFC = 260, t.tRFCb = 160, t.tREFI = 3900;
-  s.address_order = {DramField::kRow, DramField::kRank, DramField::kBankGroup, DramField::kBank, DramField::kColumn};
-  s.dual_command_bus = true;
-  return s;
-}
-
-DramSpec gddr6() {
-  DramSpec s;
-  s.preset = "gddr6";
-  s.tck_ps = 660;
-  s.org = {1, 4, 4, 16384, 1024, 16, 16};
-  DramTiming& t = s.timing;
-  t.CL = 24, t.CWL = 16, t.tBL = 4, t.tRCD = 24, t.tRP = 24, t.tRAS = 54, t.tRC = 78;
-  t.tCCD_S = 3, t.tCCD_L = 4, t.tRRD_S = 9, t.tRRD_L = 9, t.tFAW = 32;
-  t.tWTR_S = 7, t.tWTR_L = 7, t.tRTP = 3, t.tWR = 16, t.tRTRS = 1;
-  t.tRFC = 126, t.tRFCb = 30, t.tREFI = 11862;
-  s.address_order = {DramField::kRow, DramField::kRank, DramField::kBank, DramField::kBankGroup, DramField::kColumn};
+  s.preset = kDramPresetNames[column];
+  s.tck_ps = rest.tck_ps;
+  for (const DramOrganizationRow& row : kDramOrganizationRows) s.org.*row.member = row.preset[column];
+  for (const DramTimingRow& row : kDramTimingRows) s.timing.*row.member = row.preset[column];
+  s.address_order = rest.address_order;
+  s.dual_command_bus = rest.dual_command_bus;
   return s;
 }
 
@@ -73,13 +50,40 @@ const char* row_result_name(RowResult r) {
 }
 
 const DramSpec* dram_preset(const std::string& name) {
-  static const DramSpec presets[] = {ddr4(), gddr6(), hbm2()};
+  using F = DramField;
+  static const DramSpec presets[] = {
+      preset(0, {625, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // ddr4
+      preset(1, {660, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // gddr6
+      preset(2, {1000, {F::kRow, F::kRank, F::kBankGroup, F::kBank, F::kColumn}, true}),    // hbm2
+  };
+  static_assert(std::size(presets) == kDramPresetNames.size());
   for (const DramSpec& s : presets)
     if (s.preset == name) return &s;
   return nullptr;
 }
 
-std::vector<std::string> dram_preset_names() { return {"ddr4", "gddr6", "hbm2"}; }
+std::vector<std::string> dram_preset_names() { return {kDramPresetNames.begin(), kDramPresetNames.end()}; }
+
+DramTimingProblem dram_timing_problem(const DramTiming& t) {
+  const auto n = [](unsigned v) { return std::to_string(v); };
+  if (t.tRC < t.tRAS + t.tRP)
+    return {"tRC", "tRC (" + n(t.tRC) + ") < tRAS + tRP (" + n(t.tRAS + t.tRP) + "): the standard requires tRC >= tRAS + tRP"};
+  if (t.tRAS < t.tRCD) return {"tRAS", "tRAS (" + n(t.tRAS) + ") < tRCD (" + n(t.tRCD) + "): the standard requires tRAS >= tRCD"};
+  const auto same_group = [&](const char* l, unsigned lv, const char* s, unsigned sv) -> DramTimingProblem {
+    if (lv >= sv) return {};
+    return {l, std::string(l) + " (" + n(lv) + ") < " + s + " (" + n(sv) + "): the same bank group is never faster"};
+  };
+  for (const DramTimingProblem& p : {same_group("tCCD_L", t.tCCD_L, "tCCD_S", t.tCCD_S), same_group("tRRD_L", t.tRRD_L, "tRRD_S", t.tRRD_S),
+                                     same_group("tWTR_L", t.tWTR_L, "tWTR_S", t.tWTR_S)})
+    if (p.name) return p;
+  if (t.tFAW < t.tRRD_S)
+    return {"tFAW", "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S"};
+  if (t.tRFCb > t.tRFC)
+    return {"tRFCb", "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's"};
+  if (t.tREFI && t.tREFI <= t.tRFC)
+    return {"tREFI", "tREFI (" + n(t.tREFI) + ") <= tRFC (" + n(t.tRFC) + "): the rank would never leave refresh"};
+  return {};
+}
 
 unsigned dram_offset_bits(const DramSpec& spec) { return log2_exact(spec.org.access_bytes()); }
 

@@ -4,6 +4,7 @@
 // config, params/ and the channel all read it (docs/config-reference.md,
 // "memory.dram"; docs/memory.md for the model).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,28 +37,14 @@ struct DramOrganization {
   uint64_t capacity_bytes() const { return row_bytes() * rows * banks() * ranks; }
 };
 
-// In memory clock cycles (tCK), the names the standards and the peers use.
+// In memory clock cycles (tCK), the names the standards and the peers use;
+// what each means: kDramTimingRows below.
 struct DramTiming {
-  unsigned CL = 0;      // read command to first data
-  unsigned CWL = 0;     // write command to first data
-  unsigned tBL = 0;     // one burst on the data bus
-  unsigned tRCD = 0;    // activate to read or write
-  unsigned tRP = 0;     // precharge to activate
-  unsigned tRAS = 0;    // activate to precharge
-  unsigned tRC = 0;     // activate to activate, same bank
-  unsigned tCCD_S = 0;  // column to column, other bank group
-  unsigned tCCD_L = 0;  // column to column, same bank group
-  unsigned tRRD_S = 0;  // activate to activate, other bank group
-  unsigned tRRD_L = 0;  // activate to activate, same bank group
-  unsigned tFAW = 0;    // at most four activates per rank in this window
-  unsigned tWTR_S = 0;  // end of write data to read, other bank group
-  unsigned tWTR_L = 0;  // end of write data to read, same bank group
-  unsigned tRTP = 0;    // read to precharge
-  unsigned tWR = 0;     // end of write data to precharge
-  unsigned tRTRS = 0;   // data bus turnaround: between ranks, and between reads and writes
-  unsigned tRFC = 0;    // all-bank refresh to activate
-  unsigned tRFCb = 0;   // per-bank refresh to activate in that bank
-  unsigned tREFI = 0;   // refresh interval (per rank); 0: no refresh
+  unsigned CL = 0, CWL = 0, tBL = 0;
+  unsigned tRCD = 0, tRP = 0, tRAS = 0, tRC = 0;
+  unsigned tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
+  unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
+  unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
 };
 
 struct DramSpec {
@@ -101,6 +88,74 @@ struct DramSpec {
   // group bit, so the split stays a bijection). Empty: the plain split.
   std::vector<std::vector<unsigned>> bank_xor;
 };
+
+// The presets, in the order of the value columns of the tables below.
+inline constexpr std::array<const char*, 3> kDramPresetNames = {"ddr4", "gddr6", "hbm2"};
+using DramPresetValues = std::array<unsigned, kDramPresetNames.size()>;
+
+// The organisation and the timing as tables, one row a figure: its name
+// (its key under memory.dram, or memory.dram.timing), the values it may
+// take, what it means and each preset's value. The presets, the config
+// reader's keys and bounds, and docs/config-reference.md's preset table (a
+// test holds it) come from these rows; the figures' sources are in
+// dram_spec.cpp and that page.
+struct DramOrganizationRow {
+  const char* name;
+  unsigned DramOrganization::*member;
+  unsigned most;  // a power of two from 1 to this
+  const char* meaning;
+  DramPresetValues preset;
+};
+inline constexpr DramOrganizationRow kDramOrganizationRows[] = {
+    {"ranks", &DramOrganization::ranks, 64, "ranks per channel", {2, 1, 1}},
+    {"bank_groups", &DramOrganization::bank_groups, 64, "bank groups per rank", {4, 4, 4}},
+    {"banks_per_group", &DramOrganization::banks_per_group, 64, "banks per bank group", {4, 4, 4}},
+    {"rows", &DramOrganization::rows, 1u << 24, "rows per bank", {65536, 16384, 32768}},
+    {"columns", &DramOrganization::columns, 1u << 16, "column addresses per row, each `bus_bits` wide", {1024, 1024, 128}},
+    {"bus_bits", &DramOrganization::bus_bits, 1024, "data bus width, bits", {64, 16, 128}},
+    {"burst_length", &DramOrganization::burst_length, 64,
+     "beats per column command (an access is bus_bits / 8 x burst_length bytes: 64, 32, 64)", {8, 16, 4}},
+};
+
+struct DramTimingRow {
+  const char* name;
+  unsigned DramTiming::*member;
+  unsigned least, most;
+  const char* meaning;
+  DramPresetValues preset;
+};
+inline constexpr unsigned kDramTimingMost = 1u << 20;
+inline constexpr DramTimingRow kDramTimingRows[] = {
+    {"CL", &DramTiming::CL, 1, kDramTimingMost, "read command to first data", {22, 24, 14}},
+    {"CWL", &DramTiming::CWL, 1, kDramTimingMost, "write command to first data", {16, 16, 4}},
+    {"tBL", &DramTiming::tBL, 1, kDramTimingMost, "one burst on the data bus", {4, 4, 2}},
+    {"tRCD", &DramTiming::tRCD, 1, kDramTimingMost, "activate to read or write", {22, 24, 14}},
+    {"tRP", &DramTiming::tRP, 1, kDramTimingMost, "precharge to activate", {22, 24, 14}},
+    {"tRAS", &DramTiming::tRAS, 1, kDramTimingMost, "activate to precharge", {52, 54, 34}},
+    {"tRC", &DramTiming::tRC, 1, kDramTimingMost, "activate to activate, same bank", {74, 78, 48}},
+    {"tCCD_S", &DramTiming::tCCD_S, 1, kDramTimingMost, "column to column, other bank group", {4, 3, 1}},
+    {"tCCD_L", &DramTiming::tCCD_L, 1, kDramTimingMost, "column to column, same bank group", {8, 4, 2}},
+    {"tRRD_S", &DramTiming::tRRD_S, 1, kDramTimingMost, "activate to activate, other bank group", {4, 9, 4}},
+    {"tRRD_L", &DramTiming::tRRD_L, 1, kDramTimingMost, "activate to activate, same bank group", {8, 9, 6}},
+    {"tFAW", &DramTiming::tFAW, 1, kDramTimingMost, "at most four activates per rank in this window", {34, 32, 30}},
+    {"tWTR_S", &DramTiming::tWTR_S, 0, kDramTimingMost, "end of write data to read, other bank group", {4, 7, 6}},
+    {"tWTR_L", &DramTiming::tWTR_L, 0, kDramTimingMost, "end of write data to read, same bank group", {12, 7, 8}},
+    {"tRTP", &DramTiming::tRTP, 1, kDramTimingMost, "read to precharge", {12, 3, 5}},
+    {"tWR", &DramTiming::tWR, 1, kDramTimingMost, "end of write data to precharge", {24, 16, 16}},
+    {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2}},
+    {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260}},
+    {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank refresh to activate in that bank", {560, 30, 160}},
+    {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900}},
+};
+
+// The first of the standard's relations between timings that `t` breaks:
+// the timing it is charged to and a sentence naming the relation; none
+// broken: an empty name.
+struct DramTimingProblem {
+  const char* name = nullptr;
+  std::string what;
+};
+DramTimingProblem dram_timing_problem(const DramTiming& t);
 
 // Where an access landed inside its channel (channel/dram_address.hpp splits it).
 struct DramAddress {

@@ -27,57 +27,17 @@ namespace {
 
 void read_dram_timing(const Reader& r, const YAML::Node& n, DramTiming& t) {
   const std::string k = "memory.dram.timing";
-  r.expect_map(n, k, {"CL", "CWL", "tBL", "tRCD", "tRP", "tRAS", "tRC", "tCCD_S", "tCCD_L", "tRRD_S", "tRRD_L", "tFAW",
-                      "tWTR_S", "tWTR_L", "tRTP", "tWR", "tRTRS", "tRFC", "tRFCb", "tREFI"});
-  const unsigned most = 1u << 20;
-  r.opt_uint(n, k, "CL", t.CL, 1, most);
-  r.opt_uint(n, k, "CWL", t.CWL, 1, most);
-  r.opt_uint(n, k, "tBL", t.tBL, 1, most);
-  r.opt_uint(n, k, "tRCD", t.tRCD, 1, most);
-  r.opt_uint(n, k, "tRP", t.tRP, 1, most);
-  r.opt_uint(n, k, "tRAS", t.tRAS, 1, most);
-  r.opt_uint(n, k, "tRC", t.tRC, 1, most);
-  r.opt_uint(n, k, "tCCD_S", t.tCCD_S, 1, most);
-  r.opt_uint(n, k, "tCCD_L", t.tCCD_L, 1, most);
-  r.opt_uint(n, k, "tRRD_S", t.tRRD_S, 1, most);
-  r.opt_uint(n, k, "tRRD_L", t.tRRD_L, 1, most);
-  r.opt_uint(n, k, "tFAW", t.tFAW, 1, most);
-  r.opt_uint(n, k, "tWTR_S", t.tWTR_S, 0, most);
-  r.opt_uint(n, k, "tWTR_L", t.tWTR_L, 0, most);
-  r.opt_uint(n, k, "tRTP", t.tRTP, 1, most);
-  r.opt_uint(n, k, "tWR", t.tWR, 1, most);
-  r.opt_uint(n, k, "tRTRS", t.tRTRS, 0, most);
-  r.opt_uint(n, k, "tRFC", t.tRFC, 1, most);
-  r.opt_uint(n, k, "tRFCb", t.tRFCb, 1, most);
-  r.opt_uint(n, k, "tREFI", t.tREFI, 0, uint64_t{1} << 30);
+  std::vector<const char*> keys;
+  for (const DramTimingRow& row : kDramTimingRows) keys.push_back(row.name);
+  r.expect_map(n, k, keys);
+  for (const DramTimingRow& row : kDramTimingRows) r.opt_uint(n, k, row.name, t.*row.member, row.least, row.most);
 }
 
 // The standard's own relations between timings, each refused with its name.
 void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::Node& memory, const DramTiming& t) {
-  const auto at = [&](const char* name) {
-    return timing && timing[name] ? timing[name] : timing ? timing : memory;
-  };
-  const auto key = [](const char* name) { return std::string("memory.dram.timing.") + name; };
-  const auto need = [&](bool ok, const char* name, const std::string& what) {
-    if (!ok) r.fail(at(name), key(name), what);
-  };
-  const auto n = [](unsigned v) { return std::to_string(v); };
-  need(t.tRC >= t.tRAS + t.tRP, "tRC",
-       "tRC (" + n(t.tRC) + ") < tRAS + tRP (" + n(t.tRAS + t.tRP) + "): the standard requires tRC >= tRAS + tRP");
-  need(t.tRAS >= t.tRCD, "tRAS",
-       "tRAS (" + n(t.tRAS) + ") < tRCD (" + n(t.tRCD) + "): the standard requires tRAS >= tRCD");
-  need(t.tCCD_L >= t.tCCD_S, "tCCD_L",
-       "tCCD_L (" + n(t.tCCD_L) + ") < tCCD_S (" + n(t.tCCD_S) + "): the same bank group is never faster");
-  need(t.tRRD_L >= t.tRRD_S, "tRRD_L",
-       "tRRD_L (" + n(t.tRRD_L) + ") < tRRD_S (" + n(t.tRRD_S) + "): the same bank group is never faster");
-  need(t.tWTR_L >= t.tWTR_S, "tWTR_L",
-       "tWTR_L (" + n(t.tWTR_L) + ") < tWTR_S (" + n(t.tWTR_S) + "): the same bank group is never faster");
-  need(t.tFAW >= t.tRRD_S, "tFAW",
-       "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S");
-  need(t.tRFCb <= t.tRFC, "tRFCb",
-       "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's");
-  need(!t.tREFI || t.tREFI > t.tRFC, "tREFI",
-       "tREFI (" + n(t.tREFI) + ") <= tRFC (" + n(t.tRFC) + "): the rank would never leave refresh");
+  const DramTimingProblem p = dram_timing_problem(t);
+  if (!p.name) return;
+  r.fail(timing && timing[p.name] ? timing[p.name] : timing ? timing : memory, std::string("memory.dram.timing.") + p.name, p.what);
 }
 
 // After the organisation and address order, which place the bank bits.
@@ -111,22 +71,19 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   // Not a map: expect_map below says so (operator[] on a scalar would throw first).
   const YAML::Node timing = n && n.IsMap() ? n["timing"] : YAML::Node(YAML::NodeType::Undefined);
   if (n) {
-    r.expect_map(n, k, {"tck_ps", "ranks", "bank_groups", "banks_per_group", "rows", "columns", "bus_bits",
-                        "burst_length", "address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue",
-                        "write_high", "write_low", "row_hit_cap", "active_buffer", "prefetch_drop_cycles", "prefetch_priority", "row_commands", "bank_xor", "timing"});
+    std::vector<const char*> keys = {"tck_ps"};
+    for (const DramOrganizationRow& row : kDramOrganizationRows) keys.push_back(row.name);
+    for (const char* key : {"address_order", "page_policy", "refresh", "dual_command_bus", "read_queue", "bank_queue", "write_queue", "write_high",
+                            "write_low", "row_hit_cap", "active_buffer", "prefetch_drop_cycles", "prefetch_priority", "row_commands", "bank_xor", "timing"})
+      keys.push_back(key);
+    r.expect_map(n, k, keys);
     r.opt_uint(n, k, "tck_ps", d.tck_ps, 1, 1000000);
     DramOrganization& o = d.org;
-    const auto pow2 = [&](const char* name, unsigned& v, unsigned hi) {
-      r.opt_uint(n, k, name, v, 1, hi);
-      if (n[name] && !is_pow2(v)) r.fail(n[name], Reader::join(k, name), std::to_string(v) + " is not a power of two");
-    };
-    pow2("ranks", o.ranks, 64);
-    pow2("bank_groups", o.bank_groups, 64);
-    pow2("banks_per_group", o.banks_per_group, 64);
-    pow2("rows", o.rows, 1u << 24);
-    pow2("columns", o.columns, 1u << 16);
-    pow2("bus_bits", o.bus_bits, 1024);
-    pow2("burst_length", o.burst_length, 64);
+    for (const DramOrganizationRow& row : kDramOrganizationRows) {
+      unsigned& v = o.*row.member;
+      r.opt_uint(n, k, row.name, v, 1, row.most);
+      if (n[row.name] && !is_pow2(v)) r.fail(n[row.name], Reader::join(k, row.name), std::to_string(v) + " is not a power of two");
+    }
     if (n["bus_bits"] && o.bus_bits < 8) r.fail(n["bus_bits"], k + ".bus_bits", "a data bus of at least 8 bits");
     if (o.columns < o.burst_length)
       r.fail(n["columns"] ? n["columns"] : n["burst_length"], k + (n["columns"] ? ".columns" : ".burst_length"),

@@ -33,6 +33,9 @@ class Reader {
 
   // Checks that `node` is a map with only `allowed` keys.
   void expect_map(const YAML::Node& node, const std::string& key, std::initializer_list<const char*> allowed) const {
+    expect_map(node, key, std::vector<const char*>(allowed));
+  }
+  void expect_map(const YAML::Node& node, const std::string& key, const std::vector<const char*>& allowed) const {
     if (!node.IsMap()) fail(node, key, "expected a mapping");
     std::set<std::string> seen;
     for (const auto& kv : node) {
