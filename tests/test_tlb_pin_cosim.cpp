@@ -4,25 +4,17 @@
 // in a process of its own.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
-#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
-#include "wave_layout.hpp"
+#include "pin_cosim_cases.hpp"
 #include "tb/tlb/tlb_cosim.hpp"
 #include "tb/tlb/tlb_pin_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
-
-
 
 // What a run leaves behind, for comparing two runs whole.
 struct Summary {
@@ -124,54 +116,11 @@ TEST(TlbPinCosim, ResetAddsTheSameCyclesAsFastMode) {
   EXPECT_EQ(cosim.cycles(), fast_cycles);
 }
 
-TEST(TlbPinCosim, WavesFromTheSystemCSide) {
-  const std::string dir = temp_dir("gpumem-tlb-pin-waves");
-  const std::string fst = dir + "/pin.fst";
-  {
-    TlbPinCosim cosim(default_config(), 5, WaveWindow{fst, 1000});
-    TlbRandomRun run;
-    run.transactions = 2000;
-    ASSERT_TRUE(cosim.run_random(run));
-  }
-  ASSERT_TRUE(std::filesystem::exists(fst));
-  EXPECT_EQ(test::layout_check("tlb-pin.gtkw", fst), "");
-  std::filesystem::remove_all(dir);
-}
+TEST(TlbPinCosim, WavesFromTheSystemCSide) { waves_from_the_systemc_side<TlbBlock>(); }
 
-// A pin-level mismatch takes its waves from a fast-mode re-run made while the
-// bench is still alive (SystemC cannot elaborate again): the --cc and --sc
-// models (different designs to Verilator) must live side by side and come
-// apart cleanly.
-TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
-  const Config cfg = default_config();
-  const std::string dir = temp_dir("gpumem-tlb-pin-artifacts");
-  TlbRandomRun run;
-  run.transactions = 2000;
-  {
-    TlbPinCosim cosim(cfg, 7);
-    ASSERT_TRUE(cosim.run_random(run));
-    const MismatchArtifacts files =
-        write_mismatch_artifacts<TlbBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
-    EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
-    ASSERT_TRUE(std::filesystem::exists(files.waves));
-    EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
-    const std::string text = file_text(files.replay);
-    EXPECT_NE(text.find("--block tlb --transactions 2000 --seed 7 --mode pin --waves " + shell_quoted(absolute_path(dir)) +
-                        "\n"),
-              std::string::npos)
-        << text;
-  }
-  std::filesystem::remove_all(dir);
-}
+TEST(TlbPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) { mismatch_artifacts_from_a_fast_rerun_beside_the_bench<TlbBlock>(); }
 
-TEST(TlbPinCosim, OneRunPerProcess) {
-  TlbPinCosim cosim(default_config(), 1);
-  TlbRandomRun run;
-  run.transactions = 10;
-  ASSERT_TRUE(cosim.run_random(run));
-  EXPECT_THROW(cosim.run_random(run), std::logic_error);
-  EXPECT_THROW(cosim.reset(), std::logic_error);
-}
+TEST(TlbPinCosim, OneRunPerProcess) { one_run_per_process<TlbBlock>(); }
 
 TEST(TlbPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
   Config cfg = default_config();

@@ -4,24 +4,16 @@
 // elaborates SystemC, so each runs in a process of its own.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 
-#include "base/user_paths.hpp"
 #include "cosim_test_helpers.hpp"
-#include "wave_layout.hpp"
+#include "pin_cosim_cases.hpp"
 #include "tb/translator/translator_cosim.hpp"
 #include "tb/translator/translator_pin_cosim.hpp"
 
 namespace gpumem::tb {
 namespace {
-
-
 
 // What a run leaves in the scoreboard, for comparing two runs whole.
 struct Summary {
@@ -84,52 +76,11 @@ TEST(TranslatorPinCosim, SameSeedSameRunAsFastMode) {
   EXPECT_GT(pin.cycles, pin.compared) << "back-pressure and idle cycles expected";
 }
 
-TEST(TranslatorPinCosim, WavesFromTheSystemCSide) {
-  const std::string dir = temp_dir("gpumem-pin-waves");
-  const std::string fst = dir + "/pin.fst";
-  {
-    TranslatorPinCosim cosim(default_config(), 5, WaveWindow{fst, 1000});
-    TranslatorRandomRun run;
-    run.transactions = 2000;
-    ASSERT_TRUE(cosim.run_random(run));
-  }
-  ASSERT_TRUE(std::filesystem::exists(fst));
-  EXPECT_EQ(test::layout_check("translator-pin.gtkw", fst), "");
-  std::filesystem::remove_all(dir);
-}
+TEST(TranslatorPinCosim, WavesFromTheSystemCSide) { waves_from_the_systemc_side<TranslatorBlock>(); }
 
-// A pin-level mismatch takes its waves from a fast-mode re-run made while the
-// bench is still alive (SystemC cannot elaborate again): the two Verilated
-// models (different designs) must live side by side and come apart cleanly.
-TEST(TranslatorPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) {
-  const Config cfg = default_config();
-  const std::string dir = temp_dir("gpumem-pin-artifacts");
-  TranslatorRandomRun run;
-  run.transactions = 2000;
-  {
-    TranslatorPinCosim cosim(cfg, 7);
-    cosim.reset();
-    ASSERT_TRUE(cosim.run_random(run));
-    const MismatchArtifacts files = write_mismatch_artifacts<TranslatorBlock>(cfg, "configs/default.yaml", 7, run, 1500, dir, 200, " --mode pin");
-    EXPECT_FALSE(files.reproduced) << "the re-run has no mismatch to reproduce";
-    ASSERT_TRUE(std::filesystem::exists(files.waves));
-    EXPECT_GT(std::filesystem::file_size(files.waves), 100u);
-    const std::string text = file_text(files.replay);
-    EXPECT_NE(text.find("--transactions 2000 --seed 7 --mode pin --waves " + shell_quoted(absolute_path(dir)) + "\n"),
-              std::string::npos)
-        << text;
-  }
-  std::filesystem::remove_all(dir);
-}
+TEST(TranslatorPinCosim, MismatchArtifactsFromAFastReRunBesideTheBench) { mismatch_artifacts_from_a_fast_rerun_beside_the_bench<TranslatorBlock>(); }
 
-TEST(TranslatorPinCosim, OneRunPerProcess) {
-  TranslatorPinCosim cosim(default_config(), 1);
-  TranslatorRandomRun run;
-  run.transactions = 10;
-  ASSERT_TRUE(cosim.run_random(run));
-  EXPECT_THROW(cosim.run_random(run), std::logic_error);
-  EXPECT_THROW(cosim.reset(), std::logic_error);
-}
+TEST(TranslatorPinCosim, OneRunPerProcess) { one_run_per_process<TranslatorBlock>(); }
 
 TEST(TranslatorPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
   Config cfg = default_config();
