@@ -8,10 +8,7 @@
 // the joint XOR search over four channel bits, with one thread and with two.
 // docs/performance.md, "Explorer".
 #include <CLI/CLI.hpp>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/child_process.hpp"
 #include "explorer/xor_search.hpp"
 
 namespace {
@@ -83,20 +81,13 @@ void write_explore_input(const std::filesystem::path& dir, unsigned k, unsigned 
 double time_explore(const std::string& gpumem, const std::filesystem::path& dir, unsigned threads) {
   const std::string config = (dir / "explore.yaml").string(), trace = (dir / "strided.csv").string();
   const std::string thread_count = std::to_string(threads);
-  std::vector<const char*> argv{gpumem.c_str(), "explore",  "--config", config.c_str(), "--trace",
-                                trace.c_str(),  "--jobs", thread_count.c_str(), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  gpumem::ChildSetup quiet;
+  quiet.out = "/dev/null";
   const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int err = posix_spawn(&pid, gpumem.c_str(), &actions, nullptr, const_cast<char* const*>(argv.data()), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0) throw std::runtime_error("cannot run " + gpumem);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = gpumem::run_child({gpumem, "explore", "--config", config, "--trace", trace, "--jobs", thread_count}, quiet);
   const double seconds = seconds_since(t0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error(gpumem + " explore failed");
+  if (status < 0) throw std::runtime_error("cannot run " + gpumem);
+  if (status != 0) throw std::runtime_error(gpumem + " explore failed");
   return seconds;
 }
 

@@ -1,8 +1,5 @@
 #include "plot_runner.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,39 +10,24 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/child_process.hpp"
 #include "base/input_error.hpp"
-
-extern char** environ;
 
 namespace gpumem::cli {
 
 namespace {
 
 // Runs `args` (args[0] looked up on PATH), its output to /dev/null when
-// `quiet`; the exit status, or -1 with errno set when it cannot start.
+// `quiet`, else to our stdout, which is the report; the exit code, or -1
+// when args[0] is on no PATH.
 int spawn(const std::vector<std::string>& args, bool quiet) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (quiet) {
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  } else {
-    posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);  // our stdout is the report
-  }
-  pid_t pid = 0;
-  const int err = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err) {
-    errno = err;
-    return -1;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::vector<std::string> argv = args;
+  argv[0] = find_tool(args[0]);
+  if (argv[0].empty()) return -1;
+  ChildSetup setup;
+  if (quiet) setup.out = setup.err = "/dev/null";
+  else setup.err_to_out = true;
+  return run_child(argv, setup);
 }
 
 }  // namespace

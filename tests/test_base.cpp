@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/child_process.hpp"
 #include "base/completion_calendar.hpp"
 #include "base/earliest_tree.hpp"
 #include "base/flat_map.hpp"
@@ -392,6 +394,62 @@ TEST(JUnitReport, WritesEachKindOfCaseEscapedAndCounted) {
   EXPECT_EQ(first_divergence("\nMISMATCH (1, stopped at the first)\ntranslator mismatch: request 3\n  rest\n"),
             "MISMATCH (1, stopped at the first): translator mismatch: request 3");
   EXPECT_EQ(first_divergence("exit 2"), "exit 2");
+}
+
+// The one helper every program gpumem runs goes through (base/child_process.hpp).
+TEST(ChildProcess, RunsInItsFolderWithItsStreamsWhereItSays) {
+  const std::string dir = ::testing::TempDir() + "gpumem-child-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string sh = find_tool("sh");
+  ASSERT_FALSE(sh.empty());
+  ChildSetup s;
+  s.folder = dir;
+  s.in = "/dev/null";
+  s.out = dir + "/out.txt";
+  s.err = dir + "/err.txt";
+  EXPECT_EQ(run_child({sh, "-c", "pwd; echo oops >&2; cat; exit 3"}, s), 3);
+  EXPECT_EQ(read_input_file(dir + "/out.txt", "out"), std::filesystem::canonical(dir).string() + "\n");
+  EXPECT_EQ(read_input_file(dir + "/err.txt", "err"), "oops\n");
+  s.append = true;  // and both to one file
+  s.err = s.out;
+  s.folder.clear();
+  EXPECT_EQ(run_child({sh, "-c", "echo two; echo three >&2"}, s), 0);
+  EXPECT_EQ(read_input_file(dir + "/out.txt", "out"), std::filesystem::canonical(dir).string() + "\ntwo\nthree\n");
+  ChildSetup to_out;
+  to_out.out = dir + "/merged.txt";
+  to_out.err_to_out = true;
+  EXPECT_EQ(run_child({sh, "-c", "echo a; echo b >&2"}, to_out), 0);
+  EXPECT_EQ(read_input_file(dir + "/merged.txt", "merged"), "a\nb\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ChildProcess, SaysHowItEnded) {
+  const std::string sh = find_tool("sh");
+  EXPECT_EQ(run_child({sh, "-c", "kill -TERM $$"}), 128 + SIGTERM);
+  EXPECT_EQ(run_child({"/no/such/program"}), 127) << "a child that cannot run the program exits 127";
+  ChildSetup bad;
+  bad.folder = "/no/such/folder";
+  EXPECT_EQ(run_child({sh, "-c", "true"}, bad), 127);
+  int status = 0;
+  EXPECT_EQ(run_captured({"sh", "-c", "echo out; echo err >&2; exit 4"}, status), "out\nerr\n");
+  EXPECT_EQ(status, 4);
+  EXPECT_EQ(run_captured({"no-such-program-of-gpumem"}, status), "");
+  EXPECT_EQ(status, 127) << "as a shell says a command it cannot find";
+}
+
+TEST(ChildProcess, AToolRunsInAGroupOfItsOwnAndAppendsToItsLog) {
+  const std::string log = ::testing::TempDir() + "gpumem-tool-" + std::to_string(getpid()) + ".log";
+  std::remove(log.c_str());
+  const std::string sh = find_tool("sh");
+  // Its process group is its own pid (the fifth field of /proc/PID/stat).
+  EXPECT_EQ(run_tool({sh, "-c", "echo $$ $(cut -d' ' -f5 /proc/$$/stat)"}, log), 0);
+  EXPECT_EQ(run_tool({sh, "-c", "echo again; exit 2"}, log), 2);
+  std::istringstream text(read_input_file(log, "log"));
+  std::string pid, group, again;
+  text >> pid >> group >> again;
+  EXPECT_EQ(pid, group);
+  EXPECT_EQ(again, "again");
+  std::remove(log.c_str());
 }
 
 }  // namespace gpumem::test

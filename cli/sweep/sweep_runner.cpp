@@ -1,6 +1,5 @@
 #include "sweep/sweep_runner.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/child_process.hpp"
 #include "base/input_file.hpp"
 #include "base/output_file.hpp"
 
@@ -127,27 +127,15 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     fs::remove_all(folder);
     fs::create_directories(folder);
     write_output_file(folder + "/config.yaml", "output", p.config_yaml);
-    const std::vector<std::string> args = point_arguments(spec, p);
-    std::vector<char*> argv{const_cast<char*>(o.gpumem.c_str())};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const std::string out = fs::absolute(folder + "/log.txt").string(), err = fs::absolute(folder + "/stderr.txt").string();
-    const pid_t pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0);
-      if (chdir(folder.c_str()) != 0) _exit(127);
-      signal(SIGINT, SIG_DFL);
-      signal(SIGTERM, SIG_DFL);
-      const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int fe = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int fi = open("/dev/null", O_RDONLY);
-      if (fo < 0 || fe < 0 || fi < 0) _exit(127);
-      dup2(fi, 0);
-      dup2(fo, 1);
-      dup2(fe, 2);
-      execv(o.gpumem.c_str(), argv.data());
-      _exit(127);
-    }
+    std::vector<std::string> argv{o.gpumem};
+    for (const std::string& a : point_arguments(spec, p)) argv.push_back(a);
+    ChildSetup setup;
+    setup.in = "/dev/null";
+    setup.out = fs::absolute(folder + "/log.txt").string();
+    setup.err = fs::absolute(folder + "/stderr.txt").string();
+    setup.folder = folder;
+    setup.own_group = setup.default_signals = true;  // the sweep stops its points itself
+    const pid_t pid = start_child(argv, setup);
     if (pid < 0) throw std::runtime_error(std::string("cannot start a point: ") + std::strerror(errno));
     running[pid] = {k, attempt, folder};
   };

@@ -1,12 +1,10 @@
 #include "sweep/sweep_slurm.hpp"
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "base/child_process.hpp"
 #include "base/input_error.hpp"
 #include "base/output_file.hpp"
 #include "base/user_paths.hpp"
@@ -16,21 +14,6 @@ namespace gpumem::sweep {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Runs a shell command; its stdout and stderr, and the exit status.
-std::string capture(const std::string& command, int& status) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int s = pclose(p);
-  status = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
-  return out;
-}
 
 std::string jobs_file(const SweepSpec& spec) { return spec.output + "/slurm/jobs.txt"; }
 
@@ -93,7 +76,7 @@ Submission submit_array(const SweepSpec& spec, const std::string& gpumem, const 
   fs::permissions(sub.script, fs::perms::owner_exec, fs::perm_options::add);
   if (o.emit_only) return sub;
   int status = 0;
-  const std::string out = capture("sbatch --parsable " + shell_quoted(sub.script), status);
+  const std::string out = run_captured({"sbatch", "--parsable", sub.script}, status);
   if (status != 0) {
     const std::string why = status == 127 ? "sbatch not found: is this a Slurm login node? (--emit-only writes the script alone)"
                                           : "sbatch refused " + sub.script + ": " + out.substr(0, out.find_last_not_of('\n') + 1);
@@ -118,7 +101,7 @@ std::map<size_t, std::string> queued_points(const SweepSpec& spec, size_t point_
   for (const auto& [job, k] : per_task) ids += (ids.empty() ? "" : ",") + job;
   int status = 0;
   // -r: one line per array task ("123_4 PENDING"); a pending range is "123_[5-9%2]" without -r.
-  const std::string out = capture("squeue -h -r -j " + ids + " -o '%i %T'", status);
+  const std::string out = run_captured({"squeue", "-h", "-r", "-j", ids, "-o", "%i %T"}, status);
   if (status != 0) return states;
   std::istringstream lines(out);
   for (std::string id, state; lines >> id >> state;) {
