@@ -91,6 +91,130 @@ std::vector<std::string> point_arguments(const SweepSpec& spec, const Point& p) 
   return a;
 }
 
+namespace {
+
+// A point that ran: its point.json beside its outputs, and its folder where
+// points live (a rerun without --resume replaces the point whole).
+void commit_point(const SweepSpec& spec, const Point& p, const std::string& partial) {
+  nlohmann::json j;
+  j["index"] = p.index;
+  j["hash"] = p.hash;
+  j["command"] = spec.command;
+  nlohmann::json axes = nlohmann::json::object();
+  for (size_t a = 0; a < spec.axes.size(); ++a) axes[spec.axes[a].key] = spec.axes[a].values[p.choice[a]];
+  j["axes"] = axes;
+  j["arguments"] = point_arguments(spec, p);
+  write_output_file(partial + "/point.json", "output", j.dump(2) + "\n");
+  const std::string final_folder = point_folder(spec, p);
+  if (fs::exists(final_folder)) {
+    const std::string old = final_folder + ".old-" + std::to_string(getpid());
+    fs::rename(final_folder, old);
+    fs::rename(partial, final_folder);
+    fs::remove_all(old);
+  } else {
+    fs::rename(partial, final_folder);
+  }
+  fs::remove(failure_file(spec, p));
+}
+
+// What a point that failed left, read before its folder goes.
+struct PointFailure {
+  std::string exit;        // "exit 3", "killed by signal 9"
+  std::string err;         // the last lines of its stderr
+  std::string divergence;  // a cosim point's first divergence (gpumem cosim --json), and its failure
+  std::string failure;
+};
+
+PointFailure failure_of(const std::string& partial, int status) {
+  // Either file may be missing (a command that did not start writes neither).
+  const auto left = [&](const std::string& name) {
+    const std::string f = partial + "/" + name;
+    return fs::exists(f) ? read_input_file(f, name) : std::string();
+  };
+  PointFailure f;
+  f.err = last_lines(left("stderr.txt"), 5);
+  f.exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "killed by signal " + std::to_string(WTERMSIG(status));
+  try {
+    const nlohmann::json stats = nlohmann::json::parse(left("stats.json"));
+    f.divergence = stats.value("first_divergence", std::string());
+    f.failure = stats.value("failure", std::string());
+  } catch (const nlohmann::json::exception&) {  // no JSON: the command failed before writing it
+  }
+  return f;
+}
+
+// A point that failed for good: its file under failed/; the summary's line.
+std::string record_failure(const SweepSpec& spec, const Point& p, const PointFailure& f, unsigned attempts) {
+  nlohmann::json j;
+  j["index"] = p.index;
+  j["hash"] = p.hash;
+  j["label"] = p.label;
+  j["status"] = f.exit;
+  j["attempts"] = attempts;
+  j["stderr"] = f.err;
+  if (!f.divergence.empty()) {
+    j["first_divergence"] = f.divergence;
+    j["failure"] = f.failure;
+  }
+  write_output_file(failure_file(spec, p), "output", j.dump(2) + "\n");
+  const std::string why = !f.divergence.empty() ? f.divergence : last_lines(f.err, 1);
+  return "point " + std::to_string(p.index) + " (" + p.label + "): " + f.exit + (why.empty() ? "" : ": " + why);
+}
+
+// The points running, each gpumem in a partial folder of its own and a
+// process group of its own (so a Ctrl-C at the terminal reaches only the
+// sweep, which stops them itself).
+class PointProcesses {
+ public:
+  PointProcesses(const SweepSpec& spec, const std::string& gpumem) : spec_(spec), gpumem_(gpumem) {}
+
+  size_t size() const { return running_.size(); }
+  bool empty() const { return running_.empty(); }
+
+  void start(const Point& p, size_t k, unsigned attempt) {
+    const std::string folder = point_folder(spec_, p) + ".partial-" + std::to_string(getpid()) + "-" + std::to_string(attempt);
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    write_output_file(folder + "/config.yaml", "output", p.config_yaml);
+    std::vector<std::string> argv{gpumem_};
+    for (const std::string& a : point_arguments(spec_, p)) argv.push_back(a);
+    ChildSetup setup;
+    setup.in = "/dev/null";
+    setup.out = fs::absolute(folder + "/log.txt").string();
+    setup.err = fs::absolute(folder + "/stderr.txt").string();
+    setup.folder = folder;
+    setup.own_group = setup.default_signals = true;
+    const pid_t pid = start_child(argv, setup);
+    if (pid < 0) throw std::runtime_error(std::string("cannot start a point: ") + std::strerror(errno));
+    running_[pid] = {k, attempt, folder};
+  }
+
+  void kill_all() {
+    for (const auto& [pid, r] : running_) kill(-pid, SIGKILL);
+  }
+
+  // Waits for one of them to end: false when a signal came first (or none
+  // is left to wait for), else true with it and its waitpid() status.
+  bool wait_one(Running& r, int& status) {
+    for (;;) {
+      const pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0) return false;
+      const auto it = running_.find(pid);
+      if (it == running_.end()) continue;
+      r = it->second;
+      running_.erase(it);
+      return true;
+    }
+  }
+
+ private:
+  const SweepSpec& spec_;
+  const std::string& gpumem_;
+  std::map<pid_t, Running> running_;
+};
+
+}  // namespace
+
 RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, const RunOptions& o) {
   RunSummary summary;
   create_output_folder(spec.output + "/points", "output");
@@ -105,7 +229,7 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
   }
   const size_t total = queue.size();
   StopSignals signals;
-  std::map<pid_t, Running> running;
+  PointProcesses running(spec, o.gpumem);
   const auto t0 = Clock::now();
   size_t finished = 0;
 
@@ -121,116 +245,46 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     *o.progress << line.str() << std::flush;
   };
 
-  auto start = [&](size_t k, unsigned attempt) {
-    const Point& p = points[k];
-    const std::string folder = point_folder(spec, p) + ".partial-" + std::to_string(getpid()) + "-" + std::to_string(attempt);
-    fs::remove_all(folder);
-    fs::create_directories(folder);
-    write_output_file(folder + "/config.yaml", "output", p.config_yaml);
-    std::vector<std::string> argv{o.gpumem};
-    for (const std::string& a : point_arguments(spec, p)) argv.push_back(a);
-    ChildSetup setup;
-    setup.in = "/dev/null";
-    setup.out = fs::absolute(folder + "/log.txt").string();
-    setup.err = fs::absolute(folder + "/stderr.txt").string();
-    setup.folder = folder;
-    setup.own_group = setup.default_signals = true;  // the sweep stops its points itself
-    const pid_t pid = start_child(argv, setup);
-    if (pid < 0) throw std::runtime_error(std::string("cannot start a point: ") + std::strerror(errno));
-    running[pid] = {k, attempt, folder};
-  };
-
   auto finish = [&](const Running& r, int status) {
     const Point& p = points[r.point];
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (g_stop) {  // a point that ends after the stop may have been cut short
       fs::remove_all(r.folder);
       return;
     }
-    if (ok) {
-      nlohmann::json j;
-      j["index"] = p.index;
-      j["hash"] = p.hash;
-      j["command"] = spec.command;
-      nlohmann::json axes = nlohmann::json::object();
-      for (size_t a = 0; a < spec.axes.size(); ++a) axes[spec.axes[a].key] = spec.axes[a].values[p.choice[a]];
-      j["axes"] = axes;
-      j["arguments"] = point_arguments(spec, p);
-      write_output_file(r.folder + "/point.json", "output", j.dump(2) + "\n");
-      const std::string final_folder = point_folder(spec, p);
-      if (fs::exists(final_folder)) {  // a rerun without --resume replaces the point whole
-        const std::string old = final_folder + ".old-" + std::to_string(getpid());
-        fs::rename(final_folder, old);
-        fs::rename(r.folder, final_folder);
-        fs::remove_all(old);
-      } else {
-        fs::rename(r.folder, final_folder);
-      }
-      fs::remove(failure_file(spec, p));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      commit_point(spec, p, r.folder);
       ++summary.ran;
       ++finished;
       return;
     }
-    // What the point left: either may be missing (a command that did not start writes neither).
-    const auto left = [&](const std::string& name) {
-      const std::string f = r.folder + "/" + name;
-      return fs::exists(f) ? read_input_file(f, name) : std::string();
-    };
-    const std::string err = last_lines(left("stderr.txt"), 5);
-    const std::string exit = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                               : "killed by signal " + std::to_string(WTERMSIG(status));
-    // A cosim point's JSON says what diverged (gpumem cosim --json).
-    std::string divergence, failure;
-    try {
-      const nlohmann::json stats = nlohmann::json::parse(left("stats.json"));
-      divergence = stats.value("first_divergence", std::string());
-      failure = stats.value("failure", std::string());
-    } catch (const nlohmann::json::exception&) {  // no JSON: the command failed before writing it
-    }
+    const PointFailure f = failure_of(r.folder, status);
     fs::remove_all(r.folder);
     if (r.attempt <= o.retries) {
       queue.emplace_back(r.point, r.attempt + 1);
       return;
     }
-    nlohmann::json j;
-    j["index"] = p.index;
-    j["hash"] = p.hash;
-    j["label"] = p.label;
-    j["status"] = exit;
-    j["attempts"] = r.attempt;
-    j["stderr"] = err;
-    if (!divergence.empty()) {
-      j["first_divergence"] = divergence;
-      j["failure"] = failure;
-    }
-    write_output_file(failure_file(spec, p), "output", j.dump(2) + "\n");
+    summary.failures.push_back(record_failure(spec, p, f, r.attempt));
     ++summary.failed;
     ++finished;
-    const std::string why = !divergence.empty() ? divergence : last_lines(err, 1);
-    summary.failures.push_back("point " + std::to_string(p.index) + " (" + p.label + "): " + exit + (why.empty() ? "" : ": " + why));
   };
 
   show();
-  while ((!queue.empty() || !running.empty())) {
+  while (!queue.empty() || !running.empty()) {
     while (!g_stop && !queue.empty() && running.size() < std::max(1u, o.jobs)) {
       const auto [k, attempt] = queue.front();
       queue.pop_front();
-      start(k, attempt);
+      running.start(points[k], k, attempt);
     }
     if (g_stop) {
-      for (const auto& [pid, r] : running) kill(-pid, SIGKILL);
+      running.kill_all();
       queue.clear();
     }
+    Running r;
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
+    if (!running.wait_one(r, status)) {
       if (errno == EINTR) continue;
       break;
     }
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const Running r = it->second;
-    running.erase(it);
     finish(r, status);
     show();
   }
