@@ -129,194 +129,240 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
   return run;
 }
 
-int run_command(const RunArgs& a) {
-  const Config configured = load_config(a.config);
+namespace {
+
+// One `gpumem run`, in the order it goes: the config with the profile
+// store applied, the inputs, the allocation, the outputs (opened before the
+// run: a bad path must not cost a long simulation; each appears under its
+// name only when written whole), the simulation, then what it prints and
+// writes. A run that stops early (a bad trace line, a model error, SIGINT or
+// SIGTERM) still writes its outputs, whole for what it simulated: the
+// transaction log up to the stop, the stats JSON with "complete": false.
+class RunSession {
+ public:
+  explicit RunSession(const RunArgs& a) : a_(a), configured_(load_config(a.config)), cfg_(apply_store()) {}
+
+  int run() {
+    if (a_.compare_prefetch) return run_compared(a_, cfg_);
+    open_inputs();
+    allocate();
+    open_outputs();
+    add_observers();
+    simulate();
+    if (store_ && !stopped_by_) record_profiles();
+    if (!a_.quiet) print_report();
+    warn_if_mostly_faulted();
+    if (stopped_by_) return end_interrupted();
+    write_outputs(true, "");
+    if (store_out_) {
+      const std::string text = profile_store_yaml(*store_);
+      std::fwrite(text.data(), 1, text.size(), store_out_->stream());
+      store_out_->commit();
+    }
+    return 0;
+  }
+
+ private:
   // The profile store: read and checked before anything runs, and applied
   // (each application's recommended task type) to the config the run uses.
-  std::optional<ProfileStore> store;
-  std::vector<std::string> store_notes;
-  if (!a.profile_store.empty()) {
-    if (!configured.has_mmu())
-      throw InputError(a.config, 0, "address_space",
+  Config apply_store() {
+    if (a_.profile_store.empty()) return configured_;
+    if (!configured_.has_mmu())
+      throw InputError(a_.config, 0, "address_space",
                        "--profile-store keeps applications by name: the config needs address_space.applications");
-    store = std::filesystem::exists(a.profile_store) ? read_profile_store(a.profile_store, configured)
-                                                     : empty_profile_store(configured);
+    store_ = std::filesystem::exists(a_.profile_store) ? read_profile_store(a_.profile_store, configured_)
+                                                       : empty_profile_store(configured_);
+    return apply_profile_store(configured_, *store_, store_notes_);
   }
-  const Config cfg = store ? apply_profile_store(configured, *store, store_notes) : configured;
-  if (a.compare_prefetch) return run_compared(a, cfg);
-  if (!a.input.threads.empty()) check_thread_simulation(cfg);  // before any output is opened
-  std::unique_ptr<ThreadTraceSource> threads = open_thread_input(a.input);
-  std::unique_ptr<RequestSource> source = open_request_input(cfg, a.input);
-  if (!threads && !source && !cfg.workload.empty()) source = make_workload(cfg);
-  if (!threads && !source) throw InputError(a.config, 0, "workload", "no --trace or --threads given and the config has no workload");
-  const std::string& trace_path = a.input.path();
+
+  void open_inputs() {
+    if (!a_.input.threads.empty()) check_thread_simulation(cfg_);  // before any output is opened
+    threads_ = open_thread_input(a_.input);
+    source_ = open_request_input(cfg_, a_.input);
+    if (!threads_ && !source_ && !cfg_.workload.empty()) source_ = make_workload(cfg_);
+    if (!threads_ && !source_) throw InputError(a_.config, 0, "workload", "no --trace or --threads given and the config has no workload");
+  }
 
   // The allocation the driver loads, and the other one (nesting on versus
-  // off) for the fragmentation comparison.
-  std::optional<AddressSpaceImage> image, other;
-  std::string other_error;  // the comparison may not fit where the run does; that must not stop the run
-  if (cfg.has_mmu()) {
-    image = build_address_space(cfg, cfg.address_space.nesting);
+  // off) for the fragmentation comparison, which may not fit where the run
+  // does: that must not stop the run.
+  void allocate() {
+    if (!cfg_.has_mmu()) return;
+    image_ = build_address_space(cfg_, cfg_.address_space.nesting);
     try {
-      other = build_address_space(cfg, !cfg.address_space.nesting);
+      other_ = build_address_space(cfg_, !cfg_.address_space.nesting);
     } catch (const InputError& e) {
-      other_error = e.what();
+      other_error_ = e.what();
     }
+    const Fragmentation* mine = &image_->fragmentation;
+    const Fragmentation* theirs = other_ ? &other_->fragmentation : nullptr;
+    with_nesting_ = cfg_.address_space.nesting ? mine : theirs;
+    without_nesting_ = cfg_.address_space.nesting ? theirs : mine;
   }
-  const Fragmentation* with_nesting = nullptr;
-  const Fragmentation* without_nesting = nullptr;
-  if (image) {
-    const Fragmentation* mine = &image->fragmentation;
-    const Fragmentation* theirs = other ? &other->fragmentation : nullptr;
-    with_nesting = cfg.address_space.nesting ? mine : theirs;
-    without_nesting = cfg.address_space.nesting ? theirs : mine;
-  }
-  const AllocationComparison allocations{cfg.address_space.nesting, with_nesting, without_nesting, other_error};
 
-  // Outputs are opened before the run (a bad path must not cost a long
-  // simulation) and appear under their names only when written whole.
-  check_output_paths(a.config, trace_path,
-                     {{a.stats_json, "--stats-json"}, {a.txn_log, "--txn-log"}, {a.profile_store, "--profile-store"}});
-  std::optional<OutputFile> json_out, store_out;
-  if (!a.stats_json.empty()) json_out.emplace(a.stats_json, "--stats-json");
-  // Rewritten only after a whole run: an interrupted or failed one leaves it as it was.
-  if (store) store_out.emplace(a.profile_store, "--profile-store");
-
-  RunStatistics stats(cfg);
-  std::vector<CompletionObserver*> observers{&stats};
-  std::unique_ptr<TransactionLog> log;
-  if (!a.txn_log.empty()) {
-    log = std::make_unique<TransactionLog>(a.txn_log, cfg.memory.model == MemoryModel::kDram);
-    observers.push_back(log.get());
+  void open_outputs() {
+    check_output_paths(a_.config, a_.input.path(),
+                       {{a_.stats_json, "--stats-json"}, {a_.txn_log, "--txn-log"}, {a_.profile_store, "--profile-store"}});
+    if (!a_.stats_json.empty()) json_out_.emplace(a_.stats_json, "--stats-json");
+    // Rewritten only after a whole run: an interrupted or failed one leaves it as it was.
+    if (store_) store_out_.emplace(a_.profile_store, "--profile-store");
+    if (!a_.txn_log.empty()) log_ = std::make_unique<TransactionLog>(a_.txn_log, cfg_.memory.model == MemoryModel::kDram);
   }
-  std::optional<ApplicationStreams> streams;
-  if (store) observers.push_back(&streams.emplace(cfg));
-  std::unique_ptr<ProgressReporter> progress;
-  if (!a.quiet && isatty(STDERR_FILENO)) {
+
+  void add_observers() {
+    observers_.push_back(&stats_);
+    if (log_) observers_.push_back(log_.get());
+    if (store_) observers_.push_back(&streams_.emplace(cfg_));
+    if (a_.quiet || !isatty(STDERR_FILENO)) return;
     std::function<double()> fraction;
-    if (source) fraction = [&s = *source] { return s.fraction_read(); };
-    else if (threads) fraction = [&t = *threads] { return t.fraction_read(); };
-    progress = std::make_unique<ProgressReporter>(stderr, source ? source->expected_total() : 0, std::move(fraction),
-                                                  threads != nullptr);
-    observers.push_back(progress.get());
+    if (source_) fraction = [&s = *source_] { return s.fraction_read(); };
+    else if (threads_) fraction = [&t = *threads_] { return t.fraction_read(); };
+    progress_ = std::make_unique<ProgressReporter>(stderr, source_ ? source_->expected_total() : 0, std::move(fraction),
+                                                   threads_ != nullptr);
+    observers_.push_back(progress_.get());
   }
 
-  // A run that stops early (a bad trace line, a model error, SIGINT or
-  // SIGTERM) still writes its outputs, whole for what it simulated: the
-  // transaction log up to the stop, the stats JSON with "complete": false.
-  SimulationResult r;
-  std::vector<ApplicationProfile> profiles;  // recorded by this run
-  auto write_outputs = [&](bool complete, const std::string& error) {
-    if (json_out) {
-      const FrontendReport frontend = frontend_report(cfg, r);
-      const RunReport report{a.config,   trace_path, r.channel_accesses,  r.dram,         r.application_performance,
-                             r.mmu,      r.faults,   r.l1,                         r.prefetch,
-                             threads ? &frontend : nullptr, image ? &allocations : nullptr, profiles};
-      const std::string text = stats_json(cfg, stats, report, complete, error).dump(2) + "\n";
-      std::fwrite(text.data(), 1, text.size(), json_out->stream());
-      json_out->commit();
-    }
-    if (log) log->commit();
-  };
-  auto count = [&] { return RequestCount{stats.requests(), r.requests, threads != nullptr}; };
-  // A run stopped by an error: what its outputs hold, said after the error.
-  auto partial_outputs = [&]() -> std::string {
-    std::vector<std::string> holders;
-    if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
-    if (log) holders.push_back(a.txn_log);
-    if (holders.empty()) return "";
-    std::string s = "; " + holders[0];
-    if (holders.size() > 1) s += " and " + holders[1];
-    const RequestCount n = count();
-    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + n.text() + " simulated before it" + n.sms();
-  };
-  int stopped_by = 0;
-  {
+  // An error ends it with the outputs written for what it simulated, and
+  // says after the error what they hold.
+  void simulate() {
     // Only while the simulation runs does a loop look for a stop; before it
     // and after it a signal exits at once (cli/stop_on_signal.hpp).
-    const StopIsChecked checked;
-    try {
-      if (threads) {
-        StoppableThreadSource stoppable(*threads);
-        r = run_thread_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
-      } else {
-        StoppableSource stoppable(*source);
-        r = run_simulation(cfg, stoppable, observers, image ? &*image : nullptr, &r);
+    {
+      const StopIsChecked checked;
+      try {
+        if (threads_) {
+          StoppableThreadSource stoppable(*threads_);
+          r_ = run_thread_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_);
+        } else {
+          StoppableSource stoppable(*source_);
+          r_ = run_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_);
+        }
+      } catch (const InputError& e) {
+        progress_.reset();
+        write_outputs(false, e.what());
+        throw InputError(e.file(), e.line(), e.column(), e.key(), e.message() + partial_outputs());
+      } catch (const std::exception& e) {
+        progress_.reset();
+        write_outputs(false, e.what());
+        throw std::runtime_error(e.what() + partial_outputs());
       }
-    } catch (const InputError& e) {
-      progress.reset();
-      write_outputs(false, e.what());
-      throw InputError(e.file(), e.line(), e.column(), e.key(), e.message() + partial_outputs());
-    } catch (const std::exception& e) {
-      progress.reset();
-      write_outputs(false, e.what());
-      throw std::runtime_error(e.what() + partial_outputs());
+      stopped_by_ = stop_requested();
     }
-    stopped_by = stop_requested();
+    progress_.reset();
   }
-  progress.reset();
 
-  if (store && !stopped_by) {
-    for (const auto& app : configured.address_space.applications) {
-      const PerfReading& m = r.application_performance[app.process];
+  void record_profiles() {
+    for (const auto& app : configured_.address_space.applications) {
+      const PerfReading& m = r_.application_performance[app.process];
       if (m.requests == 0) continue;  // nothing measured: the record stays as it was
-      const unsigned ran_with = registers_from_config(cfg).effective_task(app.process, app.task_type);
-      profiles.push_back(recommend(configured, app, m, ran_with, streams->addresses(app.process), store->find(app.name)));
-      store->record(profiles.back());
+      const unsigned ran_with = registers_from_config(cfg_).effective_task(app.process, app.task_type);
+      profiles_.push_back(recommend(configured_, app, m, ran_with, streams_->addresses(app.process), store_->find(app.name)));
+      store_->record(profiles_.back());
     }
   }
 
-  if (!a.quiet) {
-    std::cout << "config              " << a.config << (cfg.description.empty() ? "" : "  (" + cfg.description + ")") << "\n"
+  void print_report() const {
+    const std::string& trace_path = a_.input.path();
+    std::cout << "config              " << a_.config << (cfg_.description.empty() ? "" : "  (" + cfg_.description + ")") << "\n"
               << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
-    for (const std::string& note : store_notes) std::cout << note << "\n";
-    stats.print(std::cout);
-    if (cfg.memory.model == MemoryModel::kDram) print_dram(std::cout, dram_json(cfg, stats, r.dram));
-    if (threads) print_frontend(std::cout, frontend_report(cfg, r));
-    if (!r.l1.empty()) print_l1(std::cout, r.l1);
-    if (!r.l1.empty() && cfg.prefetch.kind != PrefetchKind::kNone) print_prefetch(std::cout, r.prefetch, r.l1, cfg.prefetch.kind);
-    if (r.mmu) print_mmu(std::cout, *r.mmu);
-    print_faults(std::cout, r.faults, 10);
-    if (image) print_fragmentation(std::cout, with_nesting, without_nesting);
-    if (store && !stopped_by) print_profiles(std::cout, a.profile_store, profiles);
-    if (!other_error.empty()) std::cout << "(the allocation " << (cfg.address_space.nesting ? "without" : "with")
-                                        << " nesting does not fit: " << other_error << ")\n";
-    if (a.no_timing)
-      std::cout << "\nsimulated " << r.requests << " requests\n";
+    for (const std::string& note : store_notes_) std::cout << note << "\n";
+    stats_.print(std::cout);
+    if (cfg_.memory.model == MemoryModel::kDram) print_dram(std::cout, dram_json(cfg_, stats_, r_.dram));
+    if (threads_) print_frontend(std::cout, frontend_report(cfg_, r_));
+    if (!r_.l1.empty()) print_l1(std::cout, r_.l1);
+    if (!r_.l1.empty() && cfg_.prefetch.kind != PrefetchKind::kNone) print_prefetch(std::cout, r_.prefetch, r_.l1, cfg_.prefetch.kind);
+    if (r_.mmu) print_mmu(std::cout, *r_.mmu);
+    print_faults(std::cout, r_.faults, 10);
+    if (image_) print_fragmentation(std::cout, with_nesting_, without_nesting_);
+    if (store_ && !stopped_by_) print_profiles(std::cout, a_.profile_store, profiles_);
+    if (!other_error_.empty()) std::cout << "(the allocation " << (cfg_.address_space.nesting ? "without" : "with")
+                                         << " nesting does not fit: " << other_error_ << ")\n";
+    if (a_.no_timing)
+      std::cout << "\nsimulated " << r_.requests << " requests\n";
     else
-      std::cout << "\nsimulated " << r.requests << " requests in " << host_seconds(r.wall_seconds) << " ("
-                << millions_per_second(double(r.requests), r.wall_seconds, "requests") << ")\n";
+      std::cout << "\nsimulated " << r_.requests << " requests in " << host_seconds(r_.wall_seconds) << " ("
+                << millions_per_second(double(r_.requests), r_.wall_seconds, "requests") << ")\n";
   }
+
   // Exit 0 and a report hide a run that mostly faulted, which is nearly
   // always a trace of physical addresses read as VAs through the page tables.
-  if (!stopped_by && stats.faults() * 2 > stats.requests())
-    std::cerr << "gpumem: warning: " << stats.faults() << " of " << stats.requests()
+  void warn_if_mostly_faulted() const {
+    if (stopped_by_ || stats_.faults() * 2 <= stats_.requests()) return;
+    std::cerr << "gpumem: warning: " << stats_.faults() << " of " << stats_.requests()
               << " requests faulted: with an address_space a trace's addresses are virtual, and the page tables do not map"
                  " these; a trace of physical addresses (another simulator's, such as DRAMsim3's or Ramulator's) runs on a"
                  " config without address_space, such as configs/examples/physical-addresses.yaml (docs/trace-format.md,"
                  " \"Imported traces\")\n";
-  if (stopped_by) {
+  }
+
+  int end_interrupted() {
     const RequestCount n = count();
-    const std::string what = std::string("interrupted by ") + signal_name(stopped_by) + " after " + n.text() + n.sms();
+    const std::string what = std::string("interrupted by ") + signal_name(stopped_by_) + " after " + n.text() + n.sms();
     write_outputs(false, what);
     std::vector<std::string> holders;
-    if (!a.quiet) holders.push_back("the report");
-    if (json_out) holders.push_back(a.stats_json + " (\"complete\": false)");
-    if (log) holders.push_back(a.txn_log);
+    if (!a_.quiet) holders.push_back("the report");
+    if (json_out_) holders.push_back(a_.stats_json + " (\"complete\": false)");
+    if (log_) holders.push_back(a_.txn_log);
     std::cerr << "gpumem: " << what;
     for (size_t i = 0; i < holders.size(); ++i)
       std::cerr << (i == 0 ? "; " : i + 1 == holders.size() ? " and " : ", ") << holders[i];
     if (!holders.empty()) std::cerr << (holders.size() == 1 ? " holds" : " hold") << " those requests only";
     std::cerr << "\n";
-    return 128 + stopped_by;
+    return 128 + stopped_by_;
   }
-  write_outputs(true, "");
-  if (store_out) {
-    const std::string text = profile_store_yaml(*store);
-    std::fwrite(text.data(), 1, text.size(), store_out->stream());
-    store_out->commit();
+
+  void write_outputs(bool complete, const std::string& error) {
+    if (json_out_) {
+      const FrontendReport frontend = frontend_report(cfg_, r_);
+      const AllocationComparison allocations{cfg_.address_space.nesting, with_nesting_, without_nesting_, other_error_};
+      const RunReport report{a_.config, a_.input.path(), r_.channel_accesses, r_.dram, r_.application_performance,
+                             r_.mmu,    r_.faults,       r_.l1,                r_.prefetch,
+                             threads_ ? &frontend : nullptr, image_ ? &allocations : nullptr, profiles_};
+      const std::string text = stats_json(cfg_, stats_, report, complete, error).dump(2) + "\n";
+      std::fwrite(text.data(), 1, text.size(), json_out_->stream());
+      json_out_->commit();
+    }
+    if (log_) log_->commit();
   }
-  return 0;
-}
+
+  RequestCount count() const { return RequestCount{stats_.requests(), r_.requests, threads_ != nullptr}; }
+
+  // A run stopped by an error: what its outputs hold, said after the error.
+  std::string partial_outputs() const {
+    std::vector<std::string> holders;
+    if (json_out_) holders.push_back(a_.stats_json + " (\"complete\": false)");
+    if (log_) holders.push_back(a_.txn_log);
+    if (holders.empty()) return "";
+    std::string s = "; " + holders[0];
+    if (holders.size() > 1) s += " and " + holders[1];
+    const RequestCount n = count();
+    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + n.text() + " simulated before it" + n.sms();
+  }
+
+  const RunArgs& a_;
+  const Config configured_;
+  std::optional<ProfileStore> store_;
+  std::vector<std::string> store_notes_;
+  const Config cfg_;  // configured_ with the store applied
+  std::unique_ptr<ThreadTraceSource> threads_;
+  std::unique_ptr<RequestSource> source_;
+  std::optional<AddressSpaceImage> image_, other_;
+  std::string other_error_;
+  const Fragmentation* with_nesting_ = nullptr;
+  const Fragmentation* without_nesting_ = nullptr;
+  std::optional<OutputFile> json_out_, store_out_;
+  RunStatistics stats_{cfg_};
+  std::unique_ptr<TransactionLog> log_;
+  std::optional<ApplicationStreams> streams_;
+  std::unique_ptr<ProgressReporter> progress_;
+  std::vector<CompletionObserver*> observers_;
+  SimulationResult r_;
+  std::vector<ApplicationProfile> profiles_;  // recorded by this run
+  int stopped_by_ = 0;
+};
+
+}  // namespace
+
+int run_command(const RunArgs& a) { return RunSession(a).run(); }
 
 }  // namespace gpumem::cli
