@@ -271,112 +271,161 @@ RtlModule elaborate_project_rtl(const RtlContract& c, const std::string& work) {
   return elaborate(find_verilator(), sources, c.module, c, dir, dir / "build.log").module;
 }
 
-LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level) {
-  const RtlContract& c = request.contract;
-  LoadedRtl out;
-  out.user_rtl = !request.sources.empty();
-  out.max_latency = out.user_rtl ? 0 : 1;
-  out.top = request.top.empty() ? c.module : request.top;
-  out.sources = out.user_rtl ? request.sources : std::vector<std::string>{c.rtl_file};
-  std::vector<std::string> files;  // absolute
-  for (const std::string& s : out.sources) {
-    const fs::path p = out.user_rtl ? fs::path(s) : fs::path(GPUMEM_SOURCE_DIR) / s;
-    if (!fs::is_regular_file(p)) throw RtlBuildError("no RTL file " + s, {});
-    files.push_back(absolute_path(p));
+namespace {
+
+std::vector<std::string> read_lines(const fs::path& p) {
+  std::vector<std::string> lines;
+  std::ifstream in(p);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void write_lines(const fs::path& p, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& l : lines) text += l + "\n";
+  write_file(p, text);
+}
+
+bool is_runtime_object(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.rfind("verilated", 0) == 0 && (p.extension() == ".o" || p.extension() == ".d");
+}
+
+// The RTL cache (docs/cosim.md, "Your own RTL"): one folder a key, the key
+// every input of a build (the sources, the package, the waivers, the
+// adapters and the test-bench headers they compile with, the contract's
+// parameters, the tools and their versions, the flags), so that a folder
+// found is a build of exactly these, and a build's folder appears whole.
+class RtlCache {
+ public:
+  RtlCache(const RtlBuildRequest& request, std::ostream* progress) : request_(request), c_(request.contract), progress_(progress) {
+    out_.user_rtl = !request.sources.empty();
+    out_.max_latency = out_.user_rtl ? 0 : 1;
+    out_.top = request.top.empty() ? c_.module : request.top;
+    out_.sources = out_.user_rtl ? request.sources : std::vector<std::string>{c_.rtl_file};
+    for (const std::string& s : out_.sources) {
+      const fs::path p = out_.user_rtl ? fs::path(s) : fs::path(GPUMEM_SOURCE_DIR) / s;
+      if (!fs::is_regular_file(p)) throw RtlBuildError("no RTL file " + s, {});
+      files_.push_back(absolute_path(p));
+    }
+    package_ = systemverilog_package();
+    waivers_ = read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt", "lint waiver");
+    adapter_ = adapter_source(c_);
+    tools_ = find_tools();
+    root_ = rtl_cache_dir();
+    std::error_code ec;
+    fs::create_directories(root_, ec);
+    if (ec)
+      throw RtlToolError("cannot make the RTL cache folder " + root_.string() + " (GPUMEM_RTL_CACHE, XDG_CACHE_HOME or HOME): " +
+                         ec.message());
+    verilator_version_ = first_line_of({tools_.verilator, "--version"}, root_);
+    cxx_version_ = first_line_of({tools_.cxx, "--version"}, root_);
+    out_.code_coverage = request.code_coverage;
+    key_ = key_of().hex();
+    dir_ = root_ / (c_.block + "-" + key_);
+    out_.library = (dir_ / "libgpumem_rtl.so").string();
   }
-  const std::string package = systemverilog_package();
-  const std::string waivers = read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/verilator/waivers.vlt", "lint waiver");
-  const std::string adapter = adapter_source(c);
 
-  const Tools tools = find_tools();
-  const fs::path root = rtl_cache_dir();
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  if (ec)
-    throw RtlToolError("cannot make the RTL cache folder " + root.string() + " (GPUMEM_RTL_CACHE, XDG_CACHE_HOME or HOME): " +
-                       ec.message());
-  const fs::path versions_scratch = root;
-  Fnv key;
-  key.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(c.block).add(out.top).add(package).add(waivers).add(adapter);
-  const std::string verilator_version = first_line_of({tools.verilator, "--version"}, versions_scratch);
-  const std::string cxx_version = first_line_of({tools.cxx, "--version"}, versions_scratch);
-  key.add(verilator_version);
-  key.add(tools.cxx).add(cxx_version);
-  for (const std::string& f : common_flags()) key.add(f);
-  if (request.code_coverage) key.add("--coverage-line");
-  out.code_coverage = request.code_coverage;
-  key.add(kCompileFlags);
-  // What the libraries compile from the source tree, besides the sources.
-  key.add(sc_adapter_source(c));
-  for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
-                               std::string("tb/common/initial_values.hpp"), std::string("tb/common/port_table.hpp"),
-                               std::string("tb/common/rtl_sc_shell.hpp"), c.sc_shell_header, c.ports_header})
-    key.add(read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h, "RTL"));
-  for (const RtlContractParameter& p : c.parameters) key.add(p.name).add(p.value);
-  for (const std::string& f : files) key.add(f).add(read_input_file(f, "RTL"));
-  const fs::path dir = root / (c.block + "-" + key.hex());
-  const fs::path library = dir / "libgpumem_rtl.so";
-  out.library = library.string();
+  // The fast-mode library: from the cache, or built into it.
+  void fast() {
+    const fs::path library = out_.library;
+    if (fs::exists(library) && fs::exists(dir_ / "parameters.txt") && fs::exists(dir_ / "lint.txt")) {
+      // What the build found (the parameters set, the lint) is kept beside
+      // the library, so a run from the cache reports it too.
+      out_.parameters_set = read_lines(dir_ / "parameters.txt");
+      out_.lint = read_lines(dir_ / "lint.txt");
+    } else {
+      build_fast();
+    }
+    out_.api = open_library(library, c_);
+  }
 
-  // What the build found (the parameters set, the lint) is kept beside the
-  // library, so a run from the cache reports it too.
-  auto read_lines = [](const fs::path& p) {
-    std::vector<std::string> lines;
-    std::ifstream in(p);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-  };
-  auto write_lines = [](const fs::path& p, const std::vector<std::string>& lines) {
-    std::string text;
-    for (const std::string& l : lines) text += l + "\n";
-    write_file(p, text);
-  };
-  const auto t0 = std::chrono::steady_clock::now();
-  auto step = [&](const std::string& what) {
-    if (progress) *progress << "gpumem: " << what << "\n" << std::flush;
-  };
+  // The pin-level library, beside the fast one.
+  void pin_level() {
+    const fs::path sc_library = dir_ / "libgpumem_rtl_sc.so";
+    if (!fs::exists(sc_library)) {
+      step("verilating " + out_.top + " as a SystemC module for the pin-level mode");
+      const fs::path work = work_folder("sc");
+      verilate(work, true, g_flags(out_.parameters_set), "libgpumem_rtl_sc.so");
+      fs::rename(work / "libgpumem_rtl_sc.so", sc_library);  // one file: atomic, whoever is second replaces it
+      fs::remove_all(work);
+      out_.built = true;
+    }
+    out_.sc_create = open_sc_library(sc_library);
+  }
+
+  LoadedRtl take() {
+    if (out_.built) {
+      out_.build_seconds = seconds_since(t0_);
+      step("built in " + host_seconds(out_.build_seconds));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  Fnv key_of() const {
+    Fnv key;
+    key.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(c_.block).add(out_.top).add(package_).add(waivers_).add(adapter_);
+    key.add(verilator_version_);
+    key.add(tools_.cxx).add(cxx_version_);
+    for (const std::string& f : common_flags()) key.add(f);
+    if (request_.code_coverage) key.add("--coverage-line");
+    key.add(kCompileFlags);
+    // What the libraries compile from the source tree, besides the sources.
+    key.add(sc_adapter_source(c_));
+    for (const std::string& h : {std::string("tb/common/rtl_abi.h"), std::string("tb/common/rtl_adapter.hpp"),
+                                 std::string("tb/common/initial_values.hpp"), std::string("tb/common/port_table.hpp"),
+                                 std::string("tb/common/rtl_sc_shell.hpp"), c_.sc_shell_header, c_.ports_header})
+      key.add(read_input_file(std::string(GPUMEM_SOURCE_DIR) + "/" + h, "RTL"));
+    for (const RtlContractParameter& p : c_.parameters) key.add(p.name).add(p.value);
+    for (const std::string& f : files_) key.add(f).add(read_input_file(f, "RTL"));
+    return key;
+  }
+
+  void step(const std::string& what) const {
+    if (progress_) *progress_ << "gpumem: " << what << "\n" << std::flush;
+  }
+
   // A build happens in a folder of its own, moved into place in one step
   // when it is done: a concurrent run building the same key keeps its own
   // folder, and whichever renames second finds the first's.
-  auto work_folder = [&](const char* what) {
-    const fs::path work = root / (c.block + "-" + key.hex() + "." + what + std::to_string(getpid()));
+  fs::path work_folder(const char* what) const {
+    const fs::path work = root_ / (c_.block + "-" + key_ + "." + what + std::to_string(getpid()));
     fs::remove_all(work);
     fs::create_directories(work);
-    write_file(work / "gpumem_pkg.sv", package);
-    write_file(work / "waivers.vlt", waivers);
+    write_file(work / "gpumem_pkg.sv", package_);
+    write_file(work / "waivers.vlt", waivers_);
     return work;
-  };
+  }
+
   // Verilator's runtime (verilated.cpp and friends, most of a build's
   // compiling) is the same for every library of one kind with these tools:
   // its objects are kept once per cache and copied into a later build's
   // object folder after Verilator has written the makefile (which they must
   // be newer than), so that make finds them up to date.
-  auto runtime_folder = [&](bool sc) {
+  fs::path runtime_folder(bool sc) const {
     Fnv k;
-    k.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(sc ? "sc" : "cc").add(verilator_version);
-    k.add(tools.cxx).add(cxx_version).add(kCompileFlags);
+    k.add(std::to_string(GPUMEM_RTL_ABI_VERSION)).add(sc ? "sc" : "cc").add(verilator_version_);
+    k.add(tools_.cxx).add(cxx_version_).add(kCompileFlags);
     for (const std::string& f : common_flags()) k.add(f);
-    if (request.code_coverage) k.add("--coverage-line");  // verilated_cov.o among the runtime's objects
-    return root / ("verilated-runtime-" + std::string(sc ? "sc-" : "cc-") + k.hex());
-  };
-  auto is_runtime_object = [](const fs::path& p) {
-    const std::string name = p.filename().string();
-    return name.rfind("verilated", 0) == 0 && (p.extension() == ".o" || p.extension() == ".d");
-  };
+    if (request_.code_coverage) k.add("--coverage-line");  // verilated_cov.o among the runtime's objects
+    return root_ / ("verilated-runtime-" + std::string(sc ? "sc-" : "cc-") + k.hex());
+  }
+
   // Verilates the sources with `params` in `work` into `work`/`so`: --cc
-  // with the fast-mode adapter, or --sc with the pin-level shell.
-  auto verilate = [&](const fs::path& work, bool sc, const std::vector<std::string>& params, const char* so) {
+  // with the fast-mode adapter, or --sc with the pin-level shell. The lint.
+  std::vector<std::string> verilate(const fs::path& work, bool sc, const std::vector<std::string>& params, const char* so) const {
     const char* entry = sc ? GPUMEM_RTL_SC_ENTRY : GPUMEM_RTL_API_ENTRY;
-    write_file(work / "adapter.cpp", sc ? sc_adapter_source(c) : adapter);
+    write_file(work / "adapter.cpp", sc ? sc_adapter_source(c_) : adapter_);
     write_file(work / "exports.map", std::string("{\n  global: ") + entry + ";\n  local: *;\n};\n");
-    std::vector<std::string> argv{tools.verilator, sc ? "--sc" : "--cc", "--exe", "-Wall"};
-    if (out.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
+    std::vector<std::string> argv{tools_.verilator, sc ? "--sc" : "--cc", "--exe", "-Wall"};
+    if (out_.user_rtl) argv.push_back("-Wno-fatal");  // a user's lint warnings are shown, not fatal
     argv.insert(argv.end(), common_flags().begin(), common_flags().end());
-    if (request.code_coverage) argv.push_back("--coverage-line");
-    argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out.top, "--prefix", "Vrtl"});
+    if (request_.code_coverage) argv.push_back("--coverage-line");
+    argv.insert(argv.end(), {(work / "waivers.vlt").string(), "--top-module", out_.top, "--prefix", "Vrtl"});
     argv.insert(argv.end(), params.begin(), params.end());
     argv.push_back((work / "gpumem_pkg.sv").string());
-    argv.insert(argv.end(), files.begin(), files.end());
+    argv.insert(argv.end(), files_.begin(), files_.end());
     const fs::path obj = work / "obj";
     argv.insert(argv.end(), {(work / "adapter.cpp").string(), "-CFLAGS", kCompileFlags, "-LDFLAGS",
                              "-shared -Wl,--version-script=" + (work / "exports.map").string(), "-Mdir",
@@ -392,9 +441,9 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
       for (const auto& e : fs::directory_iterator(runtime, copy_ec))
         if (is_runtime_object(e.path())) fs::copy_file(e.path(), obj / e.path().filename(), copy_ec);
     // -O2 for the model (Verilator's default is -Os): it is run millions of cycles.
-    if (run_tool({tools.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools.cxx, "LINK=" + tools.cxx,
-             "OPT_FAST=-O2"},
-            log) != 0)
+    if (run_tool({tools_.make, "-C", obj.string(), "-f", "Vrtl.mk", "-j", "2", "CXX=" + tools_.cxx, "LINK=" + tools_.cxx,
+                  "OPT_FAST=-O2"},
+                 log) != 0)
       throw failed();
     if (!fs::is_directory(runtime)) {  // the first build of its kind in this cache keeps its runtime
       const fs::path kept = runtime.string() + ".tmp" + std::to_string(getpid());
@@ -407,53 +456,56 @@ LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool 
     fs::rename(work / "obj" / so, work / so);
     fs::remove_all(work / "obj");
     return problems(log, true);
-  };
+  }
 
-  if (fs::exists(library) && fs::exists(dir / "parameters.txt") && fs::exists(dir / "lint.txt")) {
-    out.parameters_set = read_lines(dir / "parameters.txt");
-    out.lint = read_lines(dir / "lint.txt");
-  } else {
+  void build_fast() {
     const fs::path work = work_folder("tmp");
     std::vector<std::string> sources{(work / "gpumem_pkg.sv").string()};
-    sources.insert(sources.end(), files.begin(), files.end());
+    sources.insert(sources.end(), files_.begin(), files_.end());
     const fs::path log = work / "build.log";
 
     // 1. The module's ports and parameters, at the config's parameter values.
-    step("checking the ports of " + out.top + " against the " + c.block + " contract");
-    Elaborated elaborated = elaborate(tools.verilator, sources, out.top, c, work, log);
-    out.parameters_set = std::move(elaborated.parameters_set);
-    if (const std::vector<std::string> errors = check_ports(c, elaborated.module); !errors.empty()) {
+    step("checking the ports of " + out_.top + " against the " + c_.block + " contract");
+    Elaborated elaborated = elaborate(tools_.verilator, sources, out_.top, c_, work, log);
+    out_.parameters_set = std::move(elaborated.parameters_set);
+    if (const std::vector<std::string> errors = check_ports(c_, elaborated.module); !errors.empty()) {
       fs::remove_all(work);  // nothing in it to look at: the messages say it all
-      throw RtlBuildError(out.top + " does not meet the " + c.block + " port contract (docs/cosim.md)", errors);
+      throw RtlBuildError(out_.top + " does not meet the " + c_.block + " port contract (docs/cosim.md)", errors);
     }
 
     // 2. Verilate and compile: the model and the adapter, one shared library.
-    step("verilating " + out.top + " for this config (the first time; later runs reuse " + dir.string() + ")");
-    const std::vector<std::string> lint = verilate(work, false, g_flags(out.parameters_set), "libgpumem_rtl.so");
-    if (out.user_rtl) out.lint = lint;
-    write_lines(work / "parameters.txt", out.parameters_set);
-    write_lines(work / "lint.txt", out.lint);
-    fs::rename(work, dir, ec);
+    step("verilating " + out_.top + " for this config (the first time; later runs reuse " + dir_.string() + ")");
+    const std::vector<std::string> lint = verilate(work, false, g_flags(out_.parameters_set), "libgpumem_rtl.so");
+    if (out_.user_rtl) out_.lint = lint;
+    write_lines(work / "parameters.txt", out_.parameters_set);
+    write_lines(work / "lint.txt", out_.lint);
+    std::error_code ec;
+    fs::rename(work, dir_, ec);
     if (ec) fs::remove_all(work);
-    out.built = true;
+    out_.built = true;
   }
-  out.api = open_library(library, c);
 
-  // 3. The pin-level library, beside the fast one, when asked for.
-  const fs::path sc_library = dir / "libgpumem_rtl_sc.so";
-  if (pin_level && !fs::exists(sc_library)) {
-    step("verilating " + out.top + " as a SystemC module for the pin-level mode");
-    const fs::path work = work_folder("sc");
-    verilate(work, true, g_flags(out.parameters_set), "libgpumem_rtl_sc.so");
-    fs::rename(work / "libgpumem_rtl_sc.so", sc_library);  // one file: atomic, whoever is second replaces it
-    fs::remove_all(work);
-    out.built = true;
-  }
-  if (pin_level) out.sc_create = open_sc_library(sc_library);
-  if (!out.built) return out;
-  out.build_seconds = seconds_since(t0);
-  step("built in " + host_seconds(out.build_seconds));
-  return out;
+  const RtlBuildRequest& request_;
+  const RtlContract& c_;
+  std::ostream* progress_;
+  const std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+  LoadedRtl out_;
+  std::vector<std::string> files_;  // absolute
+  std::string package_, waivers_, adapter_;
+  Tools tools_;
+  fs::path root_;
+  std::string verilator_version_, cxx_version_;
+  std::string key_;
+  fs::path dir_;
+};
+
+}  // namespace
+
+LoadedRtl load_rtl(const RtlBuildRequest& request, std::ostream* progress, bool pin_level) {
+  RtlCache cache(request, progress);
+  cache.fast();
+  if (pin_level) cache.pin_level();
+  return cache.take();
 }
 
 }  // namespace gpumem::tb
