@@ -21,15 +21,11 @@ enum class DramField { kRow, kRank, kBankGroup, kBank, kColumn };
 inline constexpr const char* kDramFieldNames[] = {"row", "rank", "bankgroup", "bank", "column"};
 
 // Every figure below comes from a preset (dram_preset()) and the config's
-// overrides; the zeros here are never used as figures.
+// overrides; the zeros here are never used as figures. What each means:
+// kDramOrganizationRows below.
 struct DramOrganization {
-  unsigned ranks = 0;
-  unsigned bank_groups = 0;
-  unsigned banks_per_group = 0;
-  unsigned rows = 0;
-  unsigned columns = 0;       // column addresses per row, each bus_bits wide
-  unsigned bus_bits = 0;      // the channel's data bus
-  unsigned burst_length = 0;  // data beats per column command
+  unsigned ranks = 0, bank_groups = 0, banks_per_group = 0, rows = 0;
+  unsigned columns = 0, bus_bits = 0, burst_length = 0;
   unsigned banks() const { return bank_groups * banks_per_group; }
   unsigned access_bytes() const { return bus_bits / 8 * burst_length; }  // one column command's data
   unsigned bursts_per_row() const { return columns / burst_length; }
