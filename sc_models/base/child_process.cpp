@@ -44,6 +44,10 @@ namespace {
     close(f);
   };
   if (!s.in.empty()) redirect(s.in, O_RDONLY, STDIN_FILENO);
+  if (s.out_fd >= 0) {
+    dup2(s.out_fd, STDOUT_FILENO);
+    dup2(s.out_fd, STDERR_FILENO);
+  }
   if (!s.out.empty()) redirect(s.out, write_flags, STDOUT_FILENO);
   if (!s.err.empty()) {
     if (s.err == s.out) dup2(STDOUT_FILENO, STDERR_FILENO);
@@ -105,23 +109,14 @@ std::string run_captured(const std::vector<std::string>& argv, int& status) {
     status = 127;
     return out;
   }
-  int fd[2];
-  if (pipe(fd) != 0) {
+  int fd[2];  // close-on-exec both: the child's copies are its stdout and stderr
+  if (pipe2(fd, O_CLOEXEC) != 0) {
     status = -1;
     return out;
   }
-  std::vector<char*> cargs;
-  for (const std::string& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
-  cargs.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fd[1], STDOUT_FILENO);
-    dup2(fd[1], STDERR_FILENO);
-    close(fd[1]);
-    execv(cargs[0], cargs.data());
-    _exit(127);
-  }
+  ChildSetup setup;
+  setup.out_fd = fd[1];
+  const pid_t pid = start_child(args, setup);
   close(fd[1]);
   if (pid < 0) {
     close(fd[0]);

@@ -21,6 +21,7 @@ struct ChildSetup {
   std::string out, err;  // files for stdout and stderr (the same path: one file); "": gpumem's
   bool append = false;   // to `out` and `err`, else they are truncated
   bool err_to_out = false;  // stderr where stdout goes
+  int out_fd = -1;          // stdout and stderr to this descriptor (a pipe's), in place of `out` and `err`
   std::string folder;    // it runs there; "": gpumem's
   // A process group of its own, so that whoever stops it stops its children
   // too (make's compilers would otherwise run on).
