@@ -8,11 +8,13 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "frontend/coalescer.hpp"
 #include "frontend/l1_sequence.hpp"
 #include "frontend/ordered_requests.hpp"
 #include "frontend/record_store.hpp"
+#include "frontend/sm_issue_order.hpp"
 #include "frontend/thread_trace_io.hpp"
 #include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
@@ -933,6 +935,108 @@ TEST(MemoryLatencies, TheNextKernelStartsWhenTheLastAnswerOfThisOneIsIn) {
   ASSERT_EQ(seq.size(), 3u);
   EXPECT_EQ(seq[2].kernel, 1u);
   EXPECT_EQ(seq[2].slot, 30u);
+}
+
+// ------------------------------------------------------- SM issue order (lt)
+
+struct IssuedRequest {
+  SmIssueOrder::Issue issue;
+  uint64_t completion = 0;
+};
+
+// Issues a CSV per-thread trace as the lt SMs do, into a memory that answers
+// each request `latency` cycles after its issue; the issues in order.
+std::vector<IssuedRequest> issue_order(const Config& cfg, const std::string& text,
+                                       const std::function<uint64_t(const L1Request&)>& latency, uint64_t start = 0) {
+  std::istringstream in(text);
+  auto src = read_thread_trace(in, "t.csv");
+  const FrontendParams fe = frontend_params(cfg);
+  L1SequenceGenerator gen(fe, *src, instruction_order(fe.issue_timing));
+  SmIssueOrder order(fe, gen);
+  order.start(start);
+  std::vector<IssuedRequest> out;
+  for (int steps = 0;; ++steps) {
+    if (steps > 100000) throw std::logic_error("issue_order: no end");
+    const SmIssueOrder::Next next = order.next();
+    if (next.kind == SmIssueOrder::Next::Kind::kDone) break;
+    EXPECT_EQ(next.kind, SmIssueOrder::Next::Kind::kIssue);
+    SmIssueOrder::Issue issue = order.take(next);
+    EXPECT_EQ(issue.request.sm, next.sm);
+    EXPECT_EQ(issue.cycle, next.cycle);
+    const uint64_t completion = issue.cycle + latency(issue.request);
+    order.issued(issue, completion);
+    out.push_back({std::move(issue), completion});
+  }
+  return out;
+}
+
+TEST(SmIssueOrder, TheEarliestIssueGoesFirstTheLowerSmOnATieNoneBeforeItsTick) {
+  // Two SMs, a block each, eight independent loads each; SM 1's answers take
+  // longer, so the two SMs' issue cycles interleave and meet.
+  const Config cfg = frontend_config("{num_sms: 2, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 2, latency_min: 3, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n";
+  for (int i = 0; i < 8; ++i) t += line(0, 0x10 + 8 * i, 0x1000 + 0x100 * i, false);
+  for (int i = 0; i < 8; ++i) t += line(32, 0x10 + 8 * i, 0x9000 + 0x100 * i, false);
+  const auto seq = issue_order(cfg, t, [](const L1Request& r) { return r.sm == 0 ? 5u : 9u; }, 100);
+  ASSERT_EQ(seq.size(), 16u);
+  unsigned ties = 0;
+  for (size_t i = 0; i < seq.size(); ++i) {
+    const SmIssueOrder::Issue& is = seq[i].issue;
+    EXPECT_GE(is.cycle, 100 + is.request.slot) << i;
+    if (i == 0) continue;
+    const SmIssueOrder::Issue& before = seq[i - 1].issue;
+    EXPECT_GE(is.cycle, before.cycle) << i;
+    if (is.cycle == before.cycle) {
+      ++ties;
+      EXPECT_LT(before.request.sm, is.request.sm) << i;
+    }
+  }
+  EXPECT_GT(ties, 0u);
+}
+
+TEST(SmIssueOrder, AFullMshrHoldsTheNextIssueUntilTheFirstCompletion) {
+  // Two MSHRs, answers after 50 cycles, six independent loads ordered a tick
+  // apart: two go at 0 and 1, the next two when their MSHRs free, and so on.
+  const Config cfg = frontend_config("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 2, latency_min: 1, latency_sigma: 0}");
+  std::string t = header() + "kernel,k,0\n";
+  for (int i = 0; i < 6; ++i) t += line(0, 0x10 + 8 * i, 0x1000 + 0x100 * i, false);
+  const auto seq = issue_order(cfg, t, [](const L1Request&) { return 50u; });
+  ASSERT_EQ(seq.size(), 6u);
+  const uint64_t cycle[] = {0, 1, 50, 51, 100, 101}, mshr_wait[] = {0, 0, 48, 0, 48, 0};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(seq[i].issue.request.slot, i) << i;
+    EXPECT_EQ(seq[i].issue.cycle, cycle[i]) << i;
+    EXPECT_EQ(seq[i].issue.mshr_wait, mshr_wait[i]) << i;
+    EXPECT_EQ(seq[i].issue.dependency_wait, 0u) << i;
+  }
+}
+
+TEST(SmIssueOrder, ADependentRequestHoldsItsWarpUntilItsAnswer) {
+  // A dependent load, then a load: the second issues when the first is
+  // answered (cycle 30), not at its tick in the ordering (6: the drawn
+  // latency of 5 ends at 5).
+  const Config cfg = frontend_config("{num_sms: 1, blocks_per_sm: 1, warps_per_block: 1, mshr_entries: 8, latency_min: 5, latency_sigma: 0}");
+  const std::string t = header() + "kernel,k,0\n" + line(0, 0x10, 0x1000, true) + line(0, 0x18, 0x2000, false);
+  const auto seq = issue_order(cfg, t, [](const L1Request&) { return 30u; });
+  ASSERT_EQ(seq.size(), 2u);
+  EXPECT_EQ(seq[1].issue.request.slot, 6u);
+  EXPECT_EQ(seq[1].issue.cycle, 30u);
+  EXPECT_EQ(seq[1].issue.dependency_wait, 24u);
+}
+
+TEST(SmIssueOrder, TheNextKernelWaitsForEveryAnswerOfTheLast) {
+  // Kernel a's two loads on two SMs, the second answered at 1 + 80; kernel
+  // b's load, ordered at tick 6, issues then.
+  const Config cfg = frontend_config("{num_sms: 2, blocks_per_sm: 4, warps_per_block: 1, mshr_entries: 8, latency_min: 4, latency_sigma: 0}");
+  const std::string t = header() + "kernel,a,0\n" + line(0, 0x10, 0x1000, false) + line(0, 0x18, 0x1100, false) +
+                        "kernel,b,3\n" + line(0, 0x10, 0x2000, false);
+  const auto seq = issue_order(cfg, t, [](const L1Request& r) { return r.slot == 1 ? 80u : 4u; });
+  ASSERT_EQ(seq.size(), 3u);
+  EXPECT_FALSE(seq[0].issue.new_kernel);
+  EXPECT_FALSE(seq[1].issue.new_kernel);
+  EXPECT_TRUE(seq[2].issue.new_kernel);
+  EXPECT_EQ(seq[2].issue.request.kernel, 1u);
+  EXPECT_EQ(seq[2].issue.cycle, 81u);
 }
 
 }  // namespace

@@ -21,14 +21,9 @@ SmArrayTlm::SmArrayTlm(sc_core::sc_module_name name, const FrontendParams& param
       fe_(params),
       sequence_(sequence),
       clock_(clock),
-      sms_(params.num_sms),
-      front_tree_(params.num_sms),
-      tick_tree_(params.num_sms),
+      order_(params, sequence),
+      warp_run_(params.num_sms, std::vector<WarpAccumulator>(size_t{params.blocks_per_sm} * kMaxWarpsPerBlock)),
       stats_(params.num_sms) {
-  for (SmState& st : sms_) {
-    st.warp_wait.resize(size_t{params.blocks_per_sm} * kMaxWarpsPerBlock);
-    st.warp_run.resize(st.warp_wait.size());
-  }
   for (unsigned s = 0; s < params.num_sms; ++s) {
     sm.push_back(std::make_unique<tlm_utils::simple_initiator_socket<SmArrayTlm>>(("sm" + std::to_string(s)).c_str()));
     if (params.timing == TimingMode::kAt) sm.back()->register_nb_transport_bw(this, &SmArrayTlm::nb_transport_bw);
@@ -50,52 +45,6 @@ void SmArrayTlm::run() {
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-uint64_t SmArrayTlm::earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait) {
-  SmState& st = sms_[s];
-  const L1Request& r = st.queue.front();
-  const uint64_t slot = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + r.slot : 0;
-  const uint64_t ordered = std::max(slot, st.next_free);
-  uint64_t c = ordered;
-  const WarpWait& wait = st.warp_wait[r.warp_slot];
-  c = std::max(c, starts_instruction(r) ? std::max(wait.before, wait.current) : wait.before);
-  *dependency_wait = c - ordered;
-  const uint64_t before_mshr = c;
-  c = mshr_free(st, c);
-  *mshr_wait = c - before_mshr;
-  return c;
-}
-
-uint64_t SmArrayTlm::issue_lower_bound(unsigned s) const {
-  // mshr_free(max(tick, next_free)) for every tick: the earliest
-  // completion holds an issue back only while all MSHRs are taken, and then
-  // only until it.
-  const SmState& st = sms_[s];
-  const bool full = st.outstanding.size() >= fe_.mshr_entries;
-  return std::max(st.next_free, full ? st.outstanding.top() : 0);
-}
-
-void SmArrayTlm::refresh(unsigned s) {
-  SmState& st = sms_[s];
-  foreign_fronts_ -= st.foreign_front;
-  st.foreign_front = false;
-  if (st.queue.empty()) {
-    front_tree_.set(s, kNever);
-    tick_tree_.set(s, sequence_.idle_until_kernel_ends(s) ? kNever : issue_lower_bound(s));
-    return;
-  }
-  tick_tree_.set(s, kNever);
-  st.front_issue = earliest_issue(s, &st.front_mshr_wait, &st.front_dependency_wait);
-  st.foreign_front = st.queue.front().kernel != kernel_;
-  foreign_fronts_ += st.foreign_front;
-  front_tree_.set(s, st.foreign_front ? kNever : st.front_issue);
-}
-
-uint64_t SmArrayTlm::mshr_free(SmState& st, uint64_t c) const {
-  // Completions by c have freed their MSHRs (no later issue is earlier).
-  while (!st.outstanding.empty() && st.outstanding.top() <= c) st.outstanding.pop();
-  return st.outstanding.size() >= fe_.mshr_entries ? std::max(c, st.outstanding.top()) : c;
-}
-
 void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
   const double mean = static_cast<double>(acc.latency_sum) / acc.requests;
   WarpRunSummary& w = warp_summary_;
@@ -110,14 +59,12 @@ void SmArrayTlm::retire_warp(const WarpAccumulator& acc) {
 
 void SmArrayTlm::close_kernel() {
   // Warps whose last request has not issued: only when a run stops early.
-  for (SmState& st : sms_) {
-    for (WarpAccumulator& acc : st.warp_run)
+  for (std::vector<WarpAccumulator>& sm_warps : warp_run_)
+    for (WarpAccumulator& acc : sm_warps)
       if (acc.requests) {
         retire_warp(acc);
         acc = WarpAccumulator{};
       }
-    std::fill(st.warp_wait.begin(), st.warp_wait.end(), WarpWait{});
-  }
 }
 
 WarpRunSummary SmArrayTlm::warp_summary() const {
@@ -213,145 +160,41 @@ void SmArrayTlm::issue_all() {
     ~Detach() { t.clear_extension<StridedExtension>(); }
   } detach{trans};
   start_cycle_ = clock.start_cycle();
-
-  // Kernels are a barrier: none of the next kernel's requests issues before
-  // every request of this one has completed (its writes are the next one's
-  // data). kernel_done: the latest completion so far; kernel_start: that of
-  // the kernels before the running one, which holds for all its requests,
-  // not only its first.
-  uint64_t queued_this_kernel = 0, kernel_done = 0, kernel_start = 0;
-  bool sequence_done = false;
-  std::vector<L1Request> produced;
+  order_.start(start_cycle_);
   Request req;
 
-  for (unsigned s = 0; s < sms_.size(); ++s) refresh(s);
   // A stop (SIGINT, SIGTERM) ends the run before the next request, not when
   // the trace reader next refills: the blocks already read hold seconds of
   // requests. lt answers each request within its b_transport, so nothing is
   // left in flight.
   while (!stop_requested()) {
-    unsigned best = 0, ticker = 0;
-    uint64_t best_cycle = kNever, tick_cycle = kNever;
-    if (queued_this_kernel > 0) {
-      const EarliestTree::Found f = front_tree_.earliest(std::max(kernel_start, last_issue_));
-      best = static_cast<unsigned>(f.slot);
-      best_cycle = f.at;
-    } else if (foreign_fronts_ > 0) {
-      // The running kernel's requests are all issued: the next kernel's
-      // first waits for all of them to complete (once a kernel, so a scan).
-      for (unsigned s = 0; s < sms_.size(); ++s) {
-        if (!sms_[s].foreign_front) continue;
-        const uint64_t c = std::max({sms_[s].front_issue, kernel_done, last_issue_});
-        if (c < best_cycle) {
-          best = s;
-          best_cycle = c;
-        }
-      }
-    }
-    if (!sequence_done) {
-      // An SM with an empty queue: a tick of the ordering may give it a
-      // request. It is needed only if that request could issue before the
-      // best one known: not for an SM without work until the kernel ends,
-      // nor before the SM's own earliest possible issue (its MSHRs full in
-      // real time). Ticks not needed would run the ordering ahead of the
-      // SMs the memory holds back, and their queues would grow.
-      const uint64_t tick_at = fe_.issue_timing == IssueTiming::kOrdering ? start_cycle_ + sequence_.now() : 0;
-      if (sequence_.idle_epoch() != idle_epoch_) {
-        idle_epoch_ = sequence_.idle_epoch();
-        for (unsigned s = 0; s < sms_.size(); ++s)
-          if (sms_[s].queue.empty()) refresh(s);
-      }
-      const EarliestTree::Found f = tick_tree_.earliest(std::max({tick_at, kernel_start, last_issue_}));
-      ticker = static_cast<unsigned>(f.slot);
-      tick_cycle = f.at;
-    }
-    if (best_cycle == kNever && tick_cycle == kNever) break;
-    // The earliest event first, the lower SM on a tie; a tick is held back
-    // while the queues hold frontend.max_queued requests (docs/frontend.md).
-    bool tick = tick_cycle < best_cycle || (tick_cycle == best_cycle && ticker < best);
-    if (tick && best_cycle != kNever && queued_ >= fe_.max_queued) {
-      tick = false;
-      ++queue_limit_holds_;
-    }
-    if (tick) {
-      produced.clear();
-      if (!sequence_.tick(produced)) sequence_done = true;
-      for (L1Request& r : produced) {
-        queued_this_kernel += r.kernel == kernel_;
-        SmState& st = sms_[r.sm];
-        st.queue.push_back(std::move(r));
-        if (st.queue.size() == 1) refresh(st.queue.back().sm);
-      }
-      queued_ += produced.size();
-      queued_max_ = std::max(queued_max_, queued_);
-      continue;
-    }
-
-    SmState& st = sms_[best];
-    L1Request r = std::move(st.queue.front());
-    st.queue.pop_front();
-    // The queues can hold many requests (frontend.max_queued), made long
-    // before they issue: the SM's next front, read when it becomes front
-    // right after this issue, is fetched now, and the one after it, read
-    // at the SM's next issue, a round of the other SMs' issues ahead.
-    for (size_t i = 0; i < 2 && i < st.queue.size(); ++i) {
-      const char* q = reinterpret_cast<const char*>(&st.queue[i]);
-      for (size_t at = 0; at < sizeof(L1Request) + 63; at += 64) __builtin_prefetch(q + at);
-    }
-    --queued_;
-    const bool new_kernel = r.kernel != kernel_;
-    if (new_kernel) {
+    const SmIssueOrder::Next next = order_.next();
+    if (next.kind == SmIssueOrder::Next::Kind::kDone) break;
+    const SmIssueOrder::Issue issue = order_.take(next);
+    const L1Request& r = issue.request;
+    if (issue.new_kernel) {
       close_kernel();
       if (on_kernel_start_) on_kernel_start_();
-      kernel_ = r.kernel;
-      kernel_start = kernel_done;
-      queued_this_kernel = 0;
-      for (const SmState& other : sms_)
-        for (const L1Request& q : other.queue) queued_this_kernel += q.kernel == kernel_;
-      ++queued_this_kernel;  // r itself
     }
-    --queued_this_kernel;
-    const uint64_t issue = best_cycle;
-    last_issue_ = issue;
-    if (st.outstanding.size() >= fe_.mshr_entries) st.outstanding.pop();  // the one whose completion it waited for
-
-    sc_core::sc_time delay = clock.advance_to(issue);
-
-    prepare(r, issue, done_, payload, req, data.data(), enables.data(), strided);
-    (*sm[best])->b_transport(trans, delay);
+    sc_core::sc_time delay = clock.advance_to(issue.cycle);
+    prepare(r, issue.cycle, done_, payload, req, data.data(), enables.data(), strided);
+    (*sm[next.sm])->b_transport(trans, delay);
     trans.clear_extension<StridedExtension>();
     if (!trans.is_response_ok() && ext.how.fault == FaultReason::kNone)
-      throw std::runtime_error(response_error("SM " + std::to_string(best) + " ", req.id, req.address, trans));
-    const CoalescedAccess& a = r.access;
+      throw std::runtime_error(response_error("SM " + std::to_string(next.sm) + " ", req.id, req.address, trans));
     const uint64_t completion = ext.how.cycle;
-    stats_[best].mshr_wait_cycles += st.front_mshr_wait;
-    stats_[best].dependency_wait_cycles += st.front_dependency_wait;
-    st.outstanding.push(completion);
-    st.next_free = issue + 1;
-    WarpWait& w = st.warp_wait[r.warp_slot];
-    if (starts_instruction(r)) {
-      w.before = std::max(w.before, w.current);
-      w.current = 0;
-    }
-    if (a.dependent) w.current = std::max(w.current, completion);
-    kernel_done = std::max(kernel_done, completion);
+    stats_[next.sm].mshr_wait_cycles += issue.mshr_wait;
+    stats_[next.sm].dependency_wait_cycles += issue.dependency_wait;
+    order_.issued(issue, completion);
 
-    WarpAccumulator& acc = st.warp_run[r.warp_slot];
+    WarpAccumulator& acc = warp_run_[next.sm][r.warp_slot];
     ++acc.requests;
-    acc.latency_sum += completion - issue;
+    acc.latency_sum += completion - issue.cycle;
     if (r.last_of_warp) {
-      // Nothing more of this warp: its slot is free for the SM's next warp there.
       retire_warp(acc);
       acc = WarpAccumulator{};
-      w = WarpWait{};
     }
-    // A new kernel changed every SM's front class and emptied their warp waits.
-    if (new_kernel)
-      for (unsigned s = 0; s < sms_.size(); ++s) refresh(s);
-    else
-      refresh(best);
-
-    account(r, req, ext.how, data.data(), enables.data(), strided, issue, completion);
+    account(r, req, ext.how, data.data(), enables.data(), strided, issue.cycle, completion);
   }
   clock.sync();
 }
@@ -371,7 +214,7 @@ void SmArrayTlm::send(L1Request&& r, uint64_t now) {
   f.issue = now;
   f.seq = seq_++;
   prepare(f.request, now, issued_++, f.payload, f.req, f.data.data(), f.enables.data(), f.strided);
-  WarpAccumulator& acc = sms_[s].warp_run[f.request.warp_slot];
+  WarpAccumulator& acc = warp_run_[s][f.request.warp_slot];
   ++acc.outstanding;
   acc.last_issued = f.request.last_of_warp;
   ++outstanding_;
@@ -465,7 +308,7 @@ void SmArrayTlm::deliver(uint64_t now) {
     f.payload.trans.clear_extension<StridedExtension>();
     const uint64_t completion = f.payload.ext.how.cycle;
     sequence_.complete(f.request);
-    WarpAccumulator& acc = sms_[f.request.sm].warp_run[f.request.warp_slot];
+    WarpAccumulator& acc = warp_run_[f.request.sm][f.request.warp_slot];
     ++acc.requests;
     acc.latency_sum += completion - f.issue;
     if (--acc.outstanding == 0 && acc.last_issued) {
@@ -491,7 +334,7 @@ void SmArrayTlm::issue_all_at() {
   // In at, an SM's cycles with a request held while its MSHRs were full,
   // and with work resident but every warp waiting for data.
   const SequenceStats& seq = sequence_.stats();
-  for (unsigned s = 0; s < sms_.size(); ++s) {
+  for (unsigned s = 0; s < stats_.size(); ++s) {
     stats_[s].mshr_wait_cycles = seq.sm[s].mshr_full_ticks;
     stats_[s].dependency_wait_cycles = seq.sm[s].blocked_ticks;
   }

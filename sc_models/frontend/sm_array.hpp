@@ -17,15 +17,9 @@
 // the SMs take them in (completion cycle, issue order), whatever order the
 // kernel ran the memory's processes in.
 //
-// Loosely timed (lt): one SC_THREAD issues for all SMs, always the request with the earliest
-// issue cycle (the lower SM first on a tie): issue cycles then never go
-// back, which the channels' timing relies on, and a run does not depend on
-// the kernel's process scheduling. What an SM's next request waits for on
-// its own (its slot, its MSHRs, its warp's dependent requests) changes only
-// when that SM issues or gets a new queue front, so it is kept per SM in a
-// tree (base/earliest_tree.hpp) and recomputed then; what holds all SMs
-// alike (the last issue, the kernel's start) is applied when the tree is
-// asked.
+// Loosely timed (lt): one SC_THREAD issues for all SMs in the order
+// SmIssueOrder gives (frontend/sm_issue_order.hpp): the earliest issue
+// cycle first, the lower SM on a tie.
 #pragma once
 #include <exception>
 #include <functional>
@@ -36,9 +30,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "base/earliest_tree.hpp"
 #include "frontend/frontend_params.hpp"
 #include "frontend/l1_sequence.hpp"
+#include "frontend/sm_issue_order.hpp"
 #include "frontend/sm_stats.hpp"
 #include "payload/clock.hpp"
 #include "payload/answer_order.hpp"
@@ -71,36 +65,16 @@ class SmArrayTlm : public sc_core::sc_module {
   const std::vector<SmRunStats>& sm_stats() const { return stats_; }
   WarpRunSummary warp_summary() const;
   const StridedRunStats& strided_stats() const { return strided_stats_; }
-  // The most requests ordered but not yet issued at once, over all SMs.
-  uint64_t queued_max() const { return queued_max_; }
-  // Ticks held back because the queues held max_queued requests.
-  uint64_t queue_limit_holds() const { return queue_limit_holds_; }
+  // lt: the most requests ordered but not yet issued at once, over all SMs,
+  // and the ticks held back because the queues held max_queued requests.
+  uint64_t queued_max() const { return order_.queued_max(); }
+  uint64_t queue_limit_holds() const { return order_.queue_limit_holds(); }
 
  private:
-  // When a warp's next request may issue: the latest completion of the
-  // dependent requests of its instructions before the current one, and of the
-  // current one's (with ordering each request counts as an instruction).
-  struct WarpWait {
-    uint64_t before = 0, current = 0;
-  };
   struct WarpAccumulator {
     uint64_t requests = 0, latency_sum = 0;
     unsigned outstanding = 0;  // at: issued, not yet answered
     bool last_issued = false;  // at: its last request has issued
-  };
-  struct SmState {
-    std::deque<L1Request> queue;
-    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding;  // completion cycles
-    uint64_t next_free = 0;  // one issue a cycle
-    // Each warp's dependent requests, this kernel, by warp slot (zero: none).
-    std::vector<WarpWait> warp_wait;
-    // Each warp's requests so far, by warp slot: a slot holds one warp from
-    // its first request to its last (L1Request::warp_slot), so a vector
-    // indexed by it replaces a map by warp id (no lookup, no allocation).
-    std::vector<WarpAccumulator> warp_run;
-    // earliest_issue() of the queue front, and the waits it counted.
-    uint64_t front_issue = 0, front_mshr_wait = 0, front_dependency_wait = 0;
-    bool foreign_front = false;  // the front is of a later kernel than kernel_
   };
 
   void run();
@@ -134,18 +108,6 @@ class SmArrayTlm : public sc_core::sc_module {
   void answered(InFlight& f);
   void deliver(uint64_t now);  // the answers whose completion cycle has come, in order
   uint64_t now_cycle() const { return clock_.cycles(sc_core::sc_time_stamp()); }
-  uint64_t earliest_issue(unsigned s, uint64_t* mshr_wait, uint64_t* dependency_wait);
-  // Whether r starts an instruction for the dependency rule (docs/frontend.md).
-  bool starts_instruction(const L1Request& r) const {
-    return fe_.issue_timing == IssueTiming::kOrdering || r.first_of_instruction;
-  }
-  // No request the ordering gives SM s from its next tick on issues before
-  // max(this, the tick's cycle).
-  uint64_t issue_lower_bound(unsigned s) const;
-  // After SM s issued or its queue changed front: its keys in the trees.
-  void refresh(unsigned s);
-  // The first cycle from c on with an MSHR of st free.
-  uint64_t mshr_free(SmState& st, uint64_t c) const;
   void close_kernel();
   void retire_warp(const WarpAccumulator& acc);  // into the run's warp summary
 
@@ -153,21 +115,15 @@ class SmArrayTlm : public sc_core::sc_module {
   L1SequenceGenerator& sequence_;
   const Clock& clock_;
   std::vector<CompletionObserver*> observers_;
-  std::vector<SmState> sms_;
-  // front_issue of each SM whose queue front is of the running kernel, and
-  // issue_lower_bound of each SM with an empty queue.
-  EarliestTree front_tree_, tick_tree_;
-  unsigned foreign_fronts_ = 0;  // SMs whose front is of a later kernel
-  uint64_t idle_epoch_ = 0;      // the ordering's when tick_tree_ was last brought up to date
+  SmIssueOrder order_;  // lt
+  // Each SM's warps' requests so far, by warp slot: a slot holds one warp
+  // from its first request to its last (L1Request::warp_slot).
+  std::vector<std::vector<WarpAccumulator>> warp_run_;
   std::vector<SmRunStats> stats_;
   WarpRunSummary warp_summary_;
   StridedRunStats strided_stats_;
-  uint64_t queued_ = 0, queued_max_ = 0, queue_limit_holds_ = 0;
-  // The last issue cycle: no later issue is earlier (a held-back tick's SM
-  // issues no earlier than the request issued in its place).
-  uint64_t last_issue_ = 0;
   double latency_mean_sum_ = 0;
-  uint32_t kernel_ = 0;
+  uint32_t kernel_ = 0;  // at: the kernel running
   uint64_t start_cycle_ = 0;
   uint64_t done_ = 0;
   double wall_seconds_ = 0;
