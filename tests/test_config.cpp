@@ -134,6 +134,9 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       // Unknown keys list what is allowed.
       {"unknown top-level key", "memory: {channels: 1}\nmemroy: {channels: 1}\n",
        2, "memroy", "unknown key (allowed: description, memory, mmu, translator, simulation, stats, address_space, frontend, l1, prefetch, workload)"},
+      // Before any value is read: not the check the misspelt key's default trips.
+      {"misspelt key beside a check of its default", "memory: {channels: 1}\nl1: {ways: 4}\nprefetch:\n  kind: bfs\n  range: {}\n",
+       5, "prefetch.range", "unknown key (allowed: kind, queue_entries, fill, buffer_lines, edge_window, stride, ranges); did you mean 'ranges'?"},
       {"unknown nested key", "memory:\n  channels: 1\n  chanels: 2\n",
        3, "memory.chanels", "unknown key (allowed: address_bits, channels, model, service_cycles, latency_cycles, max_outstanding, preset, dram)"},
       {"unknown key in a task",

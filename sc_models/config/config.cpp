@@ -50,46 +50,54 @@ Config parse_config(const std::string& text, const std::string& source) {
   Config cfg;
   cfg.source = source;
   if (!root || root.IsNull()) throw InputError(source, 0, "", "empty config");
-  r.expect_map(root, "", {"description", "memory", "mmu", "translator", "simulation", "stats", "address_space", "frontend", "l1", "prefetch", "workload"});
-  if (root["description"]) cfg.description = r.to_string(root["description"], "description");
-  if (!root["memory"]) r.fail(root, "memory", "missing value: the memory section is required");
-  read_memory(r, root["memory"], cfg.memory);
-  if (root["mmu"]) read_mmu(r, root["mmu"], cfg.mmu);
-  const YAML::Node tn = root["translator"];
-  if (tn) read_translator(r, tn, cfg, cfg.translator);
-  else default_channel_layout(r, root, cfg, cfg.translator);
-  check_translator(r, tn ? tn : root, cfg);
-  if (const auto s = root["simulation"]) {
-    r.expect_map(s, "simulation", {"cycle_ns", "quantum_cycles", "timing"});
-    if (s["cycle_ns"]) {
-      cfg.simulation.cycle_ns = r.to_double(s["cycle_ns"], "simulation.cycle_ns");
-      if (!(cfg.simulation.cycle_ns > 0)) r.fail(s["cycle_ns"], "simulation.cycle_ns", "must be positive");
-      // The DRAM converts between its clock and the model's in whole picoseconds.
-      if (cfg.memory.model == MemoryModel::kDram && !(cfg.simulation.cycle_ns >= 0.001 && cfg.simulation.cycle_ns <= 1e6))
-        r.fail(s["cycle_ns"], "simulation.cycle_ns", "with memory.model: dram the cycle is from 0.001 to 1000000 ns");
-    }
-    r.opt_uint(s, "simulation", "quantum_cycles", cfg.simulation.quantum_cycles, 1, uint64_t{1} << 40);
-    if (const auto t = s["timing"]) {
-      const std::string v = r.to_string(t, "simulation.timing");
-      if (v == "lt") cfg.simulation.timing = TimingMode::kLt;
-      else if (v == "at") cfg.simulation.timing = TimingMode::kAt;
-      else r.fail(t, "simulation.timing", "'" + v + "' is not one of: lt, at");
-      cfg.simulation.timing_line = t.Mark().line + 1;
-    }
-  }
-  if (const auto s = root["stats"]) {
-    r.expect_map(s, "stats", {"entropy_window"});
-    r.opt_uint(s, "stats", "entropy_window", cfg.stats.entropy_window, 1, 1u << 24);
-  }
-  if (const auto a = root["address_space"]) read_address_space(r, a, root["mmu"], cfg);
-  if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
-    r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
-  if (cfg.has_mmu()) check_translator_with_mmu(r, tn ? tn : root, cfg);
-  check_translator_matrices(r, tn ? tn : root, cfg);
-  if (const auto f = root["frontend"]) read_frontend(r, f, cfg, cfg.frontend);
-  if (const auto c = root["l1"]) read_l1(r, c, cfg, cfg.l1);
-  if (const auto p = root["prefetch"]) read_prefetch(r, p, cfg, cfg.prefetch);
-  if (const auto w = root["workload"]) read_workload(r, w, cfg, cfg.workload);
+  YAML::Node tn;  // the translator section, when given
+  bool translator_given = false;
+  // Where a translator check's error points: its section, or the top when it is absent.
+  const auto translator_or_root = [&] { return translator_given ? tn : root; };
+  Section(r, root, "")
+      .text("description", cfg.description)
+      .key("memory", [&](const YAML::Node& m, const std::string&) { read_memory(r, m, cfg.memory); },
+           [&] { r.fail(root, "memory", "missing value: the memory section is required"); })
+      .key("mmu", [&](const YAML::Node& m, const std::string&) { read_mmu(r, m, cfg.mmu); })
+      .key("translator",
+           [&](const YAML::Node& t, const std::string&) {
+             tn = t;
+             translator_given = true;
+             read_translator(r, t, cfg, cfg.translator);
+           },
+           [&] { default_channel_layout(r, root, cfg, cfg.translator); })
+      .then([&] { check_translator(r, translator_or_root(), cfg); })
+      .key("simulation",
+           [&](const YAML::Node& s, const std::string& k) {
+             SimulationConfig& sim = cfg.simulation;
+             Section(r, s, k)
+                 .key("cycle_ns",
+                      [&](const YAML::Node& v, const std::string& key) {
+                        sim.cycle_ns = r.to_double(v, key);
+                        if (!(sim.cycle_ns > 0)) r.fail(v, key, "must be positive");
+                        // The DRAM converts between its clock and the model's in whole picoseconds.
+                        if (cfg.memory.model == MemoryModel::kDram && !(sim.cycle_ns >= 0.001 && sim.cycle_ns <= 1e6))
+                          r.fail(v, key, "with memory.model: dram the cycle is from 0.001 to 1000000 ns");
+                      })
+                 .uint("quantum_cycles", sim.quantum_cycles, 1, uint64_t{1} << 40)
+                 .choice("timing", sim.timing, {{"lt", TimingMode::kLt}, {"at", TimingMode::kAt}}, &sim.timing_line)
+                 .read();
+           })
+      .key("stats", [&](const YAML::Node& s, const std::string& k) {
+        Section(r, s, k).uint("entropy_window", cfg.stats.entropy_window, 1, 1u << 24).read();
+      })
+      .key("address_space", [&](const YAML::Node& a, const std::string&) { read_address_space(r, a, root["mmu"], cfg); })
+      .then([&] {
+        if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())
+          r.fail(tn["position"], "translator.position", "before_mmu needs an address_space section (there is no MMU without one)");
+        if (cfg.has_mmu()) check_translator_with_mmu(r, translator_or_root(), cfg);
+        check_translator_matrices(r, translator_or_root(), cfg);
+      })
+      .key("frontend", [&](const YAML::Node& f, const std::string&) { read_frontend(r, f, cfg, cfg.frontend); })
+      .key("l1", [&](const YAML::Node& c, const std::string&) { read_l1(r, c, cfg, cfg.l1); })
+      .key("prefetch", [&](const YAML::Node& p, const std::string&) { read_prefetch(r, p, cfg, cfg.prefetch); })
+      .key("workload", [&](const YAML::Node& w, const std::string&) { read_workload(r, w, cfg, cfg.workload); })
+      .read();
   if (cfg.simulation.timing != TimingMode::kAt && cfg.memory.dram.prefetch_drop_cycles) {
     const YAML::Node d = root["memory"]["dram"]["prefetch_drop_cycles"];
     r.fail(d, "memory.dram.prefetch_drop_cycles", "applies to simulation.timing: at only (lt plans each prefetch on arrival)");

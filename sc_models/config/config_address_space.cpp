@@ -3,16 +3,12 @@
 
 namespace gpumem::config_yaml {
 
-void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, Config& cfg) {
-  AddressSpaceConfig& as = cfg.address_space;
-  as.present = true;
-  r.expect_map(n, "address_space", {"va_bits", "pa_base", "nesting", "applications"});
-  r.opt_uint(n, "address_space", "va_bits", as.va_bits, 20, 44);
-  r.opt_uint(n, "address_space", "pa_base", as.pa_base, 0, ~uint64_t{0});
-  if (n["nesting"]) as.nesting = r.to_bool(n["nesting"], "address_space.nesting");
+namespace {
 
+// Page sizes belong to the mmu section, which may be absent (then: the address space's own line).
+void check_address_space_pages(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, const Config& cfg) {
+  const AddressSpaceConfig& as = cfg.address_space;
   const MmuConfig& mmu = cfg.mmu;
-  // Page sizes belong to the mmu section, which may be absent (then: here).
   const YAML::Node ps_at = mmu_node && mmu_node["page_sizes"] ? mmu_node["page_sizes"] : n;
   if (mmu.page_sizes.size() != 2 || mmu.smallest_page() == mmu.largest_page())
     r.fail(ps_at, "mmu.page_sizes", "an address space needs two page sizes: the small and the large page");
@@ -27,66 +23,80 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
     r.fail(n["pa_base"], "address_space.pa_base", "must be aligned to the large page");
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu && as.va_bits > 32 + geo.small_bits)
     r.fail(n["va_bits"], "address_space.va_bits", "before the MMU the VA-range registers hold VA >> small page bits in 32 bits");
+}
 
-  const YAML::Node apps = n["applications"];
-  if (!apps || !apps.IsSequence() || apps.size() == 0)
-    r.fail(apps ? apps : n, "address_space.applications", "expected a non-empty list of applications");
-  std::set<std::string> region_names;
-  for (size_t i = 0; i < apps.size(); ++i) {
-    const YAML::Node a = apps[i];
-    const std::string key = "address_space.applications[" + std::to_string(i) + "]";
-    r.expect_map(a, key, {"name", "process", "task_type", "regions"});
-    ApplicationConfig app;
-    app.line = a.Mark().line + 1;
-    if (!a["name"]) r.fail(a, key + ".name", "missing value");
-    app.name = r.to_string(a["name"], key + ".name");
-    if (!a["process"]) r.fail(a, key + ".process", "missing value: the process id traces and generators use");
-    r.opt_uint(a, key, "process", app.process, 0, kMaxProcesses - 1);
-    if (!a["task_type"]) r.fail(a, key + ".task_type", "missing value: the task type written into the application's PTEs");
-    r.opt_uint(a, key, "task_type", app.task_type, 0, kMaxTaskTypes - 1);
-    for (const auto& other : as.applications) {
-      if (other.name == app.name) r.fail(a["name"], key + ".name", "application '" + app.name + "' declared twice");
-      if (other.process == app.process)
-        r.fail(a["process"], key + ".process", "process id " + std::to_string(app.process) + " already belongs to '" + other.name + "'");
-    }
-    const YAML::Node regs = a["regions"];
-    if (!regs || !regs.IsSequence() || regs.size() == 0) r.fail(regs ? regs : a, key + ".regions", "expected a non-empty list of regions");
-    for (size_t k = 0; k < regs.size(); ++k) {
-      const YAML::Node g = regs[k];
-      const std::string rk = key + ".regions[" + std::to_string(k) + "]";
-      r.expect_map(g, rk, {"name", "va", "size", "page", "task_type", "writable", "nest_into"});
-      RegionConfig reg;
-      reg.line = g.Mark().line + 1;
-      reg.task_type = app.task_type;
-      reg.name = g["name"] ? r.to_string(g["name"], rk + ".name") : app.name + "." + std::to_string(k);
-      if (!region_names.insert(reg.name).second) r.fail(g["name"] ? g["name"] : g, rk + ".name", "region '" + reg.name + "' declared twice");
-      if (!g["va"]) r.fail(g, rk + ".va", "missing value");
-      if (!g["size"]) r.fail(g, rk + ".size", "missing value");
-      if (!g["page"]) r.fail(g, rk + ".page", "missing value (small or large)");
-      r.opt_uint(g, rk, "va", reg.va, 0, ~uint64_t{0});
-      r.opt_uint(g, rk, "size", reg.size, 1, ~uint64_t{0});
-      const std::string page = r.to_string(g["page"], rk + ".page");
-      if (page == "large") reg.large_page = true;
-      else if (page != "small") r.fail(g["page"], rk + ".page", "unknown page size '" + page + "' (small or large)");
-      r.opt_uint(g, rk, "task_type", reg.task_type, 0, kMaxTaskTypes - 1);
-      if (g["writable"]) reg.writable = r.to_bool(g["writable"], rk + ".writable");
-      if (g["nest_into"]) {
-        reg.nest_into = r.to_string(g["nest_into"], rk + ".nest_into");
-        if (reg.large_page) r.fail(g["nest_into"], rk + ".nest_into", "only a small-page region nests into a large frame");
-        if (!as.nesting) r.fail(g["nest_into"], rk + ".nest_into", "needs address_space.nesting: true");
-        if (geo.placement != NestedPlacement::kTail)
-          r.fail(g["nest_into"], rk + ".nest_into", "needs mmu.nested_placement: tail (a head region would cover the large page's data)");
-      }
-      const uint64_t align = reg.large_page ? geo.large_bytes() : geo.small_bytes();
-      if (reg.va % align)
-        r.fail(g["va"], rk + ".va", "must be aligned to its page size (" + std::to_string(align) + " bytes)");
-      if ((unsigned __int128)reg.va + reg.size > ((unsigned __int128)1 << as.va_bits))
-        r.fail(g, rk, "reaches past the " + std::to_string(as.va_bits) + "-bit virtual address space");
-      app.regions.push_back(reg);
-    }
-    as.applications.push_back(app);
-  }
+RegionConfig read_region(const Reader& r, const YAML::Node& g, const std::string& rk, size_t k, const ApplicationConfig& app,
+                         const Config& cfg, std::set<std::string>& region_names) {
+  const AddressSpaceConfig& as = cfg.address_space;
+  const PageGeometry geo = cfg.mmu.geometry();
+  RegionConfig reg;
+  reg.line = g.Mark().line + 1;
+  reg.task_type = app.task_type;
+  Section(r, g, rk)
+      .text("name", reg.name)
+      .then([&] {
+        if (!g["name"]) reg.name = app.name + "." + std::to_string(k);
+        if (!region_names.insert(reg.name).second) r.fail(g["name"] ? g["name"] : g, rk + ".name", "region '" + reg.name + "' declared twice");
+      })
+      .uint("va", reg.va, 0, ~uint64_t{0})
+      .required()
+      .uint("size", reg.size, 1, ~uint64_t{0})
+      .required()
+      .choice_of("page size", "page", reg.large_page, {{"small", false}, {"large", true}})
+      .required("missing value (small or large)")
+      .uint("task_type", reg.task_type, 0, kMaxTaskTypes - 1)
+      .boolean("writable", reg.writable)
+      .key("nest_into",
+           [&](const YAML::Node& v, const std::string& key) {
+             reg.nest_into = r.to_string(v, key);
+             if (reg.large_page) r.fail(v, key, "only a small-page region nests into a large frame");
+             if (!as.nesting) r.fail(v, key, "needs address_space.nesting: true");
+             if (geo.placement != NestedPlacement::kTail)
+               r.fail(v, key, "needs mmu.nested_placement: tail (a head region would cover the large page's data)");
+           })
+      .then([&] {
+        const uint64_t align = reg.large_page ? geo.large_bytes() : geo.small_bytes();
+        if (reg.va % align) r.fail(g["va"], rk + ".va", "must be aligned to its page size (" + std::to_string(align) + " bytes)");
+        if ((unsigned __int128)reg.va + reg.size > ((unsigned __int128)1 << as.va_bits))
+          r.fail(g, rk, "reaches past the " + std::to_string(as.va_bits) + "-bit virtual address space");
+      })
+      .read();
+  return reg;
+}
 
+ApplicationConfig read_application(const Reader& r, const YAML::Node& a, const std::string& key, const Config& cfg,
+                                   std::set<std::string>& region_names) {
+  ApplicationConfig app;
+  app.line = a.Mark().line + 1;
+  Section(r, a, key)
+      .text("name", app.name)
+      .required()
+      .uint("process", app.process, 0, kMaxProcesses - 1)
+      .required("missing value: the process id traces and generators use")
+      .uint("task_type", app.task_type, 0, kMaxTaskTypes - 1)
+      .required("missing value: the task type written into the application's PTEs")
+      .then([&] {
+        for (const auto& other : cfg.address_space.applications) {
+          if (other.name == app.name) r.fail(a["name"], key + ".name", "application '" + app.name + "' declared twice");
+          if (other.process == app.process)
+            r.fail(a["process"], key + ".process", "process id " + std::to_string(app.process) + " already belongs to '" + other.name + "'");
+        }
+      })
+      .key("regions",
+           [&](const YAML::Node& regs, const std::string& rk) {
+             if (!regs.IsSequence() || regs.size() == 0) r.fail(regs, rk, "expected a non-empty list of regions");
+             for (size_t k = 0; k < regs.size(); ++k)
+               app.regions.push_back(read_region(r, regs[k], rk + "[" + std::to_string(k) + "]", k, app, cfg, region_names));
+           })
+      .required("expected a non-empty list of regions")
+      .read();
+  return app;
+}
+
+// The regions together: VA-range registers, overlaps and nesting targets.
+void check_address_space_regions(const Reader& r, const Config& cfg) {
+  const AddressSpaceConfig& as = cfg.address_space;
+  const PageGeometry geo = cfg.mmu.geometry();
   // Before the MMU a region with a task type of its own needs a VA-range
   // register (the driver programs one per such region).
   if (cfg.translator.position == TranslatorPosition::kBeforeMmu) {
@@ -141,6 +151,28 @@ void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& 
         throw InputError(r.file(), s.reg->line, region_key(s) + ".nest_into",
                          "'" + s.reg->nest_into + "' is not a large-page region");
     }
+}
+
+}  // namespace
+
+void read_address_space(const Reader& r, const YAML::Node& n, const YAML::Node& mmu_node, Config& cfg) {
+  AddressSpaceConfig& as = cfg.address_space;
+  as.present = true;
+  std::set<std::string> region_names;
+  Section(r, n, "address_space")
+      .uint("va_bits", as.va_bits, 20, 44)
+      .uint("pa_base", as.pa_base, 0, ~uint64_t{0})
+      .boolean("nesting", as.nesting)
+      .then([&] { check_address_space_pages(r, n, mmu_node, cfg); })
+      .key("applications",
+           [&](const YAML::Node& apps, const std::string& k) {
+             if (!apps.IsSequence() || apps.size() == 0) r.fail(apps, k, "expected a non-empty list of applications");
+             for (size_t i = 0; i < apps.size(); ++i)
+               as.applications.push_back(read_application(r, apps[i], k + "[" + std::to_string(i) + "]", cfg, region_names));
+           })
+      .required("expected a non-empty list of applications")
+      .read();
+  check_address_space_regions(r, cfg);
 }
 
 }  // namespace gpumem::config_yaml

@@ -8,9 +8,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <numeric>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/bits.hpp"
@@ -99,17 +101,12 @@ class Reader {
     return n.Scalar();
   }
 
-  // Optional field: leaves `out` (its default) untouched when absent.
-  template <typename T>
-  void opt_uint(const YAML::Node& map, const std::string& parent, const char* name, T& out,
-                uint64_t lo, uint64_t hi) const {
-    const YAML::Node n = map[name];
-    if (!n) return;
-    const std::string key = join(parent, name);
+  // An unsigned integer in [lo, hi].
+  uint64_t to_u64_in(const YAML::Node& n, const std::string& key, uint64_t lo, uint64_t hi) const {
     const uint64_t v = to_u64(n, key);
     if (v < lo || v > hi)
       fail(n, key, "value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    out = static_cast<T>(v);
+    return v;
   }
 
   std::vector<unsigned> uint_list(const YAML::Node& n, const std::string& key, unsigned hi) const {
@@ -130,6 +127,101 @@ class Reader {
 
  private:
   std::string file_;
+};
+
+// One mapping of the config, each of its keys declared once with how it is
+// read: read() refuses a key not declared (before any value is read, so a
+// misspelt key is named before a check trips on the default it left), then
+// reads each key given and runs each check, in declaration order. The
+// allowed list of an unknown key's error is the declared keys, in that order.
+class Section {
+ public:
+  // How a given key's value is read; `key` is its dotted path for errors.
+  using Read = std::function<void(const YAML::Node& value, const std::string& key)>;
+
+  Section(const Reader& r, const YAML::Node& node, std::string key) : r_(r), node_(node), key_(std::move(key)) {}
+
+  // A key read by `read` when given, `absent` (if any) run in its place when not.
+  Section& key(const char* name, Read read, std::function<void()> absent = {}) {
+    items_.push_back({name, std::move(read), std::move(absent)});
+    return *this;
+  }
+  // An unsigned integer in [lo, hi] into `out`, which keeps its default when the key is absent.
+  template <typename T>
+  Section& uint(const char* name, T& out, uint64_t lo, uint64_t hi) {
+    return key(name, [this, &out, lo, hi](const YAML::Node& v, const std::string& k) { out = static_cast<T>(r_.to_u64_in(v, k, lo, hi)); });
+  }
+  Section& boolean(const char* name, bool& out) {
+    return key(name, [this, &out](const YAML::Node& v, const std::string& k) { out = r_.to_bool(v, k); });
+  }
+  Section& text(const char* name, std::string& out) {
+    return key(name, [this, &out](const YAML::Node& v, const std::string& k) { out = r_.to_string(v, k); });
+  }
+  // One of `names` (in the order the error lists them) into `out`; `line`,
+  // if given, gets the value's line for later checks to name.
+  template <typename E, typename Line = unsigned>
+  Section& choice(const char* name, E& out, std::vector<std::pair<const char*, E>> names, Line* line = nullptr) {
+    return choose(name, nullptr, out, std::move(names), line);
+  }
+  // The same, its error "unknown NOUN 'x' (a or b)".
+  template <typename E>
+  Section& choice_of(const char* noun, const char* name, E& out, std::vector<std::pair<const char*, E>> names) {
+    return choose(name, noun, out, std::move(names), static_cast<unsigned*>(nullptr));
+  }
+  // The key declared last must be given; `what` says so, at the mapping.
+  Section& required(std::string what = "missing value") {
+    const char* name = items_.back().name;
+    items_.back().otherwise = [this, name, what = std::move(what)] { r_.fail(node_, Reader::join(key_, name), what); };
+    return *this;
+  }
+  // A key allowed and not read: a figure the writer adds for a human reader.
+  Section& unread(const char* name) { return key(name, {}); }
+  // A step with no key of its own: a check of what the keys before it read.
+  Section& then(std::function<void()> step) {
+    items_.push_back({nullptr, {}, std::move(step)});
+    return *this;
+  }
+
+  void read() const {
+    std::vector<const char*> allowed;
+    for (const Item& i : items_)
+      if (i.name) allowed.push_back(i.name);
+    r_.expect_map(node_, key_, allowed);
+    for (const Item& i : items_) {
+      const YAML::Node v = i.name ? node_[i.name] : YAML::Node();
+      if (i.name && v) {
+        if (i.read) i.read(v, Reader::join(key_, i.name));
+      }
+      else if (i.otherwise) i.otherwise();
+    }
+  }
+
+ private:
+  template <typename E, typename Line>
+  Section& choose(const char* name, const char* noun, E& out, std::vector<std::pair<const char*, E>> names, Line* line) {
+    return key(name, [this, noun, &out, names = std::move(names), line](const YAML::Node& v, const std::string& k) {
+      const std::string s = r_.to_string(v, k);
+      const auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return s == n.first; });
+      if (it == names.end()) {
+        std::string list;
+        for (size_t i = 0; i < names.size(); ++i)
+          list += std::string(i == 0 ? "" : noun && i + 1 == names.size() ? " or " : ", ") + names[i].first;
+        r_.fail(v, k, noun ? "unknown " + std::string(noun) + " '" + s + "' (" + list + ")" : "'" + s + "' is not one of: " + list);
+      }
+      out = it->second;
+      if (line) *line = static_cast<Line>(v.Mark().line + 1);
+    });
+  }
+
+  struct Item {
+    const char* name;  // null: a step
+    Read read;
+    std::function<void()> otherwise;  // the step, or what stands for an absent key
+  };
+  const Reader& r_;
+  const YAML::Node node_;
+  const std::string key_;
+  std::vector<Item> items_;
 };
 
 // YAML text to its tree; a syntax error is an InputError at its line, with
@@ -173,8 +265,10 @@ void check_translator_matrices(const Reader& r, const YAML::Node& n, Config& cfg
 void read_frontend(const Reader& r, const YAML::Node& n, const Config& cfg, FrontendConfig& f);
 void read_l1(const Reader& r, const YAML::Node& n, const Config& cfg, L1Config& c);
 void read_prefetch(const Reader& r, const YAML::Node& n, const Config& cfg, PrefetchConfig& p);
-// One mapping of translator.tasks (or of the profile store), its task type aside.
-TaskMapping read_task_mapping(const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t);
+// The keys of one mapping of translator.tasks (or of the profile store), its
+// task type aside, into `s`, read into `tm` when s is read.
+void declare_task_mapping(Section& s, const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t,
+                          TaskMapping& tm);
 // A matrix mapping's rows (a baseline's made here) against the channel layout.
 void check_task_matrix(const Reader& r, const YAML::Node& e, const std::string& key, TaskMapping& tm, const Config& cfg);
 void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std::vector<GeneratorConfig>& out);

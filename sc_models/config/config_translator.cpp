@@ -20,98 +20,104 @@ bool is_prime(uint64_t p) {
 // A mapping's scheme and its parameters, as translator.tasks[i] and the
 // profile store write them (not its task type); the channel layout's checks
 // come later (check_task_matrix).
-TaskMapping read_task_mapping(const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t) {
-  TaskMapping tm;
-  if (!e["scheme"]) r.fail(e, key + ".scheme", "missing value (none, xor, prime, matrix or a baseline)");
-  if (const std::string name = e["scheme"].IsScalar() ? e["scheme"].Scalar() : ""; is_baseline(name)) {
-    tm.scheme = Scheme::kMatrix;  // its rows once the channel layout is known
-    tm.baseline = name;
-    if (e["matrix"]) r.fail(e["matrix"], key + ".matrix", "scheme " + name + " makes its own matrix");
-  } else {
-    tm.scheme = read_scheme(r, e["scheme"], key + ".scheme", true);
-  }
-  if (const auto sd = e["seed"]) {
-    if (tm.baseline != "random") r.fail(sd, key + ".seed", "only scheme random takes a seed");
-    tm.seed = r.to_u64(sd, key + ".seed");
-  }
-  if (const auto v = e["xor_vectors"]) {
-    const std::string vk = key + ".xor_vectors";
-    if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
-    if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
-    if (v.size() != t.channel_bits.size())
-      r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
-    for (size_t j = 0; j < v.size(); ++j) {
-      const std::string ek = vk + "[" + std::to_string(j) + "]";
-      const uint64_t a = r.to_u64(v[j], ek);
-      if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
-        r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
-      tm.xor_vectors.push_back(static_cast<uint32_t>(a));
-    }
-  } else if (tm.scheme == Scheme::kXor) {
-    r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
-  }
-  if (const auto m = e["matrix"]) {
-    const std::string mk = key + ".matrix";
-    if (tm.scheme != Scheme::kMatrix) r.fail(m, mk, "only a task with scheme matrix takes a matrix");
-    if (!m.IsSequence()) r.fail(m, mk, "expected one row per channel bit, each a list of address bits");
-    for (size_t j = 0; j < m.size(); ++j) {
-      uint64_t row = 0;
-      for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
-      tm.matrix_rows.push_back(row);
-    }
-  } else if (tm.scheme == Scheme::kMatrix && tm.baseline.empty()) {
-    r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
-  }
-  if (tm.scheme == Scheme::kPrime && t.prime == 0)
-    r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
-  return tm;
+void declare_task_mapping(Section& s, const Reader& r, const YAML::Node& e, const std::string& key, const TranslatorConfig& t,
+                          TaskMapping& tm) {
+  s.key("scheme",
+        [&](const YAML::Node& v, const std::string& k) {
+          if (const std::string name = v.IsScalar() ? v.Scalar() : ""; is_baseline(name)) {
+            tm.scheme = Scheme::kMatrix;  // its rows once the channel layout is known
+            tm.baseline = name;
+          } else {
+            tm.scheme = read_scheme(r, v, k, true);
+          }
+        },
+        [&] { r.fail(e, key + ".scheme", "missing value (none, xor, prime, matrix or a baseline)"); })
+      .key("xor_vectors",
+           [&](const YAML::Node& v, const std::string& vk) {
+             if (tm.scheme != Scheme::kXor) r.fail(v, vk, "only a task with scheme xor takes XOR control vectors");
+             if (!v.IsSequence()) r.fail(v, vk, "expected one XOR control vector per channel bit");
+             if (v.size() != t.channel_bits.size())
+               r.fail(v, vk, std::to_string(v.size()) + " XOR control vectors for " + std::to_string(t.channel_bits.size()) + " channel bits");
+             for (size_t j = 0; j < v.size(); ++j) {
+               const std::string ek = vk + "[" + std::to_string(j) + "]";
+               const uint64_t a = r.to_u64(v[j], ek);
+               if (t.candidate_bits.size() < 64 && (a >> t.candidate_bits.size()) != 0)
+                 r.fail(v[j], ek, "XOR control vector selects candidate bits beyond the " + std::to_string(t.candidate_bits.size()) + " configured");
+               tm.xor_vectors.push_back(static_cast<uint32_t>(a));
+             }
+           },
+           [&] {
+             if (tm.scheme == Scheme::kXor)
+               r.fail(e, key + ".xor_vectors", "missing value: scheme xor needs one XOR control vector per channel bit");
+           })
+      .key("matrix",
+           [&](const YAML::Node& m, const std::string& mk) {
+             if (!tm.baseline.empty()) r.fail(m, mk, "scheme " + tm.baseline + " makes its own matrix");
+             if (tm.scheme != Scheme::kMatrix) r.fail(m, mk, "only a task with scheme matrix takes a matrix");
+             if (!m.IsSequence()) r.fail(m, mk, "expected one row per channel bit, each a list of address bits");
+             for (size_t j = 0; j < m.size(); ++j) {
+               uint64_t row = 0;
+               for (unsigned b : r.uint_list(m[j], mk + "[" + std::to_string(j) + "]", 64)) row |= uint64_t{1} << b;
+               tm.matrix_rows.push_back(row);
+             }
+           },
+           [&] {
+             if (tm.scheme == Scheme::kMatrix && tm.baseline.empty())
+               r.fail(e, key + ".matrix", "missing value: scheme matrix needs one row of address bits per channel bit");
+           })
+      .key("seed",
+           [&](const YAML::Node& sd, const std::string& k) {
+             if (tm.baseline != "random") r.fail(sd, k, "only scheme random takes a seed");
+             tm.seed = r.to_u64(sd, k);
+           })
+      .then([&] {
+        if (tm.scheme == Scheme::kPrime && t.prime == 0) r.fail(e["scheme"], key + ".scheme", "scheme prime needs translator.prime");
+      });
 }
 
 void read_translator(const Reader& r, const YAML::Node& n, const Config& cfg, TranslatorConfig& t) {
-  r.expect_map(n, "translator", {"channel_bits", "candidate_bits", "interleave_enable", "prime", "granule_bytes",
-                                 "default_scheme", "tasks", "position", "dynamic_selection"});
-  if (const auto p = n["position"]) {
-    const std::string v = r.to_string(p, "translator.position");
-    if (v == "after_mmu") t.position = TranslatorPosition::kAfterMmu;
-    else if (v == "before_mmu") t.position = TranslatorPosition::kBeforeMmu;
-    else r.fail(p, "translator.position", "unknown position '" + v + "' (after_mmu or before_mmu)");
-  }
   const unsigned abits = cfg.memory.address_bits;
-  if (n["channel_bits"]) t.channel_bits = r.uint_list(n["channel_bits"], "translator.channel_bits", abits);
-  if (n["candidate_bits"]) t.candidate_bits = r.uint_list(n["candidate_bits"], "translator.candidate_bits", abits);
-  if (n["interleave_enable"]) t.interleave_enable = r.to_bool(n["interleave_enable"], "translator.interleave_enable");
-  if (n["dynamic_selection"]) t.dynamic_selection = r.to_bool(n["dynamic_selection"], "translator.dynamic_selection");
-  r.opt_uint(n, "translator", "prime", t.prime, 2, 1u << 20);
-  r.opt_uint(n, "translator", "granule_bytes", t.granule_bytes, 1, uint64_t{1} << 32);
-  if (t.granule_bytes && !is_pow2(t.granule_bytes))
-    r.fail(n["granule_bytes"], "translator.granule_bytes", "must be a power of two");
-  default_channel_layout(r, n, cfg, t);
-  if (const auto d = n["default_scheme"]) {
-    t.default_scheme = read_scheme(r, d, "translator.default_scheme", false);
-    if (t.default_scheme == Scheme::kXor)
-      r.fail(d, "translator.default_scheme", "xor needs XOR control vectors per task type: list the task under tasks");
-    if (t.default_scheme == Scheme::kMatrix)
-      r.fail(d, "translator.default_scheme", "matrix needs a matrix per task type: list the task under tasks");
-    if (t.default_scheme == Scheme::kPrime && t.prime == 0)
-      r.fail(d, "translator.default_scheme", "scheme prime needs translator.prime");
-  }
-
-  if (const auto tasks = n["tasks"]) {
-    if (!tasks.IsSequence()) r.fail(tasks, "translator.tasks", "expected a list of task mappings");
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      const auto e = tasks[i];
-      const std::string key = "translator.tasks[" + std::to_string(i) + "]";
-      r.expect_map(e, key, {"task_type", "scheme", "xor_vectors", "matrix", "seed"});
-      if (!e["task_type"]) r.fail(e, key + ".task_type", "missing value");
-      unsigned task_type = 0;
-      r.opt_uint(e, key, "task_type", task_type, 0, kMaxTaskTypes - 1);
-      TaskMapping tm = read_task_mapping(r, e, key, t);
-      tm.task_type = task_type;
-      for (const auto& other : t.tasks)
-        if (other.task_type == tm.task_type) r.fail(e["task_type"], key + ".task_type", "task type " + std::to_string(tm.task_type) + " mapped twice");
-      t.tasks.push_back(tm);
-    }
-  }
+  Section(r, n, "translator")
+      .key("channel_bits", [&](const YAML::Node& v, const std::string& k) { t.channel_bits = r.uint_list(v, k, abits); })
+      .key("candidate_bits", [&](const YAML::Node& v, const std::string& k) { t.candidate_bits = r.uint_list(v, k, abits); })
+      .boolean("interleave_enable", t.interleave_enable)
+      .uint("prime", t.prime, 2, 1u << 20)
+      .key("granule_bytes",
+           [&](const YAML::Node& v, const std::string& k) {
+             t.granule_bytes = r.to_u64_in(v, k, 1, uint64_t{1} << 32);
+             if (!is_pow2(t.granule_bytes)) r.fail(v, k, "must be a power of two");
+           })
+      .then([&] { default_channel_layout(r, n, cfg, t); })
+      .key("default_scheme",
+           [&](const YAML::Node& d, const std::string& k) {
+             t.default_scheme = read_scheme(r, d, k, false);
+             if (t.default_scheme == Scheme::kXor) r.fail(d, k, "xor needs XOR control vectors per task type: list the task under tasks");
+             if (t.default_scheme == Scheme::kMatrix) r.fail(d, k, "matrix needs a matrix per task type: list the task under tasks");
+             if (t.default_scheme == Scheme::kPrime && t.prime == 0) r.fail(d, k, "scheme prime needs translator.prime");
+           })
+      .key("tasks",
+           [&](const YAML::Node& tasks, const std::string& k) {
+             if (!tasks.IsSequence()) r.fail(tasks, k, "expected a list of task mappings");
+             for (size_t i = 0; i < tasks.size(); ++i) {
+               const YAML::Node e = tasks[i];
+               const std::string key = k + "[" + std::to_string(i) + "]";
+               TaskMapping tm;
+               Section task(r, e, key);
+               task.key("task_type", [&](const YAML::Node& v, const std::string& tk) {
+                 tm.task_type = static_cast<unsigned>(r.to_u64_in(v, tk, 0, kMaxTaskTypes - 1));
+               }, [&] { r.fail(e, key + ".task_type", "missing value"); });
+               declare_task_mapping(task, r, e, key, t, tm);
+               task.read();
+               for (const auto& other : t.tasks)
+                 if (other.task_type == tm.task_type)
+                   r.fail(e["task_type"], key + ".task_type", "task type " + std::to_string(tm.task_type) + " mapped twice");
+               t.tasks.push_back(tm);
+             }
+           })
+      .choice_of("position", "position", t.position,
+                 {{"after_mmu", TranslatorPosition::kAfterMmu}, {"before_mmu", TranslatorPosition::kBeforeMmu}})
+      .boolean("dynamic_selection", t.dynamic_selection)
+      .read();
 }
 
 // A config that gives only memory.channels runs on the layout the shipped

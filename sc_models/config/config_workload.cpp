@@ -24,63 +24,71 @@ void check_generator_mapped(const Reader& r, const YAML::Node& e, const std::str
   }
 }
 
+// A generator's values together: request size, range, alignment, reach.
+void check_generator(const Reader& r, const YAML::Node& e, const std::string& key, const Config& cfg, const GeneratorConfig& g) {
+  const unsigned abits = cfg.has_mmu() ? cfg.address_space.va_bits : cfg.memory.address_bits;
+  const YAML::Node size_at = e["size"] ? e["size"] : e;
+  if (!is_pow2(g.size) || g.size > cfg.max_request_bytes())
+    r.fail(size_at, key + ".size", "request size " + std::to_string(g.size) +
+           " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.max_request_bytes()) + " bytes)");
+  if (g.kind == GeneratorConfig::Kind::kRandom && !e["range"])
+    r.fail(e, key + ".range", "missing value: a random generator needs its address range in bytes");
+  if (e["range"] && g.range < g.size)
+    r.fail(e["range"], key + ".range", "range must hold at least one request");
+  if (e["range"] && g.range % g.size)
+    r.fail(e["range"], key + ".range", "range must be a multiple of the request size");
+  if (g.base % g.size) r.fail(e["base"] ? e["base"] : e, key + ".base", "base must be aligned to the request size");
+  if (g.kind == GeneratorConfig::Kind::kStrided && g.stride % g.size)
+    r.fail(e["stride"] ? e["stride"] : e, key + ".stride", "stride must be a multiple of the request size");
+  const unsigned __int128 end = g.range ? (unsigned __int128)g.base + g.range
+                                        : (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size;
+  if (end > ((unsigned __int128)1 << abits))
+    r.fail(e, key, "addresses reach past the " + std::to_string(abits) + "-bit " + (cfg.has_mmu() ? "virtual" : "physical") +
+                       " address space");
+  if (cfg.has_mmu()) check_generator_mapped(r, e, key, cfg, g, static_cast<uint64_t>(end));
+}
+
 }  // namespace
 
 void read_workload(const Reader& r, const YAML::Node& n, const Config& cfg, std::vector<GeneratorConfig>& out) {
   if (!n.IsSequence()) r.fail(n, "workload", "expected a list of generators");
-  const unsigned abits = cfg.has_mmu() ? cfg.address_space.va_bits : cfg.memory.address_bits;
-  const unsigned __int128 limit = (unsigned __int128)1 << abits;
   for (size_t i = 0; i < n.size(); ++i) {
     const auto e = n[i];
     const std::string key = "workload[" + std::to_string(i) + "]";
-    r.expect_map(e, key, {"kind", "task_type", "process", "base", "stride", "range", "count", "size", "write_fraction", "seed",
-                          "start_cycle", "issue_interval"});
-    if (cfg.has_mmu() && e["task_type"])
-      r.fail(e["task_type"], key + ".task_type", "with an address space the task type comes from the page tables: name the process");
-    if (!cfg.has_mmu() && e["process"])
-      r.fail(e["process"], key + ".process", "a process needs an address_space section; without one, give the task type");
     GeneratorConfig g;
     g.line = e.Mark().line + 1;
-    if (!e["kind"]) r.fail(e, key + ".kind", "missing value (strided or random)");
-    const std::string kind = r.to_string(e["kind"], key + ".kind");
-    if (kind == "strided") g.kind = GeneratorConfig::Kind::kStrided;
-    else if (kind == "random") g.kind = GeneratorConfig::Kind::kRandom;
-    else r.fail(e["kind"], key + ".kind", "unknown generator '" + kind + "' (strided or random)");
-    r.opt_uint(e, key, "task_type", g.task_type, 0, kMaxTaskTypes - 1);
-    r.opt_uint(e, key, "process", g.process, 0, kMaxProcesses - 1);
-    if (cfg.has_mmu() && !cfg.address_space.application(g.process))
-      r.fail(e["process"] ? e["process"] : e, key + ".process", "no application has process id " + std::to_string(g.process));
-    r.opt_uint(e, key, "base", g.base, 0, ~uint64_t{0});
-    r.opt_uint(e, key, "stride", g.stride, 0, ~uint64_t{0});
-    r.opt_uint(e, key, "range", g.range, 1, ~uint64_t{0});
-    r.opt_uint(e, key, "count", g.count, 1, uint64_t{1} << 40);
-    r.opt_uint(e, key, "size", g.size, 1, kMaxRequestBytes);
-    r.opt_uint(e, key, "seed", g.seed, 0, ~uint64_t{0});
-    r.opt_uint(e, key, "start_cycle", g.start_cycle, 0, uint64_t{1} << 50);
-    r.opt_uint(e, key, "issue_interval", g.issue_interval, 0, uint64_t{1} << 30);
-    if (e["write_fraction"]) {
-      g.write_fraction = r.to_double(e["write_fraction"], key + ".write_fraction");
-      if (!(g.write_fraction >= 0 && g.write_fraction <= 1)) r.fail(e["write_fraction"], key + ".write_fraction", "must lie in [0, 1]");
-    }
-    const YAML::Node size_at = e["size"] ? e["size"] : e;
-    if (!is_pow2(g.size) || g.size > cfg.max_request_bytes())
-      r.fail(size_at, key + ".size", "request size " + std::to_string(g.size) +
-             " must be a power of two no larger than the interleave granule (" + std::to_string(cfg.max_request_bytes()) + " bytes)");
-    if (g.kind == GeneratorConfig::Kind::kRandom && !e["range"])
-      r.fail(e, key + ".range", "missing value: a random generator needs its address range in bytes");
-    if (e["range"] && g.range < g.size)
-      r.fail(e["range"], key + ".range", "range must hold at least one request");
-    if (e["range"] && g.range % g.size)
-      r.fail(e["range"], key + ".range", "range must be a multiple of the request size");
-    if (g.base % g.size) r.fail(e["base"] ? e["base"] : e, key + ".base", "base must be aligned to the request size");
-    if (g.kind == GeneratorConfig::Kind::kStrided && g.stride % g.size)
-      r.fail(e["stride"] ? e["stride"] : e, key + ".stride", "stride must be a multiple of the request size");
-    const unsigned __int128 end = g.range ? (unsigned __int128)g.base + g.range
-                                          : (unsigned __int128)g.base + (unsigned __int128)g.stride * (g.count - 1) + g.size;
-    if (end > limit)
-      r.fail(e, key, "addresses reach past the " + std::to_string(abits) + "-bit " + (cfg.has_mmu() ? "virtual" : "physical") +
-                         " address space");
-    if (cfg.has_mmu()) check_generator_mapped(r, e, key, cfg, g, static_cast<uint64_t>(end));
+    Section(r, e, key)
+        .choice_of("generator", "kind", g.kind, {{"strided", GeneratorConfig::Kind::kStrided}, {"random", GeneratorConfig::Kind::kRandom}})
+        .required("missing value (strided or random)")
+        .key("task_type",
+             [&](const YAML::Node& v, const std::string& k) {
+               if (cfg.has_mmu()) r.fail(v, k, "with an address space the task type comes from the page tables: name the process");
+               g.task_type = static_cast<unsigned>(r.to_u64_in(v, k, 0, kMaxTaskTypes - 1));
+             })
+        .key("process",
+             [&](const YAML::Node& v, const std::string& k) {
+               if (!cfg.has_mmu()) r.fail(v, k, "a process needs an address_space section; without one, give the task type");
+               g.process = static_cast<unsigned>(r.to_u64_in(v, k, 0, kMaxProcesses - 1));
+             })
+        .then([&] {
+          if (cfg.has_mmu() && !cfg.address_space.application(g.process))
+            r.fail(e["process"] ? e["process"] : e, key + ".process", "no application has process id " + std::to_string(g.process));
+        })
+        .uint("base", g.base, 0, ~uint64_t{0})
+        .uint("stride", g.stride, 0, ~uint64_t{0})
+        .uint("range", g.range, 1, ~uint64_t{0})
+        .uint("count", g.count, 1, uint64_t{1} << 40)
+        .uint("size", g.size, 1, kMaxRequestBytes)
+        .key("write_fraction",
+             [&](const YAML::Node& v, const std::string& k) {
+               g.write_fraction = r.to_double(v, k);
+               if (!(g.write_fraction >= 0 && g.write_fraction <= 1)) r.fail(v, k, "must lie in [0, 1]");
+             })
+        .uint("seed", g.seed, 0, ~uint64_t{0})
+        .uint("start_cycle", g.start_cycle, 0, uint64_t{1} << 50)
+        .uint("issue_interval", g.issue_interval, 0, uint64_t{1} << 30)
+        .read();
+    check_generator(r, e, key, cfg, g);
     out.push_back(g);
   }
   // With an address space the PTEs carry the task types; nothing to check here.

@@ -1,5 +1,5 @@
 // Where resident blocks keep their per-thread records until their warps
-// reach them (docs/frontend.md, "Memory"). A GPU block may hold hundreds of
+// reach them (docs/frontend.md, "Resident blocks' records"). A GPU block may hold hundreds of
 // thousands of records (a BFS warp expanding a hub vertex), and an SM holds
 // several blocks: kept whole, they would make the front end's memory grow
 // with the trace's largest blocks. Each warp's records are a queue of

@@ -2,7 +2,7 @@
 // its program order, grouped into kernels, with the memory image the kernels
 // read set up before the first of them. Readers, importers and generators
 // produce it as a stream of items; the front end (scheduling, coalescing,
-// ordering) consumes it. docs/trace-format.md, "Per-thread trace", is the
+// ordering) consumes it. docs/frontend.md, "Per-thread trace", is the
 // format's reference.
 #pragma once
 #include <cstdint>

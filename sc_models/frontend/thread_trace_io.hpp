@@ -1,4 +1,4 @@
-// The per-thread trace's two file forms (docs/trace-format.md, "Per-thread
+// The per-thread trace's two file forms (docs/frontend.md, "Per-thread
 // trace"): CSV for people, binary (a few times smaller and faster) for long
 // traces. A reader tells them apart by the binary form's magic bytes.
 #pragma once

@@ -61,87 +61,130 @@ void ProfileStore::record(const ApplicationProfile& p) {
 
 ProfileStore empty_profile_store(const Config& cfg) { return {profile_geometry(cfg), {}}; }
 
+namespace {
+
+// One record of applications: its keys, each required but the mapping.
+ApplicationProfile read_application(const config_yaml::Reader& r, const YAML::Node& a, const std::string& key, const Config& cfg,
+                                    const ProfileStore& store) {
+  using config_yaml::Section;
+  ApplicationProfile p;
+  TaskMapping tm;
+  std::string verdict;
+  Section(r, a, key)
+      .key("name",
+           [&](const YAML::Node& v, const std::string& k) {
+             p.name = r.to_string(v, k);
+             if (store.find(p.name)) r.fail(v, k, "application '" + p.name + "' recorded twice");
+           })
+      .required()
+      .uint("runs", p.runs, 1, ~uint64_t{0})
+      .required()
+      .uint("task_type", p.task_type, 0, kMaxTaskTypes - 1)
+      .required()
+      .uint("window", p.window, 1, 1u << 24)
+      .required()
+      .key("measured",
+           [&](const YAML::Node& m, const std::string& mk) {
+             PerfReading& pr = p.measured;
+             Section(r, m, mk)
+                 .uint("requests", pr.requests, 0, ~uint64_t{0})
+                 .required()
+                 .uint("bytes", pr.bytes, 0, ~uint64_t{0})
+                 .required()
+                 .uint("active_cycles", pr.active_cycles, 0, ~uint64_t{0})
+                 .required()
+                 .uint("windows", pr.windows, 0, ~uint64_t{0})
+                 .required()
+                 .key("mean_window_entropy", [&](const YAML::Node& v, const std::string& k) { pr.mean_window_entropy = r.to_double(v, k); })
+                 .required()
+                 .unread("bandwidth")
+                 .unread("density")
+                 .read();
+           })
+      .required()
+      .key("verdict",
+           [&](const YAML::Node& v, const std::string& k) {
+             verdict = r.to_string(v, k);
+             bool known = false;
+             for (size_t i = 0; i < std::size(kVerdictNames); ++i)
+               if (verdict == kVerdictNames[i]) p.verdict = static_cast<ProfileVerdict>(i), known = true;
+             if (!known) r.fail(v, k, "unknown verdict '" + verdict + "' (sparse, balanced, improved or no_gain)");
+           })
+      .required()
+      .key("configured_entropy", [&](const YAML::Node& v, const std::string& k) { p.configured_entropy = r.to_double(v, k); })
+      .required()
+      .key("predicted_entropy", [&](const YAML::Node& v, const std::string& k) { p.predicted_entropy = r.to_double(v, k); })
+      .required()
+      .key("mapping",
+           [&](const YAML::Node& mapping, const std::string& mk) {
+             if (p.verdict == ProfileVerdict::kNoGain) r.fail(mapping, mk, "a no_gain record keeps the configured mapping and has none");
+             Section keys(r, mapping, mk);
+             config_yaml::declare_task_mapping(keys, r, mapping, mk, cfg.translator, tm);
+             keys.read();
+             config_yaml::check_task_matrix(r, mapping, mk, tm, cfg);
+             // Whether this configuration can run the scheme at all (prime needs
+             // contiguous channel bits; a non-power-of-two channel count keeps its
+             // one scheme) is the register bank's rule: ask a scratch bank.
+             RegisterBank bank(register_params(cfg));
+             for (size_t j = 0; j < tm.matrix_rows.size(); ++j) {
+               bank.write(kRegMatrixRowLo + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j]));
+               bank.write(kRegMatrixRowHi + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j] >> 32));
+             }
+             if (bank.write(kRegTaskScheme, 4, static_cast<uint32_t>(tm.scheme)) != RegStatus::kOk)
+               r.fail(mapping["scheme"], mk + ".scheme", std::string("the register bank of ") + cfg.source + " refuses scheme " +
+                                                             scheme_name(tm.scheme) + " (docs/register-map.md, TASK_SCHEME)");
+             p.mapping = tm;
+           },
+           [&] {
+             if (p.verdict != ProfileVerdict::kNoGain)
+               r.fail(a, key + ".mapping", std::string("missing value: a ") + verdict + " record names its mapping");
+           })
+      .read();
+  return p;
+}
+
+}  // namespace
+
 ProfileStore read_profile_store(const std::string& path, const Config& cfg) {
   using config_yaml::Reader;
   Reader r(path);
   const YAML::Node loaded = config_yaml::parse_yaml(read_input_file(path, "profile store"), path);
   const YAML::Node& root = loaded;
   if (!root || root.IsNull()) throw InputError(path, 0, "", "empty profile store (delete it to start a new one)");
-  r.expect_map(root, "", {"version", "geometry", "applications"});
-  if (!root["version"]) r.fail(root, "version", "missing value");
-  if (r.to_u64(root["version"], "version") != 1) r.fail(root["version"], "version", "unknown profile store version (this gpumem writes 1)");
-
+  using config_yaml::Section;
   ProfileStore store = empty_profile_store(cfg);
-  const YAML::Node g = root["geometry"];
-  if (!g) r.fail(root, "geometry", "missing value");
-  r.expect_map(g, "geometry", {"channels", "channel_bits", "candidate_bits", "address_bits"});
-  for (const char* k : {"channels", "channel_bits", "candidate_bits", "address_bits"})
-    if (!g[k]) r.fail(g, std::string("geometry.") + k, "missing value");
-  ProfileGeometry geo;
-  r.opt_uint(g, "geometry", "channels", geo.channels, 1, kMaxChannels);
-  geo.channel_bits = r.uint_list(g["channel_bits"], "geometry.channel_bits", 64);
-  geo.candidate_bits = r.uint_list(g["candidate_bits"], "geometry.candidate_bits", 64);
-  r.opt_uint(g, "geometry", "address_bits", geo.address_bits, 1, 64);
-  if (!(geo == store.geometry))
-    r.fail(g, "geometry", "the store was written for another translator (channels, channel bits, candidate bits or "
-                          "address width differ from " + cfg.source + "), so its mappings do not apply; use another store file");
-
-  const YAML::Node apps = root["applications"];
-  if (!apps) r.fail(root, "applications", "missing value");
-  if (!apps.IsSequence()) r.fail(apps, "applications", "expected a list of applications");
-  for (size_t i = 0; i < apps.size(); ++i) {
-    const YAML::Node a = apps[i];
-    const std::string key = "applications[" + std::to_string(i) + "]";
-    r.expect_map(a, key, {"name", "runs", "task_type", "window", "measured", "verdict", "configured_entropy",
-                          "predicted_entropy", "mapping"});
-    for (const char* k : {"name", "runs", "task_type", "window", "measured", "verdict", "configured_entropy", "predicted_entropy"})
-      if (!a[k]) r.fail(a, key + "." + k, "missing value");
-    ApplicationProfile p;
-    p.name = r.to_string(a["name"], key + ".name");
-    if (store.find(p.name)) r.fail(a["name"], key + ".name", "application '" + p.name + "' recorded twice");
-    r.opt_uint(a, key, "runs", p.runs, 1, ~uint64_t{0});
-    r.opt_uint(a, key, "task_type", p.task_type, 0, kMaxTaskTypes - 1);
-    r.opt_uint(a, key, "window", p.window, 1, 1u << 24);
-    const YAML::Node m = a["measured"];
-    const std::string mk = key + ".measured";
-    r.expect_map(m, mk, {"requests", "bytes", "active_cycles", "windows", "mean_window_entropy", "bandwidth", "density"});
-    for (const char* k : {"requests", "bytes", "active_cycles", "windows", "mean_window_entropy"})
-      if (!m[k]) r.fail(m, mk + "." + k, "missing value");
-    r.opt_uint(m, mk, "requests", p.measured.requests, 0, ~uint64_t{0});
-    r.opt_uint(m, mk, "bytes", p.measured.bytes, 0, ~uint64_t{0});
-    r.opt_uint(m, mk, "active_cycles", p.measured.active_cycles, 0, ~uint64_t{0});
-    r.opt_uint(m, mk, "windows", p.measured.windows, 0, ~uint64_t{0});
-    p.measured.mean_window_entropy = r.to_double(m["mean_window_entropy"], mk + ".mean_window_entropy");
-    const std::string verdict = r.to_string(a["verdict"], key + ".verdict");
-    bool known = false;
-    for (size_t v = 0; v < std::size(kVerdictNames); ++v)
-      if (verdict == kVerdictNames[v]) p.verdict = static_cast<ProfileVerdict>(v), known = true;
-    if (!known) r.fail(a["verdict"], key + ".verdict", "unknown verdict '" + verdict + "' (sparse, balanced, improved or no_gain)");
-    p.configured_entropy = r.to_double(a["configured_entropy"], key + ".configured_entropy");
-    p.predicted_entropy = r.to_double(a["predicted_entropy"], key + ".predicted_entropy");
-    if (const YAML::Node mapping = a["mapping"]) {
-      const std::string mk2 = key + ".mapping";
-      if (p.verdict == ProfileVerdict::kNoGain) r.fail(mapping, mk2, "a no_gain record keeps the configured mapping and has none");
-      r.expect_map(mapping, mk2, {"scheme", "xor_vectors", "matrix", "seed"});
-      TaskMapping tm = config_yaml::read_task_mapping(r, mapping, mk2, cfg.translator);
-      config_yaml::check_task_matrix(r, mapping, mk2, tm, cfg);
-      // Whether this configuration can run the scheme at all (prime needs
-      // contiguous channel bits; a non-power-of-two channel count keeps its
-      // one scheme) is the register bank's rule: ask a scratch bank.
-      RegisterBank bank(register_params(cfg));
-      for (size_t j = 0; j < tm.matrix_rows.size(); ++j) {
-        bank.write(kRegMatrixRowLo + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j]));
-        bank.write(kRegMatrixRowHi + 4 * static_cast<uint32_t>(j), 4, static_cast<uint32_t>(tm.matrix_rows[j] >> 32));
-      }
-      if (bank.write(kRegTaskScheme, 4, static_cast<uint32_t>(tm.scheme)) != RegStatus::kOk)
-        r.fail(mapping["scheme"], mk2 + ".scheme", std::string("the register bank of ") + cfg.source + " refuses scheme " +
-                                                       scheme_name(tm.scheme) + " (docs/register-map.md, TASK_SCHEME)");
-      p.mapping = tm;
-    } else if (p.verdict != ProfileVerdict::kNoGain) {
-      r.fail(a, key + ".mapping", std::string("missing value: a ") + verdict + " record names its mapping");
-    }
-    store.applications.push_back(p);
-  }
+  Section(r, root, "")
+      .key("version",
+           [&](const YAML::Node& v, const std::string& k) {
+             if (r.to_u64(v, k) != 1) r.fail(v, k, "unknown profile store version (this gpumem writes 1)");
+           })
+      .required()
+      .key("geometry",
+           [&](const YAML::Node& g, const std::string& k) {
+             ProfileGeometry geo;
+             Section(r, g, k)
+                 .uint("channels", geo.channels, 1, kMaxChannels)
+                 .required()
+                 .key("channel_bits", [&](const YAML::Node& v, const std::string& bk) { geo.channel_bits = r.uint_list(v, bk, 64); })
+                 .required()
+                 .key("candidate_bits", [&](const YAML::Node& v, const std::string& bk) { geo.candidate_bits = r.uint_list(v, bk, 64); })
+                 .required()
+                 .uint("address_bits", geo.address_bits, 1, 64)
+                 .required()
+                 .read();
+             if (!(geo == store.geometry))
+               r.fail(g, k, "the store was written for another translator (channels, channel bits, candidate bits or "
+                            "address width differ from " + cfg.source + "), so its mappings do not apply; use another store file");
+           })
+      .required()
+      .key("applications",
+           [&](const YAML::Node& apps, const std::string& k) {
+             if (!apps.IsSequence()) r.fail(apps, k, "expected a list of applications");
+             for (size_t i = 0; i < apps.size(); ++i)
+               store.applications.push_back(read_application(r, apps[i], k + "[" + std::to_string(i) + "]", cfg, store));
+           })
+      .required()
+      .read();
   return store;
 }
 

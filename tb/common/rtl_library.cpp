@@ -291,7 +291,7 @@ bool is_runtime_object(const fs::path& p) {
   return name.rfind("verilated", 0) == 0 && (p.extension() == ".o" || p.extension() == ".d");
 }
 
-// The RTL cache (docs/cosim.md, "Your own RTL"): one folder a key, the key
+// The RTL cache (docs/cosim.md, "Any geometry, and your own RTL"): one folder a key, the key
 // every input of a build (the sources, the package, the waivers, the
 // adapters and the test-bench headers they compile with, the contract's
 // parameters, the tools and their versions, the flags), so that a folder
