@@ -115,6 +115,51 @@ CLI::App* add_explore_command(CLI::App& app, ExploreArgs& args) {
   return explore;
 }
 
+namespace {
+
+// Each task type's candidates and candidate bits, printed; the same as the JSON's tasks.
+nlohmann::json print_tasks(const Exploration& x) {
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const TaskExploration& t : x.tasks) {
+    std::printf("\ntask type %u (%llu requests)\n  %-12s %22s %14s\n", t.task_type, static_cast<unsigned long long>(t.requests),
+                "mapping", "mean window entropy", "makespan bound");
+    nlohmann::json ranked = nlohmann::json::array();
+    for (const Candidate& c : t.ranked) {
+      std::printf("  %-12s %22.6f %14llu\n", c.name.c_str(), c.entropy, static_cast<unsigned long long>(c.makespan));
+      ranked.push_back(candidate_json(c));
+    }
+    print_bit_entropy(t);
+    nlohmann::json bits = nlohmann::json::array();
+    for (const BitEntropy& b : t.candidate_bits) bits.push_back({{"bit", b.bit}, {"entropy", b.entropy}});
+    tasks.push_back({{"task_type", t.task_type},
+                     {"requests", t.requests},
+                     {"ranked", ranked},
+                     {"candidate_bit_entropy", {{"windows", t.bit_windows}, {"bits", bits}}}});
+  }
+  return tasks;
+}
+
+// What --json writes (and --plot draws).
+nlohmann::json exploration_json(const ExploreArgs& a, const Exploration& x, size_t requests, const nlohmann::json& tasks,
+                                const std::string& yaml) {
+  nlohmann::json series;
+  for (const Candidate* c : {&x.identity, &x.configured, &x.predicted})
+    series[c == &x.predicted ? "recommended" : c->name] = series_json(c->series, x.window);
+  return {{"config", a.config},
+          {"trace", a.input.path()},
+          {"window", x.window},
+          {"makespan_bound", {{"cycles_per_access", x.makespan.cycles_per_access()}, {"assumes", x.makespan.assumes}}},
+          {"requests", requests},
+          {"tasks", tasks},
+          {"identity", candidate_json(x.identity)},
+          {"configured", candidate_json(x.configured)},
+          {"recommended", candidate_json(x.predicted)},
+          {"recommended_yaml", yaml},
+          {"series", series}};
+}
+
+}  // namespace
+
 int explore_command(const ExploreArgs& a) {
   const Config cfg = load_config(a.config);
   const std::unique_ptr<ThreadTraceSource> threads = open_thread_input(a.input);
@@ -147,23 +192,7 @@ int explore_command(const ExploreArgs& a) {
                 cfg.frontend.num_sms, cfg.l1.present ? "; every request the SMs issue, the L1s' hits too" : "");
   std::printf("%zu requests at the translator, windows of %u\n", stream.size(), x.window);
   std::printf("makespan bound: %s\n", x.makespan.assumes.c_str());
-  nlohmann::json tasks = nlohmann::json::array();
-  for (const TaskExploration& t : x.tasks) {
-    std::printf("\ntask type %u (%llu requests)\n  %-12s %22s %14s\n", t.task_type, static_cast<unsigned long long>(t.requests),
-                "mapping", "mean window entropy", "makespan bound");
-    nlohmann::json ranked = nlohmann::json::array();
-    for (const Candidate& c : t.ranked) {
-      std::printf("  %-12s %22.6f %14llu\n", c.name.c_str(), c.entropy, static_cast<unsigned long long>(c.makespan));
-      ranked.push_back(candidate_json(c));
-    }
-    print_bit_entropy(t);
-    nlohmann::json bits = nlohmann::json::array();
-    for (const BitEntropy& b : t.candidate_bits) bits.push_back({{"bit", b.bit}, {"entropy", b.entropy}});
-    tasks.push_back({{"task_type", t.task_type},
-                     {"requests", t.requests},
-                     {"ranked", ranked},
-                     {"candidate_bit_entropy", {{"windows", t.bit_windows}, {"bits", bits}}}});
-  }
+  const nlohmann::json tasks = print_tasks(x);
   const std::string yaml = tasks_yaml(x.recommended);
   std::printf("\nconfigured   mean window entropy %.6f, makespan bound %llu\n", x.configured.entropy,
               static_cast<unsigned long long>(x.configured.makespan));
@@ -171,21 +200,7 @@ int explore_command(const ExploreArgs& a) {
               static_cast<unsigned long long>(x.predicted.makespan), yaml.c_str());
 
   if (json_out || plot_out) {
-    nlohmann::json series;
-    for (const Candidate* c : {&x.identity, &x.configured, &x.predicted})
-      series[c == &x.predicted ? "recommended" : c->name] = series_json(c->series, x.window);
-    const nlohmann::json j = {{"config", a.config},
-                              {"trace", a.input.path()},
-                              {"window", x.window},
-                              {"makespan_bound", {{"cycles_per_access", x.makespan.cycles_per_access()}, {"assumes", x.makespan.assumes}}},
-                              {"requests", stream.size()},
-                              {"tasks", tasks},
-                              {"identity", candidate_json(x.identity)},
-                              {"configured", candidate_json(x.configured)},
-                              {"recommended", candidate_json(x.predicted)},
-                              {"recommended_yaml", yaml},
-                              {"series", series}};
-    const std::string text = j.dump(2) + "\n";
+    const std::string text = exploration_json(a, x, stream.size(), tasks, yaml).dump(2) + "\n";
     if (json_out) {
       std::fwrite(text.data(), 1, text.size(), json_out->stream());
       json_out->commit();

@@ -66,79 +66,64 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArgs& args) {
   return sweep;
 }
 
-int sweep_command(const SweepArgs& a) {
-  if (a.spec.empty()) throw InputError("", 0, "spec", "missing: gpumem sweep SPEC.yaml (or sweep status / sweep merge SPEC.yaml)");
-  const sweep::SweepSpec spec = sweep::load_sweep_spec(a.spec);
-  // Every point is validated before anything runs; status and merge read
-  // outputs and need only the points' identities.
-  const bool reading = (a.status && *a.status) || (a.merge && *a.merge);
-  const std::vector<sweep::Point> points = sweep::all_points(spec, !reading);
+namespace {
 
-  if (a.status && *a.status) {
-    std::cout << sweep::status_report(sweep::sweep_status(spec, points, sweep::queued_points(spec, points.size())), points);
+// gpumem sweep merge: the points' outputs into one table, a JUnit report and a plot on demand.
+int merge_points(const SweepArgs& a, const sweep::SweepSpec& spec, const std::vector<sweep::Point>& points) {
+  const std::vector<std::string>& metrics = a.metrics.empty() ? spec.metrics : a.metrics;
+  if (a.plot.empty() && (!a.x.empty() || !a.y.empty() || !a.lines.empty()))
+    throw InputError("", 0, "--plot", "missing: --x, --y and --lines say what --plot draws");
+  std::string python, plot_json;
+  if (!a.plot.empty()) {
+    if (a.x.empty() || a.y.empty()) throw InputError("", 0, a.x.empty() ? "--x" : "--y", "missing: --plot needs --x AXIS and --y METRIC");
+    plot_json = sweep::sweep_plot_json(sweep::merged_table(spec, points, metrics, a.allow_partial), a.x, a.y, a.lines);
+    python = plot_python();  // before the merge writes anything
+  }
+  if (!a.junit.empty())  // before the merge, which refuses a sweep with failed points unless --allow-partial
+    write_output_file(a.junit, "--junit", sweep::sweep_junit(spec, points, sweep::sweep_status(spec, points)));
+  const std::string coverage = sweep::merge_sweep(spec, points, metrics, a.allow_partial, a.out);
+  std::cout << "merged       " << a.out << "\n" << coverage;
+  if (!a.plot.empty()) {
+    const TemporaryFile json(plot_json);
+    run_plot_script(python, json.path(), a.plot);
+    std::cout << "plot         " << a.plot << "\n";
+  }
+  return 0;
+
+}
+
+// gpumem sweep --slurm: the points not yet whole as a job array.
+int submit_points(const SweepArgs& a, const sweep::SweepSpec& spec, const std::vector<sweep::Point>& points, const std::string& gpumem) {
+  if (a.point >= 0) throw InputError("", 0, "--point", "runs here, in an array task; --slurm submits the array");
+  sweep::SlurmOptions so;
+  so.points_per_task = a.points_per_task;
+  so.throttle = a.throttle;
+  so.partition = a.partition;
+  so.time = a.time;
+  so.mem = a.mem;
+  so.sbatch_args = a.sbatch_args;
+  so.retries = a.retries;
+  so.emit_only = a.emit_only;
+  std::vector<size_t> todo;
+  for (const sweep::Point& p : points)
+    if (!a.resume || !sweep::point_is_whole(spec, p)) todo.push_back(p.index);
+  if (todo.empty()) {
+    std::cout << "sweep        every point is whole: nothing to submit\n";
     return 0;
   }
-  if (a.merge && *a.merge) {
-    const std::vector<std::string>& metrics = a.metrics.empty() ? spec.metrics : a.metrics;
-    if (a.plot.empty() && (!a.x.empty() || !a.y.empty() || !a.lines.empty()))
-      throw InputError("", 0, "--plot", "missing: --x, --y and --lines say what --plot draws");
-    std::string python, plot_json;
-    if (!a.plot.empty()) {
-      if (a.x.empty() || a.y.empty()) throw InputError("", 0, a.x.empty() ? "--x" : "--y", "missing: --plot needs --x AXIS and --y METRIC");
-      plot_json = sweep::sweep_plot_json(sweep::merged_table(spec, points, metrics, a.allow_partial), a.x, a.y, a.lines);
-      python = plot_python();  // before the merge writes anything
-    }
-    if (!a.junit.empty())  // before the merge, which refuses a sweep with failed points unless --allow-partial
-      write_output_file(a.junit, "--junit", sweep::sweep_junit(spec, points, sweep::sweep_status(spec, points)));
-    const std::string coverage = sweep::merge_sweep(spec, points, metrics, a.allow_partial, a.out);
-    std::cout << "merged       " << a.out << "\n" << coverage;
-    if (!a.plot.empty()) {
-      const TemporaryFile json(plot_json);
-      run_plot_script(python, json.path(), a.plot);
-      std::cout << "plot         " << a.plot << "\n";
-    }
-    return 0;
-  }
-  if (!a.junit.empty() && (a.list || a.slurm))
-    throw InputError("", 0, "--junit", std::string("reports points run here; with ") + (a.list ? "--list" : "--slurm") +
-                                           " none are (gpumem sweep merge --junit reports a Slurm array's)");
-  if (a.list) {
-    for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
-    return 0;
-  }
-  const std::string gpumem = running_program();
-  const std::pair<bool, const char*> slurm_only[] = {{a.emit_only, "--emit-only"}, {a.throttle != 0, "--throttle"},
-                                                     {!a.partition.empty(), "--partition"}, {!a.time.empty(), "--time"},
-                                                     {!a.mem.empty(), "--mem"}, {!a.sbatch_args.empty(), "--sbatch-arg"}};
-  for (const auto& [given, flag] : slurm_only)
-    if (given && !a.slurm) throw InputError("", 0, flag, "needs --slurm (it shapes the job array)");
-  if (a.slurm) {
-    if (a.point >= 0) throw InputError("", 0, "--point", "runs here, in an array task; --slurm submits the array");
-    sweep::SlurmOptions so;
-    so.points_per_task = a.points_per_task;
-    so.throttle = a.throttle;
-    so.partition = a.partition;
-    so.time = a.time;
-    so.mem = a.mem;
-    so.sbatch_args = a.sbatch_args;
-    so.retries = a.retries;
-    so.emit_only = a.emit_only;
-    std::vector<size_t> todo;
-    for (const sweep::Point& p : points)
-      if (!a.resume || !sweep::point_is_whole(spec, p)) todo.push_back(p.index);
-    if (todo.empty()) {
-      std::cout << "sweep        every point is whole: nothing to submit\n";
-      return 0;
-    }
-    const sweep::Submission sub = sweep::submit_array(spec, gpumem, sweep::chunks_of(todo, a.points_per_task), so);
-    std::cout << "script       " << sub.script << "\n";
-    if (sub.job.empty())
-      std::cout << "not submitted (--emit-only): sbatch " << sub.script << "\n";
-    else
-      std::cout << "submitted    job " << sub.job << ": " << sub.tasks << " array task" << (sub.tasks == 1 ? "" : "s") << " for "
-                << todo.size() << " points (gpumem sweep status " << a.spec << " follows it)\n";
-    return 0;
-  }
+  const sweep::Submission sub = sweep::submit_array(spec, gpumem, sweep::chunks_of(todo, a.points_per_task), so);
+  std::cout << "script       " << sub.script << "\n";
+  if (sub.job.empty())
+    std::cout << "not submitted (--emit-only): sbatch " << sub.script << "\n";
+  else
+    std::cout << "submitted    job " << sub.job << ": " << sub.tasks << " array task" << (sub.tasks == 1 ? "" : "s") << " for "
+              << todo.size() << " points (gpumem sweep status " << a.spec << " follows it)\n";
+  return 0;
+
+}
+
+// The points run here: all, or --point's chunk (an array task's).
+int run_points_here(const SweepArgs& a, const sweep::SweepSpec& spec, const std::vector<sweep::Point>& points, const std::string& gpumem) {
   std::vector<sweep::Point> chosen = points;
   if (a.point >= 0) {
     const size_t first = static_cast<size_t>(a.point) * a.points_per_task;
@@ -173,6 +158,38 @@ int sweep_command(const SweepArgs& a) {
     return 1;
   }
   return s.failed ? 1 : 0;
+}
+
+}  // namespace
+
+int sweep_command(const SweepArgs& a) {
+  if (a.spec.empty()) throw InputError("", 0, "spec", "missing: gpumem sweep SPEC.yaml (or sweep status / sweep merge SPEC.yaml)");
+  const sweep::SweepSpec spec = sweep::load_sweep_spec(a.spec);
+  // Every point is validated before anything runs; status and merge read
+  // outputs and need only the points' identities.
+  const bool reading = (a.status && *a.status) || (a.merge && *a.merge);
+  const std::vector<sweep::Point> points = sweep::all_points(spec, !reading);
+
+  if (a.status && *a.status) {
+    std::cout << sweep::status_report(sweep::sweep_status(spec, points, sweep::queued_points(spec, points.size())), points);
+    return 0;
+  }
+  if (a.merge && *a.merge) return merge_points(a, spec, points);
+  if (!a.junit.empty() && (a.list || a.slurm))
+    throw InputError("", 0, "--junit", std::string("reports points run here; with ") + (a.list ? "--list" : "--slurm") +
+                                           " none are (gpumem sweep merge --junit reports a Slurm array's)");
+  if (a.list) {
+    for (const sweep::Point& p : points) std::cout << p.index << " " << p.hash << " " << p.label << "\n";
+    return 0;
+  }
+  const std::string gpumem = running_program();
+  const std::pair<bool, const char*> slurm_only[] = {{a.emit_only, "--emit-only"}, {a.throttle != 0, "--throttle"},
+                                                     {!a.partition.empty(), "--partition"}, {!a.time.empty(), "--time"},
+                                                     {!a.mem.empty(), "--mem"}, {!a.sbatch_args.empty(), "--sbatch-arg"}};
+  for (const auto& [given, flag] : slurm_only)
+    if (given && !a.slurm) throw InputError("", 0, flag, "needs --slurm (it shapes the job array)");
+  if (a.slurm) return submit_points(a, spec, points, gpumem);
+  return run_points_here(a, spec, points, gpumem);
 }
 
 }  // namespace gpumem::cli

@@ -17,6 +17,7 @@ packages=(
   clang libclang-rt-14-dev llvm  # the reliability build: sanitizers, libFuzzer, symbolized reports
   libpugixml-dev          # gpumem cosim --rtl: a module's ports from verilator --xml-only (docs/cosim.md)
   zlib1g-dev              # FST waves of RTL verilated at run time
+  universal-ctags         # the CTest code.function_length: each function's extent (scripts/check_function_length.py)
   lcov                    # gpumem cosim --code-coverage: genhtml's report of the RTL's line and branch coverage (docs/cosim.md)
   slurmctld slurmd slurm-client munge  # gpumem sweep --slurm and its one-node test cluster (scripts/slurm-local.sh)
 )

@@ -131,9 +131,8 @@ std::string failure_text(const CosimSession& s, const char* block, bool count_al
   return out.str();
 }
 
-}  // namespace
-
-int run_cosim(const CosimOptions& a, std::ostream& out) {
+// The block --block names, every flag checked before anything is verilated or run.
+const CosimBlock& checked_block(const CosimOptions& a) {
   if (a.mode != "fast" && a.mode != "pin")
     throw InputError("", 0, "--mode", "unknown mode '" + a.mode + "' (fast or pin)");
   if (a.waves_when != "failure" && a.waves_when != "always")
@@ -148,7 +147,6 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     names += std::string(names.empty() ? "" : " or ") + b.name;
   }
   if (!block) throw InputError("", 0, "--block", "unknown block '" + a.block + "' (" + names + ")");
-  // Every flag before anything is verilated or run.
   if (a.rtl.empty() && !a.top.empty()) throw InputError("", 0, "--top", "needs --rtl (the project's RTL has its own top)");
   if (a.rtl.empty() && a.max_latency)
     throw InputError("", 0, "--max-latency", "needs --rtl (the project's RTL answers in the next cycle)");
@@ -163,6 +161,110 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
       throw InputError("", 0, "--schemes", e.what());
     }
   }
+  return *block;
+}
+
+// The RTL verilated at run time: its library, parameters, latency and lint.
+void print_rtl(std::ostream& out, const LoadedRtl& rtl, bool no_timing) {
+  out << "rtl          " << rtl.library;
+  if (no_timing) out << "\n";
+  else if (rtl.built) out << " (verilated and compiled now, in " << host_seconds(rtl.build_seconds) << ")\n";
+  else out << " (reused from the cache)\n";
+  for (const std::string& p : rtl.parameters_set) out << "parameter    " << p << "\n";
+  if (rtl.parameters_set.empty()) out << "parameter    none set (the module declares none of the contract's)\n";
+  if (rtl.max_latency) out << "latency      a response within " << counted(rtl.max_latency, "cycle", "cycles") << " of its request\n";
+  else out << "latency      any (the --hang-cycles watchdog bounds the wait)\n";
+  for (const std::string& w : rtl.lint) out << "lint         " << w << "\n";
+}
+
+// This run's code coverage beside the runs already in the folder, merged, and its report.
+void report_code_coverage(std::ostream& out, const CosimOptions& a, const CosimBlock& block, CosimSession& session) {
+  create_output_folder(a.code_coverage, "--code-coverage");
+  const std::string dat = a.code_coverage + "/" + block.name + "-seed" + std::to_string(a.seed) + ".dat";
+  if (!session.write_code_coverage(dat)) throw InputError(dat, 0, "--code-coverage", "cannot write");
+  try {
+    out << code_coverage_report(merge_code_coverage(a.code_coverage, block.name, code_coverage_runs(a.code_coverage, block.name)));
+  } catch (const std::runtime_error& e) {
+    throw InputError(a.code_coverage, 0, "--code-coverage", e.what());
+  }
+}
+
+// The run's summary and coverage for --json (gpumem sweep merges it).
+void write_json(OutputFile& file, const CosimOptions& a, const CosimBlock& block, const CosimSession& session, bool ok,
+                const std::string& unchecked) {
+  nlohmann::ordered_json j;
+  j["block"] = block.name;
+  j["seed"] = a.seed;
+  j["hang_cycles"] = a.hang_cycles;
+  j["transactions"] = session.transactions();
+  j["cycles"] = session.cycles();
+  j["result"] = ok ? "agreement" : "failure";
+  j["mismatches"] = session.mismatches();
+  j["unchecked"] = unchecked;
+  j["coverage"] = nlohmann::ordered_json::parse(coverage_json_text(session.coverage()));
+  if (!ok) {  // what gpumem sweep's failure record and --junit give of a failed point
+    const std::string failure = failure_text(session, block.name, a.count_all, a.seed);
+    j["first_divergence"] = first_divergence(failure);
+    j["failure"] = failure;
+  }
+  std::fputs((j.dump(2) + "\n").c_str(), file.stream());
+  file.commit();
+}
+
+// Where the waves, layout and replay of a failed (or --waves-when always) run went.
+void print_artifacts(std::ostream& out, const MismatchArtifacts& files, bool pin, bool ok) {
+  out << "\n";
+  if (files.waves.empty())
+    out << "waves        none (the re-run ended before the window opened)\n";
+  else if (ok)
+    out << "waves        " << shown_path(files.waves) << " (the run's last 1000 cycles: --waves-when always)\n";
+  else
+    out << "waves        " << shown_path(files.waves) << " (the 1000 cycles before the failing edge)\n";
+  if (pin && ok)
+    out << "             (waves from a fast-mode re-run of the same pins, which "
+        << (files.reproduced ? "ends at the same cycle)\n" : "does NOT end at the same cycle: the difference is in the pin-level path)\n");
+  else if (pin)
+    out << "             (waves from a fast-mode re-run of the same pins, which "
+        << (files.reproduced ? "fails at the same cycle)\n"
+                             : "does NOT fail there: the difference is in the pin-level path)\n");
+  if (!files.view.empty()) out << "layout       " << shown_path(files.view) << " (" << files.layout_note << ")\n";
+  out << "replay       " << shown_path(files.replay) << " (bash it, from any folder)\n";
+  if (!files.view.empty())
+    out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the " << (ok ? "run's last" : "failing")
+        << " edge)\n";
+}
+
+std::unique_ptr<CosimSession> make_session(const CosimOptions& a, const CosimBlock& block, const Config& cfg, const LoadedRtl* rtl) {
+  try {
+    return block.make(cfg, a.seed, a.mode == "pin", rtl);
+  } catch (const std::invalid_argument& e) {  // the config does not suit the block
+    throw InputError(a.config, 0, block.config_section, e.what());
+  }
+}
+
+// On a terminal, a line rewritten twice a second: a long random run's
+// seconds to minutes are otherwise silent.
+bool run_with_progress(CosimSession& session, CosimRun& run) {
+  std::optional<ProgressLine> progress;
+  if (isatty(STDERR_FILENO)) {
+    progress.emplace(stderr);
+    run.progress = [&progress, total = run.transactions](uint64_t done) {
+      if (progress->due()) progress->show(progress_text("transactions", done, total, -1, progress->elapsed()));
+    };
+  }
+  bool ok = false;
+  {
+    const StopIsChecked checked;  // the bench ends at its next cycle on a signal; elsewhere gpumem exits at once
+    ok = session.run_random(run);
+  }
+  run.progress = nullptr;  // its line goes with this function
+  return ok;
+}
+
+}  // namespace
+
+int run_cosim(const CosimOptions& a, std::ostream& out) {
+  const CosimBlock* block = &checked_block(a);
   const Config cfg = load_config(a.config);
   if (const std::string why = block->unfit(cfg); !why.empty()) throw InputError(a.config, 0, block->config_section, why);
   if (a.contract) {
@@ -185,57 +287,18 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
   if (!unchecked.empty())
     out << "unchecked    " << unchecked << " (the RTL " << block->name
         << " does not implement it: those task types run with the schemes the stimulus writes)" << std::endl;
-  std::unique_ptr<CosimSession> session;
-  try {
-    session = block->make(cfg, a.seed, pin, rtl ? &*rtl : nullptr);
-  } catch (const std::invalid_argument& e) {  // the config does not suit the block
-    throw InputError(a.config, 0, block->config_section, e.what());
-  }
+  std::unique_ptr<CosimSession> session = make_session(a, *block, cfg, rtl ? &*rtl : nullptr);
 
   CosimRun run{a.transactions, !a.count_all, a.hang_cycles, nullptr};
-  // On a terminal, a line rewritten twice a second: a long random run's
-  // seconds to minutes are otherwise silent.
-  std::optional<ProgressLine> progress;
-  if (isatty(STDERR_FILENO)) {
-    progress.emplace(stderr);
-    run.progress = [&progress, total = a.transactions](uint64_t done) {
-      if (progress->due()) progress->show(progress_text("transactions", done, total, -1, progress->elapsed()));
-    };
-  }
   const auto started = std::chrono::steady_clock::now();  // the run's time, for --junit
-  bool ok = false;
-  {
-    const StopIsChecked checked;  // the bench ends at its next cycle on a signal; elsewhere gpumem exits at once
-    ok = session->run_random(run);
-  }
-  progress.reset();
+  const bool ok = run_with_progress(*session, run);
   const int stopped_by = stop_requested();
   out << "block        " << session->description() << "\nconfig       " << a.config << "\nseed         " << a.seed
       << "\nwatchdog     " << counted(a.hang_cycles, "cycle", "cycles") << " without a handshake while the bench waits (--hang-cycles)\n";
-  if (rtl) {
-    out << "rtl          " << rtl->library;
-    if (a.no_timing) out << "\n";
-    else if (rtl->built) out << " (verilated and compiled now, in " << host_seconds(rtl->build_seconds) << ")\n";
-    else out << " (reused from the cache)\n";
-    for (const std::string& p : rtl->parameters_set) out << "parameter    " << p << "\n";
-    if (rtl->parameters_set.empty()) out << "parameter    none set (the module declares none of the contract's)\n";
-    if (rtl->max_latency) out << "latency      a response within " << counted(rtl->max_latency, "cycle", "cycles") << " of its request\n";
-    else out << "latency      any (the --hang-cycles watchdog bounds the wait)\n";
-    for (const std::string& w : rtl->lint) out << "lint         " << w << "\n";
-  }
+  if (rtl) print_rtl(out, *rtl, a.no_timing);
   session->print_counts(out);
   print_coverage(out, session->coverage(), kReportWidth);
-  if (!a.code_coverage.empty() && !stopped_by) {
-    // This run's points beside the runs already in the folder, merged.
-    create_output_folder(a.code_coverage, "--code-coverage");
-    const std::string dat = a.code_coverage + "/" + block->name + "-seed" + std::to_string(a.seed) + ".dat";
-    if (!session->write_code_coverage(dat)) throw InputError(dat, 0, "--code-coverage", "cannot write");
-    try {
-      out << code_coverage_report(merge_code_coverage(a.code_coverage, block->name, code_coverage_runs(a.code_coverage, block->name)));
-    } catch (const std::runtime_error& e) {
-      throw InputError(a.code_coverage, 0, "--code-coverage", e.what());
-    }
-  }
+  if (!a.code_coverage.empty() && !stopped_by) report_code_coverage(out, a, *block, *session);
   if (stopped_by) {
     // No JSON and no waves: a part of a run would read as its result, and
     // the waves' re-run would cost what the user just stopped.
@@ -247,25 +310,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
               << "\n";
     return 128 + stopped_by;
   }
-  if (json) {
-    nlohmann::ordered_json j;
-    j["block"] = block->name;
-    j["seed"] = a.seed;
-    j["hang_cycles"] = a.hang_cycles;
-    j["transactions"] = session->transactions();
-    j["cycles"] = session->cycles();
-    j["result"] = ok ? "agreement" : "failure";
-    j["mismatches"] = session->mismatches();
-    j["unchecked"] = unchecked;
-    j["coverage"] = nlohmann::ordered_json::parse(coverage_json_text(session->coverage()));
-    if (!ok) {  // what gpumem sweep's failure record and --junit give of a failed point
-      const std::string failure = failure_text(*session, block->name, a.count_all, a.seed);
-      j["first_divergence"] = first_divergence(failure);
-      j["failure"] = failure;
-    }
-    std::fputs((j.dump(2) + "\n").c_str(), json->stream());
-    json->commit();
-  }
+  if (json) write_json(*json, a, *block, *session, ok, unchecked);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string test_name = a.config + " seed " + std::to_string(a.seed);
   const auto agreement = [&] {
@@ -291,25 +336,7 @@ int run_cosim(const CosimOptions& a, std::ostream& out) {
     out << failure;  // what failed, whatever became of its files
     throw;
   }
-  out << "\n";
-  if (files.waves.empty())
-    out << "waves        none (the re-run ended before the window opened)\n";
-  else if (ok)
-    out << "waves        " << shown_path(files.waves) << " (the run's last 1000 cycles: --waves-when always)\n";
-  else
-    out << "waves        " << shown_path(files.waves) << " (the 1000 cycles before the failing edge)\n";
-  if (pin && ok)
-    out << "             (waves from a fast-mode re-run of the same pins, which "
-        << (files.reproduced ? "ends at the same cycle)\n" : "does NOT end at the same cycle: the difference is in the pin-level path)\n");
-  else if (pin)
-    out << "             (waves from a fast-mode re-run of the same pins, which "
-        << (files.reproduced ? "fails at the same cycle)\n"
-                             : "does NOT fail there: the difference is in the pin-level path)\n");
-  if (!files.view.empty()) out << "layout       " << shown_path(files.view) << " (" << files.layout_note << ")\n";
-  out << "replay       " << shown_path(files.replay) << " (bash it, from any folder)\n";
-  if (!files.view.empty())
-    out << "open         gtkwave " << shown_path(files.view) << "   (the layout, opened on the " << (ok ? "run's last" : "failing")
-        << " edge)\n";
+  print_artifacts(out, files, pin, ok);
   if (ok) return agreement();
   if (junit) write_junit(*junit, block->name, test_name, a.no_timing ? -1 : seconds, failure);
   out << failure;

@@ -152,6 +152,35 @@ uint64_t fnv(uint64_t h, const std::string& s) {
   return (h ^ 0xFF) * 0x100000001b3ULL;  // a separator, so ("ab","c") and ("a","bc") differ
 }
 
+// One axis of axes or of a zip group (zip: the group's number, -1 for none);
+// `keys`, the axes read so far, refuses one given twice.
+Axis read_axis(const SweepSpec& s, const CommandTraits& traits, std::set<std::string>& keys, const YAML::Node& key,
+               const YAML::Node& values, int zip) {
+  const auto fail = [&](const YAML::Node& at, const std::string& k, const std::string& why) {
+    throw InputError(s.path, line_of(at), k, why);
+  };
+  Axis a;
+  a.key = key.Scalar();
+  a.line = line_of(key);
+  a.zip = zip;
+  if (!keys.insert(a.key).second) fail(key, a.key, "axis given twice");
+  if (!values.IsSequence() || values.size() == 0) fail(values.IsDefined() ? values : key, a.key, "a non-empty list of values");
+  if (a.key == "trace" && !traits.trace) fail(key, a.key, "the " + s.command + " command takes no --trace");
+  if (a.key == "seed" && !traits.seed)
+    fail(key, a.key, "the " + s.command + " command takes no --seed (a workload's seed is a config key, e.g. workload[0].seed)");
+  if (a.is_config()) {
+    std::string why;
+    if (split_key(a.key, why).empty()) fail(key, a.key, why);
+  }
+  for (const auto& v : values) {
+    a.values.push_back(v.IsScalar() ? v.Scalar() : flow(v));
+    if (a.key == "trace" && !fs::is_regular_file(resolve(s.path, v.Scalar())))
+      fail(v, a.key, resolve(s.path, v.Scalar()) + ": no such file");
+    if ((a.key == "seed" || a.key == "trace" || a.key == "flags") && !v.IsScalar()) fail(v, a.key, "each value is one string");
+  }
+  return a;
+}
+
 }  // namespace
 
 std::vector<std::string> split_words(const std::string& s) {
@@ -218,27 +247,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
   }
 
   std::set<std::string> keys;
-  auto add_axis = [&](const YAML::Node& key, const YAML::Node& values, int zip) {
-    Axis a;
-    a.key = key.Scalar();
-    a.line = line_of(key);
-    a.zip = zip;
-    if (!keys.insert(a.key).second) fail(key, a.key, "axis given twice");
-    if (!values.IsSequence() || values.size() == 0) fail(values.IsDefined() ? values : key, a.key, "a non-empty list of values");
-    if (a.key == "trace" && !traits->trace) fail(key, a.key, "the " + s.command + " command takes no --trace");
-    if (a.key == "seed" && !traits->seed)
-      fail(key, a.key, "the " + s.command + " command takes no --seed (a workload's seed is a config key, e.g. workload[0].seed)");
-    if (a.is_config()) {
-      std::string why;
-      if (split_key(a.key, why).empty()) fail(key, a.key, why);
-    }
-    for (const auto& v : values) {
-      a.values.push_back(v.IsScalar() ? v.Scalar() : flow(v));
-      if (a.key == "trace" && !fs::is_regular_file(resolve(path, v.Scalar())))
-        fail(v, a.key, resolve(path, v.Scalar()) + ": no such file");
-      if ((a.key == "seed" || a.key == "trace" || a.key == "flags") && !v.IsScalar()) fail(v, a.key, "each value is one string");
-    }
-    s.axes.push_back(std::move(a));
+  const auto add_axis = [&](const YAML::Node& key, const YAML::Node& values, int zip) {
+    s.axes.push_back(read_axis(s, *traits, keys, key, values, zip));
   };
   if (const YAML::Node axes = root["axes"]) {
     if (!axes.IsMap()) fail(axes, "axes", "a mapping of axis to its list of values (memory.channels: [8, 16])");

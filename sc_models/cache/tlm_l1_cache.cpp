@@ -342,33 +342,48 @@ tlm::tlm_sync_enum L1CacheTlm::read_at(tlm::tlm_generic_payload& trans, RequestE
   }
   FillSlot* f = filling(space, address);
   if (at.result == L1Result::kMiss && f) cache_.count_merge_not_miss();  // the line is in its MSHR (allocate: fill, or a prefetch)
-  if (f) {
-    // A merge into the fill under way: its data now, its answer with the fill's.
-    if (at.result == L1Result::kMiss) std::memcpy(trans.get_data_ptr(), f->line.data() + (address - cache_.line_of(address)), length);
-    else cache_.copy_out(at, address, trans.get_data_ptr(), length);
-    if (at.result != L1Result::kMiss) count_use(at, now);  // a prefetched line placed at its send: useful, and late
-    else if (f->prefetch && !f->used) {
-      ++prefetch_stats_.useful;
-      ++prefetch_stats_.late;
-    }
-    f->used = true;
-    how.l1 = L1Result::kMerge;
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    if (f->answered) {
-      // The fill's answer came before its data: this read is answered now, with the data.
-      const uint64_t done = std::max(now + hit_latency_, f->finish);
-      delay += clock_.time(done - now);
-      how.cycle = done;
-      if (prefetcher_) observe_at(trans, done);
-      phase = tlm::BEGIN_RESP;
-      return tlm::TLM_COMPLETED;
-    }
-    f->waiters.push_back({&trans, now});
-    phase = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
+  if (f) return merge_into_fill(trans, how, at, *f, phase, delay);
+  return start_fill(trans, ext, phase);
+}
+
+// Its data now, its answer with the fill's.
+tlm::tlm_sync_enum L1CacheTlm::merge_into_fill(tlm::tlm_generic_payload& trans, How& how, const L1Cache::Lookup& at, FillSlot& f,
+                                               tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  const uint64_t now = how.cycle;
+  const uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  if (at.result == L1Result::kMiss) std::memcpy(trans.get_data_ptr(), f.line.data() + (address - cache_.line_of(address)), length);
+  else cache_.copy_out(at, address, trans.get_data_ptr(), length);
+  if (at.result != L1Result::kMiss) count_use(at, now);  // a prefetched line placed at its send: useful, and late
+  else if (f.prefetch && !f.used) {
+    ++prefetch_stats_.useful;
+    ++prefetch_stats_.late;
   }
-  // A miss: the line's data as the memory holds it now (the requests issued
-  // before this one have moved theirs), and a fill for its timing.
+  f.used = true;
+  how.l1 = L1Result::kMerge;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (f.answered) {
+    // The fill's answer came before its data: this read is answered now, with the data.
+    const uint64_t done = std::max(now + hit_latency_, f.finish);
+    delay += clock_.time(done - now);
+    how.cycle = done;
+    if (prefetcher_) observe_at(trans, done);
+    phase = tlm::BEGIN_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  f.waiters.push_back({&trans, now});
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+// The line's data as the memory holds it now (the requests issued before
+// this one have moved theirs), and a fill for its timing.
+tlm::tlm_sync_enum L1CacheTlm::start_fill(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase) {
+  How& how = ext.how;
+  const uint64_t now = how.cycle;
+  const uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  const unsigned space = ext.info.process;
   FillSlot& fill = fills_.take();
   fill.line.resize(cache_.line_bytes());
   fill.scratch.resize(cache_.line_bytes());

@@ -100,6 +100,11 @@ class L1CacheTlm : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum read_at(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // read_at's two slow cases: a read merging into the fill under way of its
+  // line (`at` its look-up), and a miss, which starts a fill.
+  tlm::tlm_sync_enum merge_into_fill(tlm::tlm_generic_payload& trans, How& how, const L1Cache::Lookup& at, FillSlot& f,
+                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum start_fill(tlm::tlm_generic_payload& trans, RequestExtension& ext, tlm::tlm_phase& phase);
   FillSlot* filling(unsigned space, uint64_t address);  // the fill under way of the line holding `address`
   void send_fill(FillSlot& f);
   void observe_at(tlm::tlm_generic_payload& trans, uint64_t done);

@@ -154,7 +154,10 @@ void default_channel_layout(const Reader& r, const YAML::Node& n, const Config& 
   for (unsigned j = 0; j < m; ++j) t.channel_bits.push_back(c0 + j);
 }
 
-void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
+namespace {
+
+// The channel bits against the channel count, and the granule.
+void check_channel_field(const Reader& r, const YAML::Node& n, const Config& cfg) {
   const auto& t = cfg.translator;
   const unsigned N = cfg.memory.channels;
   const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
@@ -179,6 +182,10 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
       r.fail(n["granule_bytes"], "translator.granule_bytes", "with channel bits the granule is at most 2^" + std::to_string(c_min) +
              " bytes (the lowest channel bit); a smaller one lets a matrix read bits below the channel field");
   }
+}
+
+void check_candidate_bits(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
   if (t.candidate_bits.size() > kMaxCandidateBits)
     r.fail(n["candidate_bits"], "translator.candidate_bits", "at most " + std::to_string(kMaxCandidateBits) + " candidate bits");
   for (size_t i = 0; i < t.candidate_bits.size(); ++i) {
@@ -195,6 +202,12 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
                  "-byte interleave granule (below channel bit " + std::to_string(cfg.granule_shift()) +
                  "): bytes of one request would map to different channels");
   }
+}
+
+void check_isolation_and_prime(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
+  const YAML::Node cb = n ? n["channel_bits"] : YAML::Node();
   // Isolation: the mapping may only move data inside the smallest page that
   // carries its own task type, or two pages with different mappings collide.
   const uint64_t page = cfg.mmu.smallest_page();
@@ -218,6 +231,12 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
         r.fail(cb[j], "translator.channel_bits[" + std::to_string(j) + "]",
                "the prime scheme needs contiguous ascending channel bits");
   }
+}
+
+// Without channel bits (a channel count not a power of two) one scheme for all.
+void check_one_scheme_without_channel_bits(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  const auto& t = cfg.translator;
+  const unsigned N = cfg.memory.channels;
   if (!is_pow2(N)) {
     // A row of N granules straddles pages, so isolation only holds when every
     // task uses the same channel function. The configured schemes must agree
@@ -241,6 +260,15 @@ void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
              " channels a row of granules crosses pages, so all task types must use the same scheme (isolation);"
              " set translator.default_scheme for the task types not listed");
   }
+}
+
+}  // namespace
+
+void check_translator(const Reader& r, const YAML::Node& n, const Config& cfg) {
+  check_channel_field(r, n, cfg);
+  check_candidate_bits(r, n, cfg);
+  check_isolation_and_prime(r, n, cfg);
+  check_one_scheme_without_channel_bits(r, n, cfg);
 }
 
 // Once the translator's input width is known (the VA's, with an address space

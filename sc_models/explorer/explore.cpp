@@ -147,7 +147,8 @@ TaskMapping mapping(unsigned task, Scheme scheme, std::vector<uint32_t> vectors 
   return {task, scheme, std::move(vectors), std::move(rows), std::move(baseline), 1};
 }
 
-std::vector<TaskMapping>::iterator find_task(std::vector<TaskMapping>& all, unsigned task) {
+template <typename Mappings>  // a vector of TaskMapping, const or not
+auto find_task(Mappings& all, unsigned task) {
   return std::find_if(all.begin(), all.end(), [task](const TaskMapping& t) { return t.task_type == task; });
 }
 
@@ -424,6 +425,48 @@ double MakespanModel::cycles_per_access() const {
   return unit_ps ? static_cast<double>(access_units * unit_ps) / static_cast<double>(cycle_ps) : static_cast<double>(access_units);
 }
 
+namespace {
+
+// Task type te.task_type's candidates, scored with the other task types on
+// `working`, best first: the configured mapping, identity, prime where the
+// channel bits allow it, each baseline, and the XOR search's best.
+void rank_candidates(const Config& cfg, const std::vector<TranslatorInput>& stream, const ExploreOptions& options, const Scorer& scorer,
+                     Stage& stage, unsigned window, const std::vector<TaskMapping>& working, const std::string& task,
+                     TaskExploration& te) {
+  const auto& cb = cfg.translator.channel_bits;
+  const bool contiguous = !cb.empty() && std::is_sorted(cb.begin(), cb.end()) && cb.back() == cb.front() + cb.size() - 1;
+  const TaskMapping current = *find_task(working, te.task_type);
+  auto add = [&](const std::string& name, const TaskMapping& m) {
+    stage.set(task + ": " + name);
+    te.ranked.push_back(scorer.score(name, m, with(working, m)));
+  };
+  add("configured", current);
+  if (cfg.memory.channels > 1) {
+    add("identity", mapping(te.task_type, Scheme::kNone));
+    const double identity = te.ranked.back().entropy;
+    if (cfg.translator.prime && contiguous) add("prime", mapping(te.task_type, Scheme::kPrime));
+    for (const std::string& name : baseline_names()) {
+      const BaselineMatrix b = baseline_matrix(name, cfg.channel_layout(), cfg.translator_address_bits());
+      if (b.why_not.empty()) add(name, mapping(te.task_type, Scheme::kMatrix, {}, b.rows, name));
+    }
+    const size_t k = cfg.translator.candidate_bits.size();
+    if (k >= 1 && k <= 24) {
+      stage.set(task + ": xor search");
+      const XorSearch search(cfg, stream, te.task_type, working, options, window, stage);
+      const XorState best = search.run(identity);
+      add("xor search", mapping(te.task_type, Scheme::kXor, best.vectors));
+      if (te.ranked.back().entropy != best.score)
+        throw std::logic_error("explorer: the search predicted " + std::to_string(best.score) + " but the mapping scores " +
+                               std::to_string(te.ranked.back().entropy));
+    }
+  }
+  std::stable_sort(te.ranked.begin(), te.ranked.end(), [](const Candidate& a, const Candidate& b) {
+    return a.entropy != b.entropy ? a.entropy > b.entropy : a.makespan < b.makespan;
+  });
+}
+
+}  // namespace
+
 Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& stream, const ExploreOptions& options) {
   if (!is_pow2(cfg.memory.channels))
     throw InputError(cfg.source, 0, "memory.channels",
@@ -458,8 +501,6 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
   const std::vector<AddressBitEntropy> bits = candidate_bit_entropy(cfg, stream, x.window, count);
   std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return count[a] > count[b]; });
 
-  const auto& cb = cfg.translator.channel_bits;
-  const bool contiguous = !cb.empty() && std::is_sorted(cb.begin(), cb.end()) && cb.back() == cb.front() + cb.size() - 1;
   for (size_t i = 0; i < order.size(); ++i) {
     const unsigned t = order[i];
     const std::string task =
@@ -470,34 +511,7 @@ Exploration explore(const Config& cfg, const std::vector<TranslatorInput>& strea
     for (size_t b = 0; b < cfg.translator.candidate_bits.size(); ++b)
       te.candidate_bits.push_back({cfg.translator.candidate_bits[b], bits[t].mean(static_cast<unsigned>(b))});
     te.bit_windows = bits[t].windows();
-    const TaskMapping current = *find_task(working, t);
-    auto add = [&](const std::string& name, const TaskMapping& m) {
-      stage.set(task + ": " + name);
-      te.ranked.push_back(scorer.score(name, m, with(working, m)));
-    };
-    add("configured", current);
-    if (cfg.memory.channels > 1) {
-      add("identity", mapping(t, Scheme::kNone));
-      const double identity = te.ranked.back().entropy;
-      if (cfg.translator.prime && contiguous) add("prime", mapping(t, Scheme::kPrime));
-      for (const std::string& name : baseline_names()) {
-        const BaselineMatrix b = baseline_matrix(name, cfg.channel_layout(), cfg.translator_address_bits());
-        if (b.why_not.empty()) add(name, mapping(t, Scheme::kMatrix, {}, b.rows, name));
-      }
-      const size_t k = cfg.translator.candidate_bits.size();
-      if (k >= 1 && k <= 24) {
-        stage.set(task + ": xor search");
-        const XorSearch search(cfg, stream, t, working, options, x.window, stage);
-        const XorState best = search.run(identity);
-        add("xor search", mapping(t, Scheme::kXor, best.vectors));
-        if (te.ranked.back().entropy != best.score)
-          throw std::logic_error("explorer: the search predicted " + std::to_string(best.score) + " but the mapping scores " +
-                                 std::to_string(te.ranked.back().entropy));
-      }
-    }
-    std::stable_sort(te.ranked.begin(), te.ranked.end(), [](const Candidate& a, const Candidate& b) {
-      return a.entropy != b.entropy ? a.entropy > b.entropy : a.makespan < b.makespan;
-    });
+    rank_candidates(cfg, stream, options, scorer, stage, x.window, working, task, te);
     *find_task(working, t) = te.ranked.front().mapping;
     x.tasks.push_back(std::move(te));
   }

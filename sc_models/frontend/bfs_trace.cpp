@@ -43,6 +43,106 @@ BfsLayout BfsLayout::at(uint64_t base, uint32_t vertices, uint32_t edges) {
   return l;
 }
 
+namespace {
+
+// One BFS's kernels, level by level, over its arrays as memory holds them
+// between kernels: bfs_expand_L reads the frontier's vertices, their edge
+// ranges, edges and neighbours' visited entries; bfs_update_L appends the
+// discovered vertices and marks their level.
+class BfsKernels {
+ public:
+  // The arrays' first values, which the trace's memory-init items give.
+  BfsKernels(const CsrGraph& g, const BfsTraceOptions& o, const BfsLayout& lay, uint32_t source, TraceEmitter& out)
+      : g_(g), o_(o), lay_(lay), out_(out) {
+    const uint32_t n = g.vertices();
+    worklist_.assign(n, kNoVertex);
+    visited_.assign(n, kNoVertex);
+    found_.assign(n, 0);  // discovered by an expand kernel (visited is written by the next update)
+    worklist_[0] = source;
+    visited_[source] = 0;
+    found_[source] = 1;
+    out.memory_init_u32(lay_.worklist, n, [&](uint64_t i) { return worklist_[i]; });
+    out.memory_init_u32(lay_.vertexlist, uint64_t{n} + 1, [&](uint64_t i) { return g_.offsets[i]; });
+    out.memory_init_u32(lay_.edgelist, g_.neighbours.size(), [&](uint64_t i) { return g_.neighbours[i]; });
+    out.memory_init_u32(lay_.visitedlist, n, [&](uint64_t i) { return visited_[i]; });
+  }
+
+  // bfs_expand_L: thread i expands worklist[begin + i]. Reads only. The
+  // vertices discovered, in the sequential queue's order.
+  const std::vector<uint32_t>& expand(uint32_t level, uint32_t begin, uint32_t end) {
+    out_.kernel("bfs_expand_" + std::to_string(level));
+    discovered_.clear();
+    for (uint32_t first = 0; first < end - begin; first += kWarpSize) expand_warp(begin, first, std::min(kWarpSize, end - begin - first));
+    return discovered_;
+  }
+
+  // bfs_update_L: thread j appends the j-th discovered vertex at worklist[end + j] and marks its level. Writes only.
+  void update(uint32_t level, uint32_t end) {
+    out_.kernel("bfs_update_" + std::to_string(level));
+    const auto count = static_cast<uint32_t>(discovered_.size());
+    for (uint32_t first = 0; first < count; first += kWarpSize) {
+      const uint32_t lanes = std::min(kWarpSize, count - first);
+      for (uint32_t l = 0; l < lanes; ++l)
+        out_.write(first + l, kBfsPcWriteWorklist, lay_.worklist + 4 * uint64_t{end + first + l}, 4, discovered_[first + l]);
+      for (uint32_t l = 0; l < lanes; ++l)
+        out_.write(first + l, kBfsPcWriteVisited, lay_.visitedlist + 4 * uint64_t{discovered_[first + l]}, 4, level + 1);
+    }
+    for (uint32_t j = 0; j < count; ++j) worklist_[end + j] = discovered_[j], visited_[discovered_[j]] = level + 1;
+  }
+
+ private:
+  void read(uint32_t thread, uint64_t pc, uint64_t address, uint32_t value) {
+    const ThreadRecord& r = out_.read(thread, pc, address, 4, true);
+    if (o_.on_read) o_.on_read(r, value);
+  }
+
+  // Items first .. first + lanes - 1 of the frontier: item first + l goes to
+  // lane l of warp first / items_per_warp.
+  void expand_warp(uint32_t begin, uint32_t first, uint32_t lanes) {
+    const uint32_t thread0 = first / o_.items_per_warp * kWarpSize;
+    uint32_t v[kWarpSize], start[kWarpSize], stop[kWarpSize];
+    uint32_t longest = 0;
+    for (uint32_t l = 0; l < lanes; ++l) {
+      v[l] = worklist_[begin + first + l];
+      read(thread0 + l, kBfsPcWorklist, lay_.worklist + 4 * uint64_t{begin + first + l}, v[l]);
+    }
+    for (uint32_t l = 0; l < lanes; ++l) {
+      start[l] = g_.offsets[v[l]];
+      read(thread0 + l, kBfsPcVertexStart, lay_.vertexlist + 4 * uint64_t{v[l]}, start[l]);
+    }
+    for (uint32_t l = 0; l < lanes; ++l) {
+      stop[l] = g_.offsets[v[l] + 1];
+      read(thread0 + l, kBfsPcVertexEnd, lay_.vertexlist + 4 * (uint64_t{v[l]} + 1), stop[l]);
+      longest = std::max(longest, stop[l] - start[l]);
+    }
+    // The edge loop diverges: iteration j runs in the lanes with more than j edges.
+    for (uint32_t j = 0; j < longest; ++j) {
+      for (uint32_t l = 0; l < lanes; ++l)
+        if (start[l] + j < stop[l]) read(thread0 + l, kBfsPcEdge, lay_.edgelist + 4 * uint64_t{start[l] + j}, g_.neighbours[start[l] + j]);
+      for (uint32_t l = 0; l < lanes; ++l)
+        if (start[l] + j < stop[l]) {
+          const uint32_t w = g_.neighbours[start[l] + j];
+          read(thread0 + l, kBfsPcVisited, lay_.visitedlist + 4 * uint64_t{w}, visited_[w]);
+        }
+    }
+    // Discovery order: thread by thread, edge by edge (the sequential queue's order).
+    for (uint32_t l = 0; l < lanes; ++l)
+      for (uint32_t e = start[l]; e < stop[l]; ++e) {
+        const uint32_t w = g_.neighbours[e];
+        if (visited_[w] == kNoVertex && !found_[w]) found_[w] = 1, discovered_.push_back(w);
+      }
+  }
+
+  const CsrGraph& g_;
+  const BfsTraceOptions& o_;
+  const BfsLayout lay_;
+  TraceEmitter& out_;
+  std::vector<uint32_t> worklist_, visited_, discovered_;
+  std::vector<uint8_t> found_;
+};
+
+}  // namespace
+
 BfsTraceSummary generate_bfs_trace(const CsrGraph& g, const BfsTraceOptions& o, ThreadTraceSink& sink) {
   BfsTraceSummary sum;
   sum.source = pick_source(g, o.source);
@@ -54,82 +154,16 @@ BfsTraceSummary generate_bfs_trace(const CsrGraph& g, const BfsTraceOptions& o, 
   o.place.check_fits(lay.bytes, true, "the BFS arrays");
   sum.layout = lay;
 
-  // The arrays as memory holds them between kernels.
-  std::vector<uint32_t> worklist(n, kNoVertex), visited(n, kNoVertex);
-  worklist[0] = sum.source;
-  visited[sum.source] = 0;
-
   TraceEmitter out(sink, o.place.process, o.warps_per_block);
-  out.memory_init_u32(lay.worklist, n, [&](uint64_t i) { return worklist[i]; });
-  out.memory_init_u32(lay.vertexlist, uint64_t{n} + 1, [&](uint64_t i) { return g.offsets[i]; });
-  out.memory_init_u32(lay.edgelist, g.neighbours.size(), [&](uint64_t i) { return g.neighbours[i]; });
-  out.memory_init_u32(lay.visitedlist, n, [&](uint64_t i) { return visited[i]; });
-
-  auto read = [&](uint32_t thread, uint64_t pc, uint64_t address, uint32_t value) {
-    const ThreadRecord& r = out.read(thread, pc, address, 4, true);
-    if (o.on_read) o.on_read(r, value);
-  };
-
-  std::vector<uint8_t> found(n, 0);  // discovered by an expand kernel (visited is written by the next update)
-  found[sum.source] = 1;
-  std::vector<uint32_t> discovered;
+  BfsKernels kernels(g, o, lay, sum.source, out);
   uint32_t begin = 0, end = 1;  // the frontier: worklist[begin, end)
   for (uint32_t level = 0; begin < end; ++level) {
-    // bfs_expand_L: thread i expands worklist[begin + i]. Reads only.
-    out.kernel("bfs_expand_" + std::to_string(level));
-    discovered.clear();
-    for (uint32_t first = 0; first < end - begin; first += kWarpSize) {
-      const uint32_t lanes = std::min(kWarpSize, end - begin - first);
-      // Item first + l goes to lane l of warp first / items_per_warp.
-      const uint32_t thread0 = first / o.items_per_warp * kWarpSize;
-      uint32_t v[kWarpSize], start[kWarpSize], stop[kWarpSize];
-      uint32_t longest = 0;
-      for (uint32_t l = 0; l < lanes; ++l) {
-        v[l] = worklist[begin + first + l];
-        read(thread0 + l, kBfsPcWorklist, lay.worklist + 4 * uint64_t{begin + first + l}, v[l]);
-      }
-      for (uint32_t l = 0; l < lanes; ++l) {
-        start[l] = g.offsets[v[l]];
-        read(thread0 + l, kBfsPcVertexStart, lay.vertexlist + 4 * uint64_t{v[l]}, start[l]);
-      }
-      for (uint32_t l = 0; l < lanes; ++l) {
-        stop[l] = g.offsets[v[l] + 1];
-        read(thread0 + l, kBfsPcVertexEnd, lay.vertexlist + 4 * (uint64_t{v[l]} + 1), stop[l]);
-        longest = std::max(longest, stop[l] - start[l]);
-      }
-      // The edge loop diverges: iteration j runs in the lanes with more than j edges.
-      for (uint32_t j = 0; j < longest; ++j) {
-        for (uint32_t l = 0; l < lanes; ++l)
-          if (start[l] + j < stop[l]) read(thread0 + l, kBfsPcEdge, lay.edgelist + 4 * uint64_t{start[l] + j}, g.neighbours[start[l] + j]);
-        for (uint32_t l = 0; l < lanes; ++l)
-          if (start[l] + j < stop[l]) {
-            const uint32_t w = g.neighbours[start[l] + j];
-            read(thread0 + l, kBfsPcVisited, lay.visitedlist + 4 * uint64_t{w}, visited[w]);
-          }
-      }
-      // Discovery order: thread by thread, edge by edge (the sequential queue's order).
-      for (uint32_t l = 0; l < lanes; ++l)
-        for (uint32_t e = start[l]; e < stop[l]; ++e) {
-          const uint32_t w = g.neighbours[e];
-          if (visited[w] == kNoVertex && !found[w]) found[w] = 1, discovered.push_back(w);
-        }
-    }
-    if (discovered.empty()) {
+    const uint32_t count = static_cast<uint32_t>(kernels.expand(level, begin, end).size());
+    if (count == 0) {
       sum.levels = level + 1;
       break;
     }
-
-    // bfs_update_L: thread j appends the j-th discovered vertex and marks its level. Writes only.
-    out.kernel("bfs_update_" + std::to_string(level));
-    const auto count = static_cast<uint32_t>(discovered.size());
-    for (uint32_t first = 0; first < count; first += kWarpSize) {
-      const uint32_t lanes = std::min(kWarpSize, count - first);
-      for (uint32_t l = 0; l < lanes; ++l)
-        out.write(first + l, kBfsPcWriteWorklist, lay.worklist + 4 * uint64_t{end + first + l}, 4, discovered[first + l]);
-      for (uint32_t l = 0; l < lanes; ++l)
-        out.write(first + l, kBfsPcWriteVisited, lay.visitedlist + 4 * uint64_t{discovered[first + l]}, 4, level + 1);
-    }
-    for (uint32_t j = 0; j < count; ++j) worklist[end + j] = discovered[j], visited[discovered[j]] = level + 1;
+    kernels.update(level, end);
     begin = end;
     end += count;
   }

@@ -360,61 +360,36 @@ void L1SequenceGenerator::complete(const L1Request& r) {
   if (resident_blocks_ != blocks) dispatch();  // a slot is free: the next block, perhaps of the next kernel
 }
 
-void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
-  Sm& sm = sms_[s];
-  SmSequenceStats& st = stats_.sm[s];
-  const size_t warps = sm.slots.size() * warps_per_block_;
-  const bool resident = sm.resident > 0;  // at the tick's start: a block ending in it still counts
+// lrr and CN106407063B: warps in order from the one after the last pick, that one last.
+void L1SequenceGenerator::hold_next(Sm& sm, size_t warps) {
+  const unsigned wpb = warps_per_block_;
+  const size_t pick = sm.continuing ? *sm.continuing : this->pick(sm, warps);
+  const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
+  Block& b = sm.slots[slot];
+  Warp& w = b.warps[warp];
+  sm.held_first = w.next == 0;
+  sm.held = std::move(w.queue[w.next++]);
+  sm.held_last = !w.has_work();
+  if (order_ == InstructionOrder::kWholeInstruction) {
+    if (sm.held_last) sm.continuing.reset();
+    else sm.continuing = pick;
+  }
+  --b.remaining;
+  if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
+  if (!w.has_work()) set_ready(sm, slot, warp, false);
+  // The warp's next request is picked a round later: fetch it now,
+  // as a block's requests were made long before and are cold.
+  if (w.has_work()) {
+    const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
+    // Every line it touches: an array of them need not start on a line.
+    for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
+  }
+  sm.held_from = std::make_pair(slot, warp);
+  sm.rr = pick;
+}
 
-  // 6b: the next ready warp after the last one picked gives its next request
-  // (kWholeInstruction: the warp whose instruction is under way, until its
-  // last request is picked).
-  if (!sm.held_from && sm.ready > 0) {
-    // lrr and CN106407063B: warps in order from the one after the last pick, that one last.
-    const unsigned wpb = warps_per_block_;
-    const size_t pick = sm.continuing ? *sm.continuing : this->pick(sm, warps);
-    const unsigned slot = static_cast<unsigned>(pick / wpb), warp = static_cast<unsigned>(pick % wpb);
-    Block& b = sm.slots[slot];
-    Warp& w = b.warps[warp];
-    sm.held_first = w.next == 0;
-    sm.held = std::move(w.queue[w.next++]);
-    sm.held_last = !w.has_work();
-    if (order_ == InstructionOrder::kWholeInstruction) {
-      if (sm.held_last) sm.continuing.reset();
-      else sm.continuing = pick;
-    }
-    --b.remaining;
-    if (!w.has_work() && w.instructions_left > 0) coalesce_next(b, w);
-    if (!w.has_work()) set_ready(sm, slot, warp, false);
-    // The warp's next request is picked a round later: fetch it now,
-    // as a block's requests were made long before and are cold.
-    if (w.has_work()) {
-      const char* next = reinterpret_cast<const char*>(&w.queue[w.next]);
-      // Every line it touches: an array of them need not start on a line.
-      for (size_t at = 0; at < sizeof(CoalescedAccess) + 63; at += 64) __builtin_prefetch(next + at);
-    }
-    sm.held_from = std::make_pair(slot, warp);
-    sm.rr = pick;
-  }
-  // 6c: requests whose latency ends now release their warp (only the
-  // dependent request that blocked it does) and, the last of a block, its slot.
-  // (kMemory: complete() did, as the answers came.)
-  while (!sm.pending.empty() && sm.pending.top().expiry <= now_) {
-    const Pending p = sm.pending.top();
-    sm.pending.pop();
-    retire(s, p.slot, p.warp, p.dependent);
-  }
-  if (!sm.held_from) {
-    if (!resident) ++st.idle_ticks;
-    else ++st.blocked_ticks;
-    return;
-  }
-  // 6d: no issue while every MSHR holds an outstanding request.
-  if (in_flight(sm) >= fe_.mshr_entries) {
-    ++st.mshr_full_ticks;
-    return;
-  }
-  // 6e: issue.
+void L1SequenceGenerator::issue_held(unsigned s, Sm& sm, std::vector<L1Request>& issued) {
+  SmSequenceStats& st = stats_.sm[s];
   const auto [slot, warp] = *sm.held_from;
   sm.held_from.reset();
   Block& b = sm.slots[slot];
@@ -450,6 +425,39 @@ void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
   st.thread_accesses += r.access.threads;
   issued.push_back(std::move(r));
 }
+
+void L1SequenceGenerator::sm_tick(unsigned s, std::vector<L1Request>& issued) {
+  Sm& sm = sms_[s];
+  SmSequenceStats& st = stats_.sm[s];
+  const size_t warps = sm.slots.size() * warps_per_block_;
+  const bool resident = sm.resident > 0;  // at the tick's start: a block ending in it still counts
+
+  // 6b: the next ready warp after the last one picked gives its next request
+  // (kWholeInstruction: the warp whose instruction is under way, until its
+  // last request is picked).
+  if (!sm.held_from && sm.ready > 0) hold_next(sm, warps);
+  // 6c: requests whose latency ends now release their warp (only the
+  // dependent request that blocked it does) and, the last of a block, its slot.
+  // (kMemory: complete() did, as the answers came.)
+  while (!sm.pending.empty() && sm.pending.top().expiry <= now_) {
+    const Pending p = sm.pending.top();
+    sm.pending.pop();
+    retire(s, p.slot, p.warp, p.dependent);
+  }
+  if (!sm.held_from) {
+    if (!resident) ++st.idle_ticks;
+    else ++st.blocked_ticks;
+    return;
+  }
+  // 6d: no issue while every MSHR holds an outstanding request.
+  if (in_flight(sm) >= fe_.mshr_entries) {
+    ++st.mshr_full_ticks;
+    return;
+  }
+  // 6e: issue.
+  issue_held(s, sm, issued);
+}
+
 
 // After an SM's tick: if its next ticks can neither pick (no ready warp,
 // or a request held) nor issue (nothing held, or its MSHRs full) until an

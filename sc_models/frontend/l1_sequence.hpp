@@ -212,6 +212,11 @@ class L1SequenceGenerator {
   void dispatch();
   void place_blocks();
   void sm_tick(unsigned s, std::vector<L1Request>& issued);
+  // sm_tick's steps 6b (the next ready warp's next request held, `warps`
+  // the SM's warp slots) and 6e (the held request issued); inlined, as they
+  // run for every SM every tick.
+  [[gnu::always_inline]] inline void hold_next(Sm& sm, size_t warps);
+  [[gnu::always_inline]] inline void issue_held(unsigned s, Sm& sm, std::vector<L1Request>& issued);
   void coalesce_next(Block& b, Warp& w);  // the warp's next instruction into its queue
   void skip_quiet_ticks();
   // An SM whose next ticks would change nothing but a counter sleeps; the

@@ -29,9 +29,14 @@ RegisterBank::RegisterBank(const RegisterParams& params)
   matrix_row_lo_ = &reg(kRegMatrixRowLo);
   matrix_row_hi_ = &reg(kRegMatrixRowHi);
 
-  // Where each accepted value goes. The translator caches masks per write
-  // generation, so every register it reads bumps it; the MMU reads its
-  // registers by reference at each walk and lookup.
+  route_translator_writes();
+  route_other_writes();
+  reset();
+}
+
+void RegisterBank::route_translator_writes() {
+  // The translator caches masks per write generation, so every register it
+  // reads bumps it.
   auto translator_changed = [this] { ++translator_.generation; };
   ctrl_->on_write = [this, translator_changed](unsigned, unsigned, uint32_t v) {
     translator_.interleave_enable = (v & kCtrlInterleaveEnable) != 0;
@@ -44,10 +49,6 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     translator_.selected_task[p] = static_cast<uint8_t>(v & kVaRangeTaskMask);
     translator_changed();
   };
-  reg(kRegPerfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
-    if (v & kPerfSnapshot) snapshot_performance();
-    if (v & kPerfReset) reset_counters();
-  };
   reg(kRegTaskScheme).on_write = [this, translator_changed](unsigned t, unsigned, uint32_t v) {
     // The rows take effect together, checked, when the matrix scheme is
     // written: staged one register at a time they pass through singular states.
@@ -57,13 +58,6 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     }
     translator_.scheme[t] = static_cast<Scheme>(v);
     translator_changed();
-  };
-  reg(kRegPfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
-    // The ranges take effect together, checked, when the classifier is enabled.
-    prefetch_.enabled = (v & kPfEnable) != 0;
-    if (prefetch_.enabled)
-      for (unsigned k = 0; k < kPfRanges; ++k) prefetch_.ranges[k] = staged_prefetch_range(k);
-    ++prefetch_.commits;
   };
   reg(kRegXorVector).on_write = [this, translator_changed](unsigned t, unsigned j, uint32_t v) {
     translator_.xor_vector[t][j] = v;
@@ -86,6 +80,21 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     translator_.va_range[r].task_type = static_cast<uint8_t>(v & kVaRangeTaskMask);
     translator_changed();
   };
+}
+
+void RegisterBank::route_other_writes() {
+  reg(kRegPerfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
+    if (v & kPerfSnapshot) snapshot_performance();
+    if (v & kPerfReset) reset_counters();
+  };
+  reg(kRegPfCtrl).on_write = [this](unsigned, unsigned, uint32_t v) {
+    // The ranges take effect together, checked, when the classifier is enabled.
+    prefetch_.enabled = (v & kPfEnable) != 0;
+    if (prefetch_.enabled)
+      for (unsigned k = 0; k < kPfRanges; ++k) prefetch_.ranges[k] = staged_prefetch_range(k);
+    ++prefetch_.commits;
+  };
+  // The MMU reads its registers by reference at each walk and lookup.
   reg(kRegPtRootLo).on_write = [this](unsigned, unsigned, uint32_t v) {
     mmu_.pt_root = (mmu_.pt_root & ~uint64_t{0xFFFFFFFF}) | v;
   };
@@ -93,7 +102,6 @@ RegisterBank::RegisterBank(const RegisterParams& params)
     mmu_.pt_root = (mmu_.pt_root & 0xFFFFFFFF) | uint64_t{v} << 32;
   };
   reg(kRegTlbInvalidate).on_write = [this](unsigned, unsigned, uint32_t) { ++mmu_.invalidations; };
-  reset();
 }
 
 Register& RegisterBank::reg(uint32_t base) {

@@ -70,6 +70,10 @@ class RegisterBank {
   };
   RegStatus decode(uint64_t offset, unsigned width_bytes, Decoded& d) const;
   Register& reg(uint32_t base);
+  // Where each accepted value goes: the translator's registers, and the
+  // MMU's, the prefetch classifier's and the counters' control.
+  void route_translator_writes();
+  void route_other_writes();
   bool scheme_allowed(unsigned task, uint32_t value) const;
   MatrixRows staged_matrix(unsigned task) const;
   std::pair<uint64_t, uint64_t> staged_prefetch_range(unsigned k) const;

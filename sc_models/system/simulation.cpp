@@ -78,6 +78,36 @@ void check_thread_simulation(const Config& cfg) {
                      "its SMs issue when the memory lets them, not at the ordering's ticks");
 }
 
+namespace {
+
+// The driver's failure while it loaded the trace's memory image: an input
+// error without a place of its own is the init item's being loaded.
+[[noreturn]] void rethrow_load_failure(std::exception_ptr failure, const std::string& init_where) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const InputError& e) {
+    if (!e.file().empty() || init_where.empty()) throw;
+    throw input_error_at(init_where, "init", e.what());
+  }
+}
+
+// The SMs', the ordering's, the L1s' and the prefetch units' statistics.
+void collect_front_end(const SmArrayTlm& sms, const L1SequenceGenerator& sequence, const std::vector<std::unique_ptr<L1CacheTlm>>& l1,
+                       SimulationResult& r) {
+  r.sms = sms.sm_stats();
+  r.warps = sms.warp_summary();
+  r.strided = sms.strided_stats();
+  r.queued_max = sms.queued_max();
+  r.queue_limit_holds = sms.queue_limit_holds();
+  r.sequence = sequence.stats();
+  for (const auto& c : l1) {
+    r.l1.push_back(c->cache().stats());
+    r.prefetch.push_back(c->prefetch_stats());
+  }
+}
+
+}  // namespace
+
 SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
                                        const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
                                        SimulationResult* partial) {
@@ -130,14 +160,7 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   for (CompletionObserver* o : observers) sms.add_observer(o);
 
   run_kernel();
-  if (driver.failure()) {
-    try {
-      std::rethrow_exception(driver.failure());
-    } catch (const InputError& e) {
-      if (!e.file().empty() || init_where.empty()) throw;
-      throw input_error_at(init_where, "init", e.what());
-    }
-  }
+  if (driver.failure()) rethrow_load_failure(driver.failure(), init_where);
   if (calendar && calendar->failure() && !sms.failure()) std::rethrow_exception(calendar->failure());
   if (calendar && !sms.failure() && !sms.finished())
     throw std::logic_error("the SMs stopped with requests unanswered (simulation.timing: at): a block lost an answer");
@@ -145,17 +168,8 @@ SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& sou
   r.requests = sms.requests_done();
   r.wall_seconds = sms.wall_seconds();
   collect(memory, clock, r);
-  r.sms = sms.sm_stats();
-  r.warps = sms.warp_summary();
-  r.strided = sms.strided_stats();
-  r.queued_max = sms.queued_max();
-  r.queue_limit_holds = sms.queue_limit_holds();
-  r.sequence = sequence.stats();
+  collect_front_end(sms, sequence, l1, r);
   r.memory_init_bytes = driver.bytes_loaded();
-  for (const auto& c : l1) {
-    r.l1.push_back(c->cache().stats());
-    r.prefetch.push_back(c->prefetch_stats());
-  }
   if (sms.failure()) {
     if (partial) *partial = r;
     std::rethrow_exception(sms.failure());

@@ -168,15 +168,24 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
       bank_(translator_port_register_params(cfg, g)),
       model_(translator_params(cfg), bank_.translator_registers()),
       decoder_(cfg.channel_layout()) {
-  {  // the state the firmware's writes leave (the stimulus writes them first)
-    RegisterBank loaded(translator_port_register_params(cfg, g));
-    for (const auto& [offset, value] : translator_firmware_writes(cfg)) loaded.write(offset, 4, value);
-    configured_ = loaded.translator_registers();
-    for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
-      const TaskMapping* m = cfg.task_mapping(t);
-      configured_names_[t] = m && !m->baseline.empty() ? m->baseline : scheme_name(configured_.scheme[t]);
-    }
+  take_configured_state(cfg, g);
+  make_coverage_groups(g, seed);
+  make_port_toggles(cfg, g);
+  list_state_registers(g);
+}
+
+// The state the firmware's writes leave (the stimulus writes them first).
+void TranslatorScoreboard::take_configured_state(const Config& cfg, const RtlTranslatorGeometry& g) {
+  RegisterBank loaded(translator_port_register_params(cfg, g));
+  for (const auto& [offset, value] : translator_firmware_writes(cfg)) loaded.write(offset, 4, value);
+  configured_ = loaded.translator_registers();
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
+    const TaskMapping* m = cfg.task_mapping(t);
+    configured_names_[t] = m && !m->baseline.empty() ? m->baseline : scheme_name(configured_.scheme[t]);
   }
+}
+
+void TranslatorScoreboard::make_coverage_groups(const RtlTranslatorGeometry& g, uint64_t seed) {
   std::vector<std::string> scheme_bins;
   for (unsigned v = 0; v < kSchemeNames.size(); ++v) {
     if (!g.builds(static_cast<Scheme>(v))) continue;
@@ -217,8 +226,10 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
   coverage_.register_cross = CoverageGroup::cross("register cross", dims, [this](const std::vector<size_t>& i) {
     return i[2] == 0 || (i[1] < kRtlTranslatorRegisters.size() && (field_bin_[i[1]] >= 0 || kRtlTranslatorRegisters[i[1]] == kRegTaskScheme));
   });
+}
 
-  // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
+// The ports of rtl/gpumem_xor_translator.sv at the configured widths.
+void TranslatorScoreboard::make_port_toggles(const Config& cfg, const RtlTranslatorGeometry& g) {
   ToggleCoverage& t = coverage_.toggle;
   const unsigned address_bits = cfg.memory.address_bits;
   port_.handshake =
@@ -233,51 +244,54 @@ TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslato
   port_.reg_error = t.port("reg_error_o", 1);
   // Read back in the state checks: the widest register the RTL holds.
   port_.reg_rdata = t.port("reg_rdata_o", g.builds(Scheme::kMatrix) ? 32u : std::max(2u, unsigned(g.candidate_bits.size())));
+}
 
-  // The registers the state checks read: what the RTL holds of the
-  // translator's registers (XOR_VECTOR and MATRIX_ROW where it builds their
-  // scheme, rows j < m), then the committed rows in the debug window; and
-  // each task type's row j = m (m < 8) of those arrays and of the window,
-  // which must read 0 (mask 0): a read whose bound is one too loose gives
-  // a held row there.
-  const auto add = [&](uint32_t offset, uint32_t mask, int committed_row = -1) {
-    constexpr int kHalf = int(kMaxTaskTypes * kMaxChannelBits);  // the window's rows of one half
-    std::string name = committed_row < 0 ? register_element_name(offset)
-                                         : "in-use row[" + std::to_string(committed_row % kHalf / kMaxChannelBits) + "][" +
-                                               std::to_string(committed_row % kMaxChannelBits) + "]" + (committed_row >= kHalf ? ".hi" : ".lo");
-    // Its task type: TASK_SCHEME[t], a row [t][j], a committed row's; none for CTRL.
-    const unsigned task = committed_row >= 0 ? unsigned(committed_row) / kMaxChannelBits % kMaxTaskTypes
-                          : offset == kRegCtrl ? kMaxTaskTypes
-                                               : unsigned(task_type_written(offset));
-    const auto index = static_cast<uint16_t>(state_registers_.size());
-    state_registers_.push_back({offset, std::move(name), mask, committed_row});
-    state_index_.emplace(offset, index);
-    state_of_task_[kMaxTaskTypes].push_back(index);
-    if (task == kMaxTaskTypes) {
-      for (unsigned t = 0; t < kMaxTaskTypes; ++t) state_of_task_[t].push_back(index);
-      state_of_task_[kMaxTaskTypes + 1].push_back(index);
-    } else {
-      state_of_task_[task].push_back(index);
-    }
-  };
-  add(kRegCtrl, kCtrlInterleaveEnable);
+void TranslatorScoreboard::add_state_register(uint32_t offset, uint32_t mask, int committed_row) {
+  constexpr int kHalf = int(kMaxTaskTypes * kMaxChannelBits);  // the window's rows of one half
+  std::string name = committed_row < 0 ? register_element_name(offset)
+                                       : "in-use row[" + std::to_string(committed_row % kHalf / kMaxChannelBits) + "][" +
+                                             std::to_string(committed_row % kMaxChannelBits) + "]" + (committed_row >= kHalf ? ".hi" : ".lo");
+  // Its task type: TASK_SCHEME[t], a row [t][j], a committed row's; none for CTRL.
+  const unsigned task = committed_row >= 0 ? unsigned(committed_row) / kMaxChannelBits % kMaxTaskTypes
+                        : offset == kRegCtrl ? kMaxTaskTypes
+                                             : unsigned(task_type_written(offset));
+  const auto index = static_cast<uint16_t>(state_registers_.size());
+  state_registers_.push_back({offset, std::move(name), mask, committed_row});
+  state_index_.emplace(offset, index);
+  state_of_task_[kMaxTaskTypes].push_back(index);
+  if (task == kMaxTaskTypes) {
+    for (unsigned t = 0; t < kMaxTaskTypes; ++t) state_of_task_[t].push_back(index);
+    state_of_task_[kMaxTaskTypes + 1].push_back(index);
+  } else {
+    state_of_task_[task].push_back(index);
+  }
+}
+
+// The registers the state checks read: what the RTL holds of the
+// translator's registers (XOR_VECTOR and MATRIX_ROW where it builds their
+// scheme, rows j < m), then the committed rows in the debug window; and
+// each task type's row j = m (m < 8) of those arrays and of the window,
+// which must read 0 (mask 0): a read whose bound is one too loose gives
+// a held row there.
+void TranslatorScoreboard::list_state_registers(const RtlTranslatorGeometry& g) {
+  add_state_register(kRegCtrl, kCtrlInterleaveEnable);
   const unsigned m = unsigned(g.channel_bits.size());
   const unsigned rows_read = std::min(m + 1, kMaxChannelBits);  // j = m: 0 due
   const auto held = [&](unsigned j) { return j < m ? ~0u : 0u; };
   for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
-    add(kRegTaskScheme + 4 * t, ~0u);
+    add_state_register(kRegTaskScheme + 4 * t, ~0u);
     for (unsigned j = 0; j < rows_read && g.builds(Scheme::kXor); ++j)
-      add(kRegXorVector + 4 * (t * kMaxChannelBits + j), held(j));
+      add_state_register(kRegXorVector + 4 * (t * kMaxChannelBits + j), held(j));
     for (unsigned j = 0; j < rows_read && g.builds(Scheme::kMatrix); ++j) {
-      add(kRegMatrixRowLo + 4 * (t * kMaxChannelBits + j), held(j));
-      add(kRegMatrixRowHi + 4 * (t * kMaxChannelBits + j), held(j));
+      add_state_register(kRegMatrixRowLo + 4 * (t * kMaxChannelBits + j), held(j));
+      add_state_register(kRegMatrixRowHi + 4 * (t * kMaxChannelBits + j), held(j));
     }
   }
   for (unsigned half = 0; half < 2 && g.builds(Scheme::kMatrix); ++half)
     for (unsigned t = 0; t < kMaxTaskTypes; ++t)
       for (unsigned j = 0; j < rows_read; ++j) {
         const int row = int((half * kMaxTaskTypes + t) * kMaxChannelBits + j);
-        add(kMatrixInUseWindow + 4 * uint32_t(row), held(j), row);
+        add_state_register(kMatrixInUseWindow + 4 * uint32_t(row), held(j), row);
       }
 }
 

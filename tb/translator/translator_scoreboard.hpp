@@ -263,6 +263,14 @@ class TranslatorScoreboard {
     uint32_t mask;     // the bits the RTL holds (CTRL: the interleave enable only)
     int committed_row = -1;  // the debug window: t * kMaxChannelBits + j, its high halves kMaxTaskTypes * kMaxChannelBits on
   };
+  // The constructor's parts: the registers the firmware's writes leave, the
+  // coverage groups the geometry has bins for, the ports' toggles at the
+  // configured widths, the registers the state checks read.
+  void take_configured_state(const Config& cfg, const RtlTranslatorGeometry& g);
+  void make_coverage_groups(const RtlTranslatorGeometry& g, uint64_t seed);
+  void make_port_toggles(const Config& cfg, const RtlTranslatorGeometry& g);
+  void list_state_registers(const RtlTranslatorGeometry& g);
+  void add_state_register(uint32_t offset, uint32_t mask, int committed_row = -1);
   uint32_t model_state(const StateRegister& r) const;
   uint32_t read_state(const StateRegister& r) const;  // the model's value; 0 where the RTL holds nothing
   std::string refused_word_name() const;
