@@ -97,20 +97,7 @@ BlockRates bench_tlb(const Config& cfg, const BenchOptions& o) {
     rates.fast.failed = true;
     return rates;
   }
-  rates.pin = in_child_process([&] {
-    Rate pin;
-    TlbRandomRun pin_run;
-    pin_run.transactions = o.pin_transactions;
-    pin_run.reset_per_65536 = 0;
-    const auto t0 = Clock::now();  // elaboration included: it is part of every pin-level run
-    TlbPinCosim cosim(cfg, o.seed);
-    if (!cosim.run_random(pin_run)) {
-      std::fprintf(stderr, "tlb pin-level mode: mismatch\n%s", cosim.scoreboard().first_mismatch()->report().c_str());
-      pin.failed = true;
-    }
-    pin.add(cosim.transactions(), cosim.cycles(), t0);
-    return pin;
-  });
+  rates.pin = pin_level_rate<TlbPinCosim, TlbRandomRun>("tlb", cfg, o.seed, o.pin_transactions);
   return rates;
 }
 

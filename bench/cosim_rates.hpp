@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 
 #include "config/config.hpp"
@@ -52,6 +53,27 @@ bool alternate_rounds(const BenchOptions& o, Fast&& fast, Bare&& bare) {
 // SystemC elaborates once per process: `run` (a pin-level run) goes to a
 // child process of its own, so each block's bench gets a fresh kernel.
 Rate in_child_process(const std::function<Rate()>& run);
+
+// The pin-level mode's rate on `transactions` (elaboration included: it is
+// part of every pin-level run), in a child process; a mismatch is reported
+// on stderr and marks the rate failed.
+template <typename PinCosim, typename RandomRun>
+Rate pin_level_rate(const char* block, const Config& cfg, uint64_t seed, uint64_t transactions) {
+  return in_child_process([&] {
+    Rate pin;
+    RandomRun run;
+    run.transactions = transactions;
+    run.reset_per_65536 = 0;
+    const auto t0 = Clock::now();
+    PinCosim cosim(cfg, seed);
+    if (!cosim.run_random(run)) {
+      std::fprintf(stderr, "%s pin-level mode: mismatch\n%s", block, cosim.scoreboard().first_mismatch()->report().c_str());
+      pin.failed = true;
+    }
+    pin.add(cosim.transactions(), cosim.cycles(), t0);
+    return pin;
+  });
+}
 
 BlockRates bench_translator(const Config& cfg, const BenchOptions& o);
 BlockRates bench_tlb(const Config& cfg, const BenchOptions& o);
