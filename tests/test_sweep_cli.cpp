@@ -3,6 +3,13 @@
 // byte-identical, --resume runs only what is missing, a failing point is
 // recorded with its stderr without stopping the others, and merge refuses
 // a sweep with holes unless told.
+#include <signal.h>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "base/child_process.hpp"
 #include "cli_helpers.hpp"
 
 namespace gpumem::test {
@@ -114,18 +121,81 @@ TEST_F(Cli, SweepRecordsAFailedPointAndNeverReadsAPartialOne) {
   EXPECT_NE(after.out.find("4 points: 1 done, 2 failed, 1 missing\n"), std::string::npos) << after.out;
 }
 
+// gpumem sweep started as an interactive shell starts a command (SIGINT and
+// SIGTERM at their defaults), its stdout and stderr to files in the folder.
+pid_t start_sweep(const fs::path& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{GPUMEM_BINARY, "sweep"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildSetup setup;
+  setup.in = "/dev/null";
+  setup.out = (dir / "out.txt").string();
+  setup.err = (dir / "err.txt").string();
+  setup.folder = dir.string();
+  setup.default_signals = true;
+  return start_child(argv, setup);
+}
+
+// Until `ready` holds, at most 60 s.
+bool wait_until(const std::function<bool()>& ready) {
+  for (int i = 0; i < 6000 && !ready(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return ready();
+}
+
+size_t partial_points(const fs::path& sweep) {
+  std::error_code ec;
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(sweep / "points", ec))
+    n += e.path().filename().string().find(".partial") != std::string::npos;
+  return n;
+}
+
+// The processes that run in `dir` or below it: a sweep's points run in their folders.
+size_t processes_in(const fs::path& dir) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::error_code ec;
+    const std::string cwd = fs::read_symlink(e.path() / "cwd", ec).string();
+    n += !ec && cwd.rfind(dir.string() + "/", 0) == 0;
+  }
+  return n;
+}
+
+// Kills what processes_in(dir) finds: a failed test must not leave endless points running.
+void kill_processes_in(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::error_code ec;
+    const std::string cwd = fs::read_symlink(e.path() / "cwd", ec).string();
+    if (!ec && cwd.rfind(dir.string() + "/", 0) == 0) kill(std::atoi(e.path().filename().c_str()), SIGKILL);
+  }
+}
+
+// Its exit code, or -1 after killing it when it has not ended in `seconds`.
+int exit_within(pid_t pid, double seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return exit_code(status);
+}
+
 // Ctrl-C on a sweep: the finished points stay whole, the running one is
 // killed and its partial folder removed, and --resume runs the rest.
 TEST_F(Cli, SweepInterruptedLeavesFinishedPointsWholeAndNothingPartial) {
   write("base.yaml",
         "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 3000000, stride: 256}\n");
   const std::string spec = write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11, 12, 13, 14, 15]\n").string();
-  // The sweep in the background, SIGINT once its first point is whole.
-  const std::string cmd = "cd '" + dir_.string() + "' && ('" + std::string(GPUMEM_BINARY) + "' sweep s.yaml --jobs 1 > out.txt 2>&1 & " +
-                          "pid=$!; for i in $(seq 600); do ls s.sweep/points 2>/dev/null | grep -qv partial && break; sleep 0.05; done; " +
-                          "kill -INT $pid; wait $pid; echo $? > exit.txt)";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  EXPECT_EQ(slurp(path("exit.txt")), "1\n") << slurp(path("out.txt"));
+  const pid_t pid = start_sweep(dir_, {"s.yaml", "--jobs", "1"});
+  ASSERT_GT(pid, 0);
+  // SIGINT once its first point is whole.
+  ASSERT_TRUE(wait_until([&] { return fs::exists(path("s.sweep/points")) && point_folders(path("s.sweep")).size() > partial_points(path("s.sweep")); }));
+  kill(pid, SIGINT);
+  EXPECT_EQ(wait_child(pid), 1) << slurp(path("out.txt")) << slurp(path("err.txt"));
   EXPECT_NE(slurp(path("out.txt")).find("interrupted  the finished points are whole; gpumem sweep --resume runs the rest"),
             std::string::npos)
       << slurp(path("out.txt"));
@@ -141,6 +211,46 @@ TEST_F(Cli, SweepInterruptedLeavesFinishedPointsWholeAndNothingPartial) {
   EXPECT_NE(status.out.find("8 points: " + std::to_string(whole) + " done, 0 failed, " + std::to_string(8 - whole) + " missing"),
             std::string::npos)
       << status.out;
+}
+
+const char* const kEndlessBase =
+    "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 1000000000, stride: 256}\n";
+
+// The stop does not wait for a running point to end: the sweep's wait for
+// its points ends at the signal.
+TEST_F(Cli, SweepStopsAtOnceWhilePointsRun) {
+  write("base.yaml", kEndlessBase);
+  write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11]\n");
+  const pid_t pid = start_sweep(dir_, {"s.yaml", "--jobs", "2"});
+  ASSERT_GT(pid, 0);
+  // Both points running, and the sweep waiting for them.
+  ASSERT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  kill(pid, SIGTERM);
+  EXPECT_EQ(exit_within(pid, 10), 1) << "not ended 10 s after SIGTERM\n" << slurp(path("out.txt")) << slurp(path("err.txt"));
+  EXPECT_NE(slurp(path("out.txt")).find("0 ran, 0 already whole, 0 failed of 4 points"), std::string::npos) << slurp(path("out.txt"));
+  EXPECT_TRUE(point_folders(path("s.sweep")).empty()) << "partial folders left behind";
+  EXPECT_EQ(processes_in(path("s.sweep")), 0u) << "a point outlived the sweep";
+  kill_processes_in(path("s.sweep"));
+}
+
+// A second signal while the sweep stops ends gpumem at once, as any command
+// (docs/reliability.md), and its running points with it.
+TEST_F(Cli, SweepEndsAtOnceOnASecondSignalAndItsPointsWithIt) {
+  write("base.yaml", kEndlessBase);
+  write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11]\n");
+  const pid_t pid = start_sweep(dir_, {"s.yaml", "--jobs", "2"});
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  kill(pid, SIGINT);
+  kill(pid, SIGTERM);
+  EXPECT_EQ(exit_within(pid, 10), 128 + SIGTERM) << slurp(path("out.txt")) << slurp(path("err.txt"));
+  EXPECT_NE(slurp(path("err.txt")).find("gpumem: interrupted by SIGTERM"), std::string::npos) << slurp(path("err.txt"));
+  EXPECT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 0; })) << "a point outlived gpumem";
+  kill_processes_in(path("s.sweep"));
+  // What it left is not an output: status counts every point missing.
+  EXPECT_NE(run({"sweep", "status", path("s.yaml").string()}).out.find("4 points: 0 done, 0 failed, 4 missing"), std::string::npos);
 }
 
 // A soak over seeds reports coverage as one run would: merge adds every

@@ -18,6 +18,7 @@
 #include "base/child_process.hpp"
 #include "base/input_file.hpp"
 #include "base/output_file.hpp"
+#include "base/stop_request.hpp"
 
 namespace gpumem::sweep {
 
@@ -25,31 +26,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void on_stop(int signal) { g_stop = signal; }
-
-// SIGINT and SIGTERM stop the sweep: no new point starts, the running ones
-// are killed and their folders removed. The points run in process groups of
-// their own, so a Ctrl-C at the terminal reaches only the sweep.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction a {};
-    a.sa_handler = on_stop;
-    sigemptyset(&a.sa_mask);
-    sigaction(SIGINT, &a, &old_int_);
-    sigaction(SIGTERM, &a, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 // The last n lines of a text, trailing newlines dropped.
 std::string last_lines(const std::string& text, size_t n) {
@@ -183,7 +159,9 @@ class PointProcesses {
     setup.out = fs::absolute(folder + "/log.txt").string();
     setup.err = fs::absolute(folder + "/stderr.txt").string();
     setup.folder = folder;
-    setup.own_group = setup.default_signals = true;
+    // A group of its own, so that a Ctrl-C at the terminal reaches only the
+    // sweep; killed whole if gpumem ends on a second signal.
+    setup.own_group = setup.default_signals = setup.killed_with_gpumem = true;
     const pid_t pid = start_child(argv, setup);
     if (pid < 0) throw std::runtime_error(std::string("cannot start a point: ") + std::strerror(errno));
     running_[pid] = {k, attempt, folder};
@@ -201,6 +179,7 @@ class PointProcesses {
       if (pid < 0) return false;
       const auto it = running_.find(pid);
       if (it == running_.end()) continue;
+      remove_child_group(pid);  // start_child added it: its pgid may be reused now
       r = it->second;
       running_.erase(it);
       return true;
@@ -228,7 +207,10 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     queue.emplace_back(k, 1);
   }
   const size_t total = queue.size();
-  StopSignals signals;
+  // SIGINT and SIGTERM stop the sweep: no new point starts, the running ones
+  // are killed and their folders removed; a wait for a point ends at the
+  // signal. A second signal ends gpumem at once (cli/stop_on_signal.cpp).
+  const StopIsChecked checked(StopIsChecked::Waits::kInterrupted);
   PointProcesses running(spec, o.gpumem);
   const auto t0 = Clock::now();
   size_t finished = 0;
@@ -247,7 +229,7 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
 
   auto finish = [&](const Running& r, int status) {
     const Point& p = points[r.point];
-    if (g_stop) {  // a point that ends after the stop may have been cut short
+    if (stop_requested()) {  // a point that ends after the stop may have been cut short
       fs::remove_all(r.folder);
       return;
     }
@@ -270,12 +252,12 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
 
   show();
   while (!queue.empty() || !running.empty()) {
-    while (!g_stop && !queue.empty() && running.size() < std::max(1u, o.jobs)) {
+    while (!stop_requested() && !queue.empty() && running.size() < std::max(1u, o.jobs)) {
       const auto [k, attempt] = queue.front();
       queue.pop_front();
       running.start(points[k], k, attempt);
     }
-    if (g_stop) {
+    if (stop_requested()) {
       running.kill_all();
       queue.clear();
     }
@@ -289,7 +271,7 @@ RunSummary run_points(const SweepSpec& spec, const std::vector<Point>& points, c
     show();
   }
   if (o.progress) *o.progress << "\n";
-  summary.interrupted = g_stop != 0;
+  summary.interrupted = stop_requested() != 0;
   return summary;
 }
 

@@ -11,14 +11,38 @@ volatile std::sig_atomic_t detail::stop_signal = 0;
 
 namespace {
 volatile std::sig_atomic_t g_checked = 0;
-volatile std::sig_atomic_t g_child_groups[8] = {};  // 0: a free slot
+volatile std::sig_atomic_t g_child_groups[kMaxChildGroups] = {};  // 0: a free slot
 }  // namespace
 
 void request_stop(int signal) { detail::stop_signal = signal; }
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal"; }
 
-StopIsChecked::StopIsChecked() { g_checked = g_checked + 1; }
-StopIsChecked::~StopIsChecked() { g_checked = g_checked - 1; }
+namespace {
+constexpr int kStopSignals[2] = {SIGINT, SIGTERM};
+
+// The handler now installed for kStopSignals[k], with SA_RESTART as `restart`
+// (0 or SA_RESTART); what it was. A signal at its default or ignored keeps it.
+int set_restart(int k, int restart) {
+  struct sigaction now {};
+  sigaction(kStopSignals[k], nullptr, &now);
+  if (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN) return restart;
+  const int before = now.sa_flags & SA_RESTART;
+  now.sa_flags = (now.sa_flags & ~SA_RESTART) | restart;
+  sigaction(kStopSignals[k], &now, nullptr);
+  return before;
+}
+}  // namespace
+
+StopIsChecked::StopIsChecked(Waits waits) : interrupts_waits_(waits == Waits::kInterrupted) {
+  g_checked = g_checked + 1;
+  if (interrupts_waits_)
+    for (int k = 0; k < 2; ++k) restart_flags_[k] = set_restart(k, 0);
+}
+StopIsChecked::~StopIsChecked() {
+  if (interrupts_waits_)
+    for (int k = 0; k < 2; ++k) set_restart(k, restart_flags_[k]);
+  g_checked = g_checked - 1;
+}
 bool stop_is_checked() { return g_checked > 0; }
 
 void die_with_parent(int parent_pid) {

@@ -29,14 +29,22 @@ const char* signal_name(int signal);
 // While one is alive, some loop reads stop_requested() often enough to end
 // cleanly at its next step, so a signal handler may only set the flag. With
 // none alive, nothing would read it, and the handler exits at once
-// (cli/stop_on_signal.cpp). Not nested across threads: made and destroyed
-// on the thread that runs the loop.
+// (cli/stop_on_signal.cpp); so it does on a second signal. Not nested across
+// threads: made and destroyed on the thread that runs the loop.
 class StopIsChecked {
  public:
-  StopIsChecked();
+  // kRestarted: a call the signal interrupts goes on (a trace's read).
+  // kInterrupted: it fails with EINTR, for a loop that blocks in a wait
+  // (gpumem sweep's for its points) and must see the stop at once.
+  enum class Waits { kRestarted, kInterrupted };
+  explicit StopIsChecked(Waits waits = Waits::kRestarted);
   ~StopIsChecked();
   StopIsChecked(const StopIsChecked&) = delete;
   StopIsChecked& operator=(const StopIsChecked&) = delete;
+
+ private:
+  bool interrupts_waits_;
+  int restart_flags_[2] = {};  // SIGINT's and SIGTERM's SA_RESTART before
 };
 bool stop_is_checked();  // async-signal-safe
 
@@ -50,7 +58,9 @@ void die_with_parent(int parent_pid);
 // verilator, make, the compiler), registered while it runs, so that a
 // process ending on a signal takes the whole tree with it: the handler
 // (cli/stop_on_signal.cpp) calls kill_child_groups, which reaches the
-// grandchildren that die_with_parent would leave running. At most 8 at once.
+// grandchildren that die_with_parent would leave running. At most
+// kMaxChildGroups at once (a verilation's, or gpumem sweep's points).
+constexpr int kMaxChildGroups = 1024;
 void add_child_group(int pgid);
 void remove_child_group(int pgid);
 void kill_child_groups();  // SIGKILL to each group; async-signal-safe
