@@ -378,8 +378,8 @@ TEST(Config, DefaultConfigMeansWhatItSays) {
   EXPECT_EQ(c.task_mapping(1)->xor_vectors, (std::vector<uint32_t>{0x11, 0x22, 0x44, 0x88}));
   ASSERT_TRUE(c.has_mmu());
   EXPECT_EQ(c.translator.position, TranslatorPosition::kAfterMmu);
-  EXPECT_EQ(c.mmu.tlb_entries, 64u);
-  EXPECT_EQ(c.mmu.replacement, Replacement::kPlru);
+  EXPECT_EQ(c.mmu.tlb.entries, 64u);
+  EXPECT_EQ(c.mmu.tlb.replacement, Replacement::kPlru);
   ASSERT_EQ(c.address_space.applications.size(), 3u);
   EXPECT_EQ(c.address_space.application(2)->name, "graph");
   ASSERT_EQ(c.workload.size(), 4u);

@@ -443,7 +443,7 @@ TEST(TlbCosim, FlopsStartFromTheSeedsRandomValues) {
 }
 
 TEST(TlbCosim, MismatchReportNamesEverything) {
-  TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
+  TlbScoreboard sb(TlbParams{{64, 4, Replacement::kPlru}, PageGeometry{}}, 40, 42);
   TlbPins p;
   p.req_valid = true;
   p.req_va = 0x12'3456'7890;
@@ -467,7 +467,7 @@ TEST(TlbCosim, MismatchReportNamesEverything) {
 TEST(TlbCosim, MismatchReportShowsEveryFieldThatDiffers) {
   // The RTL's `rtl` answer to one operation: "agreed", or the report.
   auto answered = [](bool fill, TlbResponse rtl, TlbResponse* model = nullptr) {
-    TlbScoreboard sb(TlbParams{64, 4, Replacement::kPlru, PageGeometry{}}, 40, 42);
+    TlbScoreboard sb(TlbParams{{64, 4, Replacement::kPlru}, PageGeometry{}}, 40, 42);
     TlbPins p;
     p.req_valid = true;
     p.req_fill = fill;

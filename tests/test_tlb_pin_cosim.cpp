@@ -124,7 +124,7 @@ TEST(TlbPinCosim, OneRunPerProcess) { one_run_per_process<TlbBlock>(); }
 
 TEST(TlbPinCosim, RefusesAGeometryTheRtlWasNotBuiltFor) {
   Config cfg = default_config();
-  cfg.mmu.tlb_entries = 32;
+  cfg.mmu.tlb.entries = 32;
   try {
     TlbPinCosim cosim(cfg, 1);
     FAIL() << "no exception";

@@ -10,14 +10,22 @@
 
 namespace gpumem {
 
-// What is wrong with `entries` entries in sets of `ways` ways under
-// `replacement`; "" when nothing is.
-inline std::string tlb_geometry_problem(unsigned entries, unsigned ways, Replacement replacement) {
-  if (ways == 0 || ways > entries || entries % ways != 0)
-    return std::to_string(ways) + " ways do not divide " + std::to_string(entries) + " entries";
-  if (!is_pow2(entries / ways)) return "entries / ways = " + std::to_string(entries / ways) + " sets: must be a power of two";
-  if (replacement == Replacement::kPlru && !is_pow2(ways)) return "tree-PLRU needs a power-of-two number of ways";
-  return "";
-}
+// A TLB's entries in sets of `ways` ways under `replacement`: what the
+// config's mmu.tlb gives (these are its defaults), the model's Tlb sizes
+// itself by and the RTL is built with.
+struct TlbGeometry {
+  unsigned entries = 32;
+  unsigned ways = 4;  // == entries: fully associative
+  Replacement replacement = Replacement::kLru;
+
+  // What is wrong with it; "" when nothing is.
+  std::string problem() const {
+    if (ways == 0 || ways > entries || entries % ways != 0)
+      return std::to_string(ways) + " ways do not divide " + std::to_string(entries) + " entries";
+    if (!is_pow2(entries / ways)) return "entries / ways = " + std::to_string(entries / ways) + " sets: must be a power of two";
+    if (replacement == Replacement::kPlru && !is_pow2(ways)) return "tree-PLRU needs a power-of-two number of ways";
+    return "";
+  }
+};
 
 }  // namespace gpumem

@@ -12,23 +12,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/l1_params.hpp"
 #include "base/types.hpp"
 #include "payload/how.hpp"
 
 namespace gpumem {
 
-// An L1's geometry (docs/config-reference.md, `l1`).
-struct L1Params {
-  uint64_t size_bytes = 32768;
-  unsigned line_bytes = 128;
-  unsigned ways = 4;
-  unsigned mshrs = 32;       // line fills outstanding at once
-  unsigned hit_latency = 2;  // cycles from issue to data on a hit, and to a miss's fill going out
-  L1Allocate allocate = L1Allocate::kOnMiss;  // the L1's shell places a missed line at the miss or at its fill (at only)
-
-  unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
-  unsigned sets() const { return lines() / ways; }
-};
 
 struct L1Stats {
   uint64_t reads = 0, hits = 0, misses = 0, mshr_merges = 0;

@@ -26,7 +26,7 @@ L1CacheTlm::L1CacheTlm(sc_core::sc_module_name name, const L1UnitParams& params,
   queue_entries_ = params.queue_entries;
   target.register_b_transport(this, &L1CacheTlm::b_transport);
   target.register_transport_dbg(this, &L1CacheTlm::transport_dbg);
-  switch (params.prefetcher) {
+  switch (params.kind) {
     case PrefetchKind::kNone: break;
     case PrefetchKind::kStride:
       prefetcher_ = std::make_unique<StridePrefetcher>(params.stride, params.l1.line_bytes, params.page_bytes);

@@ -9,9 +9,14 @@
 
 #include "base/channel_layout.hpp"
 #include "base/dram_spec.hpp"
+#include "base/frontend_options.hpp"
 #include "base/types.hpp"
 #include "base/address_space_spec.hpp"
+#include "base/l1_params.hpp"
+#include "base/mmu_timing.hpp"
 #include "base/page_geometry.hpp"
+#include "base/prefetch_params.hpp"
+#include "base/tlb_geometry.hpp"
 #include "base/task_mapping.hpp"
 #include "base/workload_spec.hpp"
 
@@ -33,11 +38,8 @@ struct MmuConfig {
   // address space the list holds the small and the large page size.
   std::vector<uint64_t> page_sizes{4096, 65536};
   NestedPlacement nested_placement = NestedPlacement::kTail;
-  unsigned tlb_entries = 32;
-  unsigned tlb_ways = 4;  // == tlb_entries: fully associative
-  Replacement replacement = Replacement::kLru;
-  unsigned tlb_hit_cycles = 1;     // once per request (the retry after a fill is not charged again)
-  unsigned walk_level_cycles = 1;  // per page-table level, on top of the memory read
+  TlbGeometry tlb;
+  MmuTiming timing;
   uint64_t smallest_page() const;
   uint64_t largest_page() const;
   PageGeometry geometry() const;
@@ -77,60 +79,24 @@ struct StatsConfig {
 // traces become each SM's ordered L1 request sequence (`gpumem trace order`,
 // `gpumem run --threads`). docs/frontend.md explains each parameter.
 
-struct FrontendConfig {
-  unsigned num_sms = 16;
-  unsigned blocks_per_sm = 8;     // resident blocks per SM at once
-  unsigned warps_per_block = 8;   // unless a kernel gives its own
-  unsigned line_bytes = 128;      // cache line: only accesses to one line coalesce
-  unsigned mshr_entries = 32;     // per SM: no issue while this many requests are outstanding
-  unsigned latency_min = 20;      // M of the ordering latency T = M + |N(0, sigma)|, in issue slots
-  double latency_sigma = 8;
-  uint64_t seed = 1;              // of the latency generator
-  bool strided_requests = true;   // equally spaced warp instructions go out as one strided request (CN104199782B)
-  uint64_t max_queued = 65536;    // gpumem run: requests ordered but not yet issued, over all SMs, at most
-  IssueTiming issue_timing = IssueTiming::kOrdering;
+struct FrontendConfig : FrontendOptions {  // base/frontend_options.hpp
   int issue_timing_line = 0;      // where issue_timing was set (0: not set)
-  WarpScheduler scheduler = WarpScheduler::kLrr;
   int scheduler_line = 0;         // where scheduler was set (0: not set)
-  uint64_t max_records_in_memory = 262144;  // resident blocks' per-thread records kept in memory; the rest spill to a file
   int line = 0;                   // where the section was declared (0: absent, all defaults)
 };
 
 // The L1 data cache of each SM (docs/cache.md): between the SM and
 // the MMU, so it holds virtual addresses tagged with their process.
 // Write-through, no write-allocate; invalidated at every kernel launch.
-struct L1Config {
+struct L1Config : L1Params {  // its line_bytes frontend.line_bytes unless the section sets it
   bool present = false;        // an l1 section was given: every SM has one
-  uint64_t size_bytes = 32768;
-  unsigned line_bytes = 0;     // 0: frontend.line_bytes
-  unsigned ways = 4;
-  unsigned mshrs = 32;         // line fills outstanding at once
-  unsigned hit_latency = 2;    // cycles from issue to data on a hit, and to a miss's fill going out
-  L1Allocate allocate = L1Allocate::kOnMiss;
   int line = 0;
   int allocate_line = 0;       // where allocate was set (0: not set)
-
-  unsigned lines() const { return static_cast<unsigned>(size_bytes / line_bytes); }
-  unsigned sets() const { return lines() / ways; }
 };
 
-// The stride baseline's parameters (docs/prefetch.md, "Stride prefetcher").
-struct StrideConfig {
-  unsigned table_entries = 64;  // streams (PC and warp) tracked, LRU
-  unsigned degree = 2;          // lines prefetched per trigger
-  unsigned distance = 8;        // strides ahead of the read
-  unsigned confidence = 2;      // the same stride seen this many times in a row before prefetching
-};
-
-// The prefetch unit beside each SM's L1 (CN109461113A; docs/prefetch.md).
-
-struct PrefetchConfig {
-  PrefetchKind kind = PrefetchKind::kNone;
-  unsigned queue_entries = 32;  // prefetches generated and not yet back; a new one past this is dropped
-  PrefetchFill fill = PrefetchFill::kL1;
-  unsigned buffer_lines = 32;   // fill: buffer: the prefetch buffer's lines (fully associative, LRU)
-  unsigned edge_window = 0;     // bfs: edgelist lines asked for ahead of the warp's edge reads; 0: a range's all at once
-  StrideConfig stride;
+// The prefetch unit beside each SM's L1 (base/prefetch_params.hpp), and the
+// BFS classifier's ranges.
+struct PrefetchConfig : PrefetchUnitParams {
   // The classifier's four ranges [base, end) (worklist, vertexlist,
   // edgelist, visitedlist), the driver writes them to PF_RANGE_* and
   // enables them in PF_CTRL; absent: the classifier stays off.

@@ -210,17 +210,17 @@ void read_mmu(const Reader& r, const YAML::Node& n, MmuConfig& m) {
       .key("tlb",
            [&](const YAML::Node& t, const std::string& key) {
              Section(r, t, key)
-                 .uint("entries", m.tlb_entries, 1, 1u << 16)
-                 .uint("ways", m.tlb_ways, 1, 1u << 16)
-                 .choice_of("replacement", "replacement", m.replacement, {{"lru", Replacement::kLru}, {"plru", Replacement::kPlru}})
-                 .uint("hit_cycles", m.tlb_hit_cycles, 0, 1u << 20)
+                 .uint("entries", m.tlb.entries, 1, 1u << 16)
+                 .uint("ways", m.tlb.ways, 1, 1u << 16)
+                 .choice_of("replacement", "replacement", m.tlb.replacement, {{"lru", Replacement::kLru}, {"plru", Replacement::kPlru}})
+                 .uint("hit_cycles", m.timing.tlb_hit_cycles, 0, 1u << 20)
                  .then([&] {
-                   if (const std::string why = tlb_geometry_problem(m.tlb_entries, m.tlb_ways, m.replacement); !why.empty())
+                   if (const std::string why = m.tlb.problem(); !why.empty())
                      r.fail(t["ways"] ? t["ways"] : t, "mmu.tlb.ways", why);
                  })
                  .read();
            })
-      .uint("walk_level_cycles", m.walk_level_cycles, 0, 1u << 20)
+      .uint("walk_level_cycles", m.timing.walk_level_cycles, 0, 1u << 20)
       .read();
 }
 

@@ -5,6 +5,7 @@
 #include <bitset>
 #include <cstdint>
 
+#include "base/frontend_options.hpp"
 #include "base/types.hpp"
 
 namespace gpumem {
@@ -21,20 +22,7 @@ struct RequestLimits {
 
 // The GPU core model of a per-thread trace: scheduling, coalescing and
 // ordering (L1SequenceGenerator), and each SM's issue (SmArrayTlm).
-struct FrontendParams {
-  unsigned num_sms = 16;
-  unsigned blocks_per_sm = 8;     // resident blocks per SM at once
-  unsigned warps_per_block = 8;   // unless a kernel gives its own
-  unsigned line_bytes = 128;      // only accesses to one line coalesce
-  unsigned mshr_entries = 32;     // per SM: no issue while this many requests are outstanding
-  unsigned latency_min = 20;      // M of the ordering latency T = M + |N(0, sigma)|, in ticks
-  double latency_sigma = 8;
-  uint64_t seed = 1;              // of the latency generators
-  bool strided_requests = true;   // equally spaced warp instructions go out as one strided request
-  uint64_t max_queued = 65536;    // requests ordered but not yet issued, over all SMs, at most
-  IssueTiming issue_timing = IssueTiming::kOrdering;
-  WarpScheduler scheduler = WarpScheduler::kLrr;  // simulation.timing: at only
-  uint64_t max_records_in_memory = 262144;  // resident blocks' records kept in memory; the rest spill to a file
+struct FrontendParams : FrontendOptions {  // the frontend section's (base/frontend_options.hpp)
   uint64_t quantum_cycles = 10000;          // the SMs' temporal-decoupling quantum (lt)
   TimingMode timing = TimingMode::kLt;      // at: the SMs issue when the memory's answers let them
   RequestLimits limits;                     // what the trace's records and kernels are checked against

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/mmu_timing.hpp"
 #include "mmu/page_table.hpp"
 #include "mmu/tlb.hpp"
 
@@ -14,13 +15,12 @@ namespace gpumem {
 
 // What the MMU is elaborated with (params/block_params.hpp fills it from the
 // config): its TLB, and the VA width its page tables cover.
-struct MmuParams {
+// The TLM shell's timing (base/mmu_timing.hpp), the TLB, the VA width, and
+// whether the MMU sets the task type from the PTE (the translator after it)
+// or leaves the one before.
+struct MmuParams : MmuTiming {
   TlbParams tlb;
   unsigned va_bits = 32;
-  // The TLM shell's timing, in cycles, and whether the MMU sets the task
-  // type from the PTE (the translator after it) or leaves the one before.
-  unsigned tlb_hit_cycles = 1;
-  unsigned walk_level_cycles = 1;
   bool sets_task_type = true;
 };
 

@@ -13,7 +13,7 @@ namespace {
 // Validated before any member is sized, so a bad config never allocates.
 unsigned checked_sets(const TlbParams& c) {
   const std::string n = "TLB: ";
-  if (const std::string why = tlb_geometry_problem(c.entries, c.ways, c.replacement); !why.empty())
+  if (const std::string why = c.problem(); !why.empty())
     throw std::invalid_argument(n + why);
   const unsigned sets = c.entries / c.ways;
   if (c.geometry.small_bits < 2 || c.geometry.small_bits >= c.geometry.large_bits || c.geometry.large_bits >= 64)

@@ -73,6 +73,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/tlb_geometry.hpp"
 #include "base/types.hpp"
 #include "mmu/pte.hpp"
 #include "payload/tlb_entry.hpp"
@@ -80,10 +81,8 @@
 
 namespace gpumem {
 
-struct TlbParams {
-  unsigned entries = 32;
-  unsigned ways = 4;  // == entries: fully associative
-  Replacement replacement = Replacement::kLru;
+// Its entries, ways and replacement (base/tlb_geometry.hpp), and the pages it maps.
+struct TlbParams : TlbGeometry {
   PageGeometry geometry;
 };
 

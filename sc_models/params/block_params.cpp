@@ -17,9 +17,7 @@ TranslatorParams translator_params(const Config& cfg) {
 
 TlbParams tlb_params(const Config& cfg) {
   TlbParams t;
-  t.entries = cfg.mmu.tlb_entries;
-  t.ways = cfg.mmu.tlb_ways;
-  t.replacement = cfg.mmu.replacement;
+  static_cast<TlbGeometry&>(t) = cfg.mmu.tlb;
   t.geometry = cfg.mmu.geometry();
   return t;
 }
@@ -28,8 +26,7 @@ MmuParams mmu_params(const Config& cfg) {
   MmuParams m;
   m.tlb = tlb_params(cfg);
   m.va_bits = cfg.address_space.va_bits;
-  m.tlb_hit_cycles = cfg.mmu.tlb_hit_cycles;
-  m.walk_level_cycles = cfg.mmu.walk_level_cycles;
+  static_cast<MmuTiming&>(m) = cfg.mmu.timing;
   m.sets_task_type = cfg.translator.position == TranslatorPosition::kAfterMmu;
   return m;
 }
@@ -57,29 +54,12 @@ ChannelParams channel_params(const Config& cfg) {
   return p;
 }
 
-L1Params l1_params(const Config& cfg) {
-  L1Params p;
-  p.size_bytes = cfg.l1.size_bytes;
-  p.line_bytes = cfg.l1.line_bytes;
-  p.ways = cfg.l1.ways;
-  p.mshrs = cfg.l1.mshrs;
-  p.hit_latency = cfg.l1.hit_latency;
-  p.allocate = cfg.l1.allocate;
-  return p;
-}
+L1Params l1_params(const Config& cfg) { return cfg.l1; }
 
 L1UnitParams l1_unit_params(const Config& cfg) {
   L1UnitParams p;
+  static_cast<PrefetchUnitParams&>(p) = cfg.prefetch;
   p.l1 = l1_params(cfg);
-  p.prefetcher = cfg.prefetch.kind;
-  p.queue_entries = cfg.prefetch.queue_entries;
-  p.fill = cfg.prefetch.fill;
-  p.buffer_lines = cfg.prefetch.buffer_lines;
-  p.edge_window = cfg.prefetch.edge_window;
-  p.stride.table_entries = cfg.prefetch.stride.table_entries;
-  p.stride.degree = cfg.prefetch.stride.degree;
-  p.stride.distance = cfg.prefetch.stride.distance;
-  p.stride.confidence = cfg.prefetch.stride.confidence;
   p.page_bytes = cfg.mmu.smallest_page();
   return p;
 }

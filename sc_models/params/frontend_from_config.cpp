@@ -15,21 +15,8 @@ RequestLimits request_limits(const Config& cfg) {
 }
 
 FrontendParams frontend_params(const Config& cfg) {
-  const FrontendConfig& fe = cfg.frontend;
   FrontendParams p;
-  p.num_sms = fe.num_sms;
-  p.blocks_per_sm = fe.blocks_per_sm;
-  p.warps_per_block = fe.warps_per_block;
-  p.line_bytes = fe.line_bytes;
-  p.mshr_entries = fe.mshr_entries;
-  p.latency_min = fe.latency_min;
-  p.latency_sigma = fe.latency_sigma;
-  p.seed = fe.seed;
-  p.strided_requests = fe.strided_requests;
-  p.max_queued = fe.max_queued;
-  p.issue_timing = fe.issue_timing;
-  p.scheduler = fe.scheduler;
-  p.max_records_in_memory = fe.max_records_in_memory;
+  static_cast<FrontendOptions&>(p) = cfg.frontend;
   p.quantum_cycles = cfg.simulation.quantum_cycles;
   p.timing = cfg.simulation.timing;
   p.limits = request_limits(cfg);

@@ -12,17 +12,11 @@
 #include <list>
 #include <unordered_map>
 
+#include "base/prefetch_params.hpp"
 #include "prefetch/prefetcher.hpp"
 
 namespace gpumem {
 
-// docs/config-reference.md, `prefetch.stride`.
-struct StrideParams {
-  unsigned table_entries = 64;  // streams (PC and warp) tracked, LRU
-  unsigned degree = 2;          // lines prefetched per trigger
-  unsigned distance = 8;        // strides ahead of the read
-  unsigned confidence = 2;      // the same stride seen this many times in a row before prefetching
-};
 
 class StridePrefetcher : public Prefetcher {
  public:

@@ -16,8 +16,8 @@ unsigned index_bits(unsigned n) {  // $clog2(n), at least 1, as the RTL's SetBit
 
 RtlTlbGeometry tlb_geometry_of_config(const Config& cfg) {
   const PageGeometry geo = cfg.mmu.geometry();
-  return {"runtime",        cfg.address_space.va_bits, geo.small_bits, geo.large_bits, cfg.mmu.tlb_entries,
-          cfg.mmu.tlb_ways, cfg.mmu.replacement == Replacement::kPlru, geo.placement == NestedPlacement::kTail};
+  return {"runtime",        cfg.address_space.va_bits, geo.small_bits, geo.large_bits, cfg.mmu.tlb.entries,
+          cfg.mmu.tlb.ways, cfg.mmu.tlb.replacement == Replacement::kPlru, geo.placement == NestedPlacement::kTail};
 }
 
 std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl) {
@@ -31,11 +31,11 @@ std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl
   differ("VA bits", "address_space.va_bits", cfg.address_space.va_bits, "VA_BITS", rtl.va_bits);
   differ("small page", "mmu.page_sizes[0]", geo.small_bytes(), "2^SMALL_BITS", uint64_t{1} << rtl.small_bits);
   differ("large page", "mmu.page_sizes[1]", geo.large_bytes(), "2^LARGE_BITS", uint64_t{1} << rtl.large_bits);
-  differ("entries", "mmu.tlb.entries", cfg.mmu.tlb_entries, "ENTRIES", rtl.entries);
-  differ("ways", "mmu.tlb.ways", cfg.mmu.tlb_ways, "WAYS", rtl.ways);
-  const bool plru = cfg.mmu.replacement == Replacement::kPlru;
+  differ("entries", "mmu.tlb.entries", cfg.mmu.tlb.entries, "ENTRIES", rtl.entries);
+  differ("ways", "mmu.tlb.ways", cfg.mmu.tlb.ways, "WAYS", rtl.ways);
+  const bool plru = cfg.mmu.tlb.replacement == Replacement::kPlru;
   if (plru != rtl.plru)
-    s << "replacement: config mmu.tlb.replacement = " << replacement_name(cfg.mmu.replacement) << ", RTL PLRU = " << rtl.plru
+    s << "replacement: config mmu.tlb.replacement = " << replacement_name(cfg.mmu.tlb.replacement) << ", RTL PLRU = " << rtl.plru
       << "\n";
   const bool tail = geo.placement == NestedPlacement::kTail;
   if (tail != rtl.nested_tail)

@@ -108,7 +108,7 @@ void TlbBlock::print_counts(std::ostream& out, const TlbScoreboard& sb, const Tl
 }
 
 std::string TlbBlock::wave_layout(const Config& cfg) {
-  return cfg.mmu.replacement == Replacement::kLru ? "tlb-lru.gtkw" : "tlb.gtkw";
+  return cfg.mmu.tlb.replacement == Replacement::kLru ? "tlb-lru.gtkw" : "tlb.gtkw";
 }
 
 }  // namespace gpumem::tb

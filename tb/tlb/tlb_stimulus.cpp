@@ -173,7 +173,7 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
     app.regions.push_back(nested);
   }
   TlbPageTables t;
-  add_size_aliases(app.regions, geo, va_bits, base.mmu.tlb_entries / base.mmu.tlb_ways, rng, t.aliases);
+  add_size_aliases(app.regions, geo, va_bits, base.mmu.tlb.entries / base.mmu.tlb.ways, rng, t.aliases);
   as.applications.push_back(app);
   as.present = true;
 
@@ -298,7 +298,7 @@ TlbStimulus::TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& r
       geo_(cfg.mmu.geometry()),
       walker_(tables_.images[0].layout, geo_),
       leaf_level_reads_(tables_.images[0].layout.levels()),
-      walk_level_cycles_(cfg.mmu.walk_level_cycles),
+      walk_level_cycles_(cfg.mmu.timing.walk_level_cycles),
       source_(std::make_unique<VaSource>(tables_, geo_, cfg.address_space.va_bits,
                                          tlb_tag_bits(tlb_params(cfg), cfg.address_space.va_bits))),
       walked_(std::make_unique<WalkMemo>()),
