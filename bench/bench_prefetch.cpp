@@ -16,10 +16,10 @@
 
 #include "cli/compare_prefetch.hpp"
 #include "config/config.hpp"
-#include "frontend/bfs_trace.hpp"
-#include "frontend/graph.hpp"
-#include "frontend/placement.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/bfs_trace.hpp"
+#include "sources/graph.hpp"
+#include "sources/placement.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "params/frontend_from_config.hpp"
 
 namespace {

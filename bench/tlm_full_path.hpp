@@ -17,7 +17,7 @@
 #include "driver/address_space.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 #include "params/block_params.hpp"
 #include "params/frontend_from_config.hpp"
 #include "stats/run_statistics.hpp"

@@ -9,7 +9,7 @@
 
 #include "base/input_error.hpp"
 #include "base/stop_request.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "stats/report.hpp"
 #include "stats/run_statistics.hpp"
 #include "system/simulation.hpp"

@@ -22,7 +22,7 @@
 #include "config/config.hpp"
 #include "explorer/explore.hpp"
 #include "frontend/ordered_requests.hpp"
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 #include "output_paths.hpp"
 #include "params/frontend_from_config.hpp"
 #include "plot_runner.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "base/stop_request.hpp"
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem::cli {

@@ -8,7 +8,7 @@
 #include "base/output_file.hpp"
 #include "config/config.hpp"
 #include "frontend/l1_sequence.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "output_paths.hpp"
 #include "params/frontend_from_config.hpp"
 #include "validators.hpp"

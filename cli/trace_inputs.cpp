@@ -1,7 +1,7 @@
 #include "trace_inputs.hpp"
 
-#include "frontend/thread_trace_io.hpp"
-#include "frontend/trace_reader.hpp"
+#include "sources/thread_trace_io.hpp"
+#include "sources/trace_reader.hpp"
 #include "params/frontend_from_config.hpp"
 #include "validators.hpp"
 

@@ -3,15 +3,15 @@
 // with --trace-format, another simulator's; --threads, a per-thread trace,
 // gpumem's or, with --threads-format, Accel-Sim's; and the importers'
 // options. Each reader checks that its file is its kind of trace
-// (frontend/trace_kind.hpp).
+// (sources/trace_kind.hpp).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 
 #include "config/config.hpp"
-#include "frontend/thread_trace.hpp"
-#include "frontend/trace_import.hpp"
+#include "sources/thread_trace.hpp"
+#include "sources/trace_import.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem::cli {

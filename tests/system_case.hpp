@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
 #include "payload/completion.hpp"
 
 namespace gpumem::test {

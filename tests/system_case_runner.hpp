@@ -14,7 +14,7 @@
 
 #include "base/input_error.hpp"
 #include "config/config.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "system/simulation.hpp"
 #include "system_case.hpp"
 

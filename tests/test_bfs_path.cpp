@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "base/hex.hpp"
-#include "frontend/bfs_trace.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/bfs_trace.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "params/frontend_from_config.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"

@@ -15,7 +15,7 @@
 #include "frontend/ordered_requests.hpp"
 #include "frontend/record_store.hpp"
 #include "frontend/sm_issue_order.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 

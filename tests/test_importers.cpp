@@ -12,10 +12,10 @@
 
 #include "base/input_error.hpp"
 #include "frontend/l1_sequence.hpp"
-#include "frontend/thread_trace_io.hpp"
-#include "frontend/trace_import.hpp"
-#include "frontend/trace_kind.hpp"
-#include "frontend/trace_reader.hpp"
+#include "sources/thread_trace_io.hpp"
+#include "sources/trace_import.hpp"
+#include "sources/trace_kind.hpp"
+#include "sources/trace_reader.hpp"
 #include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 

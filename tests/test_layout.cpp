@@ -224,8 +224,8 @@ TEST_F(Layout, ThePictureInTheDocsDrawsTheLinkGraphAsBuilt) {
 const std::map<std::string, int> kFloors{
     {"base", 0},
     {"config", 1},   {"payload", 1},    {"metrics", 1},  {"prefetch", 1},
-    {"mmu", 2},      {"translator", 2}, {"channel", 2},  {"frontend", 2},
-    {"regs", 3},
+    {"mmu", 2},      {"translator", 2}, {"channel", 2},  {"sources", 2},
+    {"regs", 3},     {"frontend", 3},
     {"router", 4},   {"driver", 4},     {"cache", 4},
     {"params", 5},
     {"explorer", 6}, {"stats", 6},

@@ -11,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 

@@ -14,7 +14,7 @@
 #include "params/frontend_from_config.hpp"
 #include "driver/tlm_driver.hpp"
 #include "frontend/trace_player.hpp"
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 #include "random_mix.hpp"
 #include "router/channel_decoder.hpp"
 #include "stats/run_statistics.hpp"

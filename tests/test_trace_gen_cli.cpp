@@ -13,9 +13,9 @@
 
 #include "base/input_error.hpp"
 #include "cli/trace_gen_command.hpp"
-#include "frontend/bfs_trace.hpp"
-#include "frontend/pattern_generators.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/bfs_trace.hpp"
+#include "sources/pattern_generators.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "test_helpers.hpp"
 
 namespace gpumem::test {

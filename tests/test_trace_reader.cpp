@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "base/input_error.hpp"
-#include "frontend/trace_reader.hpp"
+#include "sources/trace_reader.hpp"
 #include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/bits.hpp"
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 
 namespace gpumem {
 namespace {

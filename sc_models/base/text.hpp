@@ -1,7 +1,7 @@
 // Text as traces and register scripts write it: fields trimmed of blanks,
 // unsigned numbers in decimal or hexadecimal after 0x, 64 bits, nothing
 // around them; and the number forms of the simulators whose traces gpumem
-// imports (frontend/trace_import.hpp). (YAML configs take more forms:
+// imports (sources/trace_import.hpp). (YAML configs take more forms:
 // config_reader.hpp.)
 #pragma once
 #include <cstdint>

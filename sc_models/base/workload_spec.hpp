@@ -1,6 +1,6 @@
 // The workload as the config describes it (`workload:`): synthetic request
 // generators, merged by issue cycle. The config reads them; the front end
-// runs them (frontend/workload.hpp; docs/config-reference.md, "workload").
+// runs them (sources/workload.hpp; docs/config-reference.md, "workload").
 #pragma once
 #include <cstdint>
 

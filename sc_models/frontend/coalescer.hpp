@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {

@@ -2,23 +2,14 @@
 // params/frontend_from_config.hpp fills each struct from it (docs/frontend.md,
 // "Parameters", and docs/config-reference.md name the keys).
 #pragma once
-#include <bitset>
 #include <cstdint>
 
 #include "base/frontend_options.hpp"
 #include "base/types.hpp"
+#include "sources/request_limits.hpp"
 
 namespace gpumem {
 
-// What every request record is checked against (RequestRules; docs/trace-format.md, "Validation and errors").
-struct RequestLimits {
-  bool virtual_addresses = false;        // an address space: records name a process and a VA, else a task type and a PA
-  unsigned address_bits = 40;            // width of those addresses
-  unsigned max_request_bytes = 64;       // the largest request: granule, kMaxRequestBytes and smallest page, whichever is least
-  uint64_t page_bytes = 4096;            // the smallest page: in a physical trace it carries one task type
-  std::bitset<kMaxProcesses> processes;  // the process ids the address space's applications have
-  bool has_process(uint64_t p) const { return p < kMaxProcesses && processes.test(p); }
-};
 
 // The GPU core model of a per-thread trace: scheduling, coalescing and
 // ordering (L1SequenceGenerator), and each SM's issue (SmArrayTlm).

@@ -17,7 +17,8 @@
 #include "frontend/coalescer.hpp"
 #include "frontend/frontend_params.hpp"
 #include "frontend/record_store.hpp"
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
+#include "sources/trace_kind.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
@@ -63,10 +64,8 @@ struct SequenceStats {
 };
 
 // The ordered sequence as `gpumem trace order` writes it (docs/frontend.md,
-// "Ordered sequence"): one line per request, in tick order, SMs in order
-// within a tick.
-constexpr const char* kL1SequenceHeader =
-    "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency,stride,elements";
+// "Ordered sequence"; its header, kL1SequenceHeader, in sources/trace_kind.hpp):
+// one line per request, in tick order, SMs in order within a tick.
 void write_l1_request(std::FILE* f, const L1Request& r);
 
 // The Request an SM issues for `r` (id, cycle and data aside), as gpumem

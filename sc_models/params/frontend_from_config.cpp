@@ -1,6 +1,6 @@
 #include "params/frontend_from_config.hpp"
 
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 
 namespace gpumem {
 

@@ -7,7 +7,7 @@
 
 #include "config/config.hpp"
 #include "frontend/frontend_params.hpp"
-#include "frontend/placement.hpp"
+#include "sources/placement.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {
@@ -18,7 +18,7 @@ TracePlayerParams trace_player_params(const Config& cfg);
 
 // The front end's functions on a config, for the callers that hold one (the
 // run, the explorer, the tools and tests): the config's workload generators,
-// and a region of its address space (frontend/workload.hpp, frontend/placement.hpp).
+// and a region of its address space (sources/workload.hpp, sources/placement.hpp).
 std::unique_ptr<RequestSource> make_workload(const Config& cfg);
 Placement region_placement(const Config& cfg, const std::string& app, const std::string& region);
 

@@ -9,9 +9,9 @@ namespace gpumem {
 // page tables and task type, the translator). Generators put the data
 // structures their kernels read here (the BFS generator its CSR arrays).
 struct MemoryInit {
-  unsigned process = 0;  // the process whose address space it is in (frontend/thread_trace.hpp, KernelInfo)
+  unsigned process = 0;  // the process whose address space it is in (sources/thread_trace.hpp, KernelInfo)
   uint64_t address = 0;
-  std::vector<uint8_t> bytes;  // at most kMemoryInitChunk (frontend/thread_trace.hpp)
+  std::vector<uint8_t> bytes;  // at most kMemoryInitChunk (sources/thread_trace.hpp)
 };
 
 }  // namespace gpumem

@@ -12,7 +12,7 @@
 #include "config/config.hpp"
 #include "example_configs.hpp"
 #include "frontend/l1_sequence.hpp"
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 #include "fuzz_target.hpp"
 #include "params/frontend_from_config.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "config/config.hpp"
 #include "example_configs.hpp"
-#include "frontend/trace_reader.hpp"
+#include "sources/trace_reader.hpp"
 #include "fuzz_target.hpp"
 #include "params/frontend_from_config.hpp"
 

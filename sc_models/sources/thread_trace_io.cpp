@@ -1,4 +1,4 @@
-#include "frontend/thread_trace_io.hpp"
+#include "sources/thread_trace_io.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -10,8 +10,8 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
-#include "frontend/read_fraction.hpp"
-#include "frontend/trace_kind.hpp"
+#include "sources/read_fraction.hpp"
+#include "sources/trace_kind.hpp"
 
 namespace gpumem {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "base/flat_map.hpp"
-#include "frontend/read_fraction.hpp"
-#include "frontend/request_rules.hpp"
+#include "sources/read_fraction.hpp"
+#include "sources/request_rules.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {

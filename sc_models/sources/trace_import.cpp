@@ -1,7 +1,7 @@
 // The DRAM-level importers: one line reader, one set of config checks
 // (RequestRules, shared with the CSV reader), and per format the few lines
 // that say what a line means. docs/trace-format.md, "Imported traces".
-#include "frontend/trace_import.hpp"
+#include "sources/trace_import.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,10 +13,10 @@
 #include "base/input_file.hpp"
 #include "base/text.hpp"
 #include "base/types.hpp"
-#include "frontend/line_fields.hpp"
-#include "frontend/read_fraction.hpp"
-#include "frontend/request_rules.hpp"
-#include "frontend/trace_kind.hpp"
+#include "sources/line_fields.hpp"
+#include "sources/read_fraction.hpp"
+#include "sources/request_rules.hpp"
+#include "sources/trace_kind.hpp"
 
 namespace gpumem {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
 
 namespace gpumem {
 

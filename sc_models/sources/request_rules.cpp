@@ -1,4 +1,4 @@
-#include "frontend/request_rules.hpp"
+#include "sources/request_rules.hpp"
 
 #include "base/bits.hpp"
 

@@ -1,10 +1,10 @@
-#include "frontend/bfs_trace.hpp"
+#include "sources/bfs_trace.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "base/input_error.hpp"
-#include "frontend/trace_emitter.hpp"
+#include "sources/trace_emitter.hpp"
 
 namespace gpumem {
 

@@ -8,9 +8,15 @@
 #include <string>
 #include <string_view>
 
-#include "frontend/trace_import.hpp"
+#include "sources/trace_import.hpp"
 
 namespace gpumem {
+
+// The header line of the ordered sequence `gpumem trace order` writes
+// (frontend/l1_sequence.hpp, write_l1_request; docs/frontend.md, "Ordered
+// sequence"): an output, which a reader names when it is given as an input.
+constexpr const char* kL1SequenceHeader =
+    "slot,sm,kernel,process,block,warp,thread,pc,op,address,width,dependent,threads,latency,stride,elements";
 
 enum class TraceKind {
   kUnknown,     // none of these: the reader's own checks say what is wrong

@@ -1,4 +1,4 @@
-#include "frontend/placement.hpp"
+#include "sources/placement.hpp"
 
 #include "base/hex.hpp"
 #include "base/input_error.hpp"

@@ -1,4 +1,4 @@
-#include "frontend/trace_reader.hpp"
+#include "sources/trace_reader.hpp"
 
 #include <array>
 #include <string_view>
@@ -6,7 +6,7 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
-#include "frontend/trace_kind.hpp"
+#include "sources/trace_kind.hpp"
 
 namespace gpumem {
 

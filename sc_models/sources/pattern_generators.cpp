@@ -1,11 +1,11 @@
-#include "frontend/pattern_generators.hpp"
+#include "sources/pattern_generators.hpp"
 
 #include <algorithm>
 #include <random>
 #include <string>
 
 #include "base/input_error.hpp"
-#include "frontend/trace_emitter.hpp"
+#include "sources/trace_emitter.hpp"
 
 namespace gpumem {
 

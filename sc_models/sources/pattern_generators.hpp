@@ -11,8 +11,8 @@
 #include <optional>
 
 #include "base/types.hpp"
-#include "frontend/placement.hpp"
-#include "frontend/thread_trace.hpp"
+#include "sources/placement.hpp"
+#include "sources/thread_trace.hpp"
 
 namespace gpumem {
 

@@ -10,10 +10,10 @@
 #include "base/input_error.hpp"
 #include "base/input_file.hpp"
 #include "base/text.hpp"
-#include "frontend/line_fields.hpp"
-#include "frontend/read_fraction.hpp"
-#include "frontend/trace_import.hpp"
-#include "frontend/trace_kind.hpp"
+#include "sources/line_fields.hpp"
+#include "sources/read_fraction.hpp"
+#include "sources/trace_import.hpp"
+#include "sources/trace_kind.hpp"
 
 namespace gpumem {
 

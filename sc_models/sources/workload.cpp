@@ -1,4 +1,4 @@
-#include "frontend/workload.hpp"
+#include "sources/workload.hpp"
 
 #include <queue>
 #include <vector>

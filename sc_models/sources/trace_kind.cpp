@@ -1,12 +1,11 @@
-#include "frontend/trace_kind.hpp"
+#include "sources/trace_kind.hpp"
 
 #include <cstring>
 
 #include "base/input_error.hpp"
 #include "base/text.hpp"
-#include "frontend/l1_sequence.hpp"
-#include "frontend/thread_trace_io.hpp"
-#include "frontend/trace_reader.hpp"
+#include "sources/thread_trace_io.hpp"
+#include "sources/trace_reader.hpp"
 
 namespace gpumem {
 

@@ -1,4 +1,4 @@
-#include "frontend/graph.hpp"
+#include "sources/graph.hpp"
 
 #include <algorithm>
 #include <numeric>

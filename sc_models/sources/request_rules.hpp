@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "frontend/frontend_params.hpp"
+#include "sources/request_limits.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {

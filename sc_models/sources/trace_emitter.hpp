@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "frontend/thread_trace.hpp"
+#include "sources/thread_trace.hpp"
 
 namespace gpumem {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "frontend/frontend_params.hpp"
-#include "frontend/thread_trace.hpp"
+#include "sources/request_limits.hpp"
+#include "sources/thread_trace.hpp"
 #include "payload/request.hpp"
 
 namespace gpumem {

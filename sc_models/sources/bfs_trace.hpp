@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
-#include "frontend/graph.hpp"
-#include "frontend/placement.hpp"
-#include "frontend/thread_trace.hpp"
+#include "sources/graph.hpp"
+#include "sources/placement.hpp"
+#include "sources/thread_trace.hpp"
 
 namespace gpumem {
 
