@@ -16,31 +16,43 @@ unsigned index_bits(unsigned n) {  // $clog2(n), at least 1, as the RTL's SetBit
 
 RtlTlbGeometry tlb_geometry_of_config(const Config& cfg) {
   const PageGeometry geo = cfg.mmu.geometry();
-  return {"runtime",        cfg.address_space.va_bits, geo.small_bits, geo.large_bits, cfg.mmu.tlb.entries,
-          cfg.mmu.tlb.ways, cfg.mmu.tlb.replacement == Replacement::kPlru, geo.placement == NestedPlacement::kTail};
+  RtlTlbGeometry g;
+  g.variant = "runtime";
+  g.va_bits = cfg.address_space.va_bits;
+  g.small_bits = geo.small_bits;
+  g.large_bits = geo.large_bits;
+  g.entries = cfg.mmu.tlb.entries;
+  g.ways = cfg.mmu.tlb.ways;
+  g.plru = cfg.mmu.tlb.replacement == Replacement::kPlru;
+  g.nested_tail = geo.placement == NestedPlacement::kTail;
+  return g;
 }
+
+namespace {
+enum ConfigForm { kPlain, kPowerOfTwo, kReplacement, kPlacement };
+
+// A parameter's value as the config says it.
+std::string config_text(ConfigForm form, unsigned value) {
+  switch (form) {
+    case kPowerOfTwo: return std::to_string(uint64_t{1} << value);
+    case kReplacement: return replacement_name(value ? Replacement::kPlru : Replacement::kLru);
+    case kPlacement: return value ? "tail" : "head";
+    case kPlain: break;
+  }
+  return std::to_string(value);
+}
+}  // namespace
 
 std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl) {
   if (!cfg.has_mmu()) return "the config has no MMU (address_space section): the TLB has nothing to translate";
+  const RtlTlbGeometry want = tlb_geometry_of_config(cfg);
   std::ostringstream s;
-  const PageGeometry geo = cfg.mmu.geometry();
-  auto differ = [&](const char* what, const std::string& key, uint64_t config, const char* param, uint64_t rtl_value) {
-    if (config != rtl_value)
-      s << what << ": config " << key << " = " << config << ", RTL " << param << " = " << rtl_value << "\n";
-  };
-  differ("VA bits", "address_space.va_bits", cfg.address_space.va_bits, "VA_BITS", rtl.va_bits);
-  differ("small page", "mmu.page_sizes[0]", geo.small_bytes(), "2^SMALL_BITS", uint64_t{1} << rtl.small_bits);
-  differ("large page", "mmu.page_sizes[1]", geo.large_bytes(), "2^LARGE_BITS", uint64_t{1} << rtl.large_bits);
-  differ("entries", "mmu.tlb.entries", cfg.mmu.tlb.entries, "ENTRIES", rtl.entries);
-  differ("ways", "mmu.tlb.ways", cfg.mmu.tlb.ways, "WAYS", rtl.ways);
-  const bool plru = cfg.mmu.tlb.replacement == Replacement::kPlru;
-  if (plru != rtl.plru)
-    s << "replacement: config mmu.tlb.replacement = " << replacement_name(cfg.mmu.tlb.replacement) << ", RTL PLRU = " << rtl.plru
-      << "\n";
-  const bool tail = geo.placement == NestedPlacement::kTail;
-  if (tail != rtl.nested_tail)
-    s << "nested placement: config mmu.nested_placement = " << (tail ? "tail" : "head")
-      << ", RTL NESTED_TAIL = " << rtl.nested_tail << "\n";
+#define GPUMEM_TLB_DIFFERENCE(name, member, what, key, rtl_name, source, form)                                  \
+  if (want.member != rtl.member)                                                                               \
+    s << what << ": config " << key << " = " << config_text(form, want.member) << ", RTL " << rtl_name << " = " \
+      << (form == kPowerOfTwo ? config_text(form, rtl.member) : std::to_string(rtl.member)) << "\n";
+  GPUMEM_TLB_PARAMETERS(GPUMEM_TLB_DIFFERENCE)
+#undef GPUMEM_TLB_DIFFERENCE
   std::string d = s.str();
   if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, gpumem_verilate_tlb)";
   return d;
@@ -53,15 +65,10 @@ RtlContract tlb_contract(const RtlTlbGeometry& g) {
   c.sc_shell = "gpumem::tb::TlbScShell";
   c.sc_shell_header = "tb/tlb/tlb_sc_shell.hpp";
   c.ports_header = "tb/tlb/tlb_ports.hpp";
-  c.parameters = {
-      {"VA_BITS", std::to_string(g.va_bits), "`address_space.va_bits`"},
-      {"SMALL_BITS", std::to_string(g.small_bits), "log2 of `mmu.page_sizes[0]`"},
-      {"LARGE_BITS", std::to_string(g.large_bits), "log2 of `mmu.page_sizes[1]`"},
-      {"ENTRIES", std::to_string(g.entries), "`mmu.tlb.entries`"},
-      {"WAYS", std::to_string(g.ways), "`mmu.tlb.ways`"},
-      {"PLRU", g.plru ? "1" : "0", "`mmu.tlb.replacement` (1: plru, 0: lru)"},
-      {"NESTED_TAIL", g.nested_tail ? "1" : "0", "`mmu.nested_placement` (1: tail, 0: head)"},
-  };
+#define GPUMEM_TLB_CONTRACT_PARAMETER(name, member, what, key, rtl_name, source, form) \
+  c.parameters.push_back({#name, std::to_string(g.member), source});
+  GPUMEM_TLB_PARAMETERS(GPUMEM_TLB_CONTRACT_PARAMETER)
+#undef GPUMEM_TLB_CONTRACT_PARAMETER
   return c;
 }
 
