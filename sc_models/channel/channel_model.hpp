@@ -9,18 +9,17 @@
 #include <cstdint>
 #include <memory>
 
+#include "base/channel_timing.hpp"
 #include "base/sliding_vector.hpp"
-#include "base/types.hpp"
 #include "base/sparse_memory.hpp"
+#include "base/types.hpp"
 #include "channel/dram_channel.hpp"
 #include "channel/dram_controller.hpp"
 
 namespace gpumem {
 
 // What a channel is elaborated with (params/ fills it from the config).
-struct ChannelParams {
-  unsigned service_cycles = 1;  // simple: one access per service_cycles
-  unsigned latency_cycles = 0;  // added to every completion, on top of the channel's own time
+struct ChannelParams : ChannelTiming {  // base/channel_timing.hpp
   MemoryModel model = MemoryModel::kSimple;
   DramParams dram;              // dram: the channel's organisation and timing
   TimingMode timing = TimingMode::kLt;  // at: a DRAM decides at command time (DramController)

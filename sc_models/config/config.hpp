@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/channel_layout.hpp"
+#include "base/channel_timing.hpp"
 #include "base/dram_spec.hpp"
 #include "base/frontend_options.hpp"
 #include "base/types.hpp"
@@ -22,12 +23,10 @@
 
 namespace gpumem {
 
-struct MemoryConfig {
+struct MemoryConfig : ChannelTiming {  // service_cycles, latency_cycles (base/channel_timing.hpp)
   unsigned address_bits = 40;     // physical address width; wider addresses are rejected
   unsigned channels = 8;
   MemoryModel model = MemoryModel::kSimple;
-  unsigned service_cycles = 1;    // simple: one access per service_cycles per channel
-  unsigned latency_cycles = 0;    // both models: pipelined latency added to every completion
   unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
   DramSpec dram;                  // dram: memory.preset with the memory.dram overrides
 };

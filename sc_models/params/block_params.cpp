@@ -46,8 +46,7 @@ RegisterParams register_params(const Config& cfg) {
 ChannelParams channel_params(const Config& cfg) {
   ChannelParams p;
   p.model = cfg.memory.model;
-  p.service_cycles = cfg.memory.service_cycles;
-  p.latency_cycles = cfg.memory.latency_cycles;
+  static_cast<ChannelTiming&>(p) = cfg.memory;
   p.dram.spec = cfg.memory.dram;
   p.dram.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
   p.timing = cfg.simulation.timing;
