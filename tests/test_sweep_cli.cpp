@@ -150,23 +150,19 @@ size_t partial_points(const fs::path& sweep) {
 }
 
 // The processes that run in `dir` or below it: a sweep's points run in their folders.
-size_t processes_in(const fs::path& dir) {
-  size_t n = 0;
+std::vector<pid_t> processes_in(const fs::path& dir) {
+  std::vector<pid_t> pids;
   for (const auto& e : fs::directory_iterator("/proc")) {
     std::error_code ec;
     const std::string cwd = fs::read_symlink(e.path() / "cwd", ec).string();
-    n += !ec && cwd.rfind(dir.string() + "/", 0) == 0;
+    if (!ec && cwd.rfind(dir.string() + "/", 0) == 0) pids.push_back(std::atoi(e.path().filename().c_str()));
   }
-  return n;
+  return pids;
 }
 
-// Kills what processes_in(dir) finds: a failed test must not leave endless points running.
+// A failed test must not leave endless points running.
 void kill_processes_in(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::error_code ec;
-    const std::string cwd = fs::read_symlink(e.path() / "cwd", ec).string();
-    if (!ec && cwd.rfind(dir.string() + "/", 0) == 0) kill(std::atoi(e.path().filename().c_str()), SIGKILL);
-  }
+  for (const pid_t pid : processes_in(dir)) kill(pid, SIGKILL);
 }
 
 // Its exit code, or -1 after killing it when it has not ended in `seconds`.
@@ -213,41 +209,45 @@ TEST_F(Cli, SweepInterruptedLeavesFinishedPointsWholeAndNothingPartial) {
       << status.out;
 }
 
-const char* const kEndlessBase =
-    "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 1000000000, stride: 256}\n";
+// A sweep of four points that never end, two at a time, once both run and
+// the sweep waits for them; its pid, or -1 (the test's failure said).
+pid_t start_endless_sweep(const fs::path& dir) {
+  std::ofstream(dir / "base.yaml")
+      << "memory:\n  channels: 4\ntranslator:\n  channel_bits: [8, 9]\nworkload:\n  - {kind: strided, count: 1000000000, stride: 256}\n";
+  std::ofstream(dir / "s.yaml") << "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11]\n";
+  const pid_t pid = start_sweep(dir, {"s.yaml", "--jobs", "2"});
+  if (pid <= 0 || !wait_until([&] { return processes_in(dir / "s.sweep").size() == 2; })) {
+    ADD_FAILURE() << "the sweep's two points did not start";
+    if (pid > 0) kill(pid, SIGKILL);
+    return -1;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  return pid;
+}
 
 // The stop does not wait for a running point to end: the sweep's wait for
 // its points ends at the signal.
 TEST_F(Cli, SweepStopsAtOnceWhilePointsRun) {
-  write("base.yaml", kEndlessBase);
-  write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11]\n");
-  const pid_t pid = start_sweep(dir_, {"s.yaml", "--jobs", "2"});
+  const pid_t pid = start_endless_sweep(dir_);
   ASSERT_GT(pid, 0);
-  // Both points running, and the sweep waiting for them.
-  ASSERT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 2; }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   kill(pid, SIGTERM);
   EXPECT_EQ(exit_within(pid, 10), 1) << "not ended 10 s after SIGTERM\n" << slurp(path("out.txt")) << slurp(path("err.txt"));
   EXPECT_NE(slurp(path("out.txt")).find("0 ran, 0 already whole, 0 failed of 4 points"), std::string::npos) << slurp(path("out.txt"));
   EXPECT_TRUE(point_folders(path("s.sweep")).empty()) << "partial folders left behind";
-  EXPECT_EQ(processes_in(path("s.sweep")), 0u) << "a point outlived the sweep";
+  EXPECT_TRUE(processes_in(path("s.sweep")).empty()) << "a point outlived the sweep";
   kill_processes_in(path("s.sweep"));
 }
 
 // A second signal while the sweep stops ends gpumem at once, as any command
 // (docs/reliability.md), and its running points with it.
 TEST_F(Cli, SweepEndsAtOnceOnASecondSignalAndItsPointsWithIt) {
-  write("base.yaml", kEndlessBase);
-  write("s.yaml", "base: base.yaml\naxes:\n  memory.max_outstanding: [8, 9, 10, 11]\n");
-  const pid_t pid = start_sweep(dir_, {"s.yaml", "--jobs", "2"});
+  const pid_t pid = start_endless_sweep(dir_);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 2; }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   kill(pid, SIGINT);
   kill(pid, SIGTERM);
   EXPECT_EQ(exit_within(pid, 10), 128 + SIGTERM) << slurp(path("out.txt")) << slurp(path("err.txt"));
   EXPECT_NE(slurp(path("err.txt")).find("gpumem: interrupted by SIGTERM"), std::string::npos) << slurp(path("err.txt"));
-  EXPECT_TRUE(wait_until([&] { return processes_in(path("s.sweep")) == 0; })) << "a point outlived gpumem";
+  EXPECT_TRUE(wait_until([&] { return processes_in(path("s.sweep")).empty(); })) << "a point outlived gpumem";
   kill_processes_in(path("s.sweep"));
   // What it left is not an output: status counts every point missing.
   EXPECT_NE(run({"sweep", "status", path("s.yaml").string()}).out.find("4 points: 0 done, 0 failed, 4 missing"), std::string::npos);

@@ -140,6 +140,8 @@ class Section {
   using Read = std::function<void(const YAML::Node& value, const std::string& key)>;
 
   Section(const Reader& r, const YAML::Node& node, std::string key) : r_(r), node_(node), key_(std::move(key)) {}
+  Section(const Section&) = delete;  // its reads hold `this`
+  Section& operator=(const Section&) = delete;
 
   // A key read by `read` when given, `absent` (if any) run in its place when not.
   Section& key(const char* name, Read read, std::function<void()> absent = {}) {
