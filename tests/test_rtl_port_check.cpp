@@ -103,7 +103,7 @@ TEST(RtlPortCheck, OneMessagePerPortThatBreaksTheContract) {
 }
 
 TEST(RtlContract, PackedPositionsAreTheBuildsLiterals) {
-  EXPECT_EQ(packed_positions({8, 9, 10, 11}), "32'h0B0A0908");  // verilator/CMakeLists.txt's GPUMEM_RTL_TRANSLATOR_CHANNEL_BITS
+  EXPECT_EQ(packed_positions({8, 9, 10, 11}), "32'h0B0A0908");  // configs/default.yaml's translator.channel_bits
   EXPECT_EQ(packed_positions({12, 13, 14, 15, 16, 17, 18, 19}), "64'h131211100F0E0D0C");
   const RtlContract c = translator_contract(load_config(GPUMEM_SOURCE_DIR "/configs/default.yaml"));
   EXPECT_EQ(c.inputs() + c.outputs(), c.ports.size());

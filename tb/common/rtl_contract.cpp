@@ -1,7 +1,6 @@
 #include "tb/common/rtl_contract.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace gpumem::tb {
 
@@ -16,16 +15,6 @@ RtlContract make_contract(const char* block, const char* module, const char* rtl
   RtlContract c{block, module, rtl_file, "", "", "", table, {}, ""};
   std::stable_partition(c.ports.begin(), c.ports.end(), [](const RtlContractPort& p) { return !p.output; });
   return c;
-}
-
-std::string packed_positions(const std::vector<unsigned>& positions) {
-  std::string hex;
-  for (unsigned p : positions) {
-    char byte[3];
-    std::snprintf(byte, sizeof byte, "%02X", p & 0xFF);
-    hex = byte + hex;
-  }
-  return std::to_string(8 * positions.size()) + "'h" + hex;
 }
 
 std::string contract_markdown(const RtlContract& c) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tb/common/rtl_parameter.hpp"
+
 namespace gpumem::tb {
 
 struct RtlContractPort {
@@ -16,12 +18,6 @@ struct RtlContractPort {
   unsigned width = 1;
   std::string width_text;  // how the width follows from the config ("memory.address_bits")
   std::string meaning;
-};
-
-struct RtlContractParameter {
-  std::string name;   // the project's RTL's name for it
-  std::string value;  // a SystemVerilog literal, as verilator -G takes it
-  std::string from;   // the config key it comes from
 };
 
 struct RtlContract {
@@ -51,11 +47,6 @@ struct RtlContract {
 // table order (the adapter's).
 RtlContract make_contract(const char* block, const char* module, const char* rtl_file,
                           const std::vector<RtlContractPort>& table);
-
-// A list of bit positions as one packed literal, 8 bits per entry, entry 0
-// in the low byte: {8, 9, 10, 11} -> 32'h0B0A0908 (verilator/CMakeLists.txt,
-// gpumem_pack_positions, builds the built-in geometries' the same way).
-std::string packed_positions(const std::vector<unsigned>& positions);
 
 // The contract as a Markdown table (docs/cosim.md prints the default config's).
 std::string contract_markdown(const RtlContract& c);

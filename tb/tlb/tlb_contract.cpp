@@ -12,23 +12,7 @@ unsigned index_bits(unsigned n) {  // $clog2(n), at least 1, as the RTL's SetBit
   while ((1u << b) < n) ++b;
   return b ? b : 1;
 }
-}  // namespace
 
-RtlTlbGeometry tlb_geometry_of_config(const Config& cfg) {
-  const PageGeometry geo = cfg.mmu.geometry();
-  RtlTlbGeometry g;
-  g.variant = "runtime";
-  g.va_bits = cfg.address_space.va_bits;
-  g.small_bits = geo.small_bits;
-  g.large_bits = geo.large_bits;
-  g.entries = cfg.mmu.tlb.entries;
-  g.ways = cfg.mmu.tlb.ways;
-  g.plru = cfg.mmu.tlb.replacement == Replacement::kPlru;
-  g.nested_tail = geo.placement == NestedPlacement::kTail;
-  return g;
-}
-
-namespace {
 enum ConfigForm { kPlain, kPowerOfTwo, kReplacement, kPlacement };
 
 // A parameter's value as the config says it.
@@ -54,7 +38,7 @@ std::string tlb_geometry_difference(const Config& cfg, const RtlTlbGeometry& rtl
   GPUMEM_TLB_PARAMETERS(GPUMEM_TLB_DIFFERENCE)
 #undef GPUMEM_TLB_DIFFERENCE
   std::string d = s.str();
-  if (!d.empty()) d += "(the RTL parameters are set in verilator/CMakeLists.txt, gpumem_verilate_tlb)";
+  if (!d.empty()) d += "(the built-in variants have the geometries of configs/default.yaml and configs/examples/tlb-lru.yaml)";
   return d;
 }
 
@@ -65,10 +49,7 @@ RtlContract tlb_contract(const RtlTlbGeometry& g) {
   c.sc_shell = "gpumem::tb::TlbScShell";
   c.sc_shell_header = "tb/tlb/tlb_sc_shell.hpp";
   c.ports_header = "tb/tlb/tlb_ports.hpp";
-#define GPUMEM_TLB_CONTRACT_PARAMETER(name, member, what, key, rtl_name, source, form) \
-  c.parameters.push_back({#name, std::to_string(g.member), source});
-  GPUMEM_TLB_PARAMETERS(GPUMEM_TLB_CONTRACT_PARAMETER)
-#undef GPUMEM_TLB_CONTRACT_PARAMETER
+  c.parameters = tlb_parameters(g);
   return c;
 }
 
