@@ -154,13 +154,15 @@ void check_layout(const Config& cfg, const AddressSpaceImage& img, bool nesting)
       // The large page reaches the frame's units outside its nested region.
       for (unsigned u = 0; u < U; ++u)
         if (!geo.in_nested_region(m.va + u * kS, m.nested_flag)) claim(m.pa + u * kS, m);
-      internal += kL - std::min(kL, m.region->size - (m.va - m.region->va));
+      const RegionConfig& region = cfg.address_space.applications[m.application].regions[m.region];
+      internal += kL - std::min(kL, region.size - (m.va - region.va));
     }
   for (const PageMapping& m : img.pages) {
     if (m.large_page) continue;
     EXPECT_EQ(m.pa % kS, 0u) << hex(m.va);
     claim(m.pa, m);
-    internal += kS - std::min(kS, m.region->size - (m.va - m.region->va));
+    const RegionConfig& region = cfg.address_space.applications[m.application].regions[m.region];
+    internal += kS - std::min(kS, region.size - (m.va - region.va));
     const auto lf = large_frame.find(m.pa / kL);
     EXPECT_EQ(m.pa_nested, lf != large_frame.end()) << hex(m.va) << ": pa_nested iff it shares a large page's frame";
     if (lf != large_frame.end()) {

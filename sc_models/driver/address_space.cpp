@@ -19,6 +19,7 @@ unsigned ceil_pow2(unsigned x) { return x <= 1 ? x : 1u << (32 - __builtin_clz(x
 struct LargePage {
   uint64_t va, pa;
   const RegionConfig* region;
+  unsigned application, region_index;  // the region's, for PageMapping
   unsigned process;
   uint64_t used_bytes;
   unsigned used_units;
@@ -38,7 +39,7 @@ class Allocator {
  public:
   Allocator(const AllocatorParams& params, bool nesting)
       : params_(params),
-        as_(*params.address_space),
+        as_(params.address_space),
         geo_(params.geometry),
         S_(geo_.small_bytes()),
         L_(geo_.large_bytes()),
@@ -81,12 +82,14 @@ class Allocator {
 
 void Allocator::place_large_pages() {
   Fragmentation& f = img_.fragmentation;
-  for (const auto& app : as_.applications)
-    for (const auto& reg : app.regions) {
+  for (unsigned a = 0; a < as_.applications.size(); ++a)
+    for (unsigned r = 0; r < as_.applications[a].regions.size(); ++r) {
+      const RegionConfig& reg = as_.applications[a].regions[r];
       f.data_bytes += reg.size;
       if (!reg.large_page) continue;
       for (uint64_t off = 0; off < reg.size; off += L_) {
-        LargePage lp{reg.va + off, next_frame_, &reg, app.process, std::min(L_, reg.size - off), 0, 0, 0, std::vector<bool>(U_)};
+        LargePage lp{reg.va + off, next_frame_, &reg, a, r, as_.applications[a].process, std::min(L_, reg.size - off), 0, 0, 0,
+                     std::vector<bool>(U_)};
         lp.used_units = static_cast<unsigned>((lp.used_bytes + S_ - 1) / S_);
         next_frame_ += L_;
         large_by_vpn_[lp.va >> geo_.large_bits] = large_.size();
@@ -124,8 +127,10 @@ void Allocator::place_small_pages() {
   // every small frame but the last is full. First fit as if from the start,
   // without rescanning (a region of a million small pages stays linear).
   std::map<std::string, size_t> tail_cursor;
-  for (const auto& app : as_.applications)
-    for (const auto& reg : app.regions) {
+  for (unsigned a = 0; a < as_.applications.size(); ++a)
+    for (unsigned r = 0; r < as_.applications[a].regions.size(); ++r) {
+      const ApplicationConfig& app = as_.applications[a];
+      const RegionConfig& reg = app.regions[r];
       if (reg.large_page) continue;
       for (uint64_t off = 0; off < reg.size; off += S_) {
         PageMapping m;
@@ -133,7 +138,8 @@ void Allocator::place_small_pages() {
         m.task_type = reg.task_type;
         m.process = app.process;
         m.writable = reg.writable;
-        m.region = &reg;
+        m.application = a;
+        m.region = r;
         m.va_nested = large_by_vpn_.count(m.va >> geo_.large_bits) != 0;
         ++f.small_pages;
         f.internal_bytes += S_ - std::min(S_, reg.size - off);
@@ -187,7 +193,8 @@ void Allocator::map_large_pages() {
     m.task_type = lp.region->task_type;
     m.process = lp.process;
     m.writable = lp.region->writable;
-    m.region = lp.region;
+    m.application = lp.application;
+    m.region = lp.region_index;
     m.nested_flag = static_cast<uint8_t>(units);  // units 1, 2, 4, 8 are the one-hot flags 0001 .. 1000
     img_.pages.push_back(m);
     ++f.large_pages;

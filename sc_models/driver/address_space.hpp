@@ -25,7 +25,9 @@ struct PageMapping {
   uint8_t nested_flag = 0;  // large pages: the nested region the driver set
   bool va_nested = false;   // small page inside a large page's VA (its nested region)
   bool pa_nested = false;   // small page placed in a large frame's tail
-  const RegionConfig* region = nullptr;
+  // The region it maps: address_space.applications[application].regions[region].
+  unsigned application = 0;
+  unsigned region = 0;
 };
 
 // Physical memory is handed out in large frames. A large page takes one; small
@@ -62,8 +64,7 @@ struct AddressSpaceImage {
 // What the allocator is given (params/ fills it from the config).
 struct AllocatorParams {
   std::string source;  // the config file, for errors
-  // The config's own: PageMapping::region and the errors' keys point into it.
-  const AddressSpaceConfig* address_space = nullptr;
+  AddressSpaceConfig address_space;
   PageGeometry geometry;
   unsigned address_bits = 40;  // physical
   // Without channel bits (prime or one channel) the page tables start past

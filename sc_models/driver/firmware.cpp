@@ -30,7 +30,7 @@ void program_registers(const FirmwareParams& params, const AddressSpaceImage* im
     must(kRegTaskScheme + 4 * t, static_cast<uint32_t>(params.schemes[t]), "TASK_SCHEME[" + std::to_string(t) + "]");
 
   if (image) {
-    const AddressSpaceConfig& as = *params.address_space;
+    const AddressSpaceConfig& as = params.address_space;
     must(kRegPtRootLo, static_cast<uint32_t>(image->root), "PT_ROOT_LO");
     must(kRegPtRootHi, static_cast<uint32_t>(image->root >> 32), "PT_ROOT_HI");
     for (const auto& app : as.applications)

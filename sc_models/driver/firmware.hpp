@@ -34,7 +34,7 @@ struct FirmwareParams {
   bool dynamic_selection = true;
   TranslatorPosition position = TranslatorPosition::kAfterMmu;
   unsigned small_page_bits = 12;  // VA ranges count small pages
-  const AddressSpaceConfig* address_space = nullptr;  // the config's: errors name its regions
+  AddressSpaceConfig address_space;  // errors name its regions
   // The prefetch classifier's [base, end) per array (worklist, vertexlist,
   // edgelist, visitedlist); absent: the classifier stays off.
   std::optional<std::array<std::pair<uint64_t, uint64_t>, 4>> prefetch_ranges;

@@ -66,7 +66,7 @@ L1UnitParams l1_unit_params(const Config& cfg) {
 AllocatorParams allocator_params(const Config& cfg) {
   AllocatorParams p;
   p.source = cfg.source;
-  p.address_space = &cfg.address_space;
+  p.address_space = cfg.address_space;
   p.geometry = cfg.mmu.geometry();
   p.address_bits = cfg.memory.address_bits;
   p.bit_interleaved = cfg.bit_interleaved();
@@ -84,7 +84,7 @@ FirmwareParams firmware_params(const Config& cfg) {
   p.dynamic_selection = cfg.translator.dynamic_selection;
   p.position = cfg.translator.position;
   p.small_page_bits = cfg.mmu.geometry().small_bits;
-  p.address_space = &cfg.address_space;
+  p.address_space = cfg.address_space;
   if (cfg.prefetch.ranges_given) p.prefetch_ranges = cfg.prefetch.ranges;
   return p;
 }
