@@ -1,9 +1,9 @@
 // A config that sets nothing must give every block the parameters its
-// struct defaults to. The TLB's geometry, the MMU's timing, the L1's, the
-// prefetch unit's and the front end's defaults are written once (base/:
-// the config section and the block's parameters share the struct); this
-// holds params/ to mapping each of their fields, and the trace player's,
-// whose defaults are still written twice, equal.
+// struct defaults to. Each default is written once, in base/: the config
+// section is made of the struct there (TlbGeometry, MmuTiming, L1Params,
+// PrefetchUnitParams, FrontendOptions, MemoryOptions, TranslatorOptions,
+// SimulationOptions), and a block parameter that params/ derives from a key
+// takes that struct's default. This holds params/ to mapping each field.
 #include <gtest/gtest.h>
 
 #include "params/block_params.hpp"
@@ -57,8 +57,51 @@ TEST(ParamsDefaults, AConfigThatSetsNothingGivesEveryBlockItsStructsDefaults) {
   EXPECT_EQ(fe.timing, fe_default.timing);
 
   const TracePlayerParams player = trace_player_params(cfg), player_default;
+  EXPECT_EQ(player.quantum_cycles, player_default.quantum_cycles);
   EXPECT_EQ(player.max_outstanding, player_default.max_outstanding);
   EXPECT_EQ(player.timing, player_default.timing);
+}
+
+TEST(ParamsDefaults, KeysLeftOutGiveTheTranslatorRegistersDriverAndChannelsTheirStructsDefaults) {
+  const Config cfg = config_from("memory: {channels: 4}\ntranslator: {channel_bits: [8, 9]}\n");
+
+  const TranslatorParams translator = translator_params(cfg), translator_default;
+  EXPECT_EQ(translator.prime, translator_default.prime);
+  EXPECT_EQ(translator.address_bits, translator_default.address_bits);
+  EXPECT_EQ(translator.before_mmu, translator_default.before_mmu);
+  EXPECT_EQ(translator.small_page_bits, translator_default.small_page_bits);
+
+  const RegisterParams regs = register_params(cfg), regs_default;
+  EXPECT_EQ(regs.prime, regs_default.prime);
+  EXPECT_EQ(regs.default_scheme, regs_default.default_scheme);
+  EXPECT_EQ(regs.position, regs_default.position);
+  EXPECT_EQ(regs.address_bits, regs_default.address_bits);
+  EXPECT_EQ(regs.entropy_window, regs_default.entropy_window) << "memory.max_outstanding, when stats.entropy_window is left out";
+
+  const FirmwareParams firmware = firmware_params(cfg), firmware_default;
+  EXPECT_EQ(firmware.interleave_enable, firmware_default.interleave_enable);
+  EXPECT_EQ(firmware.dynamic_selection, firmware_default.dynamic_selection);
+  EXPECT_EQ(firmware.position, firmware_default.position);
+  EXPECT_EQ(firmware.small_page_bits, firmware_default.small_page_bits);
+
+  const AllocatorParams allocator = allocator_params(cfg), allocator_default;
+  EXPECT_EQ(allocator.address_bits, allocator_default.address_bits);
+  EXPECT_EQ(allocator.address_space.va_bits, allocator_default.address_space.va_bits);
+
+  const MmuParams mmu = mmu_params(cfg), mmu_default;
+  EXPECT_EQ(mmu.va_bits, mmu_default.va_bits);
+
+  const ChannelParams channel = channel_params(cfg), channel_default;
+  EXPECT_EQ(channel.model, channel_default.model);
+  EXPECT_EQ(channel.timing, channel_default.timing);
+  EXPECT_EQ(channel.service_cycles, channel_default.service_cycles);
+  EXPECT_EQ(channel.latency_cycles, channel_default.latency_cycles);
+  EXPECT_EQ(channel.dram.cycle_ps, channel_default.dram.cycle_ps);
+
+  const FrontendParams fe = frontend_params(cfg), fe_default;
+  EXPECT_EQ(fe.quantum_cycles, fe_default.quantum_cycles);
+  EXPECT_EQ(fe.limits.address_bits, fe_default.limits.address_bits);
+  EXPECT_EQ(fe.limits.page_bytes, fe_default.limits.page_bytes);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <memory>
 
 #include "base/channel_timing.hpp"
+#include "base/memory_options.hpp"
+#include "base/simulation_options.hpp"
 #include "base/sliding_vector.hpp"
 #include "base/sparse_memory.hpp"
 #include "base/types.hpp"
@@ -20,9 +22,9 @@ namespace gpumem {
 
 // What a channel is elaborated with (params/ fills it from the config).
 struct ChannelParams : ChannelTiming {  // base/channel_timing.hpp
-  MemoryModel model = MemoryModel::kSimple;
+  MemoryModel model = MemoryOptions{}.model;
   DramParams dram;              // dram: the channel's organisation and timing
-  TimingMode timing = TimingMode::kLt;  // at: a DRAM decides at command time (DramController)
+  TimingMode timing = SimulationOptions{}.timing;  // at: a DRAM decides at command time (DramController)
 };
 
 class ChannelModel {

@@ -21,6 +21,7 @@
 
 #include "base/dram_spec.hpp"
 #include "base/ring_buffer.hpp"
+#include "base/simulation_options.hpp"
 #include "channel/dram_address.hpp"
 
 namespace gpumem {
@@ -39,7 +40,7 @@ struct DramCommand {
 
 struct DramParams {
   DramSpec spec;
-  uint64_t cycle_ps = 1000;  // the model's cycle; memory cycles are spec.tck_ps
+  uint64_t cycle_ps = SimulationOptions{}.cycle_ps();  // the model's cycle; memory cycles are spec.tck_ps
 };
 
 // The model's cycles and the memory's (docs/memory.md, "Clocks").

@@ -1,5 +1,7 @@
 // The one validated configuration object. Every parameter of the model comes
-// from here; the defaults below are the only defaults (docs/config-reference.md).
+// from here (docs/config-reference.md). Most sections are made of a struct in
+// base/ that owns their defaults and that the blocks' parameters share; the
+// rest have their defaults below.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -7,35 +9,33 @@
 #include <string>
 #include <vector>
 
+#include "base/address_space_spec.hpp"
 #include "base/channel_layout.hpp"
-#include "base/channel_timing.hpp"
 #include "base/dram_spec.hpp"
 #include "base/frontend_options.hpp"
-#include "base/types.hpp"
-#include "base/address_space_spec.hpp"
 #include "base/l1_params.hpp"
+#include "base/memory_options.hpp"
 #include "base/mmu_timing.hpp"
 #include "base/page_geometry.hpp"
 #include "base/prefetch_params.hpp"
-#include "base/tlb_geometry.hpp"
+#include "base/simulation_options.hpp"
 #include "base/task_mapping.hpp"
+#include "base/tlb_geometry.hpp"
+#include "base/translator_options.hpp"
+#include "base/types.hpp"
 #include "base/workload_spec.hpp"
 
 namespace gpumem {
 
-struct MemoryConfig : ChannelTiming {  // service_cycles, latency_cycles (base/channel_timing.hpp)
-  unsigned address_bits = 40;     // physical address width; wider addresses are rejected
-  unsigned channels = 8;
-  MemoryModel model = MemoryModel::kSimple;
-  unsigned max_outstanding = 64;  // requests in flight from the player (also the entropy window)
-  DramSpec dram;                  // dram: memory.preset with the memory.dram overrides
+struct MemoryConfig : MemoryOptions {  // base/memory_options.hpp
+  DramSpec dram;                        // dram: memory.preset with the memory.dram overrides
 };
 
 struct MmuConfig {
   // Page sizes that carry their own task type. The smallest bounds isolation:
   // no channel bit may lie at or above it (CN115422098A [0093]). With an
   // address space the list holds the small and the large page size.
-  std::vector<uint64_t> page_sizes{4096, 65536};
+  std::vector<uint64_t> page_sizes{PageGeometry{}.small_bytes(), PageGeometry{}.large_bytes()};
   NestedPlacement nested_placement = NestedPlacement::kTail;
   TlbGeometry tlb;
   MmuTiming timing;
@@ -45,28 +45,13 @@ struct MmuConfig {
 };
 
 
-struct TranslatorConfig {
+struct TranslatorConfig : TranslatorOptions {  // base/translator_options.hpp
   std::vector<unsigned> channel_bits;    // c_0..c_{m-1}; channel index bit j = mapped bit c_j
   std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}; vector bit i selects p_i
-  bool interleave_enable = true;
-  uint64_t prime = 0;                    // P of the prime scheme (0: not configured)
-  uint64_t granule_bytes = 0;            // interleave granule (0: 2^c_min with channel bits, the smallest page with one channel)
-  // The default layout (docs/config-reference.md, "Default channel layout"):
-  // without channel_bits, the log2(N) bits just above the interleave granule;
-  // without granule_bytes, a granule of 2^8 bytes. The reader applies it.
-  static constexpr unsigned kDefaultGranuleShift = 8;
-  Scheme default_scheme = Scheme::kNone;  // scheme of every task type not listed in tasks
-  TranslatorPosition position = TranslatorPosition::kAfterMmu;
-  // CTRL bit 1 when the profile store selects task types: false keeps every
-  // application on its configured task type (the store is still written).
-  bool dynamic_selection = true;
   std::vector<TaskMapping> tasks;
 };
 
-struct SimulationConfig {
-  double cycle_ns = 1.0;
-  uint64_t quantum_cycles = 10000;  // temporal-decoupling quantum
-  TimingMode timing = TimingMode::kLt;
+struct SimulationConfig : SimulationOptions {  // base/simulation_options.hpp
   int timing_line = 0;  // where simulation.timing was given (0: not given), for what `at` cannot run yet
 };
 

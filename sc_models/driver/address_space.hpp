@@ -10,7 +10,9 @@
 #include <string>
 
 #include "base/address_space_spec.hpp"
+#include "base/memory_options.hpp"
 #include "base/page_geometry.hpp"
+#include "base/translator_options.hpp"
 #include "mmu/page_table.hpp"
 
 namespace gpumem {
@@ -66,12 +68,12 @@ struct AllocatorParams {
   std::string source;  // the config file, for errors
   AddressSpaceConfig address_space;
   PageGeometry geometry;
-  unsigned address_bits = 40;  // physical
+  unsigned address_bits = MemoryOptions{}.address_bits;  // physical
   // Without channel bits (prime or one channel) the page tables start past
   // every data row: channels * granule bytes a row.
   bool bit_interleaved = true;
-  unsigned channels = 1;
-  uint64_t granule_bytes = 256;
+  unsigned channels = MemoryOptions{}.channels;
+  uint64_t granule_bytes = uint64_t{1} << TranslatorOptions::kDefaultGranuleShift;
 };
 AddressSpaceImage build_address_space(const AllocatorParams& params, bool nesting);
 

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "base/address_space_spec.hpp"
+#include "base/page_geometry.hpp"
 #include "base/task_mapping.hpp"
+#include "base/translator_options.hpp"
 #include "base/types.hpp"
 #include "driver/address_space.hpp"
 
@@ -30,10 +32,10 @@ struct FirmwareParams {
   std::string source;  // the config file, for errors
   std::array<Scheme, kMaxTaskTypes> schemes{};  // every task type's, listed or not
   std::vector<TaskMapping> tasks;               // the listed ones: their vectors and rows
-  bool interleave_enable = true;
-  bool dynamic_selection = true;
-  TranslatorPosition position = TranslatorPosition::kAfterMmu;
-  unsigned small_page_bits = 12;  // VA ranges count small pages
+  bool interleave_enable = TranslatorOptions{}.interleave_enable;
+  bool dynamic_selection = TranslatorOptions{}.dynamic_selection;
+  TranslatorPosition position = TranslatorOptions{}.position;
+  unsigned small_page_bits = PageGeometry{}.small_bits;  // VA ranges count small pages
   AddressSpaceConfig address_space;  // errors name its regions
   // The prefetch classifier's [base, end) per array (worklist, vertexlist,
   // edgelist, visitedlist); absent: the classifier stays off.

@@ -392,7 +392,7 @@ std::vector<AddressBitEntropy> candidate_bit_entropy(const Config& cfg, const st
 
 MakespanModel makespan_model(const Config& cfg) {
   MakespanModel m;
-  m.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
+  m.cycle_ps = cfg.simulation.cycle_ps();
   char text[400];
   if (cfg.memory.model == MemoryModel::kDram) {
     const DramSpec& d = cfg.memory.dram;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/address_space_spec.hpp"
 #include "base/mmu_timing.hpp"
 #include "mmu/page_table.hpp"
 #include "mmu/tlb.hpp"
@@ -20,7 +21,7 @@ namespace gpumem {
 // or leaves the one before.
 struct MmuParams : MmuTiming {
   TlbParams tlb;
-  unsigned va_bits = 32;
+  unsigned va_bits = AddressSpaceConfig{}.va_bits;
   bool sets_task_type = true;
 };
 

@@ -48,7 +48,7 @@ ChannelParams channel_params(const Config& cfg) {
   p.model = cfg.memory.model;
   static_cast<ChannelTiming&>(p) = cfg.memory;
   p.dram.spec = cfg.memory.dram;
-  p.dram.cycle_ps = static_cast<uint64_t>(std::llround(cfg.simulation.cycle_ns * 1000.0));
+  p.dram.cycle_ps = cfg.simulation.cycle_ps();
   p.timing = cfg.simulation.timing;
   return p;
 }

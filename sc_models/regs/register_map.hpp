@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "base/channel_layout.hpp"
+#include "base/memory_options.hpp"
+#include "base/translator_options.hpp"
 #include "base/types.hpp"
 
 namespace gpumem {
@@ -25,16 +27,16 @@ enum class RegAccess : uint8_t {
 struct RegisterParams {
   ChannelLayout layout;             // N and the channel bits c_j
   unsigned candidate_bit_count = 0;  // K
-  uint64_t prime = 0;               // 0: the prime scheme is not configured
-  Scheme default_scheme = Scheme::kNone;
-  TranslatorPosition position = TranslatorPosition::kAfterMmu;
-  unsigned address_bits = 40;  // the translator's input width: matrix rows read no bit at or above it
+  uint64_t prime = TranslatorOptions{}.prime;  // 0: the prime scheme is not configured
+  Scheme default_scheme = TranslatorOptions{}.default_scheme;
+  TranslatorPosition position = TranslatorOptions{}.position;
+  unsigned address_bits = MemoryOptions{}.address_bits;  // the translator's input width: matrix rows read no bit at or above it
   // The xor and matrix schemes and their registers exist (a translator RTL's
   // port may be built without them: the co-simulation elaborates the bank to
   // match). The prime scheme is absent where `prime` is 0.
   bool xor_scheme = true;
   bool matrix_scheme = true;
-  unsigned entropy_window = 64;  // W of the performance counters' window entropy
+  unsigned entropy_window = MemoryOptions{}.max_outstanding;  // W of the performance counters' window entropy
 };
 
 // A quantity of the elaborated configuration that a row may depend on.

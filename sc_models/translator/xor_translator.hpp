@@ -7,6 +7,9 @@
 
 #include "base/bits.hpp"
 #include "base/channel_layout.hpp"
+#include "base/memory_options.hpp"
+#include "base/page_geometry.hpp"
+#include "base/translator_options.hpp"
 #include "base/types.hpp"
 
 namespace gpumem {
@@ -58,13 +61,13 @@ struct TranslatorRegisters {
 struct TranslatorParams {
   ChannelLayout layout;
   std::vector<unsigned> candidate_bits;  // p_0..p_{K-1}; vector bit i selects p_i
-  uint64_t prime = 0;                    // 0: the prime scheme is not configured
-  unsigned address_bits = 40;
+  uint64_t prime = TranslatorOptions{}.prime;  // 0: the prime scheme is not configured
+  unsigned address_bits = MemoryOptions{}.address_bits;
   // The TLM shell's: before the MMU (with an address space) the task type
   // comes from the register bank's VA-range and process tables, looked up
   // by small page.
   bool before_mmu = false;
-  unsigned small_page_bits = 12;
+  unsigned small_page_bits = PageGeometry{}.small_bits;
 };
 
 class XorTranslator {
