@@ -27,7 +27,7 @@ constexpr unsigned kFlagShift = 56;
 
 std::vector<PackedPins> record_pins(const Config& cfg, uint64_t seed, const TlbRandomRun& run) {
   TlbCosim cosim(cfg, seed);
-  TlbStimulus stimulus(cfg, seed, run, cosim.scoreboard());
+  TlbStimulus stimulus(tlb_bench_params(cfg), seed, run, cosim.scoreboard());
   std::vector<PackedPins> out;
   while (!stimulus.done()) {
     const TlbPins& p = stimulus.next();

@@ -21,7 +21,7 @@ uint64_t bare_loop(uint64_t seed, const Config& cfg, const TranslatorRandomRun& 
   VerilatedContext context;
   Vgpumem_xor_translator dut(&context, "translator");
   cycles = reset_cycles(dut);  // the inputs are zero: idle
-  TranslatorStimulus stimulus(seed, cfg, rtl_translator_geometry(), run);
+  TranslatorStimulus stimulus(seed, translator_bench_params(cfg, rtl_translator_geometry()), rtl_translator_geometry(), run);
   uint64_t taken = 0;
   bool accepted = false;
   while (taken < run.transactions) {

@@ -289,7 +289,8 @@ TEST(Dpi, StimulusIsTheCosimStimulus) {
   ASSERT_NE(s, nullptr);
   tb::TranslatorRandomRun run;
   run.transactions = 1000;
-  tb::TranslatorStimulus reference(42, cfg, tb::translator_geometry_of_config(cfg), run);
+  const tb::RtlTranslatorGeometry g = tb::translator_geometry_of_config(cfg);
+  tb::TranslatorStimulus reference(42, tb::translator_bench_params(cfg, g), g, run);
   int reset = 0, req_valid = 0, rsp_ready = 0, reg_we = 0;
   unsigned long long addr = 0;
   unsigned task = 0, reg_addr = 0, reg_wdata = 0;

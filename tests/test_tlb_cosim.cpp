@@ -383,7 +383,7 @@ TEST_F(TlbCosimTest, EveryOffsetBitReachesThePhysicalAddress) {
 // the whole PFN width, and malformed leaves the walker refuses.
 TEST(TlbStimulus, PageTablesAreRougherThanTheAllocatorWritesThem) {
   const Config cfg = default_config();
-  const TlbPageTables t = random_page_tables(cfg, 7);
+  const TlbPageTables t = random_page_tables(tlb_bench_params(cfg), 7);
   ASSERT_EQ(t.images.size(), 2u);
   const PageGeometry geo = cfg.mmu.geometry();
   const PageTableWalker walker(t.images[0].layout, geo);

@@ -19,6 +19,8 @@
 namespace gpumem::tb {
 namespace {
 
+// What the built-in RTL's scoreboard is built with for configs/default.yaml.
+TranslatorBenchParams default_bench_params() { return translator_bench_params(default_config(), rtl_translator_geometry()); }
 
 uint32_t xor_vector(unsigned t, unsigned j) { return kRegXorVector + 4 * (t * kMaxChannelBits + j); }
 uint32_t task_scheme(unsigned t) { return kRegTaskScheme + 4 * t; }
@@ -146,7 +148,7 @@ TEST_F(TranslatorCosimTest, RejectedWritesChangeNothing) {
 // refused word, which must read 0; a read that differs from the model is a
 // mismatch at that write, naming the register on both sides.
 TEST(TranslatorCosim, AStateCheckAfterARefusedWriteCatchesAChangedRegister) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   for (unsigned j = 0; j < 4; ++j)  // staged, not committed
     ASSERT_EQ(sb.register_written(kRegMatrixRowLo + 4 * (2 * kMaxChannelBits + j), 0x1000u << j, false, 1 + j), RegStatus::kOk);
   EXPECT_FALSE(sb.state_check_due()) << "after accepted writes, no check";
@@ -214,14 +216,14 @@ TEST(TranslatorCosim, AStateCheckReadsTheRowsAtMAndTheRefusedWordAsZero) {
     };
   };
   {
-    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
     sb.register_written(xor_vector(3, 0) + 2, 5, true, 1);  // misaligned: task type 3's
     EXPECT_FALSE(sb.check_state(zero_but(xor_vector(3, 4), 0x11), 2));
     EXPECT_NE(sb.first_mismatch()->report().find("XOR_VECTOR[3][4] 0x00000000"), std::string::npos)
         << sb.first_mismatch()->report();
   }
   {
-    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
     sb.register_written(task_scheme(kMaxTaskTypes), 3, true, 1);  // PROCESS_TASK[0], one past TASK_SCHEME
     std::vector<uint32_t> read;
     const auto committed = [&](const TranslatorPins& p) {
@@ -234,7 +236,7 @@ TEST(TranslatorCosim, AStateCheckReadsTheRowsAtMAndTheRefusedWordAsZero) {
     EXPECT_EQ(sb.coverage().state_read[5], 0u) << "stopped before the refused word";
   }
   {
-    TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+    TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
     sb.register_written(kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits, 7, true, 1);  // VA_RANGE_START[0]
     EXPECT_FALSE(sb.check_state(zero_but(kRegXorVector + 4 * kMaxTaskTypes * kMaxChannelBits, 7), 2));
     EXPECT_NE(sb.first_mismatch()->report().find("VA_RANGE_START[0] (the refused word) 0x00000000"), std::string::npos)
@@ -244,7 +246,7 @@ TEST(TranslatorCosim, AStateCheckReadsTheRowsAtMAndTheRefusedWordAsZero) {
 }
 
 TEST(TranslatorCosim, MismatchReportNamesEverything) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   sb.request_accepted(0x1234, 5);
   EXPECT_FALSE(sb.response_taken({0x1334, 3, 0}, 17));
   ASSERT_TRUE(sb.first_mismatch());
@@ -311,14 +313,14 @@ TEST_F(TranslatorCosimTest, RegisterAnswersAreTheModels) {
 }
 
 TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   sb.register_written(kRegCtrl, kCtrlInterleaveEnable | kCtrlTranslatorPosition, /*rtl_refused=*/false, 9);
   ASSERT_EQ(sb.mismatches(), 1u);
   const std::string r = sb.first_mismatch()->report();
   for (const char* s : {"transaction 0 (a register write), cycle 9", "seed 42", "0x0010 (CTRL)", "0x00000005", "refused (value not allowed)",
                         "accepted", "differs"})
     EXPECT_NE(r.find(s), std::string::npos) << s << " not in:\n" << r;
-  TranslatorScoreboard other(default_config(), rtl_translator_geometry(), 1);
+  TranslatorScoreboard other(default_bench_params(), rtl_translator_geometry(), 1);
   other.register_written(task_scheme(1), 1, /*rtl_refused=*/true, 3);
   ASSERT_EQ(other.mismatches(), 1u) << "an accepted write the RTL refused";
 }
@@ -328,7 +330,7 @@ TEST(TranslatorCosim, RegisterAnswerMismatchNamesTheWrite) {
 // rest: of any task type), before the write acts; a value outside a
 // word-wide field has no bin.
 TEST(TranslatorCosim, RegisterCrossCountsEachWriteInItsBin) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   const CoverageGroup& cross = sb.coverage().register_cross;
   ASSERT_EQ(cross.size(), 36u);
   const auto count = [&](const std::string& bin) {
@@ -359,7 +361,7 @@ TEST(TranslatorCosim, RegisterCrossCountsEachWriteInItsBin) {
 // and what each XOR_VECTOR row makes of the address, as the TLB's shows the
 // model's set.
 TEST(TranslatorCosim, MismatchReportShowsTheTaskTypesRegistersAtAcceptance) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   ASSERT_EQ(sb.register_written(xor_vector(5, 0), 0x11, false, 1), RegStatus::kOk);
   ASSERT_EQ(sb.register_written(xor_vector(5, 2), 0x81, false, 2), RegStatus::kOk);
   ASSERT_EQ(sb.register_written(task_scheme(5), 1, false, 3), RegStatus::kOk);
@@ -380,7 +382,7 @@ TEST(TranslatorCosim, MismatchReportShowsTheTaskTypesRegistersAtAcceptance) {
 // A commit the model refuses and the RTL takes: the task type's registers
 // before the write, and the rows it would commit.
 TEST(TranslatorCosim, CommitMismatchShowsTheStagedRows) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 42);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 42);
   for (unsigned j = 0; j < 4; ++j)  // every row reads bit 8 alone: singular
     ASSERT_EQ(sb.register_written(kRegMatrixRowLo + 4 * (2 * kMaxChannelBits + j), 0x100, false, 1 + j), RegStatus::kOk);
   sb.register_written(task_scheme(2), 3, /*rtl_refused=*/false, 9);
@@ -414,7 +416,7 @@ TEST(TranslatorCosim, CountsRequestsOnTheConfiguredMappingOnly) {
 
 // The in-flight queue is a ring that grows when full: order survives growth.
 TEST(TranslatorCosim, ScoreboardKeepsRequestOrderPastItsRing) {
-  TranslatorScoreboard sb(default_config(), rtl_translator_geometry(), 1);
+  TranslatorScoreboard sb(default_bench_params(), rtl_translator_geometry(), 1);
   for (uint64_t i = 0; i < 10; ++i) sb.request_accepted(0x1000 * i + 0x100 * (i % 16), 0);
   EXPECT_EQ(sb.outstanding(), 10u);
   for (uint64_t i = 0; i < 10; ++i) {

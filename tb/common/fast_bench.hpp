@@ -6,6 +6,8 @@
 //   kRtlFile                    the project's RTL of the block
 //   kResetBeforeRun             the session resets once more before its run
 //   Config, Geometry            what a bench is made from; the RTL's parameters
+//   Params                      what the scoreboard and stimulus are built with:
+//                               the model's parameter structs (they never see the config)
 //   Pins, Edge, Context         a cycle's inputs, what its edge did, what the
 //                               bench knows of an operation beyond its pins
 //   Scoreboard, Stimulus        the model comparison; the random traffic
@@ -16,13 +18,14 @@
 //   geometry(cfg, rtl)          the built-in geometry equal to cfg's, or cfg's
 //                               for a library verilated at run time; throws
 //                               std::invalid_argument naming the differences
-//   scoreboard(cfg, g, seed)    the block's scoreboard for cfg, against an RTL of geometry g
+//   params(cfg, g)              cfg mapped onto Params, for an RTL of geometry g
+//   scoreboard(params, g, seed) the block's scoreboard, against an RTL of geometry g
 //   fast_model(g, seed, waves, rtl), pin_module(...)   the models behind both benches
 //   details(g), print_counts(...), wave_layout(cfg)    the session's text; the
 //                               saved GTKWave layout of the project's RTL
 //   port_names()                the port table's names, in its order
 //
-// A Stimulus is made per run from (cfg, seed, run, scoreboard, first id) and
+// A Stimulus is made per run from (params, seed, run, scoreboard, first id) and
 // answers done(), next() (the next cycle's pins), context(), observe(edge)
 // (after the scoreboard saw it) and counts(). Both modes draw their pins from
 // it in the same order, so one seed is one run in either mode.
@@ -138,11 +141,11 @@ class FastBench {
   // waves.from_cycle on are written as FST. `rtl`: a library verilated at run
   // time for cfg (rtl_library.hpp); null, the built-in model.
   FastBench(const Config& cfg, uint64_t seed, const WaveWindow& waves = {}, const LoadedRtl* rtl = nullptr)
-      : cfg_(cfg),
-        seed_(seed),
+      : seed_(seed),
         geometry_(Block::geometry(cfg, rtl)),
+        params_(Block::params(cfg, geometry_)),
         model_(Block::fast_model(geometry_, seed, waves, rtl)),
-        scoreboard_(Block::scoreboard(cfg, geometry_, seed)) {
+        scoreboard_(Block::scoreboard(params_, geometry_, seed)) {
     if (rtl) scoreboard_.set_max_latency(rtl->latency_bound());
     reset_model();
   }
@@ -167,7 +170,7 @@ class FastBench {
   // no RTL assertion failed and no handshake rule was broken.
   // `progress`: every 16 Ki cycles, the run's transactions finished so far.
   bool run_random(const RandomRun& run, const std::function<void(uint64_t)>& progress = nullptr) {
-    typename Block::Stimulus stimulus(cfg_, seed_, run, scoreboard_, counts_.transactions);
+    typename Block::Stimulus stimulus(params_, seed_, run, scoreboard_, counts_.transactions);
     scoreboard_.set_hang_cycles(run.hang_cycles);
     while (!run_over(stimulus, scoreboard_, run, *model_)) {
       const Edge e = cycle(stimulus.next(), stimulus.context());
@@ -201,9 +204,9 @@ class FastBench {
     cycles_ = model_->cycles();
   }
 
-  Config cfg_;
   uint64_t seed_;
   typename Block::Geometry geometry_;
+  typename Block::Params params_;
   std::unique_ptr<FastModel<Block>> model_;
   typename Block::Scoreboard scoreboard_;
   typename Block::Counts counts_{};

@@ -26,12 +26,12 @@ namespace gpumem::tb {
 template <typename Block>
 struct PinModule {
   PinModule(const typename Block::Config& c, uint64_t s, const typename Block::Geometry& g)
-      : cfg(c), seed(s), geometry(g), scoreboard(Block::scoreboard(c, g, s)) {}
+      : params(Block::params(c, g)), seed(s), geometry(g), scoreboard(Block::scoreboard(params, g, s)) {}
   virtual ~PinModule() = default;
   virtual bool assertion_failed() const = 0;  // in the model's own VerilatedContext
   virtual void run_kernel() = 0;              // sc_start until the stimulus pauses it
 
-  typename Block::Config cfg;
+  typename Block::Params params;
   uint64_t seed;
   typename Block::Geometry geometry;
   typename Block::Scoreboard scoreboard;
@@ -78,7 +78,7 @@ class PinBench {
     m.run = run;
     m.progress = progress;
     m.scoreboard.set_hang_cycles(run.hang_cycles);
-    m.stimulus = std::make_unique<typename Block::Stimulus>(m.cfg, m.seed, run, m.scoreboard, counts_.transactions);
+    m.stimulus = std::make_unique<typename Block::Stimulus>(m.params, m.seed, run, m.scoreboard, counts_.transactions);
     m.run_kernel();
     counts_ += m.stimulus->counts();
     return run_passed(m.scoreboard, m);

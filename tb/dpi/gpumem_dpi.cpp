@@ -34,24 +34,42 @@ thread_local std::string last_error;
 
 enum class RegisterPort { kSystem, kTranslator };
 
+// What a reference model is built with: the model's parameter structs for
+// a config and a register port. The model knows nothing of the config;
+// model_params maps one onto them.
+struct ModelParams {
+  RegisterPort port = RegisterPort::kSystem;
+  tb::RtlTranslatorGeometry geometry;  // the translator RTL's for the config: what the geometry functions report
+  tb::TranslatorBenchParams bench;     // its registers as the chosen port answers
+  TlbParams tlb;
+  unsigned va_bits = 0;
+  std::optional<AllocatorParams> allocator;  // with an address space: the page tables the walker reads
+  bool nesting = false;
+};
+
 // `schemes`: what the translator RTL builds (gpumem cosim --schemes).
-RegisterParams port_register_params(const Config& cfg, RegisterPort port, tb::SchemeSet schemes) {
-  return port == RegisterPort::kTranslator
-             ? tb::translator_port_register_params(cfg, tb::translator_geometry_of_config(cfg, schemes))
-             : register_params(cfg);
+ModelParams model_params(const Config& cfg, RegisterPort port, tb::SchemeSet schemes) {
+  ModelParams p;
+  p.port = port;
+  p.geometry = tb::translator_geometry_of_config(cfg, schemes);
+  p.bench = tb::translator_bench_params(cfg, p.geometry);
+  if (port == RegisterPort::kSystem) p.bench.registers = register_params(cfg);
+  p.tlb = tlb_params(cfg);
+  p.va_bits = cfg.address_space.va_bits;
+  if (cfg.has_mmu()) p.allocator = allocator_params(cfg);
+  p.nesting = cfg.address_space.nesting;
+  return p;
 }
 
 struct Model {
-  Model(const Config& c, RegisterPort p, tb::SchemeSet s)
-      : cfg(c),
-        port(p),
-        schemes(s),
-        bank(port_register_params(cfg, port, schemes)),
-        translator(translator_params(cfg), bank.translator_registers()),
-        decoder(cfg.channel_layout()),
-        tlb(tlb_params(cfg)),
-        walker(PageTableLayout(cfg.mmu.geometry().small_bits, cfg.address_space.va_bits), cfg.mmu.geometry()) {
-    if (cfg.has_mmu()) image = build_address_space(cfg, cfg.address_space.nesting);
+  explicit Model(const ModelParams& p)
+      : params(p),
+        bank(params.bench.registers),
+        translator(params.bench.translator, bank.translator_registers()),
+        decoder(params.bench.layout),
+        tlb(params.tlb),
+        walker(PageTableLayout(params.tlb.geometry.small_bits, params.va_bits), params.tlb.geometry) {
+    if (params.allocator) image = build_address_space(*params.allocator, params.nesting);
   }
 
   uint64_t read_pte(uint64_t pa) const {
@@ -61,9 +79,7 @@ struct Model {
     return it != w.end() && it->pa == pa ? it->value : 0;
   }
 
-  Config cfg;
-  RegisterPort port;
-  tb::SchemeSet schemes;
+  ModelParams params;
   RegisterBank bank;
   XorTranslator translator;
   ChannelDecoder decoder;
@@ -121,7 +137,7 @@ void* gpumem_ref_open(const char* config_path, const char* register_port) {
       throw std::invalid_argument("gpumem_ref_open: unknown register port '" + port +
                                   "' (system, translator, or translator:SCHEMES such as translator:none,matrix)");
     }
-    return new Model(load_config(config_path ? config_path : ""), p, schemes);
+    return new Model(model_params(load_config(config_path ? config_path : ""), p, schemes));
   });
 }
 
@@ -140,22 +156,22 @@ void gpumem_ref_reset(void* model) {
 }
 
 unsigned int gpumem_ref_address_bits(void* model) {
-  return guarded(0u, [&] { return model_of(model).cfg.memory.address_bits; });
+  return guarded(0u, [&] { return model_of(model).params.geometry.address_bits; });
 }
 unsigned int gpumem_ref_channel_bit_count(void* model) {
-  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).cfg.translator.channel_bits.size()); });
+  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).params.geometry.channel_bits.size()); });
 }
 unsigned int gpumem_ref_channel_bit(void* model, unsigned int j) {
-  return guarded(0u, [&] { return model_of(model).cfg.translator.channel_bits.at(j); });
+  return guarded(0u, [&] { return model_of(model).params.geometry.channel_bits.at(j); });
 }
 unsigned int gpumem_ref_candidate_bit_count(void* model) {
-  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).cfg.translator.candidate_bits.size()); });
+  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).params.geometry.candidate_bits.size()); });
 }
 unsigned int gpumem_ref_candidate_bit(void* model, unsigned int i) {
-  return guarded(0u, [&] { return model_of(model).cfg.translator.candidate_bits.at(i); });
+  return guarded(0u, [&] { return model_of(model).params.geometry.candidate_bits.at(i); });
 }
 unsigned int gpumem_ref_prime(void* model) {
-  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).cfg.translator.prime); });
+  return guarded(0u, [&] { return static_cast<unsigned>(model_of(model).params.geometry.prime); });
 }
 
 int gpumem_ref_reg_write(void* model, unsigned int offset, unsigned int value) {
@@ -167,7 +183,7 @@ int gpumem_ref_reg_write(void* model, unsigned int offset, unsigned int value) {
     // bank's register all the same, which a bus would never have routed here.
     // Registers of other blocks do not affect the mapping, so the bank stays
     // a faithful model of the translator's state.
-    if (m.port == RegisterPort::kTranslator &&
+    if (m.params.port == RegisterPort::kTranslator &&
         tb::translator_port_register_index(&m.bank.register_at(offset)->def()) < 0)
       return static_cast<int>(RegStatus::kUnmapped);
     return 0;
@@ -296,7 +312,7 @@ int gpumem_ref_translate(void* model, unsigned long long va, int write, unsigned
       last_error = w.detail;
       return static_cast<int>(w.fault);
     }
-    const PageGeometry geo = m.cfg.mmu.geometry();
+    const PageGeometry geo = m.params.tlb.geometry;
     // What the MMU checks past the walk (sc_models/mmu/mmu.cpp).
     if (w.leaf.large_page && geo.in_nested_region(va, w.leaf.nested_flag)) {
       last_error = "the leaf PTE of a VA in a nested region is the large page itself";
@@ -323,7 +339,7 @@ void* gpumem_ref_translator_stimulus(void* model, unsigned long long seed, unsig
     tb::TranslatorRandomRun run;
     run.transactions = transactions;
     const Model& m = model_of(model);
-    return new Stimulus{tb::TranslatorStimulus(seed, m.cfg, tb::translator_geometry_of_config(m.cfg, m.schemes), run)};
+    return new Stimulus{tb::TranslatorStimulus(seed, m.params.bench, m.params.geometry, run)};
   });
 }
 

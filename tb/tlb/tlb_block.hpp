@@ -27,6 +27,7 @@ struct TlbBlock {
   static constexpr bool kStateChecks = false;  // no register port
   using Config = gpumem::Config;
   using Geometry = RtlTlbGeometry;
+  using Params = TlbBenchParams;
   using Pins = TlbPins;
   using Edge = TlbEdge;
   using Context = TlbOpContext;
@@ -44,7 +45,8 @@ struct TlbBlock {
   // own; throws std::invalid_argument naming the differences to each
   // variant, or when cfg has no MMU.
   static RtlTlbGeometry geometry(const Config& cfg, const LoadedRtl* rtl);
-  static TlbScoreboard scoreboard(const Config& cfg, const RtlTlbGeometry& g, uint64_t seed);
+  static TlbBenchParams params(const Config& cfg, const RtlTlbGeometry& g);
+  static TlbScoreboard scoreboard(const TlbBenchParams& p, const RtlTlbGeometry& g, uint64_t seed);
   static std::unique_ptr<FastModel<TlbBlock>> fast_model(const RtlTlbGeometry& g, uint64_t seed,
                                                          const WaveWindow& waves, const LoadedRtl* rtl);
   static std::unique_ptr<PinModule<TlbBlock>> pin_module(const Config& cfg, uint64_t seed, const WaveWindow& waves,

@@ -78,8 +78,10 @@ RtlTlbGeometry TlbBlock::geometry(const Config& cfg, const LoadedRtl* rtl) {
   return tlb_geometry_of_config(cfg);
 }
 
-TlbScoreboard TlbBlock::scoreboard(const Config& cfg, const RtlTlbGeometry&, uint64_t seed) {
-  return TlbScoreboard(tlb_params(cfg), cfg.address_space.va_bits, seed);
+TlbBenchParams TlbBlock::params(const Config& cfg, const RtlTlbGeometry&) { return tlb_bench_params(cfg); }
+
+TlbScoreboard TlbBlock::scoreboard(const TlbBenchParams& p, const RtlTlbGeometry&, uint64_t seed) {
+  return TlbScoreboard(p.mmu.tlb, p.mmu.va_bits, seed);
 }
 
 std::unique_ptr<FastModel<TlbBlock>> TlbBlock::fast_model(const RtlTlbGeometry& g, uint64_t seed,

@@ -126,21 +126,21 @@ CoverageGroup TlbScoreboard::Coverage::frame_bit_group() {
   return CoverageGroup("hit frame bit", std::move(bins));
 }
 
-TlbScoreboard::TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed)
+TlbScoreboard::TlbScoreboard(const TlbParams& tlb, unsigned va_bits, uint64_t seed)
     : seed_(seed),
-      model_(cfg),
-      geo_(cfg.geometry),
+      model_(tlb),
+      geo_(tlb.geometry),
       protocol_("tlb", "operation", 1, seed),
-      coverage_(cfg.ways, tlb_tag_bits(cfg, va_bits)) {
+      coverage_(tlb.ways, tlb_tag_bits(tlb, va_bits)) {
   tag_bin_.fill(-1);
-  const std::vector<unsigned> bits = tlb_tag_bits(cfg, va_bits);
+  const std::vector<unsigned> bits = tlb_tag_bits(tlb, va_bits);
   for (size_t i = 0; i < bits.size(); ++i) tag_bin_[bits[i]] = static_cast<int8_t>(i);
 
   // The ports of rtl/gpumem_nested_tlb.sv at the variant's widths.
   ToggleCoverage& t = coverage_.toggle;
-  const unsigned sets = cfg.entries / cfg.ways;
+  const unsigned sets = tlb.entries / tlb.ways;
   sets_ = sets > 1;
-  ways_ = cfg.ways > 1;
+  ways_ = tlb.ways > 1;
   const auto log2 = [](unsigned n) { return static_cast<unsigned>(__builtin_ctz(n)); };
   port_.handshake = t.signals("handshake", {"rst_ni", "flush_i", "req_valid_i", "req_ready_o", "rsp_valid_o", "rsp_ready_i"});
   port_.req_fill = t.port("req_fill_i", 1);
@@ -152,11 +152,11 @@ TlbScoreboard::TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t se
                                                     "rsp_entry_readable_o", "rsp_entry_writable_o"});
   port_.result = t.port("rsp_result_o", 2);
   if (sets_) port_.set = t.port("rsp_set_o", log2(sets));
-  if (ways_) port_.way = t.port("rsp_way_o", log2(cfg.ways));
+  if (ways_) port_.way = t.port("rsp_way_o", log2(tlb.ways));
   // The port is PTE_PFN_BITS + LARGE_BITS wide; the largest PA, an all-ones
   // frame plus a large page's offset, is below 2^(PTE_PFN_BITS + small_bits + 1).
-  port_.pa = t.port("rsp_pa_o", kPfnBits + cfg.geometry.small_bits + 1);
-  port_.entry_vpn = t.port("rsp_entry_vpn_o", va_bits - cfg.geometry.small_bits);
+  port_.pa = t.port("rsp_pa_o", kPfnBits + tlb.geometry.small_bits + 1);
+  port_.entry_vpn = t.port("rsp_entry_vpn_o", va_bits - tlb.geometry.small_bits);
   port_.entry_pfn = t.port("rsp_entry_pfn_o", kPfnBits);
   port_.entry_flag = t.port("rsp_entry_nested_flag_o", kPteNestedFlag.width);
   port_.entry_task_type = t.port("rsp_entry_task_type_o", kPteTaskType.width);

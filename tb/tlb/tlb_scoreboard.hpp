@@ -48,7 +48,7 @@ std::vector<unsigned> tlb_tag_bits(const TlbParams& tlb, unsigned va_bits);
 
 class TlbScoreboard {
  public:
-  TlbScoreboard(const TlbParams& cfg, unsigned va_bits, uint64_t seed);
+  TlbScoreboard(const TlbParams& tlb, unsigned va_bits, uint64_t seed);
 
   // One rising edge (`cycle`, counted from 1 with the reset) with the pins
   // driven before it and the handshakes it resolved: the protocol checker,

@@ -119,12 +119,14 @@ void add_size_aliases(std::vector<RegionConfig>& regions, const PageGeometry& ge
 
 }  // namespace
 
-TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
+TlbBenchParams tlb_bench_params(const Config& cfg) { return {mmu_params(cfg), allocator_params(cfg)}; }
+
+TlbPageTables random_page_tables(const TlbBenchParams& base, uint64_t seed) {
   std::mt19937_64 rng(seed ^ 0x7f4a7c15u);
-  const PageGeometry geo = base.mmu.geometry();
+  const PageGeometry geo = base.mmu.tlb.geometry;
   const uint64_t S = geo.small_bytes(), L = geo.large_bytes();
   const unsigned U = geo.units_per_large();
-  const unsigned va_bits = base.address_space.va_bits;
+  const unsigned va_bits = base.mmu.va_bits;
   // 32 slots of the VA space, one region each (plus its nested small region):
   // regions never overlap, and their sets spread over the whole TLB.
   constexpr unsigned kSlots = 32;
@@ -134,8 +136,8 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   // in some region (half the slot left the slot's top bit 0 in every fill).
   const uint64_t max_pages_in_slot = slot_bytes / L > 8 ? slot_bytes / L - 8 : 1;
 
-  Config cfg = base;
-  AddressSpaceConfig& as = cfg.address_space;
+  AllocatorParams allocator = base.allocator;
+  AddressSpaceConfig& as = allocator.address_space;
   as.applications.clear();
   ApplicationConfig app;
   app.name = "cosim";
@@ -178,7 +180,7 @@ TlbPageTables random_page_tables(const Config& base, uint64_t seed) {
   as.present = true;
 
   for (bool nesting : {true, false}) {
-    AddressSpaceImage& image = t.images.emplace_back(build_address_space(cfg, nesting));
+    AddressSpaceImage& image = t.images.emplace_back(build_address_space(allocator, nesting));
     roughen_leaves(image, geo, rng);
     move_tables(image, geo, rng);
     SparseMemory& mem = t.memory.emplace_back();
@@ -289,18 +291,17 @@ class TlbStimulus::WalkMemo {
   size_t count_ = 0;
 };
 
-TlbStimulus::TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
+TlbStimulus::TlbStimulus(const TlbBenchParams& p, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
                          uint64_t first_id)
     : run_(run),
       scoreboard_(scoreboard),
       rng_(seed),
-      tables_(random_page_tables(cfg, seed)),
-      geo_(cfg.mmu.geometry()),
+      tables_(random_page_tables(p, seed)),
+      geo_(p.mmu.tlb.geometry),
       walker_(tables_.images[0].layout, geo_),
       leaf_level_reads_(tables_.images[0].layout.levels()),
-      walk_level_cycles_(cfg.mmu.timing.walk_level_cycles),
-      source_(std::make_unique<VaSource>(tables_, geo_, cfg.address_space.va_bits,
-                                         tlb_tag_bits(tlb_params(cfg), cfg.address_space.va_bits))),
+      walk_level_cycles_(p.mmu.walk_level_cycles),
+      source_(std::make_unique<VaSource>(tables_, geo_, p.mmu.va_bits, tlb_tag_bits(p.mmu.tlb, p.mmu.va_bits))),
       walked_(std::make_unique<WalkMemo>()),
       slots_(std::max(1u, run.max_in_flight)),
       in_order_(slots_.size()),

@@ -15,12 +15,21 @@
 #include "base/sparse_memory.hpp"
 #include "config/config.hpp"
 #include "driver/address_space.hpp"
+#include "mmu/mmu.hpp"
 #include "mmu/page_table.hpp"
 #include "tb/common/protocol_checker.hpp"
 #include "tb/tlb/tlb_pins.hpp"
 #include "tb/tlb/tlb_scoreboard.hpp"
 
 namespace gpumem::tb {
+
+// What the TLB's stimulus is built with: the model's parameter structs
+// (tlb_bench_params maps a config onto them; the stimulus never sees it).
+struct TlbBenchParams {
+  MmuParams mmu;              // the TLB's geometry and its pages, the VA width, a walk's cycles
+  AllocatorParams allocator;  // the driver's: random_page_tables replaces its address space
+};
+TlbBenchParams tlb_bench_params(const Config& cfg);
 
 // Page tables the stimulus draws from: random regions of both page sizes,
 // every task type, small regions nested in large pages' VA tails with every
@@ -44,7 +53,7 @@ struct TlbPageTables {
   std::vector<SparseMemory> memory;  // per image: its PTEs as the walker reads them
   std::vector<TlbSizeAlias> aliases;
 };
-TlbPageTables random_page_tables(const Config& cfg, uint64_t seed);
+TlbPageTables random_page_tables(const TlbBenchParams& base, uint64_t seed);
 
 struct TlbRandomRun {
   uint64_t transactions = 1'000'000;   // translations to finish
@@ -82,7 +91,7 @@ class TlbStimulus {
   // walk whose page another translation filled meanwhile looks up again
   // instead of filling, as an MMU's miss handling does (the TLB never holds a
   // page twice). Translation ids start at `first_id`.
-  TlbStimulus(const Config& cfg, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
+  TlbStimulus(const TlbBenchParams& p, uint64_t seed, const TlbRandomRun& run, const TlbScoreboard& scoreboard,
               uint64_t first_id = 0);
   ~TlbStimulus();
   TlbStimulus(const TlbStimulus&) = delete;

@@ -33,9 +33,9 @@ struct TranslatorCounts {
 // as many requests as resets have discarded (the scoreboard's count).
 class TranslatorBenchStimulus {
  public:
-  TranslatorBenchStimulus(const Config& cfg, uint64_t seed, const TranslatorRandomRun& run,
+  TranslatorBenchStimulus(const TranslatorBenchParams& p, uint64_t seed, const TranslatorRandomRun& run,
                           const TranslatorScoreboard& scoreboard, uint64_t /*first_id: requests carry none*/)
-      : pins_(seed, cfg, scoreboard.geometry(), run), scoreboard_(scoreboard), first_(scoreboard.compared()),
+      : pins_(seed, p, scoreboard.geometry(), run), scoreboard_(scoreboard), first_(scoreboard.compared()),
         target_(first_ + run.transactions) {}
   bool done() const { return scoreboard_.compared() >= target_; }
   const TranslatorPins& next() { return pins_.next(accepted_, scoreboard_.discarded()); }
@@ -61,6 +61,7 @@ struct TranslatorBlock {
   static constexpr bool kStateChecks = true;
   using Config = gpumem::Config;
   using Geometry = RtlTranslatorGeometry;
+  using Params = TranslatorBenchParams;
   using Pins = TranslatorPins;
   using Edge = TranslatorEdge;
   using Context = TranslatorOpContext;
@@ -79,8 +80,11 @@ struct TranslatorBlock {
   // std::invalid_argument naming the differences, or why no RTL translator
   // runs cfg (translator_unfit).
   static RtlTranslatorGeometry geometry(const Config& cfg, const LoadedRtl* rtl);
-  static TranslatorScoreboard scoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed) {
-    return TranslatorScoreboard(cfg, g, seed);
+  static TranslatorBenchParams params(const Config& cfg, const RtlTranslatorGeometry& g) {
+    return translator_bench_params(cfg, g);
+  }
+  static TranslatorScoreboard scoreboard(const TranslatorBenchParams& p, const RtlTranslatorGeometry& g, uint64_t seed) {
+    return TranslatorScoreboard(p, g, seed);
   }
   static std::unique_ptr<FastModel<TranslatorBlock>> fast_model(const RtlTranslatorGeometry& g, uint64_t seed,
                                                                 const WaveWindow& waves, const LoadedRtl* rtl);

@@ -91,6 +91,14 @@ std::vector<std::pair<uint32_t, uint32_t>> translator_firmware_writes(const Conf
   return writes;
 }
 
+TranslatorBenchParams translator_bench_params(const Config& cfg, const RtlTranslatorGeometry& g) {
+  TranslatorBenchParams p{translator_params(cfg), translator_port_register_params(cfg, g), cfg.channel_layout(),
+                          translator_firmware_writes(cfg), {}};
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+    if (const TaskMapping* m = cfg.task_mapping(t)) p.baselines[t] = m->baseline;
+  return p;
+}
+
 std::string translator_unchecked(const Config& cfg, const RtlTranslatorGeometry& g) {
   std::string tasks, schemes;
   unsigned n = 0;

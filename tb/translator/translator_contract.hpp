@@ -59,6 +59,18 @@ inline RegisterParams translator_port_register_params(const Config& cfg, const R
 // (program_registers, without the other blocks'), as (offset, value).
 std::vector<std::pair<uint32_t, uint32_t>> translator_firmware_writes(const Config& cfg);
 
+// What the translator's scoreboard and stimulus are built with: the model's
+// parameter structs for a config and an RTL geometry. They know nothing of
+// the config; translator_bench_params maps one onto them.
+struct TranslatorBenchParams {
+  TranslatorParams translator;
+  RegisterParams registers;  // the bank as the RTL's register port answers
+  ChannelLayout layout;      // the config's: the model's channel decoder
+  std::vector<std::pair<uint32_t, uint32_t>> firmware_writes;  // translator_firmware_writes
+  std::array<std::string, kMaxTaskTypes> baselines;            // each task type's baseline mapping by name; "" where none
+};
+TranslatorBenchParams translator_bench_params(const Config& cfg, const RtlTranslatorGeometry& g);
+
 // Why no translator RTL can run with cfg ("" when one can): it sits after
 // the MMU, and its ports and XOR control vectors are as wide as the channel
 // and candidate bits (a zero-width parameter is no Verilog).

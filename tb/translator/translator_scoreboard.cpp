@@ -160,29 +160,27 @@ std::string describe(const TranslatorResponse& r) {
   return "mapped " + hex(r.mapped) + " channel " + std::to_string(r.channel) + " scheme " + std::to_string(r.scheme);
 }
 
-TranslatorScoreboard::TranslatorScoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed)
+TranslatorScoreboard::TranslatorScoreboard(const TranslatorBenchParams& p, const RtlTranslatorGeometry& g, uint64_t seed)
     : seed_(seed),
       geometry_(g),
       layout_{g.channel_bits, 1u << g.channel_bits.size(), g.granule_shift},
       protocol_("translator", "transaction", 1, seed),
-      bank_(translator_port_register_params(cfg, g)),
-      model_(translator_params(cfg), bank_.translator_registers()),
-      decoder_(cfg.channel_layout()) {
-  take_configured_state(cfg, g);
+      bank_(p.registers),
+      model_(p.translator, bank_.translator_registers()),
+      decoder_(p.layout) {
+  take_configured_state(p);
   make_coverage_groups(g, seed);
-  make_port_toggles(cfg, g);
+  make_port_toggles(g);
   list_state_registers(g);
 }
 
 // The state the firmware's writes leave (the stimulus writes them first).
-void TranslatorScoreboard::take_configured_state(const Config& cfg, const RtlTranslatorGeometry& g) {
-  RegisterBank loaded(translator_port_register_params(cfg, g));
-  for (const auto& [offset, value] : translator_firmware_writes(cfg)) loaded.write(offset, 4, value);
+void TranslatorScoreboard::take_configured_state(const TranslatorBenchParams& p) {
+  RegisterBank loaded(p.registers);
+  for (const auto& [offset, value] : p.firmware_writes) loaded.write(offset, 4, value);
   configured_ = loaded.translator_registers();
-  for (unsigned t = 0; t < kMaxTaskTypes; ++t) {
-    const TaskMapping* m = cfg.task_mapping(t);
-    configured_names_[t] = m && !m->baseline.empty() ? m->baseline : scheme_name(configured_.scheme[t]);
-  }
+  for (unsigned t = 0; t < kMaxTaskTypes; ++t)
+    configured_names_[t] = !p.baselines[t].empty() ? p.baselines[t] : scheme_name(configured_.scheme[t]);
 }
 
 void TranslatorScoreboard::make_coverage_groups(const RtlTranslatorGeometry& g, uint64_t seed) {
@@ -229,15 +227,15 @@ void TranslatorScoreboard::make_coverage_groups(const RtlTranslatorGeometry& g, 
 }
 
 // The ports of rtl/gpumem_xor_translator.sv at the configured widths.
-void TranslatorScoreboard::make_port_toggles(const Config& cfg, const RtlTranslatorGeometry& g) {
+void TranslatorScoreboard::make_port_toggles(const RtlTranslatorGeometry& g) {
   ToggleCoverage& t = coverage_.toggle;
-  const unsigned address_bits = cfg.memory.address_bits;
+  const unsigned address_bits = g.address_bits;
   port_.handshake =
       t.signals("handshake", {"rst_ni", "req_valid_i", "req_ready_o", "rsp_valid_o", "rsp_ready_i", "reg_we_i"});
   port_.req_addr = t.port("req_addr_i", address_bits);
   port_.req_task_type = t.port("req_task_type_i", kPteTaskType.width);
   port_.rsp_mapped = t.port("rsp_mapped_o", address_bits);
-  port_.rsp_channel = t.port("rsp_channel_o", static_cast<unsigned>(cfg.translator.channel_bits.size()));
+  port_.rsp_channel = t.port("rsp_channel_o", static_cast<unsigned>(g.channel_bits.size()));
   port_.rsp_scheme = t.port("rsp_scheme_o", 2);
   port_.reg_addr = t.port("reg_addr_i", register_address_bits());
   port_.reg_wdata = t.port("reg_wdata_i", 32);

@@ -77,7 +77,7 @@ class TranslatorScoreboard {
  public:
   // `g`: the RTL's geometry; without its matrix scheme the port refuses
   // MATRIX_ROW and TASK_SCHEME 3.
-  TranslatorScoreboard(const Config& cfg, const RtlTranslatorGeometry& g, uint64_t seed);
+  TranslatorScoreboard(const TranslatorBenchParams& p, const RtlTranslatorGeometry& g, uint64_t seed);
 
   // Call in edge order: responses taken, then requests accepted, then the
   // register write of the same edge (a same-edge request sees the old state).
@@ -266,9 +266,9 @@ class TranslatorScoreboard {
   // The constructor's parts: the registers the firmware's writes leave, the
   // coverage groups the geometry has bins for, the ports' toggles at the
   // configured widths, the registers the state checks read.
-  void take_configured_state(const Config& cfg, const RtlTranslatorGeometry& g);
+  void take_configured_state(const TranslatorBenchParams& p);
   void make_coverage_groups(const RtlTranslatorGeometry& g, uint64_t seed);
-  void make_port_toggles(const Config& cfg, const RtlTranslatorGeometry& g);
+  void make_port_toggles(const RtlTranslatorGeometry& g);
   void list_state_registers(const RtlTranslatorGeometry& g);
   void add_state_register(uint32_t offset, uint32_t mask, int committed_row = -1);
   uint32_t model_state(const StateRegister& r) const;

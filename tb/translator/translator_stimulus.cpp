@@ -80,7 +80,7 @@ void random_write(std::mt19937_64& rng, TranslatorPins& p) {
 
 }  // namespace
 
-TranslatorStimulus::TranslatorStimulus(uint64_t seed, const Config& cfg, const RtlTranslatorGeometry& g,
+TranslatorStimulus::TranslatorStimulus(uint64_t seed, const TranslatorBenchParams& p, const RtlTranslatorGeometry& g,
                                        const TranslatorRandomRun& run)
     : rng_(seed),
       address_mask_(g.address_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << g.address_bits) - 1),
@@ -88,7 +88,7 @@ TranslatorStimulus::TranslatorStimulus(uint64_t seed, const Config& cfg, const R
       layout_{g.channel_bits, 1u << g.channel_bits.size(), g.granule_shift},
       address_bits_(g.address_bits),
       matrix_(g.builds(Scheme::kMatrix)) {
-  for (const auto& [offset, value] : translator_firmware_writes(cfg)) firmware_.push_back({offset, value});
+  for (const auto& [offset, value] : p.firmware_writes) firmware_.push_back({offset, value});
   if (!matrix_) return;
   for (const std::string& name : baseline_names()) {
     BaselineMatrix b = baseline_matrix(name, layout_, address_bits_, seed);

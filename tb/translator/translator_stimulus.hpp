@@ -40,7 +40,7 @@ struct TranslatorRandomRun {
 // with TASK_SCHEME = 3 (docs/cosim.md, "Matrices in the stimulus").
 class TranslatorStimulus {
  public:
-  TranslatorStimulus(uint64_t seed, const Config& cfg, const RtlTranslatorGeometry& g, const TranslatorRandomRun& run);
+  TranslatorStimulus(uint64_t seed, const TranslatorBenchParams& p, const RtlTranslatorGeometry& g, const TranslatorRandomRun& run);
 
   // The pins of the next cycle. `accepted`: the request driven in the cycle
   // before was taken at its edge (a held request stays on the pins until then).
