@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/child_process.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_spec.hpp"
 
@@ -27,10 +28,16 @@ namespace {
 
 const std::string kGpumem = GPUMEM_BINARY;
 
-double timed(const std::string& command) {
+// Seconds `argv` (gpumem and its arguments) takes in `folder`, its output dropped.
+double timed(const std::vector<std::string>& argv, const std::string& folder = "") {
+  gpumem::ChildSetup quiet;
+  quiet.out = quiet.err = "/dev/null";
+  quiet.folder = folder;
   const auto t0 = Clock::now();
-  if (std::system((command + " > /dev/null 2>&1").c_str()) != 0) {
-    std::fprintf(stderr, "failed: %s\n", command.c_str());
+  if (gpumem::run_child(argv, quiet) != 0) {
+    std::string command;
+    for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+    std::fprintf(stderr, "failed: %s%s\n", command.c_str(), folder.empty() ? "" : (" (in " + folder + ")").c_str());
     std::exit(1);
   }
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -57,9 +64,9 @@ int main(int argc, char** argv) {
   double one = 0, two = 0;
   for (int round = 0; round < 2; ++round) {
     fs::remove_all(dir / "forty.sweep");
-    one += timed(kGpumem + " sweep " + spec + " --jobs 1");
+    one += timed({kGpumem, "sweep", spec, "--jobs", "1"});
     fs::remove_all(dir / "forty.sweep");
-    two += timed(kGpumem + " sweep " + spec + " --jobs 2");
+    two += timed({kGpumem, "sweep", spec, "--jobs", "2"});
   }
   // The same 40 commands without the sweep, in the point folders the last run left.
   const gpumem::sweep::SweepSpec s = gpumem::sweep::load_sweep_spec(spec);
@@ -67,9 +74,9 @@ int main(int argc, char** argv) {
   double direct = 0;
   for (int round = 0; round < 2; ++round)
     for (const gpumem::sweep::Point& p : points) {
-      std::string cmd = "cd " + gpumem::sweep::point_folder(s, p) + " && " + kGpumem;
-      for (const std::string& a : gpumem::sweep::point_arguments(s, p)) cmd += " '" + a + "'";
-      direct += timed(cmd);
+      std::vector<std::string> argv{kGpumem};
+      for (const std::string& a : gpumem::sweep::point_arguments(s, p)) argv.push_back(a);
+      direct += timed(argv, gpumem::sweep::point_folder(s, p));
     }
   std::printf("40 points of %lu requests, two rounds each:\n", requests);
   std::printf("  --jobs 1        %7.2f s\n  --jobs 2        %7.2f s\n  without sweep   %7.2f s\n", one, two, direct);
@@ -90,8 +97,8 @@ int main(int argc, char** argv) {
     for (const char* name : {"stats.json", "point.json", "config.yaml"}) fs::copy_file(model / name, f / name);
   }
   const double made = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double merge = timed(kGpumem + " sweep merge " + (dir / "big.yaml").string() + " --out " + (dir / "big.csv").string() +
-                             " --metrics requests,makespan,channel_imbalance");
+  const double merge = timed({kGpumem, "sweep", "merge", (dir / "big.yaml").string(), "--out", (dir / "big.csv").string(),
+                              "--metrics", "requests,makespan,channel_imbalance"});
   std::printf("10000 point outputs (made in %.1f s):\n  merge_seconds: %.2f  (goal < 5)\n", made, merge);
   fs::remove_all(dir);
   return 0;
