@@ -29,6 +29,7 @@
 #include "stats/report.hpp"
 #include "stats/run_statistics.hpp"
 #include "stats/stats_json.hpp"
+#include "stats/dram_command_csv.hpp"
 #include "stats/transaction_log.hpp"
 #include "stop_on_signal.hpp"
 #include "system/simulation.hpp"
@@ -38,6 +39,13 @@
 namespace gpumem::cli {
 
 namespace {
+
+// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) s += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return s;
+}
 
 // One line per application the profile store now records.
 void print_profiles(std::ostream& os, const std::string& path, const std::vector<ApplicationProfile>& profiles) {
@@ -110,6 +118,10 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
   add_trace_input_options(*run, args.input);
   run->add_option("--stats-json", args.stats_json, "Write statistics as JSON to this file")->check(kPath);
   run->add_option("--txn-log", args.txn_log, "Write one CSV line per transaction to this file")->check(kPath);
+  run->add_option("--dram-commands", args.dram_commands,
+                  "Write every DRAM command (cycle, channel, rank, bank group, bank, row, column, command, request) as CSV "
+                  "to this file (memory.model: dram; docs/memory.md, \"The command trace\")")
+      ->check(kPath);
   run->add_option("--profile-store", args.profile_store,
                   "YAML profile store: each application takes its recommended task type from it, and the run records its "
                   "own (docs/explorer.md, \"Profile store\")")->check(kPath);
@@ -117,6 +129,7 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& args) {
                 "run --threads with no prefetcher, the stride prefetcher and the BFS prefetcher and print them side by side "
                 "(docs/prefetch.md); --stats-json gets the three")
       ->excludes("--txn-log")
+      ->excludes("--dram-commands")
       ->excludes("--profile-store");
   run->add_option("--plot", args.plot,
                   "with --compare-prefetch: draw the three side by side into this PNG (needs python3 with matplotlib)")
@@ -202,11 +215,19 @@ class RunSession {
 
   void open_outputs() {
     check_output_paths(a_.config, a_.input.path(),
-                       {{a_.stats_json, "--stats-json"}, {a_.txn_log, "--txn-log"}, {a_.profile_store, "--profile-store"}});
+                       {{a_.stats_json, "--stats-json"},
+                        {a_.txn_log, "--txn-log"},
+                        {a_.dram_commands, "--dram-commands"},
+                        {a_.profile_store, "--profile-store"}});
+    if (!a_.dram_commands.empty() && cfg_.memory.model != MemoryModel::kDram)
+      throw InputError("", 0, "--dram-commands",
+                       "the config's channels are simple (memory.model: simple) and issue no DRAM commands; set memory.model: "
+                       "dram");
     if (!a_.stats_json.empty()) json_out_.emplace(a_.stats_json, "--stats-json");
     // Rewritten only after a whole run: an interrupted or failed one leaves it as it was.
     if (store_) store_out_.emplace(a_.profile_store, "--profile-store");
     if (!a_.txn_log.empty()) log_ = std::make_unique<TransactionLog>(a_.txn_log, cfg_.memory.model == MemoryModel::kDram);
+    if (!a_.dram_commands.empty()) dram_commands_ = std::make_unique<DramCommandCsv>(a_.dram_commands, cfg_.memory.dram.refresh);
   }
 
   void add_observers() {
@@ -232,10 +253,10 @@ class RunSession {
       try {
         if (threads_) {
           StoppableThreadSource stoppable(*threads_);
-          r_ = run_thread_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_);
+          r_ = run_thread_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_, dram_commands_.get());
         } else {
           StoppableSource stoppable(*source_);
-          r_ = run_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_);
+          r_ = run_simulation(cfg_, stoppable, observers_, image_ ? &*image_ : nullptr, &r_, dram_commands_.get());
         }
       } catch (const InputError& e) {
         progress_.reset();
@@ -303,10 +324,9 @@ class RunSession {
     if (!a_.quiet) holders.push_back("the report");
     if (json_out_) holders.push_back(a_.stats_json + " (\"complete\": false)");
     if (log_) holders.push_back(a_.txn_log);
+    if (dram_commands_) holders.push_back(a_.dram_commands);
     std::cerr << "gpumem: " << what;
-    for (size_t i = 0; i < holders.size(); ++i)
-      std::cerr << (i == 0 ? "; " : i + 1 == holders.size() ? " and " : ", ") << holders[i];
-    if (!holders.empty()) std::cerr << (holders.size() == 1 ? " holds" : " hold") << " those requests only";
+    if (!holders.empty()) std::cerr << "; " << listed(holders) << (holders.size() == 1 ? " holds" : " hold") << " those requests only";
     std::cerr << "\n";
     return 128 + stopped_by_;
   }
@@ -323,6 +343,7 @@ class RunSession {
       json_out_->commit();
     }
     if (log_) log_->commit();
+    if (dram_commands_) dram_commands_->commit();
   }
 
   RequestCount count() const { return RequestCount{stats_.requests(), r_.requests, threads_ != nullptr}; }
@@ -332,11 +353,10 @@ class RunSession {
     std::vector<std::string> holders;
     if (json_out_) holders.push_back(a_.stats_json + " (\"complete\": false)");
     if (log_) holders.push_back(a_.txn_log);
+    if (dram_commands_) holders.push_back(a_.dram_commands);
     if (holders.empty()) return "";
-    std::string s = "; " + holders[0];
-    if (holders.size() > 1) s += " and " + holders[1];
     const RequestCount n = count();
-    return s + (holders.size() > 1 ? " hold" : " holds") + " the " + n.text() + " simulated before it" + n.sms();
+    return "; " + listed(holders) + (holders.size() > 1 ? " hold" : " holds") + " the " + n.text() + " simulated before it" + n.sms();
   }
 
   const RunArgs& a_;
@@ -353,6 +373,7 @@ class RunSession {
   std::optional<OutputFile> json_out_, store_out_;
   RunStatistics stats_{cfg_};
   std::unique_ptr<TransactionLog> log_;
+  std::unique_ptr<DramCommandCsv> dram_commands_;
   std::optional<ApplicationStreams> streams_;
   std::unique_ptr<ProgressReporter> progress_;
   std::vector<CompletionObserver*> observers_;

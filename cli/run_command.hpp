@@ -15,6 +15,7 @@ struct RunArgs {
   TraceInputArgs input;
   std::string stats_json;
   std::string txn_log;
+  std::string dram_commands;
   std::string profile_store;
   bool compare_prefetch = false;
   std::string plot;

@@ -87,6 +87,72 @@ TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
   EXPECT_EQ(ids, (std::set<std::string>{"0", "1", "2", "3", "4", "5", "6"}));
 }
 
+// Two streams and random writes on two DDR4 channels of two ranks, closed
+// page, in either timing mode: every command type, refreshes included.
+std::string dram_commands_config(const char* timing) {
+  return std::string("memory: {address_bits: 32, channels: 2, preset: ddr4, dram: {page_policy: closed}}\n"
+                     "translator: {channel_bits: [8]}\n"
+                     "simulation: {cycle_ns: 0.625, timing: ") +
+         timing +
+         "}\n"
+         "workload:\n"
+         "  - {kind: strided, base: 0, stride: 64, range: 0x100000, count: 6000, size: 64, issue_interval: 2}\n"
+         "  - {kind: random, base: 0x4000000, range: 0x4000000, count: 3000, size: 64, write_fraction: 1, seed: 3}\n";
+}
+
+TEST_F(Cli, DramCommandsListEveryCommandOfTheRunInEachChannelsCycleOrder) {
+  for (const char* timing : {"lt", "at"}) {
+    SCOPED_TRACE(timing);
+    const auto cfg = write(std::string("c-") + timing + ".yaml", dram_commands_config(timing));
+    const Result r = run({"run", "--config", cfg.string(), "--quiet", "--stats-json", path("s.json").string(),
+                          "--dram-commands", path("d.csv").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream in(slurp(path("d.csv")));
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_EQ(line, "cycle,channel,rank,bank_group,bank,row,column,command,request");
+    std::map<std::string, uint64_t> count;               // by command and channel: "RDA 0"
+    std::map<std::string, uint64_t> last_cycle;          // by channel
+    std::set<std::string> requests;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::stringstream fields(line);
+      for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+      if (line.back() == ',') f.emplace_back();
+      ASSERT_EQ(f.size(), 9u) << line;
+      const uint64_t cycle = std::stoull(f[0]);
+      EXPECT_GE(cycle, last_cycle[f[1]]) << "channel " << f[1] << " goes back at: " << line;
+      last_cycle[f[1]] = cycle;
+      ++count[f[7] + " " + f[1]];
+      if (f[7] == "REF") {
+        EXPECT_TRUE(f[3].empty() && f[4].empty() && f[5].empty() && f[8].empty()) << line;
+      }
+      if (f[7] == "RDA" || f[7] == "WRA") {
+        EXPECT_FALSE(f[6].empty()) << line;
+        requests.insert(f[8]);
+      }
+      EXPECT_TRUE(f[7] == "ACT" || f[7] == "PRE" || f[7] == "RDA" || f[7] == "WRA" || f[7] == "REF") << line;
+    }
+    // The stats count the same commands; every request reached a column command.
+    const auto dram = json("s.json").at("dram").at("channels");
+    for (const auto& ch : dram) {
+      const std::string c = std::to_string(ch.at("channel").get<unsigned>());
+      EXPECT_EQ(count["RDA " + c], ch.at("reads").get<uint64_t>());
+      EXPECT_EQ(count["WRA " + c], ch.at("writes").get<uint64_t>());
+      EXPECT_EQ(count["ACT " + c], ch.at("activates").get<uint64_t>());
+      EXPECT_EQ(count["REF " + c], ch.at("refreshes").get<uint64_t>());
+      EXPECT_GT(count["REF " + c], 0u);
+      EXPECT_EQ(count["PRE " + c] + count["RDA " + c] + count["WRA " + c], ch.at("precharges").get<uint64_t>());
+    }
+    EXPECT_EQ(requests.size(), 9000u - json("s.json").at("dram").at("channels")[0].at("forwarded_reads").get<uint64_t>() -
+                                   json("s.json").at("dram").at("channels")[1].at("forwarded_reads").get<uint64_t>());
+    // A second run writes the same bytes.
+    const std::string first = slurp(path("d.csv"));
+    ASSERT_EQ(run({"run", "--config", cfg.string(), "--quiet", "--dram-commands", path("d2.csv").string()}).exit_code, 0);
+    EXPECT_TRUE(first == slurp(path("d2.csv"))) << "a rerun wrote other commands";
+  }
+}
+
 TEST_F(Cli, TraceRunUsesTheTraceInsteadOfTheWorkload) {
   const auto trace = write("t.csv", "cycle,task_type,op,address,size\n0,0,R,0x0,64\n0,0,W,0x100,64\n0,0,R,0x200,64\n");
   const Result r = run({"run", "--config", kIdentity, "--trace", trace.string(), "--quiet", "--stats-json",

@@ -52,8 +52,8 @@ class ChannelModel {
   };
 
   // One access by whichever model the channel has; the completion includes
-  // memory.latency_cycles.
-  Slot access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write) {
+  // memory.latency_cycles. `request`: the id the DRAM's command trace names.
+  Slot access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request = DramCommand::kNoRequest) {
     if (!dram_) {
       Slot s = schedule(arrival, horizon);
       s.finish += latency_cycles_;
@@ -61,7 +61,7 @@ class ChannelModel {
     }
     ++accesses_;
     const DramChannel::Access a =
-        write ? dram_->write(arrival, horizon, local) : dram_->read(arrival, horizon, local);
+        write ? dram_->write(arrival, horizon, local, request) : dram_->read(arrival, horizon, local, request);
     return {a.start, a.finish + latency_cycles_, a.depth, a.accept, a.at, a.row};
   }
   DramChannel* dram() { return dram_.get(); }
@@ -69,6 +69,11 @@ class ChannelModel {
   // simulation.timing: at on a DRAM: the controller that decides at command
   // time; the TLM shell feeds it and answers as it decides.
   DramController* controller() { return controller_.get(); }
+  // The DRAM's command trace (nothing on a simple channel, which has no commands).
+  void trace_commands(DramCommandSink& sink, unsigned channel) {
+    if (dram_) dram_->trace_commands(sink, channel);
+    if (controller_) controller_->trace_commands(sink, channel);
+  }
   unsigned latency_cycles() const { return latency_cycles_; }
   void count_access() { ++accesses_; }
 

@@ -4,17 +4,6 @@
 
 namespace gpumem {
 
-const char* dram_command_name(DramCommandKind k) {
-  switch (k) {
-    case DramCommandKind::kActivate: return "ACT";
-    case DramCommandKind::kPrecharge: return "PRE";
-    case DramCommandKind::kRead: return "RD";
-    case DramCommandKind::kWrite: return "WR";
-    case DramCommandKind::kRefresh: return "REF";
-  }
-  return "?";
-}
-
 namespace {
 
 // First index whose key is >= v, in a ring sorted by key. The entries a new
@@ -62,6 +51,7 @@ DramChannel::DramChannel(const DramParams& params)
                  2 * refresh_interval_ * (spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1);
   // Ranks refresh in turn, spread evenly over the interval.
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
+  idle_refresh_after_ = refresh_interval_ ? ranks_[0].next_refresh + idle_margin_ : ~uint64_t{0};
   counters_.banks.resize(banks_.size());
   bank_queues_.resize(banks_.size(), RingBuffer<uint64_t>(8));
   write_queue_.reserve(spec_.write_queue);
@@ -165,8 +155,12 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
     p.column = column_slot(std::max(lo, b.act + t_.tRCD), at.rank, at.bank_group, write);
     return p;
   }
-  // First ready: the row an older request is about to close, while it fits before that precharge.
-  if (b.prev_open && b.prev_row == at.row && b.prev_hits < spec_.row_hit_cap && lo < b.prev_pre) {
+  // First ready: the row an older request is about to close, while it fits
+  // before that precharge. Not with the closed page policy: there the
+  // precharge rides on the older request's column command (RDA, WRA), and
+  // the bank takes no other column command after it.
+  if (spec_.page_policy == PagePolicy::kOpen && b.prev_open && b.prev_row == at.row && b.prev_hits < spec_.row_hit_cap &&
+      lo < b.prev_pre) {
     const uint64_t c = column_slot(std::max(lo, b.prev_act + t_.tRCD), at.rank, at.bank_group, write);
     const uint64_t done = write ? c + t_.CWL + t_.tBL + t_.tWR : c + t_.tRTP;
     if (done <= b.prev_pre) {
@@ -192,19 +186,30 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
   return p;
 }
 
-void DramChannel::add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre) {
+void DramChannel::add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre) {
   const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
   RingBuffer<uint64_t>& bus = spec_.dual_command_bus && !column ? row_bus_ : command_bus_;
   if (kind != DramCommandKind::kPrecharge || !auto_pre) bus.insert(lower_index(bus, t, [](uint64_t c) { return c; }), t);
   if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
+  if (trace_) trace_->add({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre, column ? at.column : 0, request});
 }
 
-void DramChannel::commit(const Plan& p, bool write) {
+void DramChannel::trace_commands(DramCommandSink& sink, unsigned channel) {
+  trace_ = std::make_unique<DramCommandOrder>(sink, channel);
+}
+
+uint64_t DramChannel::final_before(uint64_t h) const {
+  if (!t_.tREFI) return h;
+  for (const Rank& r : ranks_) h = std::min(h, r.next_refresh);
+  return h;
+}
+
+void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
   Bank& b = bank(p.at);
   DramBankCounters& n = counters_.banks[bank_index(p.at)];
   Rank& r = ranks_[p.at.rank];
   if (p.has_pre) {
-    add_command(p.pre, DramCommandKind::kPrecharge, {p.at.rank, p.at.bank_group, p.at.bank, b.row, 0});
+    add_command(p.pre, DramCommandKind::kPrecharge, {p.at.rank, p.at.bank_group, p.at.bank, b.row, 0}, request);
     ++n.precharges;
     b.prev_open = true;
     b.prev_row = b.row;
@@ -213,7 +218,7 @@ void DramChannel::commit(const Plan& p, bool write) {
     b.prev_hits = 0;
   }
   if (p.has_act) {
-    add_command(p.act, DramCommandKind::kActivate, p.at);
+    add_command(p.act, DramCommandKind::kActivate, p.at, request);
     ++n.activates;
     b.open = true;
     b.row = p.at.row;
@@ -222,7 +227,7 @@ void DramChannel::commit(const Plan& p, bool write) {
     b.pre_ready = p.act + t_.tRAS;
     r.acts.insert(lower_index(r.acts, p.act, [](const Act& a) { return a.cycle; }), {p.act, p.at.bank_group});
   }
-  add_command(p.column, write ? DramCommandKind::kWrite : DramCommandKind::kRead, p.at);
+  add_command(p.column, write ? DramCommandKind::kWrite : DramCommandKind::kRead, p.at, request);
   r.columns.insert(lower_index(r.columns, p.column, [](const Column& c) { return c.cycle; }),
                    {p.column, p.at.bank_group, write});
   uint64_t& end = write ? r.writes_end : r.reads_end;
@@ -242,7 +247,7 @@ void DramChannel::commit(const Plan& p, bool write) {
   if (spec_.page_policy == PagePolicy::kClosed) {
     // The precharge rides on the column command and takes no command slot.
     const uint64_t pre = b.pre_ready;
-    add_command(pre, DramCommandKind::kPrecharge, p.at, true);
+    add_command(pre, DramCommandKind::kPrecharge, p.at, request, true);
     ++n.precharges;
     b.prev_open = true;
     b.prev_row = b.row;
@@ -268,7 +273,7 @@ void DramChannel::refresh(unsigned rank) {
     const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
     if (b.open) {
       const uint64_t pre = command_slot(std::max(due, b.pre_ready), false);
-      add_command(pre, DramCommandKind::kPrecharge, {rank, g, k, b.row, 0});
+      add_command(pre, DramCommandKind::kPrecharge, {rank, g, k, b.row, 0}, DramCommand::kNoRequest);
       ++counters_.banks[i].precharges;
       b.open = false;
       b.act_ready = std::max(b.act_ready, pre + t_.tRP);
@@ -277,7 +282,8 @@ void DramChannel::refresh(unsigned rank) {
   }
   ref = command_slot(ref, false);
   const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
-  add_command(ref, DramCommandKind::kRefresh, {rank, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0});
+  add_command(ref, DramCommandKind::kRefresh, {rank, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0},
+              DramCommand::kNoRequest);
   for (size_t i = from; i < to; ++i) {
     banks_[i].act_ready = ref + (per_bank ? t_.tRFCb : t_.tRFC);
     banks_[i].prev_open = false;
@@ -300,7 +306,8 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   // A rank idle across many intervals: once a whole round of refreshes has
   // closed every bank, the rest only count (each would close nothing and
   // end before `until`), so a long gap in a trace costs no loop per interval.
-  if (!idle_refreshes_to_skip(rank, until)) return;
+  // The command trace lists each of them.
+  if (!idle_refreshes_to_skip(rank, until) || trace_) return;
   Rank& r = ranks_[rank];
   const uint64_t interval = refresh_interval_, margin = idle_margin_;
   const unsigned round = spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1;
@@ -314,7 +321,7 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   counters_.refreshes += skip;
 }
 
-void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out) {
+void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, uint64_t request, Plan* out) {
   if (idle_refreshes_to_skip(at.rank, lo)) skip_idle_refreshes(at.rank, lo);
   for (;;) {
     const Plan p = plan(at, lo, write);
@@ -322,7 +329,7 @@ void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, Plan* out
       refresh(at.rank);
       continue;
     }
-    commit(p, write);
+    commit(p, write, request);
     if (spec_.bank_queue) {  // with one shared queue nothing reads the banks' queues: keeping them would grow without end
       RingBuffer<uint64_t>& q = bank_queues_[bank_index(at)];
       q.insert(lower_index(q, p.column, at_least), p.column);
@@ -347,7 +354,7 @@ void DramChannel::drain_writes(uint64_t lo, size_t keep) {
     const Posted w = write_queue_[pick];
     write_queue_.erase(write_queue_.begin() + long(pick));
     --posted_lines_[w.line % kPostedFilter];
-    send(w.at, bank_admission(w.at, std::max(lo, w.arrival)), true, nullptr);
+    send(w.at, bank_admission(w.at, std::max(lo, w.arrival)), true, w.request, nullptr);
   }
 }
 
@@ -366,14 +373,13 @@ void DramChannel::forget_before(uint64_t h) {
   while (!data_bus_.empty() && data_bus_.front().end + t_.tRTRS <= h) data_bus_.drop_front();
 }
 
-DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write) {
-  const uint64_t a = to_memory(arrival);
-  forget_before(to_memory(horizon));
+[[gnu::always_inline]] inline DramChannel::Access DramChannel::plan_access(uint64_t a, uint64_t arrival, uint64_t local, bool write,
+                                                                          uint64_t request) {
   const DramAddress at = map_.decode(local);
   const uint64_t line = local >> map_.offset_bits();
   while (!read_queue_.empty() && read_queue_.front() <= a) read_queue_.drop_front();
   if (write) {
-    write_queue_.push_back({a, line, at});
+    write_queue_.push_back({a, line, at, request});
     ++posted_lines_[line % kPostedFilter];
     const unsigned depth = unsigned(write_queue_.size());
     if (write_queue_.size() >= spec_.write_high) {
@@ -399,7 +405,7 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   const uint64_t enter = bank_admission(at, accept);
   const unsigned depth = unsigned(read_queue_.size() - lower_index(read_queue_, a + 1, at_least)) + 1;
   Plan p;
-  send(at, enter, false, &p);
+  send(at, enter, false, request, &p);
   // A read that moves on at once holds no place any later arrival could find taken.
   const uint64_t leaves = spec_.bank_queue ? enter : p.column;
   if (leaves > a) read_queue_.insert(lower_index(read_queue_, leaves, at_least), leaves);
@@ -407,23 +413,48 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), depth, at, p.row};
 }
 
-DramChannel::Access DramChannel::read(uint64_t arrival, uint64_t horizon, uint64_t local) {
-  return access(arrival, horizon, local, false);
+DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request) {
+  const uint64_t a = to_memory(arrival), h = to_memory(horizon);
+  if (h > idle_refresh_after_) refresh_idle_ranks(h);
+  forget_before(h);
+  const Access done = plan_access(a, arrival, local, write, request);
+  if (trace_) trace_->release_before(final_before(h));
+  return done;
 }
 
-DramChannel::Access DramChannel::write(uint64_t arrival, uint64_t horizon, uint64_t local) {
-  return access(arrival, horizon, local, true);
+void DramChannel::refresh_idle_ranks(uint64_t h) {
+  // A rank no access has reached for two refresh rounds is refreshed now,
+  // while the command bus still holds what its refreshes must fit between,
+  // and the command trace need hold nothing back for long behind it. (A rank
+  // that is reached refreshes when its next column command passes the due
+  // cycle, in send().)
+  idle_refresh_after_ = ~uint64_t{0};
+  for (unsigned r = 0; r < ranks_.size(); ++r) {
+    if (idle_refreshes_to_skip(r, h)) {
+      skip_idle_refreshes(r, h);
+      while (ranks_[r].next_refresh + idle_margin_ < h) refresh(r);
+    }
+    idle_refresh_after_ = std::min(idle_refresh_after_, ranks_[r].next_refresh + idle_margin_);
+  }
+}
+
+DramChannel::Access DramChannel::read(uint64_t arrival, uint64_t horizon, uint64_t local, uint64_t request) {
+  return access(arrival, horizon, local, false, request);
+}
+
+DramChannel::Access DramChannel::write(uint64_t arrival, uint64_t horizon, uint64_t local, uint64_t request) {
+  return access(arrival, horizon, local, true, request);
 }
 
 void DramChannel::drain(uint64_t cycle) {
   const uint64_t end = to_memory(cycle);
   drain_writes(end, 0);
   const uint64_t last = std::max(end, counters_.last_data_cycle);
-  if (!t_.tREFI) return;
-  for (unsigned r = 0; r < ranks_.size(); ++r) {
+  for (unsigned r = 0; t_.tREFI && r < ranks_.size(); ++r) {
     skip_idle_refreshes(r, last);
     while (ranks_[r].next_refresh <= last) refresh(r);
   }
+  if (trace_) trace_->release_all();
 }
 
 }  // namespace gpumem

@@ -17,26 +17,16 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/dram_spec.hpp"
 #include "base/ring_buffer.hpp"
 #include "base/simulation_options.hpp"
 #include "channel/dram_address.hpp"
+#include "channel/dram_command.hpp"
 
 namespace gpumem {
-
-enum class DramCommandKind : uint8_t { kActivate, kPrecharge, kRead, kWrite, kRefresh };
-const char* dram_command_name(DramCommandKind k);
-
-// A planned command, in memory clock cycles (kept only when recording).
-struct DramCommand {
-  uint64_t cycle;
-  DramCommandKind kind;
-  unsigned rank, bank_group, bank;  // the refresh's bank fields are 0
-  uint32_t row;
-  bool auto_precharge = false;  // closed page: the precharge rides on the column command
-};
 
 struct DramParams {
   DramSpec spec;
@@ -83,8 +73,9 @@ class DramChannel {
     DramAddress at;
     RowResult row;
   };
-  Access read(uint64_t arrival, uint64_t horizon, uint64_t local);
-  Access write(uint64_t arrival, uint64_t horizon, uint64_t local);
+  // `request`: the id the command trace names (DramCommand::request).
+  Access read(uint64_t arrival, uint64_t horizon, uint64_t local, uint64_t request = DramCommand::kNoRequest);
+  Access write(uint64_t arrival, uint64_t horizon, uint64_t local, uint64_t request = DramCommand::kNoRequest);
   // Sends the posted writes and the refreshes due by `cycle` (model cycles),
   // so the counters cover the whole run. Call once at the end.
   void drain(uint64_t cycle);
@@ -94,7 +85,11 @@ class DramChannel {
   const DramSpec& spec() const { return spec_; }
   // Peak bandwidth as bytes per memory cycle.
   double peak_bytes_per_cycle() const { return double(spec_.org.access_bytes()) / spec_.timing.tBL; }
-  void record_commands(bool on) { recording_ = on; }
+  void record_commands(bool on) { recording_ = on; }  // commands(): every command as planned, for tests
+  // The command trace: this channel's commands to `sink`, in cycle order, as
+  // they become final (and the rest at drain()).
+  void trace_commands(DramCommandSink& sink, unsigned channel);
+  size_t commands_held() const { return trace_ ? trace_->held() : 0; }  // decided, not yet given to the sink
   const std::vector<DramCommand>& commands() const { return commands_; }
 
   uint64_t to_memory(uint64_t model_cycle) const { return clocks_.to_memory(model_cycle); }
@@ -141,6 +136,7 @@ class DramChannel {
     uint64_t arrival;  // memory cycles
     uint64_t line;     // local address >> offset bits
     DramAddress at;
+    uint64_t request;
   };
   struct Plan {
     DramAddress at;
@@ -150,12 +146,15 @@ class DramChannel {
     bool has_pre = false, has_act = false;
   };
 
-  Access access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write);
+  Access access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request);
+  Access plan_access(uint64_t a, uint64_t arrival, uint64_t local, bool write, uint64_t request);  // a: arrival in memory cycles
   Plan plan(const DramAddress& at, uint64_t lo, bool write) const;
-  void commit(const Plan& p, bool write);
-  void send(const DramAddress& at, uint64_t lo, bool write, Plan* out);  // plan (refreshing first if due) and commit
+  void commit(const Plan& p, bool write, uint64_t request);
+  // plan (refreshing first if due) and commit
+  void send(const DramAddress& at, uint64_t lo, bool write, uint64_t request, Plan* out);
   void refresh(unsigned rank);
   void skip_idle_refreshes(unsigned rank, uint64_t until);  // counts, without planning, refreshes an idle rank sleeps through
+  void refresh_idle_ranks(uint64_t horizon);
   bool idle_refreshes_to_skip(unsigned rank, uint64_t until) const {  // inline: every access asks
     return refresh_interval_ && ranks_[rank].next_refresh + idle_margin_ < until;
   }
@@ -167,7 +166,10 @@ class DramChannel {
   uint64_t command_slot(uint64_t t, bool column) const;
   uint64_t activate_slot(uint64_t t, unsigned rank, unsigned bg) const;
   uint64_t column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const;
-  void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
+  void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre = false);
+  // No command planned from now on, for arrivals at or after memory cycle
+  // h, falls before this (refreshes are planned when an arrival passes them).
+  uint64_t final_before(uint64_t h) const;
   Bank& bank(const DramAddress& a) { return banks_[bank_index(a)]; }
   const Bank& bank(const DramAddress& a) const { return banks_[bank_index(a)]; }
   size_t bank_index(const DramAddress& a) const {  // the counts are powers of two
@@ -183,6 +185,7 @@ class DramChannel {
   uint64_t refresh_interval_;  // between one rank's refreshes (per bank: tREFI / banks); 0: none
   uint64_t idle_margin_;       // skip_idle_refreshes' distance: closer than this, it has nothing to skip
   uint64_t forgotten_until_ = 0;  // the horizon of the last forget_before
+  uint64_t idle_refresh_after_;   // no rank is idle enough for refresh_idle_ranks until the horizon passes this
   unsigned group_shift_, rank_shift_;  // bank_index's fields
   std::vector<Bank> banks_;
   std::vector<RingBuffer<uint64_t>> bank_queues_;  // per bank: column cycles of admitted accesses, ascending
@@ -199,6 +202,7 @@ class DramChannel {
   DramCounters counters_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
+  std::unique_ptr<DramCommandOrder> trace_;
 };
 
 }  // namespace gpumem

@@ -22,10 +22,12 @@ DramController::DramController(const DramParams& params)
   seen_.resize(banks_.size());
 }
 
-void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch) {
+void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch,
+                            uint64_t request) {
   if (arrival < decided_) throw std::logic_error("DRAM controller: a request arrives at a cycle already decided");
   Entry e;
   e.token = token;
+  e.request = request;
   e.prefetch = prefetch && !write && spec_.prefetch_below_demand;  // prefetch_priority: equal: a read like any other
   e.seq = seq_++ | (e.prefetch ? kPrefetchRank : 0);
   e.arrival = arrival;
@@ -135,9 +137,11 @@ void DramController::update_mode(uint64_t t) {
   }
 }
 
-void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre) {
+void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre) {
   if (kind != DramCommandKind::kPrecharge || !auto_pre) timing_.issue(t, kind, at);
   if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
+  const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
+  if (trace_) trace_->add({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre, column ? at.column : 0, request});
 }
 
 void DramController::refresh_done(unsigned rank) {
@@ -171,7 +175,7 @@ bool DramController::refresh_step(uint64_t t) {
         soonest(e);
         continue;
       }
-      record(t, DramCommandKind::kPrecharge, at);
+      record(t, DramCommandKind::kPrecharge, at, DramCommand::kNoRequest);
       ++counters_.banks[i].precharges;
       banks_[i].open = false;
       banks_[i].forget();
@@ -185,7 +189,7 @@ bool DramController::refresh_step(uint64_t t) {
       soonest(e);
       continue;
     }
-    record(t, DramCommandKind::kRefresh, at);
+    record(t, DramCommandKind::kRefresh, at, DramCommand::kNoRequest);
     refresh_done(rk);
     return true;
   }
@@ -217,14 +221,15 @@ void DramController::idle_refreshes(uint64_t until) {
         if (e < when) when = e, pick = i, pick_at = at;
       }
       if (pick == to) break;
-      record(when, DramCommandKind::kPrecharge, pick_at);
+      record(when, DramCommandKind::kPrecharge, pick_at, DramCommand::kNoRequest);
       ++counters_.banks[pick].precharges;
       banks_[pick].open = false;
       banks_[pick].forget();
     }
     const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
     const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
-    record(std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at)), DramCommandKind::kRefresh, at);
+    record(std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at)), DramCommandKind::kRefresh, at,
+           DramCommand::kNoRequest);
     refresh_done(rk);
   }
 }
@@ -358,7 +363,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   }
   switch (c.kind) {
     case DramCommandKind::kPrecharge:
-      record(t, c.kind, {e.at.rank, e.at.bank_group, e.at.bank, b.row, 0});
+      record(t, c.kind, {e.at.rank, e.at.bank_group, e.at.bank, b.row, 0}, e.request);
       ++n.precharges;
       b.open = false;
       b.forget();
@@ -369,7 +374,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
         ++(e.write ? active_writes_ : active_reads_);
         bank_room_ = true;
       }
-      record(t, c.kind, e.at);
+      record(t, c.kind, e.at, e.request);
       ++n.activates;
       b.open = true;
       b.row = e.at.row;
@@ -379,7 +384,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
     default: break;
   }
   const bool write = c.kind == DramCommandKind::kWrite;
-  record(t, c.kind, e.at);
+  record(t, c.kind, e.at, e.request);
   if (oldest_[bi] != &e) ++b.bypassed;  // an older request of the bank waits for another row
   (write ? n.writes : n.reads) += 1;
   (e.row == RowResult::kHit ? n.row_hits : e.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
@@ -391,6 +396,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
     // The precharge rides on the column command and takes no command slot.
     const uint64_t pre = timing_.auto_precharge(e.at);
     if (recording_) commands_.push_back({pre, DramCommandKind::kPrecharge, e.at.rank, e.at.bank_group, e.at.bank, e.at.row, true});
+    if (trace_) trace_->add({pre, DramCommandKind::kPrecharge, e.at.rank, e.at.bank_group, e.at.bank, e.at.row, true, 0, e.request});
     ++n.precharges;
     b.open = false;
   }
@@ -506,6 +512,13 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
 }
 
 void DramController::run_until(uint64_t until, std::vector<Done>& done) {
+  decide_until(until, done);
+  // No arrival comes before `until` from now on, and what is decided from
+  // now on falls at or after it (a closed page's precharge is held already).
+  if (trace_) trace_->release_before(until);
+}
+
+void DramController::decide_until(uint64_t until, std::vector<Done>& done) {
   if (!busy()) {
     idle_refreshes(until);
     return;
@@ -528,8 +541,9 @@ void DramController::run_until(uint64_t until, std::vector<Done>& done) {
 }
 
 void DramController::drain(uint64_t cycle, std::vector<Done>& done) {
-  while (busy()) run_until(next_ + 1, done);
+  while (busy()) decide_until(next_ + 1, done);
   idle_refreshes(std::max(cycle, counters_.last_data_cycle) + 1);
+  if (trace_) trace_->release_all();
 }
 
 }  // namespace gpumem

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "base/dram_spec.hpp"
@@ -56,7 +57,9 @@ class DramController {
   // no demand command can go, its activates and precharges when no demand
   // read is queued; with prefetch_drop_cycles it is dropped (RowResult::kDropped)
   // when it has waited that long for its first command.
-  void arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch = false);
+  // `request`: the id the command trace names (DramCommand::request).
+  void arrive(uint64_t token, uint64_t arrival, uint64_t local, bool write, std::vector<Done>& done, bool prefetch = false,
+              uint64_t request = DramCommand::kNoRequest);
   // Decides every command before memory cycle `until`: every arrival before
   // it must be in. Appends what it learns of requests to `done`, in the
   // order it learns it.
@@ -82,7 +85,11 @@ class DramController {
   const DramAddressMap& address_map() const { return map_; }
   const DramSpec& spec() const { return spec_; }
   const DramClocks& clocks() const { return clocks_; }
-  void record_commands(bool on) { recording_ = on; }
+  void record_commands(bool on) { recording_ = on; }  // commands(): every command as decided, for tests
+  // The command trace: this channel's commands to `sink`, in cycle order, as
+  // they become final (and the rest at drain()).
+  void trace_commands(DramCommandSink& sink, unsigned channel) { trace_ = std::make_unique<DramCommandOrder>(sink, channel); }
+  size_t commands_held() const { return trace_ ? trace_->held() : 0; }  // decided, not yet given to the sink
   // Every step looks at every bank that holds a request, none skipped for
   // a cycle it worked out before: for tests, that the skipping changes
   // nothing.
@@ -97,6 +104,7 @@ class DramController {
   static constexpr uint64_t kPrefetchRank = uint64_t{1} << 63;
   struct Entry {
     uint64_t token;
+    uint64_t request;  // for the command trace
     uint64_t seq;      // the rank FR-FCFS compares: arrival order, prefetches after demand requests
     uint64_t arrival;  // memory cycle
     uint64_t accept = 0;
@@ -152,7 +160,8 @@ class DramController {
   [[gnu::always_inline]] void survey_bank(const std::vector<Entry>& q, uint32_t bank, bool started_only, uint64_t t);
   [[gnu::always_inline]] void consider(std::vector<Entry>& q, bool started_only, uint64_t t, Choice& row_cmd, Choice& column_cmd);
   void issue(const Choice& c, uint64_t t, std::vector<Done>& done);
-  void record(uint64_t t, DramCommandKind kind, const DramAddress& at, bool auto_pre = false);
+  void decide_until(uint64_t until, std::vector<Done>& done);  // run_until, without releasing the command trace
+  void record(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre = false);
   void update_mode(uint64_t t);
   void drop_stale_prefetches(uint64_t t, std::vector<Done>& done);
   void soonest(uint64_t t) {
@@ -215,6 +224,7 @@ class DramController {
   DramCounters counters_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
+  std::unique_ptr<DramCommandOrder> trace_;
 };
 
 }  // namespace gpumem

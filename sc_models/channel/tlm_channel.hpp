@@ -67,13 +67,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
     if (!ext) return;  // a timed access must say when it arrives
     How& how = ext->how;
     if (ChannelMessage* m = trans.get_extension<ChannelMessage>()) {
-      serve(trans, *m, how, ext->info.issue_cycle, delay);
+      serve(trans, *m, how, ext->info, delay);
       return;
     }
     const uint64_t local = trans.get_address();
     // The data's host lines load while the timing is worked out.
     model_.prefetch(local, trans.get_data_length(), trans.is_write());
-    const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write());
+    const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write(), ext->info.id);
     access(trans, local);
     how.start_cycle = slot.start;
     how.finish_cycle = slot.finish;
@@ -86,13 +86,14 @@ class MemoryChannelTlm : public sc_core::sc_module {
   // A strided request's message (CN104199782B, step 3): the elements one by one,
   // one access for each granule they fall in, the accesses queued behind
   // one another from the message's arrival.
-  void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, uint64_t horizon, sc_core::sc_time& delay,
+  void serve(tlm::tlm_generic_payload& trans, ChannelMessage& m, How& how, const RequestInfo& info, sc_core::sc_time& delay,
              bool move_data = true) {
+    const uint64_t horizon = info.issue_cycle;
     std::array<ChannelModel::Slot, kMaxStridedElements> slots;
     for (unsigned a = 0; a < m.accesses; ++a) {
       unsigned first = 0;  // the access's first element says where it lands
       while (first + 1 < m.count && m.access[first] != a) ++first;
-      slots[a] = model_.access(how.cycle, horizon, m.local[first], trans.is_write());
+      slots[a] = model_.access(how.cycle, horizon, m.local[first], trans.is_write(), info.id);
     }
     unsigned char* data = trans.get_data_ptr();
     for (unsigned k = 0; k < m.count; ++k) {
@@ -143,7 +144,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     DramController* k = model_.controller();
     if (!k) {
       // Served in arrival order: planning on arrival is exact here.
-      const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write());
+      const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write(), ext->info.id);
       how.start_cycle = slot.start;
       how.finish_cycle = slot.finish;
       how.queue_depth = slot.depth;
@@ -162,7 +163,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     k->run_until(clocks_.to_memory(now), decided_);
     const size_t others = decided_.size();
     k->arrive(reinterpret_cast<uintptr_t>(&trans), clocks_.to_memory(how.cycle), local, trans.is_write(), decided_,
-              ext->info.origin == Origin::kPrefetch);
+              ext->info.origin == Origin::kPrefetch, ext->info.id);
     if (decided_.size() > others) {  // posted, or forwarded from a posted write: answered now
       const DramController::Done d = decided_.back();
       decided_.pop_back();
@@ -265,7 +266,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     How& how = ext.how;
     DramController* k = model_.controller();
     if (!k) {  // served in arrival order, as lt does
-      serve(trans, m, how, ext.info.issue_cycle, delay, !ext.info.timing_only);
+      serve(trans, m, how, ext.info, delay, !ext.info.timing_only);
       phase = tlm::BEGIN_RESP;
       return tlm::TLM_COMPLETED;
     }
@@ -296,7 +297,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
       model_.count_access();
       f.access[a] = {&f, a};
       k->arrive(reinterpret_cast<uintptr_t>(&f.access[a]) | 1, clocks_.to_memory(how.cycle), m.local[first], trans.is_write(),
-                decided_, ext.info.origin == Origin::kPrefetch);
+                decided_, ext.info.origin == Origin::kPrefetch, ext.info.id);
     }
     // Posted writes and forwarded reads are decided at arrival.
     for (size_t i = others; i < decided_.size(); ++i) decide_access(decided_[i]);

@@ -89,6 +89,7 @@ class MmuTlm : public sc_core::sc_module {
     walk_delay_ = &delay;
     walk_cycle_ = &how.cycle;
     walk_issue_cycle_ = info.issue_cycle;
+    walk_ext_.info.id = info.id;  // the walk's reads serve this request (the DRAM's command trace names it)
     if (translate_payload(trans, *ext, read_pte_)) downstream->b_transport(trans, delay);
   }
 
@@ -185,6 +186,7 @@ class MmuTlm : public sc_core::sc_module {
     r.info = RequestInfo{};
     r.info.origin = Origin::kPageTable;
     r.info.issue_cycle = ext.info.issue_cycle;
+    r.info.id = ext.info.id;  // the walk's reads serve this request (the DRAM's command trace names it)
     r.info.timing_only = true;  // the walk read its PTEs at the request's arrival
     r.how = How{};
     r.how.cycle = calendar_->now();

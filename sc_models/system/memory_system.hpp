@@ -28,7 +28,8 @@ class MemorySystem : public sc_core::sc_module {
   PagePool pages_{true};
 
  public:
-  MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock)
+  // `dram_commands`: where the DRAM channels' command trace goes (none: no trace).
+  MemorySystem(sc_core::sc_module_name name, const Config& cfg, const Clock& clock, DramCommandSink* dram_commands = nullptr)
       : sc_module(name),
         registers("registers", register_params(cfg)),
         translator("translator", translator_params(cfg), registers.bank().translator_registers()),
@@ -38,6 +39,7 @@ class MemorySystem : public sc_core::sc_module {
       channels.push_back(std::make_unique<MemoryChannelTlm>(
           sc_core::sc_gen_unique_name("channel"), channel_params(cfg), clock, &pages_));
       if (calendar) channels.back()->use_calendar(*calendar);
+      if (dram_commands) channels.back()->model().trace_commands(*dram_commands, c);
       router.to_channel.bind(channels.back()->target);
     }
     if (!cfg.has_mmu()) {

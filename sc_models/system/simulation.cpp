@@ -42,11 +42,11 @@ void collect(MemorySystem& memory, const Clock& clock, SimulationResult& r) {
 }  // namespace
 
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
-                                const AddressSpaceImage* image, SimulationResult* partial) {
+                                const AddressSpaceImage* image, SimulationResult* partial, DramCommandSink* dram_commands) {
   std::optional<AddressSpaceImage> own;
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
-  MemorySystem memory("memory", cfg, clock);
+  MemorySystem memory("memory", cfg, clock, dram_commands);
   DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
   TracePlayer player("player", trace_player_params(cfg), source, clock);
   driver.registers.bind(memory.registers.target);
@@ -110,12 +110,12 @@ void collect_front_end(const SmArrayTlm& sms, const L1SequenceGenerator& sequenc
 
 SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
                                        const std::vector<CompletionObserver*>& observers, const AddressSpaceImage* image,
-                                       SimulationResult* partial) {
+                                       SimulationResult* partial, DramCommandSink* dram_commands) {
   check_thread_simulation(cfg);
   std::optional<AddressSpaceImage> own;
   if (cfg.has_mmu() && !image) image = &own.emplace(build_address_space(cfg, cfg.address_space.nesting));
   Clock clock(cfg.simulation.cycle_ns);
-  MemorySystem memory("memory", cfg, clock);
+  MemorySystem memory("memory", cfg, clock, dram_commands);
   DriverTlm driver("driver", driver_params(cfg), cfg.has_mmu() ? image : nullptr);
   const FrontendParams frontend = frontend_params(cfg);
   // With issue_timing: memory a warp instruction's requests go out together

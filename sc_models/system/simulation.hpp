@@ -45,8 +45,10 @@ struct SimulationResult {
 // std::runtime_error for an error response from the model); `partial`, when
 // given, then holds what was measured up to the stop. `image` is the address
 // space the driver loads (built from the config when null).
+// `dram_commands`: where the DRAM's command trace goes (gpumem run --dram-commands).
 SimulationResult run_simulation(const Config& cfg, RequestSource& source, const std::vector<CompletionObserver*>& observers,
-                                const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
+                                const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr,
+                                DramCommandSink* dram_commands = nullptr);
 
 // Refuses (InputError naming frontend.issue_timing) a config that
 // run_thread_simulation cannot run: at issues a per-thread trace with
@@ -58,6 +60,7 @@ void check_thread_simulation(const Config& cfg);
 // then one initiator per SM issues the ordered sequences (frontend/sm_array.hpp).
 SimulationResult run_thread_simulation(const Config& cfg, ThreadTraceSource& source,
                                        const std::vector<CompletionObserver*>& observers,
-                                       const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr);
+                                       const AddressSpaceImage* image = nullptr, SimulationResult* partial = nullptr,
+                                       DramCommandSink* dram_commands = nullptr);
 
 }  // namespace gpumem

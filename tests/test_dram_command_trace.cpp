@@ -1,0 +1,274 @@
+// The DRAM command trace (gpumem run --dram-commands; docs/memory.md, "The
+// command trace"): both timing modes give every command they decide, each
+// channel's in cycle order, while holding only a bounded few back.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "channel/dram_channel.hpp"
+#include "channel/dram_command.hpp"
+#include "channel/dram_controller.hpp"
+#include "dram_toy.hpp"
+
+namespace gpumem {
+namespace {
+
+struct Collected final : DramCommandSink {
+  void command(unsigned channel, const DramCommand& c) override {
+    EXPECT_EQ(channel, 3u);
+    commands.push_back(c);
+  }
+  std::vector<DramCommand> commands;
+};
+
+DramCommand at(uint64_t cycle, DramCommandKind kind, unsigned bank, bool auto_precharge = false) {
+  return {cycle, kind, 0, 0, bank, 7, auto_precharge, 0, 1};
+}
+
+TEST(DramCommandOrder, ReleasesInCycleOrderOnlyWhatIsFinal) {
+  Collected out;
+  DramCommandOrder order(out, 3);
+  order.add(at(5, DramCommandKind::kActivate, 0));
+  order.add(at(3, DramCommandKind::kActivate, 1));
+  order.add(at(9, DramCommandKind::kRead, 0));
+  order.release_before(6);
+  ASSERT_EQ(out.commands.size(), 2u);
+  EXPECT_EQ(out.commands[0].cycle, 3u);
+  EXPECT_EQ(out.commands[1].cycle, 5u);
+  EXPECT_EQ(order.held(), 1u);
+  order.add(at(9, DramCommandKind::kRead, 1));  // a tie keeps the order of deciding
+  order.release_all();
+  ASSERT_EQ(out.commands.size(), 4u);
+  EXPECT_EQ(out.commands[2].bank, 0u);
+  EXPECT_EQ(out.commands[3].bank, 1u);
+  EXPECT_EQ(order.held(), 0u);
+}
+
+TEST(DramCommandOrder, AnAutoPrechargeMarksItsColumnCommandInsteadOfAddingAPrecharge) {
+  Collected out;
+  DramCommandOrder order(out, 3);
+  order.add(at(4, DramCommandKind::kRead, 2));
+  order.add(at(12, DramCommandKind::kPrecharge, 2, true));
+  order.add(at(6, DramCommandKind::kWrite, 1));
+  order.add(at(13, DramCommandKind::kPrecharge, 0, true));  // another bank's: a precharge of its own
+  order.release_all();
+  ASSERT_EQ(out.commands.size(), 3u);
+  EXPECT_EQ(out.commands[0].kind, DramCommandKind::kRead);
+  EXPECT_TRUE(out.commands[0].auto_precharge);
+  EXPECT_FALSE(out.commands[1].auto_precharge);
+  EXPECT_EQ(out.commands[2].kind, DramCommandKind::kPrecharge);
+}
+
+// What the trace must list: the commands as the model decided them (its
+// test record), in cycle order (a tie in deciding order), each closed-page
+// precharge folded into the column command before it.
+std::vector<DramCommand> expected_trace(std::vector<DramCommand> decided) {
+  std::vector<DramCommand> out;
+  for (const DramCommand& c : decided) {
+    const bool column = !out.empty() && (out.back().kind == DramCommandKind::kRead || out.back().kind == DramCommandKind::kWrite);
+    if (c.kind == DramCommandKind::kPrecharge && c.auto_precharge && column && out.back().bank == c.bank &&
+        out.back().bank_group == c.bank_group && out.back().rank == c.rank) {
+      out.back().auto_precharge = true;
+      continue;
+    }
+    out.push_back(c);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const DramCommand& a, const DramCommand& b) { return a.cycle < b.cycle; });
+  return out;
+}
+
+void expect_same(const std::vector<DramCommand>& traced, const std::vector<DramCommand>& want) {
+  ASSERT_EQ(traced.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    const DramCommand &a = traced[i], &b = want[i];
+    ASSERT_EQ(std::tie(a.cycle, a.kind, a.rank, a.bank_group, a.bank, a.auto_precharge),
+              std::tie(b.cycle, b.kind, b.rank, b.bank_group, b.bank, b.auto_precharge))
+        << "command " << i << " at cycle " << b.cycle << " (" << dram_command_name(b.kind) << ")";
+    if (a.kind != DramCommandKind::kRefresh) {
+      EXPECT_EQ(a.row, b.row) << "command " << i;
+    }
+  }
+}
+
+enum class Traffic { kMixed, kReads, kOneBank };
+
+struct Case {
+  std::string preset;
+  PagePolicy policy;
+  Traffic traffic;
+};
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.preset << (c.policy == PagePolicy::kOpen ? " open page, " : " closed page, ")
+      << (c.traffic == Traffic::kMixed ? "mixed" : c.traffic == Traffic::kReads ? "reads" : "one bank");
+}
+
+DramSpec spec_of(const Case& c) {
+  DramSpec s = *dram_preset(c.preset);
+  s.page_policy = c.policy;
+  return s;
+}
+
+// Random requests, arriving in bursts and gaps; each its id.
+struct Arrival {
+  uint64_t issue, arrival, local;
+  bool write;
+};
+std::vector<Arrival> traffic(const DramChannel& shape, Traffic kind, uint64_t seed, int count = 4000) {
+  std::mt19937_64 rng(seed);
+  std::vector<Arrival> v;
+  uint64_t t = 0;
+  const DramSpec& s = shape.spec();
+  for (int i = 0; i < count; ++i) {
+    t += rng() % 4 == 0 ? rng() % 400 : rng() % 3;  // some gaps long enough for refreshes
+    DramAddress a;
+    a.rank = unsigned(rng() % s.org.ranks);
+    a.bank_group = kind == Traffic::kOneBank ? 0 : unsigned(rng() % s.org.bank_groups);
+    a.bank = kind == Traffic::kOneBank ? 0 : unsigned(rng() % s.org.banks_per_group);
+    a.row = unsigned(rng() % 8);
+    a.column = unsigned(rng() % 8);
+    if (kind == Traffic::kOneBank) a.rank = 0;
+    const bool write = kind == Traffic::kMixed && rng() % 3 == 0;
+    v.push_back({t, t + (rng() % 8 == 0 ? rng() % 200 : 0), shape.address_map().encode(a), write});  // a walk's delay now and then
+  }
+  return v;
+}
+
+// Each traced command against the request it names: its bank, row and
+// (a column command) its column; a refresh and the precharges before it name none.
+void expect_requests(const std::vector<DramCommand>& traced, const std::vector<Arrival>& arrivals, const DramAddressMap& map) {
+  for (const DramCommand& c : traced) {
+    if (c.kind == DramCommandKind::kRefresh) {
+      EXPECT_EQ(c.request, DramCommand::kNoRequest) << "a refresh at " << c.cycle;
+      continue;
+    }
+    if (c.request == DramCommand::kNoRequest) {
+      EXPECT_EQ(c.kind, DramCommandKind::kPrecharge) << "at " << c.cycle << ": only a refresh's precharge serves no request";
+      continue;
+    }
+    ASSERT_LT(c.request, arrivals.size());
+    const DramAddress want = map.decode(arrivals[c.request].local);
+    EXPECT_EQ(std::tie(c.rank, c.bank_group, c.bank), std::tie(want.rank, want.bank_group, want.bank)) << "request " << c.request;
+    if (c.kind == DramCommandKind::kActivate || c.kind == DramCommandKind::kRead || c.kind == DramCommandKind::kWrite) {
+      EXPECT_EQ(c.row, want.row) << dram_command_name(c.kind) << " of request " << c.request;
+    }
+    if (c.kind == DramCommandKind::kRead || c.kind == DramCommandKind::kWrite) {
+      EXPECT_EQ(c.column, want.column) << "request " << c.request;
+    }
+  }
+}
+
+// Commands a model may hold back: those it may still place before others
+// (in lt, up to about three refresh intervals' worth behind a rank that
+// idles), never a growing share of the run's.
+constexpr size_t kHeldBound = 8192;
+
+// Plays `arrivals` into an lt channel as the trace player does: at most 64
+// requests outstanding, so a request issues no earlier than the completion
+// of the one 64 before it (which moves its arrival with it). Returns what
+// was played; `plain`, when given, gets the same accesses untraced and must
+// answer alike; `held_max`: the most commands the channel held back at once.
+std::vector<Arrival> play_lt(DramChannel& ch, DramChannel* plain, std::vector<Arrival> arrivals, size_t* held_max) {
+  std::vector<uint64_t> finish;
+  uint64_t issue = 0;
+  for (uint64_t id = 0; id < arrivals.size(); ++id) {
+    Arrival& a = arrivals[id];
+    const uint64_t delay = a.arrival - a.issue;
+    issue = std::max({issue, a.issue, id >= 64 ? finish[id - 64] : 0});
+    a.issue = issue, a.arrival = issue + delay;
+    const auto x = a.write ? ch.write(a.arrival, a.issue, a.local, id) : ch.read(a.arrival, a.issue, a.local, id);
+    finish.push_back(x.finish);
+    if (plain) {
+      const auto y = a.write ? plain->write(a.arrival, a.issue, a.local) : plain->read(a.arrival, a.issue, a.local);
+      EXPECT_EQ(std::tie(x.accept, x.start, x.finish, x.depth, x.row), std::tie(y.accept, y.start, y.finish, y.depth, y.row))
+          << "request " << id << ": the trace changed its timing";
+    }
+    if (held_max) *held_max = std::max(*held_max, ch.commands_held());
+  }
+  return arrivals;
+}
+
+// The most commands an lt channel held back at once over `count` requests.
+size_t lt_held_max(const Case& c, int count) {
+  const DramSpec spec = spec_of(c);
+  DramChannel ch(DramParams{spec, spec.tck_ps});
+  Collected out;
+  ch.trace_commands(out, 3);
+  size_t held_max = 0;
+  play_lt(ch, nullptr, traffic(ch, c.traffic, 7, count), &held_max);
+  return held_max;
+}
+
+TEST(DramCommandTraceMemory, AnLtChannelHoldsNoMoreCommandsForALongerRun) {
+  for (const char* preset : kDramPresetNames) {
+    const Case c{preset, PagePolicy::kOpen, Traffic::kOneBank};  // DDR4: its second rank idles
+    const size_t short_run = lt_held_max(c, 4000), long_run = lt_held_max(c, 16000);
+    EXPECT_LE(long_run, short_run * 3 / 2 + 64) << preset << ": held " << short_run << " commands over 4000 requests";
+  }
+}
+
+class DramCommandTrace : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DramCommandTrace, LtGivesEveryPlannedCommandInCycleOrderHoldingFewAndChangingNothing) {
+  const DramSpec spec = spec_of(GetParam());
+  DramChannel traced(DramParams{spec, spec.tck_ps}), plain(DramParams{spec, spec.tck_ps});
+  Collected out;
+  traced.record_commands(true);
+  traced.trace_commands(out, 3);
+  size_t held_max = 0;
+  const std::vector<Arrival> arrivals = play_lt(traced, &plain, traffic(traced, GetParam().traffic, 7), &held_max);
+  uint64_t last = 0;
+  for (const Arrival& a : arrivals) last = std::max(last, a.arrival);
+  traced.drain(last);
+  plain.drain(last);
+  EXPECT_EQ(traced.counters().refreshes, plain.counters().refreshes);
+  EXPECT_EQ(traced.counters().data_bus_cycles, plain.counters().data_bus_cycles);
+  EXPECT_EQ(traced.commands_held(), 0u) << "drain() gives the rest";
+  EXPECT_LT(held_max, kHeldBound);
+  expect_same(out.commands, expected_trace(traced.commands()));
+  expect_requests(out.commands, arrivals, traced.address_map());
+}
+
+TEST_P(DramCommandTrace, AtGivesEveryDecidedCommandInCycleOrderHoldingFew) {
+  const DramSpec spec = spec_of(GetParam());
+  DramController k(DramParams{spec, spec.tck_ps});
+  Collected out;
+  k.record_commands(true);
+  k.trace_commands(out, 3);
+  std::vector<DramController::Done> done;
+  std::vector<Arrival> arrivals = traffic(DramChannel(DramParams{spec, spec.tck_ps}), GetParam().traffic, 7);
+  std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.arrival < b.arrival; });
+  size_t held_max = 0;
+  for (uint64_t id = 0; id < arrivals.size(); ++id) {
+    const Arrival& a = arrivals[id];
+    k.run_until(a.arrival, done);
+    k.arrive(id, a.arrival, a.local, a.write, done, false, id);
+    held_max = std::max(held_max, k.commands_held());
+    done.clear();
+  }
+  k.drain(arrivals.back().arrival, done);
+  EXPECT_EQ(k.commands_held(), 0u) << "drain() gives the rest";
+  EXPECT_LT(held_max, kHeldBound);
+  expect_same(out.commands, expected_trace(k.commands()));
+  expect_requests(out.commands, arrivals, k.address_map());
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> v;
+  for (const char* preset : kDramPresetNames)
+    for (PagePolicy policy : {PagePolicy::kOpen, PagePolicy::kClosed})
+      for (Traffic t : {Traffic::kMixed, Traffic::kReads, Traffic::kOneBank}) v.push_back({preset, policy, t});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(, DramCommandTrace, ::testing::ValuesIn(cases()), [](const auto& info) {
+  const Case& c = info.param;
+  const char* traffic = c.traffic == Traffic::kMixed ? "mixed" : c.traffic == Traffic::kReads ? "reads" : "one_bank";
+  return c.preset + (c.policy == PagePolicy::kOpen ? "_open_" : "_closed_") + traffic;
+});
+
+}  // namespace
+}  // namespace gpumem
