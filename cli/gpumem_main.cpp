@@ -11,6 +11,7 @@
 #include "base/nearest_name.hpp"
 #include "check_config_command.hpp"
 #include "cosim_command.hpp"
+#include "dram_check_command.hpp"
 #include "explore_command.hpp"
 #include "regmap_command.hpp"
 #include "regs_command.hpp"
@@ -103,6 +104,8 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* check = add_check_config_command(app, check_args);
   SweepArgs sweep_args;
   CLI::App* sweep = add_sweep_command(app, sweep_args);
+  DramCheckArgs dram_check_args;
+  CLI::App* dram_check = add_dram_check_command(app, dram_check_args);
 
   try {
     app.parse(argc, argv);
@@ -135,6 +138,7 @@ int sc_main(int argc, char* argv[]) {
     if (*regmap) return regmap_command(regmap_args);
     if (*check) return check_config_command(check_args);
     if (*sweep) return sweep_command(sweep_args);
+    if (*dram_check) return dram_check_command(dram_check_args);
   } catch (const gpumem::InputError& e) {
     std::cerr << "gpumem: error: " << e.what() << "\n";
     return kExitInputError;

@@ -416,7 +416,10 @@ void DramChannel::forget_before(uint64_t h) {
 DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request) {
   const uint64_t a = to_memory(arrival), h = to_memory(horizon);
   if (h > idle_refresh_after_) refresh_idle_ranks(h);
-  forget_before(h);
+  // Nothing from a rank's next refresh on is forgotten: a refresh is planned
+  // when a column command passes it, maybe after the horizon has, and must
+  // still see every command it could meet on the command bus.
+  forget_before(final_before(h));
   const Access done = plan_access(a, arrival, local, write, request);
   if (trace_) trace_->release_before(final_before(h));
   return done;

@@ -12,6 +12,9 @@
 
 namespace gpumem {
 
+// The command trace's first line: its columns (docs/memory.md, "The command trace").
+inline constexpr const char* kDramCommandHeader = "cycle,channel,rank,bank_group,bank,row,column,command,request";
+
 enum class DramCommandKind : uint8_t { kActivate, kPrecharge, kRead, kWrite, kRefresh };
 const char* dram_command_name(DramCommandKind k);
 

@@ -492,10 +492,14 @@ bool DramController::step(uint64_t t, std::vector<Done>& done) {
   }
   if (write_queue_takes_part) consider(write_queue_, !writes, t, row_cmd, column_cmd);
   if (row_used) row_cmd.queue = nullptr;
-  if (!dual && row_cmd.queue && column_cmd.queue) {
-    // One command bus: the older request's command (a column command of the
-    // active buffer's first, as Ramulator 2's controller serves that buffer
-    // before the others).
+  // Two commands of one bank never go in one cycle: a precharge with a
+  // column command would close the row under it.
+  const bool one_bank = row_cmd.queue && column_cmd.queue &&
+                        (*row_cmd.queue)[row_cmd.index].bank == (*column_cmd.queue)[column_cmd.index].bank;
+  if ((!dual || one_bank) && row_cmd.queue && column_cmd.queue) {
+    // One command bus, or one bank: the older request's command (a column
+    // command of the active buffer's first, as Ramulator 2's controller
+    // serves that buffer before the others).
     if (!column_cmd.active && row_cmd.seq < column_cmd.seq) column_cmd.queue = nullptr;
     else row_cmd.queue = nullptr;
   }

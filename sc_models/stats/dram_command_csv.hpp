@@ -10,8 +10,6 @@
 
 namespace gpumem {
 
-constexpr const char* kDramCommandHeader = "cycle,channel,rank,bank_group,bank,row,column,command,request";
-
 class DramCommandCsv final : public DramCommandSink {
  public:
   // `refresh`: the preset's, which names a refresh REF (all banks) or REFpb

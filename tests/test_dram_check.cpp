@@ -1,0 +1,168 @@
+// The checker of DRAM command traces (tb/dram/; gpumem dram-check): each
+// constraint of its table catches a command one cycle early and lets it
+// pass on time, worked on the toy device whose figures all differ.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dram_toy.hpp"
+#include "tb/dram/dram_command_check.hpp"
+#include "tb/dram/dram_constraints.hpp"
+
+namespace gpumem::tb {
+namespace {
+
+DramTraceCommand cmd(uint64_t cycle, const std::string& name, unsigned rank, unsigned bg, unsigned bank, uint32_t row = 0) {
+  DramTraceCommand c;
+  c.cycle = cycle;
+  c.name = name;
+  c.rank = rank, c.bank_group = bg, c.bank = bank, c.row = row;
+  c.kind = name == "ACT" ? kAct : name == "PRE" ? kPre : name == "RD" || name == "RDA" ? kRd : name == "WR" || name == "WRA" ? kWr : kRef;
+  c.auto_precharge = name == "RDA" || name == "WRA";
+  c.all_banks = name == "REF";
+  return c;
+}
+DramTraceCommand ref(uint64_t cycle, unsigned rank) { return cmd(cycle, "REF", rank, 0, 0); }
+
+// The trace up to its last command, and the last command's earliest legal cycle.
+struct Scenario {
+  std::vector<DramTraceCommand> before;
+  DramTraceCommand last;
+};
+
+// For each constraint, a trace on the toy device (tests/dram_toy.hpp) in
+// which that constraint, and no other, sets the last command's cycle.
+// tRCD 4, tRP 3, tRAS 8, tRC 13, tRTP 2, tWR 3 (+ CWL 3 + tBL 2), tRRD 4/2,
+// tCCD 5/3, tWTR 4/2 (+ CWL + tBL), tFAW 10, tRTRS 2, tRFC 20, CL 5.
+const std::map<std::string, std::function<Scenario()>> kScenarios = {
+    {"tRC", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, cmd(13, "ACT", 0, 0, 0)}; }},
+    {"tRCD", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "RD", 0, 0, 0)}; }},
+    {"tRAS", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(8, "PRE", 0, 0, 0)}; }},
+    {"tRP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(20, "PRE", 0, 0, 0)}, cmd(23, "ACT", 0, 0, 0)}; }},
+    {"tRTP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "RD", 0, 0, 0)}, cmd(12, "PRE", 0, 0, 0)}; }},
+    {"tWR", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "WR", 0, 0, 0)}, cmd(18, "PRE", 0, 0, 0)}; }},
+    {"tRC (refresh)", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, ref(13, 0)}; }},
+    {"tRFC", [] { return Scenario{{ref(0, 0)}, cmd(20, "ACT", 0, 0, 0)}; }},
+    {"tRRD_L", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "ACT", 0, 0, 1)}; }},
+    {"tRRD_S", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(2, "ACT", 0, 1, 0)}; }},
+    {"tCCD_L",
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 0, 1), cmd(20, "RD", 0, 0, 0)}, cmd(25, "RD", 0, 0, 1)}; }},
+    {"tCCD_S",
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 1, 0), cmd(20, "RD", 0, 0, 0)}, cmd(23, "RD", 0, 1, 0)}; }},
+    {"tWTR_L",
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 0, 1), cmd(20, "WR", 0, 0, 0)}, cmd(29, "RD", 0, 0, 1)}; }},
+    {"tWTR_S",
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 1, 0), cmd(20, "WR", 0, 0, 0)}, cmd(27, "RD", 0, 1, 0)}; }},
+    // Checked besides the table.
+    {"tFAW",
+     [] {
+       return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(2, "ACT", 0, 1, 0), cmd(4, "ACT", 0, 0, 1), cmd(6, "ACT", 0, 1, 1)},
+                       cmd(10, "ACT", 0, 0, 2)};
+     }},
+    {"data bus",
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(1, "ACT", 1, 0, 0), cmd(20, "RD", 0, 0, 0)}, cmd(24, "RD", 1, 0, 0)}; }},
+    {"command bus", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(1, "ACT", 1, 0, 0)}; }},
+};
+
+std::vector<DramTraceCommand> numbered(std::vector<DramTraceCommand> v) {
+  for (size_t i = 0; i < v.size(); ++i) v[i].line = i + 2;  // after the header
+  return v;
+}
+
+// The first violation of the trace, or none.
+std::optional<DramViolation> first_violation(const DramSpec& spec, const std::vector<DramTraceCommand>& trace) {
+  DramCommandChecker checker(spec, 1);
+  for (const DramTraceCommand& c : numbered(trace))
+    if (auto v = checker.check(c)) return v;
+  return checker.finish();
+}
+
+std::vector<std::string> constraint_names() {
+  std::vector<std::string> names;
+  for (const DramConstraint& c : kDramConstraints) names.push_back(c.name);
+  for (const char* c : kDramCheckedBesides)
+    if (std::string(c) != "tREFI" && std::string(c) != "bank state") names.push_back(c);  // their own tests below
+  return names;
+}
+
+class DramCheckConstraint : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DramCheckConstraint, CatchesTheCommandOneCycleEarlyAndPassesItOnTime) {
+  const auto it = kScenarios.find(GetParam());
+  ASSERT_NE(it, kScenarios.end()) << "constraint " << GetParam() << " has no scenario here: add one";
+  Scenario s = it->second();
+  std::vector<DramTraceCommand> trace = s.before;
+  trace.push_back(s.last);
+  const auto on_time = first_violation(toy(), trace);
+  EXPECT_FALSE(on_time) << on_time->text();
+  --trace.back().cycle;
+  const auto early = first_violation(toy(), trace);
+  ASSERT_TRUE(early) << GetParam() << ": one cycle early went unseen";
+  EXPECT_EQ(early->constraint, GetParam()) << early->text();
+  if (GetParam() != "command bus") {
+    EXPECT_EQ(early->early(), 1u) << early->text();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(, DramCheckConstraint, ::testing::ValuesIn(constraint_names()), [](const auto& info) {
+  std::string n = info.param;
+  for (char& ch : n)
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+});
+
+TEST(DramCheck, ARefreshAfterNineIntervalsIsLate) {
+  DramSpec s = toy();
+  s.timing.tREFI = 100;
+  EXPECT_FALSE(first_violation(s, {ref(100, 1), ref(900, 0), ref(1000, 1), ref(1800, 0), ref(1900, 1)}));
+  const auto late = first_violation(s, {ref(900, 0), ref(1801, 0)});
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->constraint, "tREFI");
+  // A rank left without one to the end of the trace.
+  const auto never = first_violation(s, {ref(900, 0), ref(901 + 900, 1)});
+  ASSERT_TRUE(never);
+  EXPECT_EQ(never->constraint, "tREFI") << never->text();
+}
+
+TEST(DramCheck, TheBanksStateIsHeld) {
+  const auto closed = first_violation(toy(), {cmd(10, "RD", 0, 0, 0)});
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->constraint, "bank state");
+  const auto other_row = first_violation(toy(), {cmd(0, "ACT", 0, 0, 0, 3), cmd(10, "RD", 0, 0, 0, 4)});
+  ASSERT_TRUE(other_row);
+  EXPECT_EQ(other_row->constraint, "bank state") << other_row->text();
+  const auto twice = first_violation(toy(), {cmd(0, "ACT", 0, 0, 0), cmd(20, "ACT", 0, 0, 0)});
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(twice->constraint, "bank state");
+  const auto refresh_open = first_violation(toy(), {cmd(0, "ACT", 0, 0, 2), ref(30, 0)});
+  ASSERT_TRUE(refresh_open);
+  EXPECT_EQ(refresh_open->constraint, "bank state");
+  EXPECT_FALSE(first_violation(toy(), {cmd(0, "ACT", 0, 0, 2), ref(30, 1)})) << "the other rank's banks are closed";
+}
+
+TEST(DramCheck, AnAutoPrechargeClosesTheBankWhenItsConstraintsAllow) {
+  // RDA at 4: the precharge begins at ACT + tRAS = 8, the next ACT tRP later.
+  EXPECT_FALSE(first_violation(toy(), {cmd(0, "ACT", 0, 0, 0), cmd(4, "RDA", 0, 0, 0), cmd(13, "ACT", 0, 0, 0)}));
+  const auto early = first_violation(toy(), {cmd(0, "ACT", 0, 0, 0), cmd(4, "RDA", 0, 0, 0), cmd(20, "RD", 0, 0, 0)});
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->constraint, "bank state") << "no column command after RDA";
+  // WRA at 10: its precharge waits CWL + tBL + tWR = 8, to 18; ACT at 21.
+  const auto act = first_violation(toy(), {cmd(0, "ACT", 0, 0, 0), cmd(10, "WRA", 0, 0, 0), cmd(20, "ACT", 0, 0, 0)});
+  ASSERT_TRUE(act);
+  EXPECT_EQ(act->constraint, "tRP");
+  EXPECT_EQ(act->allowed_from, 21u) << act->text();
+}
+
+TEST(DramCheck, TheReportNamesBothCommandsTheConstraintAndTheCycles) {
+  const auto v = first_violation(toy(), {cmd(0, "ACT", 0, 1, 2), cmd(3, "RD", 0, 1, 2)});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->text(),
+            "tRCD: RD at cycle 3 (channel 0, rank 0, bank group 1, bank 2) is 1 cycle early: ACT at line 2 (cycle 0) allows "
+            "it from cycle 4 (activate, then read or write, 4 cycles)");
+}
+
+}  // namespace
+}  // namespace gpumem::tb
