@@ -140,8 +140,10 @@ void DramController::update_mode(uint64_t t) {
 void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre) {
   if (kind != DramCommandKind::kPrecharge || !auto_pre) timing_.issue(t, kind, at);
   if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
-  const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
-  if (trace_) trace_->add({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre, column ? at.column : 0, request});
+  if (trace_) {
+    const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
+    trace_->add({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre, column ? at.column : 0, request});
+  }
 }
 
 void DramController::refresh_done(unsigned rank) {

@@ -58,9 +58,9 @@ DramCommandChecker::DramCommandChecker(const DramSpec& spec, unsigned channels) 
   const size_t banks = size_t(o.ranks) * o.banks(), groups = size_t(o.ranks) * o.bank_groups;
   for (Channel& ch : channels_) {
     ch.banks.resize(banks);
-    ch.by_bank.assign(banks, std::vector<Seen>(kKinds));
-    ch.by_group.assign(groups, std::vector<Seen>(kKinds));
-    ch.by_rank.assign(o.ranks, std::vector<Seen>(kKinds));
+    ch.by_bank.assign(banks * kKinds, Seen{});
+    ch.by_group.assign(groups * kKinds, Seen{});
+    ch.by_rank.assign(size_t(o.ranks) * kKinds, Seen{});
     ch.activates.resize(o.ranks);
     ch.last_refresh.assign(spec_.refresh == RefreshMode::kPerBank ? banks : o.ranks, 0);
   }
@@ -70,11 +70,10 @@ size_t DramCommandChecker::bank_index(const DramTraceCommand& c) const {
   return (size_t(c.rank) * spec_.org.bank_groups + c.bank_group) * spec_.org.banks_per_group + c.bank;
 }
 
-std::vector<size_t> DramCommandChecker::banks_of(const DramTraceCommand& c) const {
-  if (!c.all_banks) return {bank_index(c)};
-  std::vector<size_t> v(spec_.org.banks());
-  for (size_t i = 0; i < v.size(); ++i) v[i] = size_t(c.rank) * spec_.org.banks() + i;
-  return v;
+std::pair<size_t, size_t> DramCommandChecker::banks_of(const DramTraceCommand& c) const {
+  if (!c.all_banks) return {bank_index(c), bank_index(c) + 1};
+  const size_t first = size_t(c.rank) * spec_.org.banks();
+  return {first, first + spec_.org.banks()};
 }
 
 std::optional<DramViolation> DramCommandChecker::check(const DramTraceCommand& c) {
@@ -92,7 +91,8 @@ std::optional<DramViolation> DramCommandChecker::check(const DramTraceCommand& c
 std::optional<DramViolation> DramCommandChecker::state(const Channel& ch, const DramTraceCommand& c) const {
   auto bad = [&](const std::string& why) { return DramViolation{"bank state", c, std::nullopt, 0, why}; };
   if (c.kind == kRef) {
-    for (size_t b : banks_of(c))
+    const auto [first, last] = banks_of(c);
+    for (size_t b = first; b < last; ++b)
       if (ch.banks[b].open)
         return bad("a refresh of bank group " + std::to_string(b % spec_.org.banks() / spec_.org.banks_per_group) + ", bank " +
                    std::to_string(b % spec_.org.banks_per_group) + ", whose row " + std::to_string(ch.banks[b].row) +
@@ -115,17 +115,14 @@ std::optional<DramViolation> DramCommandChecker::distances(const Channel& ch, co
   for (const DramConstraint& row : kDramConstraints) {
     if (!(row.to & c.kind)) continue;
     const unsigned d = row.cycles(spec_);
-    std::vector<const std::vector<Seen>*> scopes;
-    if (row.scope == DramScope::kBank) {
-      for (size_t b : banks_of(c)) scopes.push_back(&ch.by_bank[b]);
-    } else if (row.scope == DramScope::kBankGroup) {
-      scopes.push_back(&ch.by_group[size_t(c.rank) * spec_.org.bank_groups + c.bank_group]);
-    } else {
-      scopes.push_back(&ch.by_rank[c.rank]);
-    }
-    for (const std::vector<Seen>* seen : scopes)
+    // The keys of the scope the earlier command is in: a refresh's banks, or one.
+    const std::vector<Seen>& table = row.scope == DramScope::kBank ? ch.by_bank : row.scope == DramScope::kBankGroup ? ch.by_group : ch.by_rank;
+    auto [first, last] = banks_of(c);
+    if (row.scope == DramScope::kBankGroup) first = size_t(c.rank) * spec_.org.bank_groups + c.bank_group, last = first + 1;
+    if (row.scope == DramScope::kRank) first = c.rank, last = first + 1;
+    for (size_t key = first; key < last; ++key)
       for (unsigned f = row.from; f; f &= f - 1) {
-        const Seen& s = (*seen)[kind_index(f & -f)];
+        const Seen& s = table[key * kKinds + kind_index(f & -f)];
         if (s.any && c.cycle < s.mark.cycle + d)
           return DramViolation{row.name, c, s.mark, s.mark.cycle + d, std::string(row.between) + ", " + cycles(d)};
       }
@@ -213,10 +210,11 @@ std::optional<DramViolation> DramCommandChecker::finish() {
 void DramCommandChecker::remember_kind(Channel& ch, const DramTraceCommand& c, unsigned kind, const DramTraceMark& mark,
                                        bool banks_only) {
   const unsigned k = kind_index(kind);
-  for (size_t b : banks_of(c)) ch.by_bank[b][k] = {true, mark};
+  const auto [first, last] = banks_of(c);
+  for (size_t b = first; b < last; ++b) ch.by_bank[b * kKinds + k] = {true, mark};
   if (banks_only) return;
-  ch.by_group[size_t(c.rank) * spec_.org.bank_groups + c.bank_group][k] = {true, mark};
-  ch.by_rank[c.rank][k] = {true, mark};
+  ch.by_group[(size_t(c.rank) * spec_.org.bank_groups + c.bank_group) * kKinds + k] = {true, mark};
+  ch.by_rank[size_t(c.rank) * kKinds + k] = {true, mark};
 }
 
 void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
@@ -255,7 +253,7 @@ void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
   for (const DramConstraint& row : kDramConstraints) {
     if (!(row.to & kPre) || row.scope != DramScope::kBank) continue;
     for (unsigned f = row.from; f; f &= f - 1) {
-      const Seen& s = ch.by_bank[bank_index(c)][kind_index(f & -f)];
+      const Seen& s = ch.by_bank[bank_index(c) * kKinds + kind_index(f & -f)];
       if (s.any) at = std::max<uint64_t>(at, s.mark.cycle + row.cycles(spec_));
     }
   }
@@ -294,15 +292,16 @@ constexpr Named kNames[] = {{"ACT", kAct, false, false}, {"PRE", kPre, false, fa
 }  // namespace
 
 bool DramTraceReader::next(DramTraceCommand& c) {
-  std::string text;
+  std::string& text = text_;
   if (!std::getline(in_, text)) return false;
   ++line_;
   if (!text.empty() && text.back() == '\r') text.pop_back();
   const int line = int(line_);
-  std::vector<std::string> f;
+  std::vector<std::string>& f = fields_;
+  f.clear();
   for (size_t from = 0;;) {
     const size_t comma = text.find(',', from);
-    f.push_back(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    f.emplace_back(text, from, comma == std::string::npos ? std::string::npos : comma - from);
     if (comma == std::string::npos) break;
     from = comma + 1;
   }

@@ -10,6 +10,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/dram_spec.hpp"
@@ -76,9 +77,9 @@ class DramCommandChecker {
   };
   struct Channel {
     std::vector<Bank> banks;
-    // The latest command of each kind (a bit of DramCommandSet) by scope:
-    // [bank][kind], [rank * groups + group][kind], [rank][kind].
-    std::vector<std::vector<Seen>> by_bank, by_group, by_rank;
+    // The latest command of each kind (a bit of DramCommandSet) by scope,
+    // kKinds a key: bank, rank * groups + group, rank.
+    std::vector<Seen> by_bank, by_group, by_rank;
     std::vector<std::deque<DramTraceMark>> activates;  // per rank: its last four
     std::vector<uint64_t> last_refresh;                   // per rank, or per bank with per-bank refresh
     std::deque<Burst> bursts;                             // those a later burst may still come close to
@@ -89,7 +90,8 @@ class DramCommandChecker {
   };
 
   size_t bank_index(const DramTraceCommand& c) const;
-  std::vector<size_t> banks_of(const DramTraceCommand& c) const;  // a refresh's banks, else its own
+  // A refresh's banks, else its own: [first, last).
+  std::pair<size_t, size_t> banks_of(const DramTraceCommand& c) const;
   std::optional<DramViolation> state(const Channel& ch, const DramTraceCommand& c) const;
   std::optional<DramViolation> distances(const Channel& ch, const DramTraceCommand& c) const;
   std::optional<DramViolation> four_activates(const Channel& ch, const DramTraceCommand& c) const;
@@ -121,6 +123,8 @@ class DramTraceReader {
   unsigned channels_;
   uint64_t line_ = 0, commands_ = 0;
   std::vector<uint64_t> last_cycle_;
+  std::string text_;               // the line being read
+  std::vector<std::string> fields_;  // its fields
 };
 
 struct DramCheckResult {
