@@ -13,7 +13,7 @@ namespace gpumem::cli {
 
 CLI::App* add_dram_check_command(CLI::App& app, DramCheckArgs& args) {
   CLI::App* check = app.add_subcommand("dram-check", "Check a DRAM command trace against the timing constraints of the config's device");
-  set_examples(*check, {"gpumem run --config configs/examples/hbm2.yaml --dram-commands cmd.csv && "
+  set_examples(*check, {"gpumem run --config configs/examples/hbm2.yaml --quiet --dram-commands cmd.csv",
                         "gpumem dram-check cmd.csv --config configs/examples/hbm2.yaml"});
   check->add_option("trace", args.trace, "the trace gpumem run --dram-commands wrote")->required()->check(kPath);
   check->add_option("--config", args.config, "the config the trace's run used (its memory section)")->required()->check(kPath);
