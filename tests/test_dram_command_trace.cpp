@@ -222,6 +222,20 @@ std::vector<Arrival> play_lt(DramChannel& ch, DramChannel* plain, std::vector<Ar
   return arrivals;
 }
 
+// Plays `arrivals` into an at controller in arrival order (sorting them so;
+// each its index as id) and drains it; `held_max` as play_lt's.
+void play_at(DramController& k, std::vector<Arrival>& arrivals, size_t* held_max) {
+  std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.arrival < b.arrival; });
+  std::vector<DramController::Done> done;
+  for (uint64_t id = 0; id < arrivals.size(); ++id) {
+    k.run_until(arrivals[id].arrival, done);
+    k.arrive(id, arrivals[id].arrival, arrivals[id].local, arrivals[id].write, done, false, id);
+    if (held_max) *held_max = std::max(*held_max, k.commands_held());
+    done.clear();
+  }
+  k.drain(arrivals.back().arrival, done);
+}
+
 // The most commands an lt channel held back at once over `count` requests.
 size_t lt_held_max(const Case& c, int count) {
   const DramSpec spec = spec_of(c);
@@ -241,6 +255,20 @@ TEST(DramCommandTraceMemory, AnLtChannelHoldsNoMoreCommandsForALongerRun) {
   }
 }
 
+// What a drained model's trace must be: nothing held, never more than a
+// few held, exactly its decided commands in cycle order, each naming its
+// request, and none breaking a constraint (the independent checker).
+template <typename Model>
+void expect_traced_run(const Model& m, const std::vector<DramCommand>& traced, size_t held_max, const std::vector<Arrival>& arrivals,
+                       const DramSpec& spec) {
+  EXPECT_EQ(m.commands_held(), 0u) << "drain() gives the rest";
+  EXPECT_LT(held_max, kHeldBound);
+  expect_same(traced, expected_trace(m.commands()));
+  expect_requests(traced, arrivals, m.address_map());
+  const auto v = checked(traced, spec);
+  EXPECT_FALSE(v) << "dram-check: " << v->text();
+}
+
 class DramCommandTrace : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DramCommandTrace, LtGivesEveryPlannedCommandInCycleOrderHoldingFewAndChangingNothing) {
@@ -257,12 +285,7 @@ TEST_P(DramCommandTrace, LtGivesEveryPlannedCommandInCycleOrderHoldingFewAndChan
   plain.drain(last);
   EXPECT_EQ(traced.counters().refreshes, plain.counters().refreshes);
   EXPECT_EQ(traced.counters().data_bus_cycles, plain.counters().data_bus_cycles);
-  EXPECT_EQ(traced.commands_held(), 0u) << "drain() gives the rest";
-  EXPECT_LT(held_max, kHeldBound);
-  expect_same(out.commands, expected_trace(traced.commands()));
-  expect_requests(out.commands, arrivals, traced.address_map());
-  const auto v = checked(out.commands, spec);
-  EXPECT_FALSE(v) << "dram-check: " << v->text();
+  expect_traced_run(traced, out.commands, held_max, arrivals, spec);
 }
 
 TEST_P(DramCommandTrace, AtGivesEveryDecidedCommandInCycleOrderHoldingFew) {
@@ -271,24 +294,10 @@ TEST_P(DramCommandTrace, AtGivesEveryDecidedCommandInCycleOrderHoldingFew) {
   Collected out;
   k.record_commands(true);
   k.trace_commands(out, 3);
-  std::vector<DramController::Done> done;
   std::vector<Arrival> arrivals = traffic(DramChannel(DramParams{spec, spec.tck_ps}), GetParam().traffic, 7);
-  std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.arrival < b.arrival; });
   size_t held_max = 0;
-  for (uint64_t id = 0; id < arrivals.size(); ++id) {
-    const Arrival& a = arrivals[id];
-    k.run_until(a.arrival, done);
-    k.arrive(id, a.arrival, a.local, a.write, done, false, id);
-    held_max = std::max(held_max, k.commands_held());
-    done.clear();
-  }
-  k.drain(arrivals.back().arrival, done);
-  EXPECT_EQ(k.commands_held(), 0u) << "drain() gives the rest";
-  EXPECT_LT(held_max, kHeldBound);
-  expect_same(out.commands, expected_trace(k.commands()));
-  expect_requests(out.commands, arrivals, k.address_map());
-  const auto v = checked(out.commands, spec);
-  EXPECT_FALSE(v) << "dram-check: " << v->text();
+  play_at(k, arrivals, &held_max);
+  expect_traced_run(k, out.commands, held_max, arrivals, spec);
 }
 
 std::vector<Case> cases() {
@@ -328,14 +337,7 @@ std::vector<DramCommand> at_commands(const DramSpec& spec, std::vector<Arrival> 
   DramController k(DramParams{spec, spec.tck_ps});
   Collected out;
   k.trace_commands(out, 3);
-  std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.arrival < b.arrival; });
-  std::vector<DramController::Done> done;
-  for (uint64_t id = 0; id < arrivals.size(); ++id) {
-    k.run_until(arrivals[id].arrival, done);
-    k.arrive(id, arrivals[id].arrival, arrivals[id].local, arrivals[id].write, done, false, id);
-    done.clear();
-  }
-  k.drain(arrivals.back().arrival, done);
+  play_at(k, arrivals, nullptr);
   return out.commands;
 }
 
