@@ -14,13 +14,19 @@ channel, one rank, its clock the memory's:
     any; 66 requests in flight: its read and write buffers), against
     Ramulator 2's bandwidth and mean read latency;
     with the preset's own queues (DRAMsim3's: a 32-entry transaction queue,
-    8 per bank; 160 in flight), against DRAMsim3's bandwidth.
+    8 per bank; 160 in flight), against DRAMsim3's bandwidth and total energy.
 
-It prints the comparison as a Markdown table. --check exits 1 if a figure
-lies further from its peer than TOLERANCE, or than its entry in KNOWN_GAPS
-(each one explained in docs/performance.md). --docs exits 1 unless the file
-holds the table, as printed, between the markers
-<!-- dram-peer-table --> and <!-- /dram-peer-table -->.
+DRAMsim3 prints its total_energy in V x mA x memory cycles (labelled pJ: the
+factor tCK is missing); the comparison multiplies it by the preset's tCK in
+ns to have picojoules, as gpumem's dram.channels[].energy.total_pj.
+
+It prints the comparisons as two Markdown tables. --check exits 1 if a
+figure lies further from its peer than TOLERANCE (ENERGY_TOLERANCE for
+energy), or than its entry in KNOWN_GAPS (each one explained in
+docs/performance.md). --docs exits 1 unless the file holds the tables, as
+printed, between the markers <!-- dram-peer-table --> and
+<!-- /dram-peer-table -->, and <!-- dram-energy-table --> and
+<!-- /dram-energy-table -->.
 """
 import argparse
 import csv
@@ -37,12 +43,15 @@ import peer_table  # noqa: E402
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEERS = os.path.join(SOURCE, "tests", "data", "dram_peers.csv")
 TOLERANCE = 0.10
+ENERGY_TOLERANCE = 0.05
 # (device, trace, peer, figure): the largest relative difference accepted
 # while the cause is open (docs/performance.md says what is known of it).
 KNOWN_GAPS = {
     ("hbm2", "two_streams_write", "DRAMsim3", "bandwidth"): 0.155,
     ("hbm2", "gpu_lines", "DRAMsim3", "bandwidth"): 0.15,
     ("ddr4_2r", "rmw", "DRAMsim3", "bandwidth"): 0.34,
+    ("ddr4", "gpu_lines", "DRAMsim3", "energy"): 0.08,
+    ("hbm2", "gpu_lines", "DRAMsim3", "energy"): 0.08,
 }
 STRUCTURES = {  # peer: (dram keys, requests in flight)
     "Ramulator2": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6, active_buffer: 33, row_commands: any", 66),
@@ -69,7 +78,18 @@ def run(gpumem, folder, device, peer, trace):
                     "--stats-json", out, "--quiet"], check=True)
     with open(out) as f:
         j = json.load(f)
-    return 64.0 * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"]
+    return 64.0 * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"], j["dram"]["energy_pj"]
+
+
+def compared(device, trace, peer, what, ours, theirs, tolerance, failures, digits):
+    """The three cells of one figure against its peer's; a failure noted."""
+    diff = ours / theirs - 1
+    bound = KNOWN_GAPS.get((device, trace, peer, what), tolerance)
+    mark = "" if abs(diff) <= tolerance else " (known)" if abs(diff) <= bound else " **out**"
+    if abs(diff) > bound:
+        failures.append(f"{device} {trace}: {what} {ours:.{digits}f} against {peer}'s {theirs:.{digits}f} "
+                        f"({100 * diff:+.1f} %, bound {100 * bound:.1f} %)")
+    return [f"{ours:.{digits}f}", f"{theirs:.{digits}f}", f"{100 * diff:+.1f} %{mark}"]
 
 
 def main():
@@ -80,7 +100,7 @@ def main():
     args = p.parse_args()
     with open(PEERS) as f:
         peers = {(r["peer"], r["device"], r["trace"]): r for r in csv.DictReader(f)}
-    rows, failures = [], []
+    rows, energy_rows, failures = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for device in dram_peer_traces.DEVICES:
             if ("Ramulator2", device, "sequential") not in peers:
@@ -92,30 +112,32 @@ def main():
                     f.writelines(f"{c},0,{'W' if w else 'R'},0x{a:x},64\n" for c, w, a in reqs)
                 r2 = peers[("Ramulator2", device, trace)]
                 d3 = peers[("DRAMsim3", device, trace)]
-                bw_r, lat_r = run(args.gpumem, folder, device, "Ramulator2", trace)
-                bw_d, _ = run(args.gpumem, folder, device, "DRAMsim3", trace)
-                figures = [
-                    ("Ramulator2", "bandwidth", bw_r, float(r2["bandwidth_bytes_per_cycle"])),
-                    ("Ramulator2", "latency", lat_r, float(r2["mean_read_latency_cycles"])),
-                    ("DRAMsim3", "bandwidth", bw_d, float(d3["bandwidth_bytes_per_cycle"])),
-                ]
+                bw_r, lat_r, _ = run(args.gpumem, folder, device, "Ramulator2", trace)
+                bw_d, _, energy_d = run(args.gpumem, folder, device, "DRAMsim3", trace)
                 cells = [device, trace.replace("_", " ")]
-                for peer, what, ours, theirs in figures:
-                    diff = ours / theirs - 1
-                    bound = KNOWN_GAPS.get((device, trace, peer, what), TOLERANCE)
-                    mark = "" if abs(diff) <= TOLERANCE else " (known)" if abs(diff) <= bound else " **out**"
-                    if abs(diff) > bound:
-                        failures.append(f"{device} {trace}: {what} {ours:.2f} against {peer}'s {theirs:.2f} "
-                                        f"({100 * diff:+.1f} %, bound {100 * bound:.1f} %)")
-                    cells += [f"{ours:.2f}" if what == "bandwidth" else f"{ours:.1f}",
-                              f"{theirs:.2f}" if what == "bandwidth" else f"{theirs:.1f}",
-                              f"{100 * diff:+.1f} %{mark}"]
+                cells += compared(device, trace, "Ramulator2", "bandwidth", bw_r, float(r2["bandwidth_bytes_per_cycle"]),
+                                  TOLERANCE, failures, 2)
+                cells += compared(device, trace, "Ramulator2", "latency", lat_r, float(r2["mean_read_latency_cycles"]),
+                                  TOLERANCE, failures, 1)
+                cells += compared(device, trace, "DRAMsim3", "bandwidth", bw_d, float(d3["bandwidth_bytes_per_cycle"]),
+                                  TOLERANCE, failures, 2)
                 rows.append("| " + " | ".join(cells) + " |")
+                if d3["total_energy"]:  # none where stock DRAMsim3 deadlocks
+                    tck_ns = DEVICES[device][2]
+                    cells = [device, trace.replace("_", " ")]
+                    cells += compared(device, trace, "DRAMsim3", "energy", energy_d / 1e6, float(d3["total_energy"]) * tck_ns / 1e6,
+                                      ENERGY_TOLERANCE, failures, 1)
+                    energy_rows.append("| " + " | ".join(cells) + " |")
     table = "\n".join([
         "| device | trace | bandwidth (queues as Ramulator 2) | Ramulator 2 | difference "
         "| mean read latency | Ramulator 2 | difference | bandwidth (queues as DRAMsim3) | DRAMsim3 | difference |",
         "|---|---|---|---|---|---|---|---|---|---|---|"] + rows)
-    return peer_table.report(table, failures, args.check, args.docs, "dram-peer-table", "DRAM peer")
+    energy_table = "\n".join([
+        "| device | trace | energy, uJ (queues as DRAMsim3) | DRAMsim3 | difference |",
+        "|---|---|---|---|---|"] + energy_rows)
+    status = peer_table.report(table, failures, args.check, args.docs, "dram-peer-table", "DRAM peer")
+    print()
+    return peer_table.report(energy_table, [], False, args.docs, "dram-energy-table", "DRAM energy") or status
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The DRAM of a run: read latency histogram and a heat map per bank.
 
-  plot_dram.py RUN.json --output OUT.png [--metric row_hit_rate|accesses|row_conflicts|activates]
+  plot_dram.py RUN.json --output OUT.png [--metric row_hit_rate|accesses|row_conflicts|activates|energy_pj]
 
 RUN.json is `gpumem run --stats-json` of a config with memory.model: dram
 (its "dram" object, docs/trace-format.md). The left panel is the histogram
@@ -24,7 +24,7 @@ def need(obj, key, path, where):
     return obj[key]
 
 
-METRICS = ("row_hit_rate", "accesses", "row_conflicts", "activates")
+METRICS = ("row_hit_rate", "accesses", "row_conflicts", "activates", "energy_pj")
 
 
 def bank_value(bank, metric):

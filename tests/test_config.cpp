@@ -66,6 +66,17 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "memory.dram.timing.tREFI", "tREFI (200) <= tRFC (260)"},
       {"zero timing", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing:\n      tRCD: 0\n", 6,
        "memory.dram.timing.tRCD", "outside [1,"},
+      {"current not a number", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    power: {idd0: lots}\n", 5,
+       "memory.dram.power.idd0", "expected a number"},
+      {"voltage out of range", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    power:\n      vdd: 12\n", 6,
+       "memory.dram.power.vdd", "12 is out of range [0.5, 5]"},
+      {"unknown power figure", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    power: {idd5pb: 30}\n", 5,
+       "memory.dram.power.idd5pb", "unknown key"},
+      {"activate current below its standby", "memory:\n  channels: 8\n  preset: ddr4\n  dram:\n    power: {idd0: 40}\n", 5,
+       "memory.dram.power.idd0", "idd0 x tRC (2960) < idd3n x tRAS + idd2n x tRP (3518): an activate would take energy back"},
+      {"standby currents the wrong way round", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    power: {idd2n: 60}\n", 5,
+       "memory.dram.power.idd3n", "idd3n (55) < idd2n (60)"},
+      {"no devices", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    devices: 0\n", 5, "memory.dram.devices", "outside [1,"},
       {"unknown prefetch priority", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    prefetch_priority: high\n", 5,
        "memory.dram.prefetch_priority", "'high' is not one of: low, equal"},
       {"prefetch priority with lt", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    prefetch_priority: equal\n", 5,
@@ -304,6 +315,12 @@ TEST(Config, APresetIsTheDramModelOverriddenKeyByKey) {
   EXPECT_EQ(address_order_text(c.memory.dram.address_order), "row-bank-bankgroup-rank-column");
   const Config d = config_from("memory: {channels: 8, model: dram}\n");
   EXPECT_EQ(d.memory.dram.preset, "hbm2") << "the dram model's default preset";
+  // The power figures likewise; devices any count (an ECC rank of x8 devices: nine).
+  const Config e = config_from("memory:\n  channels: 8\n  preset: ddr4\n  dram:\n    devices: 9\n    power: {vdd: 1.25, idd4r: 170.5}\n");
+  EXPECT_EQ(e.memory.dram.org.devices, 9u);
+  EXPECT_DOUBLE_EQ(e.memory.dram.power.vdd, 1.25);
+  EXPECT_DOUBLE_EQ(e.memory.dram.power.idd4r, 170.5);
+  EXPECT_DOUBLE_EQ(e.memory.dram.power.idd0, dram_preset("ddr4")->power.idd0);
 }
 
 TEST(Config, MissingFileIsAnInputError) {

@@ -94,6 +94,66 @@ TEST_F(Cli, ADramRunReportsItsBanksAndLogsWhereEachRequestLanded) {
   for (const auto& [name, n] : results) EXPECT_TRUE(known.count(name)) << name;
 }
 
+// The energy (docs/memory.md, "Energy"): each part the preset's cost of
+// the commands counted, the ranks' parts adding up to the channel's and the
+// channels' to the run's, in both timing modes; the power figures from the
+// config.
+TEST_F(Cli, ADramRunsEnergyIsItsCommandsAndStandbyAtThePresetsCosts) {
+  for (const char* timing : {"lt", "at"}) {
+    SCOPED_TRACE(timing);
+    const std::string kDramTimed = std::string(kDram) + "simulation: {timing: " + timing + "}\n";
+    const auto cfg = write("c.yaml", kDramTimed);
+    const Result r = run({"run", "--config", cfg.string(), "--stats-json", path("s.json").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("energy_uJ  power_mW"), std::string::npos) << r.out;
+    const auto d = json("s.json")["dram"];
+    // DDR4: eight devices of 1.2 V at tCK 0.625 ns (docs/config-reference.md).
+    const double scale = 1.2 * 8 * 0.625, activate_cost = (57 * 74 - (52 * 52 + 37 * 22)) * scale;
+    const double read_cost = (168 - 52) * 4 * scale, write_cost = (150 - 52) * 4 * scale, refresh_cost = (250 - 52) * 560 * scale;
+    double run_pj = 0, run_mw = 0;
+    for (const auto& c : d["channels"]) {
+      const auto& e = c["energy"];
+      EXPECT_DOUBLE_EQ(e["activate_pj"].get<double>(), c["activates"].get<double>() * activate_cost);
+      EXPECT_DOUBLE_EQ(e["read_pj"].get<double>(), c["reads"].get<double>() * read_cost);
+      EXPECT_DOUBLE_EQ(e["write_pj"].get<double>(), c["writes"].get<double>() * write_cost);
+      EXPECT_DOUBLE_EQ(e["refresh_pj"].get<double>(), c["refreshes"].get<double>() * refresh_cost);
+      const double parts = e["activate_pj"].get<double>() + e["read_pj"].get<double>() + e["write_pj"].get<double>() +
+                           e["refresh_pj"].get<double>() + e["active_standby_pj"].get<double>() +
+                           e["precharge_standby_pj"].get<double>();
+      EXPECT_NEAR(e["total_pj"].get<double>(), parts, 1e-6 * parts);
+      ASSERT_EQ(c["ranks"].size(), 2u);
+      double ranks_pj = 0, banks_pj = 0, ranks_commands_pj = 0;
+      uint64_t span = 0;
+      for (const auto& k : c["ranks"]) {
+        const uint64_t active = k["active_cycles"], precharged = k["precharged_cycles"];
+        EXPECT_GT(active, 0u);
+        if (span) EXPECT_EQ(active + precharged, span) << "every rank counts the same cycles";
+        span = active + precharged;
+        EXPECT_DOUBLE_EQ(k["energy"]["active_standby_pj"].get<double>(), double(active) * 52 * scale);
+        EXPECT_DOUBLE_EQ(k["energy"]["precharge_standby_pj"].get<double>(), double(precharged) * 37 * scale);
+        ranks_pj += k["energy"]["total_pj"].get<double>();
+        ranks_commands_pj += k["energy"]["activate_pj"].get<double>() + k["energy"]["read_pj"].get<double>() +
+                             k["energy"]["write_pj"].get<double>();
+      }
+      for (const auto& b : c["banks"]) banks_pj += b["energy_pj"].get<double>();
+      EXPECT_NEAR(ranks_pj, e["total_pj"].get<double>(), 1e-6 * ranks_pj);
+      EXPECT_NEAR(banks_pj, ranks_commands_pj, 1e-6 * banks_pj);
+      EXPECT_GE(double(span) * 0.625, json("s.json")["makespan"].get<double>() * 0.99) << "the standby covers the run";
+      EXPECT_NEAR(c["average_power_mw"].get<double>(), e["total_pj"].get<double>() / (double(span) * 0.625), 1e-9);
+      run_pj += e["total_pj"].get<double>(), run_mw += c["average_power_mw"].get<double>();
+    }
+    EXPECT_NEAR(d["energy_pj"].get<double>(), run_pj, 1e-6 * run_pj);
+    EXPECT_NEAR(d["average_power_mw"].get<double>(), run_mw, 1e-9 * run_mw);
+
+    // Twice the voltage, twice every part.
+    std::string text = kDramTimed;
+    text.replace(text.find("timing: {tREFI: 3000}"), 21, "timing: {tREFI: 3000}, power: {vdd: 2.4}");
+    const auto doubled = write("d.yaml", text);
+    ASSERT_EQ(run({"run", "--config", doubled.string(), "--stats-json", path("d.json").string(), "--quiet"}).exit_code, 0);
+    EXPECT_NEAR(json("d.json")["dram"]["energy_pj"].get<double>(), 2 * run_pj, 1e-6 * run_pj);
+  }
+}
+
 // The SMs reuse one payload per SM and a strided request's elements come
 // back through the router: every line of the log must carry its own DRAM
 // fields, never a previous request's.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -269,11 +270,110 @@ void expect_traced_run(const Model& m, const std::vector<DramCommand>& traced, s
   EXPECT_FALSE(v) << "dram-check: " << v->text();
 }
 
+// Each rank's cycles with a bank open, worked out apart from DramStandby:
+// every bank's open spans from the decided commands (a closed page's
+// precharge at its own cycle), merged per rank.
+std::vector<uint64_t> active_cycles(std::vector<DramCommand> decided, unsigned ranks, uint64_t end) {
+  std::stable_sort(decided.begin(), decided.end(), [](const DramCommand& a, const DramCommand& b) { return a.cycle < b.cycle; });
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> spans(ranks);
+  std::map<std::tuple<unsigned, unsigned, unsigned>, uint64_t> opened;
+  for (const DramCommand& c : decided) {
+    const auto bank = std::make_tuple(c.rank, c.bank_group, c.bank);
+    if (c.kind == DramCommandKind::kActivate) opened.emplace(bank, c.cycle);
+    if (c.kind == DramCommandKind::kPrecharge && opened.count(bank)) {
+      spans[c.rank].push_back({opened[bank], c.cycle});
+      opened.erase(bank);
+    }
+  }
+  for (const auto& [bank, from] : opened) spans[std::get<0>(bank)].push_back({from, end});
+  std::vector<uint64_t> active(ranks);
+  for (unsigned r = 0; r < ranks; ++r) {
+    std::sort(spans[r].begin(), spans[r].end());
+    uint64_t reached = 0;
+    for (const auto& [from, to] : spans[r]) {
+      if (to > std::max(from, reached)) active[r] += to - std::max(from, reached);
+      reached = std::max(reached, to);
+    }
+  }
+  return active;
+}
+
+// The standby counts (docs/memory.md, "Energy") of a drained model: the
+// same traced as not, and as the decided commands say.
+template <typename Model>
+void expect_standby(const Model& traced, const DramCounters& plain) {
+  const DramCounters& n = traced.counters();
+  EXPECT_EQ(n.cycles, plain.cycles);
+  const std::vector<uint64_t> want = active_cycles(traced.commands(), unsigned(n.ranks.size()), n.cycles);
+  for (size_t r = 0; r < n.ranks.size(); ++r) {
+    EXPECT_EQ(n.ranks[r].active_cycles, want[r]) << "rank " << r;
+    EXPECT_EQ(plain.ranks[r].active_cycles, want[r]) << "rank " << r << ", untraced";
+    EXPECT_EQ(n.ranks[r].refreshes, plain.ranks[r].refreshes) << "rank " << r;
+  }
+  for (const DramCommand& c : traced.commands()) EXPECT_LE(c.cycle, n.cycles);
+}
+
+// stats.epoch_cycles: each command counted in the epoch of its own cycle,
+// the epochs' standby splitting the run's, every figure summing to the
+// run's. `epoch_cycles` model cycles, the model's clock the memory's.
+constexpr uint64_t kEpochCycles = 997;
+
+template <typename Model>
+void expect_epochs(const Model& m, const DramCounters& with_epochs) {
+  const DramCounters& n = m.counters();  // the same run without epochs
+  const std::vector<DramCounters>& epochs = with_epochs.epochs;
+  ASSERT_FALSE(epochs.empty());
+  EXPECT_TRUE(n.epochs.empty());
+  std::vector<DramCounters> counted(epochs.size(), DramCounters{});
+  for (DramCounters& e : counted) e.banks.resize(n.banks.size()), e.ranks.resize(n.ranks.size());
+  const size_t per_rank = n.banks.size() / n.ranks.size(), per_group = per_rank / m.spec().org.bank_groups;
+  for (const DramCommand& c : m.commands()) {
+    const size_t e = c.cycle / kEpochCycles;
+    ASSERT_LT(e, epochs.size()) << dram_command_name(c.kind) << " at " << c.cycle;
+    const size_t bank = c.rank * per_rank + c.bank_group * per_group + c.bank;
+    if (c.kind == DramCommandKind::kActivate) ++counted[e].banks[bank].activates;
+    if (c.kind == DramCommandKind::kPrecharge) ++counted[e].banks[bank].precharges;
+    if (c.kind == DramCommandKind::kRead) ++counted[e].banks[bank].reads;
+    if (c.kind == DramCommandKind::kWrite) ++counted[e].banks[bank].writes;
+  }
+  DramCounters sum;
+  sum.banks.resize(n.banks.size()), sum.ranks.resize(n.ranks.size());
+  for (size_t e = 0; e < epochs.size(); ++e) {
+    const DramCounters& x = epochs[e];
+    EXPECT_EQ(x.first_cycle, e * kEpochCycles);
+    EXPECT_EQ(x.cycles, e + 1 < epochs.size() ? kEpochCycles : n.cycles - x.first_cycle) << "epoch " << e;
+    for (size_t b = 0; b < n.banks.size(); ++b) {
+      const DramBankCounters &got = x.banks[b], &want = counted[e].banks[b];
+      ASSERT_EQ(std::tie(got.activates, got.precharges, got.reads, got.writes),
+                std::tie(want.activates, want.precharges, want.reads, want.writes))
+          << "epoch " << e << ", bank " << b;
+      DramBankCounters& s = sum.banks[b];
+      s.row_hits += got.row_hits, s.row_misses += got.row_misses, s.row_conflicts += got.row_conflicts;
+    }
+    for (size_t r = 0; r < n.ranks.size(); ++r) {
+      EXPECT_LE(x.ranks[r].active_cycles, x.cycles);
+      sum.ranks[r].active_cycles += x.ranks[r].active_cycles, sum.ranks[r].refreshes += x.ranks[r].refreshes;
+    }
+    sum.cycles += x.cycles, sum.refreshes += x.refreshes, sum.data_bus_cycles += x.data_bus_cycles;
+  }
+  EXPECT_EQ(sum.cycles, n.cycles);
+  EXPECT_EQ(sum.refreshes, n.refreshes);
+  EXPECT_EQ(sum.data_bus_cycles, n.data_bus_cycles);
+  for (size_t r = 0; r < n.ranks.size(); ++r) {
+    EXPECT_EQ(sum.ranks[r].active_cycles, n.ranks[r].active_cycles) << "rank " << r;
+    EXPECT_EQ(sum.ranks[r].refreshes, n.ranks[r].refreshes) << "rank " << r;
+  }
+  for (size_t b = 0; b < n.banks.size(); ++b)
+    EXPECT_EQ(std::tie(sum.banks[b].row_hits, sum.banks[b].row_misses, sum.banks[b].row_conflicts),
+              std::tie(n.banks[b].row_hits, n.banks[b].row_misses, n.banks[b].row_conflicts))
+        << "bank " << b;
+}
+
 class DramCommandTrace : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DramCommandTrace, LtGivesEveryPlannedCommandInCycleOrderHoldingFewAndChangingNothing) {
   const DramSpec spec = spec_of(GetParam());
-  DramChannel traced(DramParams{spec, spec.tck_ps}), plain(DramParams{spec, spec.tck_ps});
+  DramChannel traced(DramParams{spec, spec.tck_ps}), plain(DramParams{spec, spec.tck_ps, kEpochCycles});  // and epochs
   Collected out;
   traced.record_commands(true);
   traced.trace_commands(out, 3);
@@ -286,6 +386,8 @@ TEST_P(DramCommandTrace, LtGivesEveryPlannedCommandInCycleOrderHoldingFewAndChan
   EXPECT_EQ(traced.counters().refreshes, plain.counters().refreshes);
   EXPECT_EQ(traced.counters().data_bus_cycles, plain.counters().data_bus_cycles);
   expect_traced_run(traced, out.commands, held_max, arrivals, spec);
+  expect_standby(traced, plain.counters());
+  expect_epochs(traced, plain.counters());
 }
 
 TEST_P(DramCommandTrace, AtGivesEveryDecidedCommandInCycleOrderHoldingFew) {
@@ -298,6 +400,10 @@ TEST_P(DramCommandTrace, AtGivesEveryDecidedCommandInCycleOrderHoldingFew) {
   size_t held_max = 0;
   play_at(k, arrivals, &held_max);
   expect_traced_run(k, out.commands, held_max, arrivals, spec);
+  DramController plain(DramParams{spec, spec.tck_ps, kEpochCycles});  // and epochs
+  play_at(plain, arrivals, nullptr);
+  expect_standby(k, plain.counters());
+  expect_epochs(k, plain.counters());
 }
 
 std::vector<Case> cases() {

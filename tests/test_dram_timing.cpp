@@ -12,6 +12,7 @@
 
 #include <random>
 
+#include "base/text.hpp"
 #include "channel/dram_channel.hpp"
 #include "dram_toy.hpp"
 
@@ -413,6 +414,12 @@ TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
     }
     EXPECT_EQ(s->address_order.size(), 5u) << name;
     EXPECT_EQ(s->org.access_bytes() % 32, 0u) << name;
+    EXPECT_EQ(dram_power_problem(s->power, t).name, nullptr) << name << ": " << dram_power_problem(s->power, t).what;
+    for (const DramPowerRow& row : kDramPowerRows) {
+      EXPECT_GE(s->power.*row.member, row.least) << name << " " << row.name;
+      EXPECT_LE(s->power.*row.member, row.most) << name << " " << row.name;
+    }
+    EXPECT_GE(s->org.devices, 1u) << name;
   }
   EXPECT_EQ(dram_preset("ddr5"), nullptr);
 }
@@ -520,6 +527,11 @@ TEST(DramPresets, TheConfigReferenceTableIsTheTables) {
   };
   for (const DramOrganizationRow& row : kDramOrganizationRows) expect_row(row.name, row.meaning, values(row.preset));
   for (const DramTimingRow& row : kDramTimingRows) expect_row(std::string("timing.") + row.name, row.meaning, values(row.preset));
+  for (const DramPowerRow& row : kDramPowerRows) {
+    std::vector<std::string> figures;
+    for (double x : row.preset) figures.push_back(decimal_text(x));
+    expect_row(std::string("power.") + row.name, row.meaning, figures);
+  }
   for (const auto& row : rows) {
     const std::string& key = row.first;  // not a structured binding: a lambda below takes it
     if (key.rfind("timing.", 0) != 0) continue;

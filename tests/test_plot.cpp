@@ -125,7 +125,7 @@ TEST_F(Plot, ADramRunPlotsItsReadLatencyAndBanks) {
   REQUIRE_MATPLOTLIB(python);
   const Result r = run({"run", "--config", kSource + "/configs/examples/hbm2.yaml", "--stats-json", path("s.json").string(), "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* metric : {"row_hit_rate", "accesses"}) {
+  for (const char* metric : {"row_hit_rate", "accesses", "energy_pj"}) {
     const std::string cmd = "cd '" + dir_.string() + "' && " + python + " '" + kSource + "/scripts/plot_dram.py' s.json --output " +
                             metric + ".png --metric " + metric + " >stdout 2>stderr </dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(path("stderr"));

@@ -7,9 +7,13 @@
 // - gddr6: JEDEC JESD250 GDDR6, one x16 channel of an 8 Gb device (16 banks in
 //   four groups, 2 KB rows, BL16: 32-byte accesses) at a 1.5 GHz command clock,
 //   timing as DRAMsim3's GDDR6_8Gb_x16 configuration.
+// - The power figures (kDramPowerRows, and `devices`): each preset's from the
+//   DRAMsim3 configuration named above, its [power] section (x8 DDR4
+//   devices, eight to a rank; one x128 HBM2 channel; one x16 GDDR6 device).
 #include "base/dram_spec.hpp"
 
 #include "base/bits.hpp"
+#include "base/text.hpp"
 
 #include <iterator>
 
@@ -30,6 +34,7 @@ DramSpec preset(size_t column, const PresetRest& rest) {
   s.tck_ps = rest.tck_ps;
   for (const DramOrganizationRow& row : kDramOrganizationRows) s.org.*row.member = row.preset[column];
   for (const DramTimingRow& row : kDramTimingRows) s.timing.*row.member = row.preset[column];
+  for (const DramPowerRow& row : kDramPowerRows) s.power.*row.member = row.preset[column];
   s.address_order = rest.address_order;
   s.dual_command_bus = rest.dual_command_bus;
   return s;
@@ -82,6 +87,24 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
     return {"tRFCb", "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's"};
   if (t.tREFI && t.tREFI <= t.tRFC)
     return {"tREFI", "tREFI (" + n(t.tREFI) + ") <= tRFC (" + n(t.tRFC) + "): the rank would never leave refresh"};
+  return {};
+}
+
+DramTimingProblem dram_power_problem(const DramPower& p, const DramTiming& t) {
+  const auto n = decimal_text;
+  // An activate's energy is IDD0 over tRC less the standby it includes.
+  const double standby = p.idd3n * t.tRAS + p.idd2n * t.tRP;
+  if (p.idd0 * t.tRC < standby)
+    return {"idd0", "idd0 x tRC (" + n(p.idd0 * t.tRC) + ") < idd3n x tRAS + idd2n x tRP (" + n(standby) +
+                        "): an activate would take energy back"};
+  const auto above_idd3n = [&](const char* name, double v) -> DramTimingProblem {
+    if (v >= p.idd3n) return {};
+    return {name, std::string(name) + " (" + n(v) + ") < idd3n (" + n(p.idd3n) + "): it draws on top of active standby"};
+  };
+  for (const DramTimingProblem& q : {above_idd3n("idd4r", p.idd4r), above_idd3n("idd4w", p.idd4w), above_idd3n("idd5ab", p.idd5ab)})
+    if (q.name) return q;
+  if (p.idd3n < p.idd2n)
+    return {"idd3n", "idd3n (" + n(p.idd3n) + ") < idd2n (" + n(p.idd2n) + "): an open bank never draws less than none"};
   return {};
 }
 

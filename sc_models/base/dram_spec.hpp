@@ -26,6 +26,7 @@ inline constexpr const char* kDramFieldNames[] = {"row", "rank", "bankgroup", "b
 struct DramOrganization {
   unsigned ranks = 0, bank_groups = 0, banks_per_group = 0, rows = 0;
   unsigned columns = 0, bus_bits = 0, burst_length = 0;
+  unsigned devices = 0;  // devices a rank's commands drive together: the power figures are per device
   unsigned banks() const { return bank_groups * banks_per_group; }
   unsigned access_bytes() const { return bus_bits / 8 * burst_length; }  // one column command's data
   unsigned bursts_per_row() const { return columns / burst_length; }
@@ -43,11 +44,22 @@ struct DramTiming {
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
 };
 
+// The IDD model's figures (JEDEC's IDD measurement conditions), per device:
+// the supply voltage and the currents each state and command draws; what
+// each means: kDramPowerRows below. docs/memory.md, "Energy", says how they
+// make energy.
+struct DramPower {
+  double vdd = 0;    // volts
+  double idd0 = 0;   // milliamperes, and so on
+  double idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5ab = 0;
+};
+
 struct DramSpec {
   std::string preset;
   uint64_t tck_ps = 0;  // the memory clock's period
   DramOrganization org;
   DramTiming timing;
+  DramPower power;
   std::vector<DramField> address_order;  // most significant first; every field once
   PagePolicy page_policy = PagePolicy::kOpen;
   RefreshMode refresh = RefreshMode::kAllBank;
@@ -98,9 +110,10 @@ using DramPresetValues = std::array<unsigned, kDramPresetNames.size()>;
 struct DramOrganizationRow {
   const char* name;
   unsigned DramOrganization::*member;
-  unsigned most;  // a power of two from 1 to this
+  unsigned most;  // from 1 to this, a power of two unless power_of_two is false
   const char* meaning;
   DramPresetValues preset;
+  bool power_of_two = true;
 };
 inline constexpr DramOrganizationRow kDramOrganizationRows[] = {
     {"ranks", &DramOrganization::ranks, 64, "ranks per channel", {2, 1, 1}},
@@ -111,6 +124,8 @@ inline constexpr DramOrganizationRow kDramOrganizationRows[] = {
     {"bus_bits", &DramOrganization::bus_bits, 1024, "data bus width, bits", {64, 16, 128}},
     {"burst_length", &DramOrganization::burst_length, 64,
      "beats per column command (an access is bus_bits / 8 x burst_length bytes: 64, 32, 64)", {8, 16, 4}},
+    {"devices", &DramOrganization::devices, 64,
+     "devices (chips) a rank's commands drive together; the power figures are one device's", {8, 1, 1}, false},
 };
 
 struct DramTimingRow {
@@ -144,6 +159,23 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900}},
 };
 
+struct DramPowerRow {
+  const char* name;
+  double DramPower::*member;
+  double least, most;
+  const char* meaning;
+  std::array<double, kDramPresetNames.size()> preset;
+};
+inline constexpr DramPowerRow kDramPowerRows[] = {
+    {"vdd", &DramPower::vdd, 0.5, 5, "supply voltage VDD, volts", {1.2, 1.35, 1.2}},
+    {"idd0", &DramPower::idd0, 0.1, 10000, "IDD0, mA: activate and precharge, one bank in turn every tRC", {57, 71, 65}},
+    {"idd2n", &DramPower::idd2n, 0.1, 10000, "IDD2N, mA: precharge standby (every bank closed)", {37, 60, 40}},
+    {"idd3n", &DramPower::idd3n, 0.1, 10000, "IDD3N, mA: active standby (a bank open)", {52, 61, 55}},
+    {"idd4r", &DramPower::idd4r, 0.1, 10000, "IDD4R, mA: reads streaming", {168, 248, 390}},
+    {"idd4w", &DramPower::idd4w, 0.1, 10000, "IDD4W, mA: writes streaming", {150, 231, 500}},
+    {"idd5ab", &DramPower::idd5ab, 0.1, 10000, "IDD5B, mA: all-bank refresh, one every tRFC", {250, 286, 250}},
+};
+
 // The first of the standard's relations between timings that `t` breaks:
 // the timing it is charged to and a sentence naming the relation; none
 // broken: an empty name.
@@ -152,6 +184,10 @@ struct DramTimingProblem {
   std::string what;
 };
 DramTimingProblem dram_timing_problem(const DramTiming& t);
+// The first of the IDD model's relations `p` breaks (each draw above the
+// standby it adds to, so that no command's energy comes out negative): the
+// figure it is charged to and a sentence; none broken: an empty name.
+DramTimingProblem dram_power_problem(const DramPower& p, const DramTiming& t);
 
 // Where an access landed inside its channel (channel/dram_address.hpp splits it).
 struct DramAddress {

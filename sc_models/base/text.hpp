@@ -19,6 +19,15 @@ inline std::string_view trimmed(std::string_view s) {
 }
 inline std::string trim(const std::string& s) { return std::string(trimmed(s)); }
 
+// A figure as a user wrote it: up to six decimals, no trailing zeros (1.35, 250).
+inline std::string decimal_text(double v) {
+  std::string s = std::to_string(v);
+  if (s.find('.') == std::string::npos) return s;
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
 enum class NumberParse { kOk, kNotANumber, kOutOfRange };
 
 // Digits of `base` (8, 10 or 16), nothing else, into 64 bits.

@@ -39,7 +39,12 @@ uint64_t minus_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 }  // namespace
 
 DramChannel::DramChannel(const DramParams& params)
-    : spec_(params.spec), t_(params.spec.timing), clocks_{params.cycle_ps, params.spec.tck_ps}, map_(params.spec) {
+    : spec_(params.spec),
+      t_(params.spec.timing),
+      clocks_{params.cycle_ps, params.spec.tck_ps},
+      map_(params.spec),
+      counting_(params.spec.org, params.epoch_cycles, params.cycle_ps, params.spec.tck_ps),
+      standby_(params.spec.org, &counting_) {
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + t_.tCCD_L + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
@@ -52,7 +57,6 @@ DramChannel::DramChannel(const DramParams& params)
   // Ranks refresh in turn, spread evenly over the interval.
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   idle_refresh_after_ = refresh_interval_ ? ranks_[0].next_refresh + idle_margin_ : ~uint64_t{0};
-  counters_.banks.resize(banks_.size());
   bank_queues_.resize(banks_.size(), RingBuffer<uint64_t>(8));
   write_queue_.reserve(spec_.write_queue);
 }
@@ -206,11 +210,12 @@ uint64_t DramChannel::final_before(uint64_t h) const {
 
 void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
   Bank& b = bank(p.at);
-  DramBankCounters& n = counters_.banks[bank_index(p.at)];
+  const size_t bi = bank_index(p.at);
   Rank& r = ranks_[p.at.rank];
   if (p.has_pre) {
     add_command(p.pre, DramCommandKind::kPrecharge, {p.at.rank, p.at.bank_group, p.at.bank, b.row, 0}, request);
-    ++n.precharges;
+    standby_.closed(p.pre, p.at.rank);
+    counting_.precharge(p.pre, bi);
     b.prev_open = true;
     b.prev_row = b.row;
     b.prev_act = b.act;
@@ -219,7 +224,8 @@ void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
   }
   if (p.has_act) {
     add_command(p.act, DramCommandKind::kActivate, p.at, request);
-    ++n.activates;
+    standby_.opened(p.act, p.at.rank);
+    counting_.activate(p.act, bi);
     b.open = true;
     b.row = p.at.row;
     b.act = p.act;
@@ -234,10 +240,9 @@ void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
   end = std::max(end, p.column + 1);
   const uint64_t s = p.column + (write ? t_.CWL : t_.CL);
   data_bus_.insert(lower_index(data_bus_, s, [](const Burst& x) { return x.start; }), {s, s + t_.tBL, p.at.rank, write});
-  counters_.data_bus_cycles += t_.tBL;
-  counters_.last_data_cycle = std::max(counters_.last_data_cycle, s + t_.tBL);
-  (write ? n.writes : n.reads) += 1;
-  (p.row == RowResult::kHit ? n.row_hits : p.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
+  counting_.column(p.column, bi, write, p.row, t_.tBL);
+  DramCounters& n = counting_.total();
+  n.last_data_cycle = std::max(n.last_data_cycle, s + t_.tBL);
   const uint64_t pre_after = write ? p.column + t_.CWL + t_.tBL + t_.tWR : p.column + t_.tRTP;
   if (p.bypass) {
     ++b.prev_hits;
@@ -248,7 +253,8 @@ void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
     // The precharge rides on the column command and takes no command slot.
     const uint64_t pre = b.pre_ready;
     add_command(pre, DramCommandKind::kPrecharge, p.at, request, true);
-    ++n.precharges;
+    standby_.closed(pre, p.at.rank);
+    counting_.precharge(pre, bi);
     b.prev_open = true;
     b.prev_row = b.row;
     b.prev_act = b.act;
@@ -274,7 +280,8 @@ void DramChannel::refresh(unsigned rank) {
     if (b.open) {
       const uint64_t pre = command_slot(std::max(due, b.pre_ready), false);
       add_command(pre, DramCommandKind::kPrecharge, {rank, g, k, b.row, 0}, DramCommand::kNoRequest);
-      ++counters_.banks[i].precharges;
+      standby_.closed(pre, rank);
+      counting_.precharge(pre, i);
       b.open = false;
       b.act_ready = std::max(b.act_ready, pre + t_.tRP);
     }
@@ -290,7 +297,7 @@ void DramChannel::refresh(unsigned rank) {
   }
   r.next_refresh += refresh_interval_;
   if (per_bank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
-  ++counters_.refreshes;
+  counting_.refresh(ref, rank);
 }
 
 bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
@@ -318,7 +325,7 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   if (r.next_refresh + margin >= until) return;
   const uint64_t skip = (until - margin - r.next_refresh) / interval / round * round;
   r.next_refresh += skip * interval;
-  counters_.refreshes += skip;
+  counting_.refresh(r.next_refresh - skip * interval, rank, skip, interval);
 }
 
 void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, uint64_t request, Plan* out) {
@@ -383,10 +390,10 @@ void DramChannel::forget_before(uint64_t h) {
     ++posted_lines_[line % kPostedFilter];
     const unsigned depth = unsigned(write_queue_.size());
     if (write_queue_.size() >= spec_.write_high) {
-      ++counters_.write_drains;
+      ++counting_.total().write_drains;
       drain_writes(a, spec_.write_low);
     } else if (idle(a) && write_queue_.size() > spec_.write_low) {
-      ++counters_.write_drains;  // no read waits: the writes go now
+      ++counting_.total().write_drains;  // no read waits: the writes go now
       drain_writes(a, 0);
     }
     return {arrival, arrival, arrival, depth, at, RowResult::kPosted};
@@ -394,7 +401,7 @@ void DramChannel::forget_before(uint64_t h) {
   if (posted_lines_[line % kPostedFilter])
     for (auto it = write_queue_.rbegin(); it != write_queue_.rend(); ++it)
       if (it->line == line) {
-        ++counters_.forwarded_reads;
+        ++counting_.total().forwarded_reads;
         return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
       }
   // A full read queue admits the next read when its oldest read moves to its
@@ -419,7 +426,9 @@ DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint
   // Nothing from a rank's next refresh on is forgotten: a refresh is planned
   // when a column command passes it, maybe after the horizon has, and must
   // still see every command it could meet on the command bus.
-  forget_before(final_before(h));
+  const uint64_t final = final_before(h);
+  forget_before(final);
+  standby_.settled_before(final);
   const Access done = plan_access(a, arrival, local, write, request);
   if (trace_) trace_->release_before(final_before(h));
   return done;
@@ -452,12 +461,16 @@ DramChannel::Access DramChannel::write(uint64_t arrival, uint64_t horizon, uint6
 void DramChannel::drain(uint64_t cycle) {
   const uint64_t end = to_memory(cycle);
   drain_writes(end, 0);
-  const uint64_t last = std::max(end, counters_.last_data_cycle);
+  const uint64_t last = std::max(end, counting_.total().last_data_cycle);
   for (unsigned r = 0; t_.tREFI && r < ranks_.size(); ++r) {
     skip_idle_refreshes(r, last);
     while (ranks_[r].next_refresh <= last) refresh(r);
   }
   if (trace_) trace_->release_all();
+  standby_.finish(last);
+  DramCounters& n = counting_.total();
+  n.cycles = standby_.cycles();
+  for (unsigned r = 0; r < ranks_.size(); ++r) n.ranks[r].active_cycles = standby_.active_cycles(r);
 }
 
 }  // namespace gpumem

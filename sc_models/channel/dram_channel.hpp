@@ -25,12 +25,15 @@
 #include "base/simulation_options.hpp"
 #include "channel/dram_address.hpp"
 #include "channel/dram_command.hpp"
+#include "channel/dram_counters.hpp"
+#include "channel/dram_standby.hpp"
 
 namespace gpumem {
 
 struct DramParams {
   DramSpec spec;
   uint64_t cycle_ps = SimulationOptions{}.cycle_ps();  // the model's cycle; memory cycles are spec.tck_ps
+  uint64_t epoch_cycles = 0;  // stats.epoch_cycles: the counters per epoch of this many model cycles (0: none)
 };
 
 // The model's cycles and the memory's (docs/memory.md, "Clocks").
@@ -41,22 +44,6 @@ struct DramClocks {
   uint64_t to_model(uint64_t m) const { return cycle_ps == tck_ps ? m : (m * tck_ps + cycle_ps - 1) / cycle_ps; }
   // The first model cycle c with to_memory(c) > m: when every memory cycle up to m lies in the past.
   uint64_t model_cycle_after(uint64_t m) const { return cycle_ps == tck_ps ? m + 1 : m * tck_ps / cycle_ps + 1; }
-};
-
-struct DramBankCounters {
-  uint64_t reads = 0, writes = 0;
-  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
-  uint64_t activates = 0, precharges = 0;
-};
-
-struct DramCounters {
-  std::vector<DramBankCounters> banks;  // rank-major, then bank group, then bank
-  uint64_t refreshes = 0;
-  uint64_t forwarded_reads = 0;
-  uint64_t dropped_prefetches = 0;  // simulation.timing: at: past memory.dram.prefetch_drop_cycles
-  uint64_t write_drains = 0;        // times the write queue reached its high watermark
-  uint64_t data_bus_cycles = 0;     // memory cycles the data bus carried data
-  uint64_t last_data_cycle = 0;     // memory cycle the last burst ended
 };
 
 class DramChannel {
@@ -80,7 +67,7 @@ class DramChannel {
   // so the counters cover the whole run. Call once at the end.
   void drain(uint64_t cycle);
 
-  const DramCounters& counters() const { return counters_; }
+  const DramCounters& counters() const { return counting_.total(); }
   const DramAddressMap& address_map() const { return map_; }
   const DramSpec& spec() const { return spec_; }
   // Peak bandwidth as bytes per memory cycle.
@@ -199,10 +186,11 @@ class DramChannel {
   // Posted writes per line hash: most reads skip the write queue's scan.
   static constexpr size_t kPostedFilter = 256;
   std::array<uint32_t, kPostedFilter> posted_lines_{};  // the write queue may hold 2^16 writes of one hash
-  DramCounters counters_;
+  DramCounting counting_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
   std::unique_ptr<DramCommandOrder> trace_;
+  DramStandby standby_;
 };
 
 }  // namespace gpumem

@@ -6,14 +6,19 @@
 namespace gpumem {
 
 DramController::DramController(const DramParams& params)
-    : spec_(params.spec), t_(params.spec.timing), clocks_{params.cycle_ps, params.spec.tck_ps}, map_(params.spec), timing_(params.spec) {
+    : spec_(params.spec),
+      t_(params.spec.timing),
+      clocks_{params.cycle_ps, params.spec.tck_ps},
+      map_(params.spec),
+      timing_(params.spec),
+      counting_(params.spec.org, params.epoch_cycles, params.cycle_ps, params.spec.tck_ps),
+      standby_(params.spec.org, &counting_) {
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
   refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
   // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   next_refresh_ = refresh_interval_ ? ranks_[0].next_refresh : kNever;
-  counters_.banks.resize(banks_.size());
   pending_.resize(banks_.size());
   bank_queues_.resize(banks_.size());
   queued_banks_.assign((banks_.size() + 63) / 64, 0);
@@ -39,7 +44,7 @@ void DramController::arrive(uint64_t token, uint64_t arrival, uint64_t local, bo
     const auto holds = [&](const Entry& w) { return w.line == e.line; };
     if (std::any_of(write_queue_.begin(), write_queue_.end(), holds) ||
         std::any_of(waiting_writes_.begin(), waiting_writes_.end(), holds)) {
-      ++counters_.forwarded_reads;
+      ++counting_.total().forwarded_reads;
       done.push_back({token, arrival, arrival, arrival, 1, e.at, RowResult::kForwarded});
       return;
     }
@@ -128,7 +133,7 @@ void DramController::update_mode(uint64_t t) {
     // the data bus turns around for a batch, not for every write.
     if (writes >= spec_.write_high || (!reads_wait && writes > 0)) {
       write_mode_ = true;
-      ++counters_.write_drains;
+      ++counting_.total().write_drains;
       for (Bank& b : banks_) b.forget();
     }
   } else if (write_queue_.empty() || (reads_wait && writes <= spec_.write_low)) {
@@ -139,6 +144,8 @@ void DramController::update_mode(uint64_t t) {
 
 void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre) {
   if (kind != DramCommandKind::kPrecharge || !auto_pre) timing_.issue(t, kind, at);
+  if (kind == DramCommandKind::kActivate) standby_.opened(t, at.rank);
+  if (kind == DramCommandKind::kPrecharge) standby_.closed(t, at.rank);
   if (recording_) commands_.push_back({t, kind, at.rank, at.bank_group, at.bank, at.row, auto_pre});
   if (trace_) {
     const bool column = kind == DramCommandKind::kRead || kind == DramCommandKind::kWrite;
@@ -146,13 +153,13 @@ void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress&
   }
 }
 
-void DramController::refresh_done(unsigned rank) {
+void DramController::refresh_done(unsigned rank, uint64_t cycle) {
   Rank& r = ranks_[rank];
   r.next_refresh += refresh_interval_;
   if (spec_.refresh == RefreshMode::kPerBank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
   next_refresh_ = r.next_refresh;
   for (const Rank& other : ranks_) next_refresh_ = std::min(next_refresh_, other.next_refresh);
-  ++counters_.refreshes;
+  counting_.refresh(cycle, rank);
 }
 
 bool DramController::refresh_step(uint64_t t) {
@@ -178,7 +185,7 @@ bool DramController::refresh_step(uint64_t t) {
         continue;
       }
       record(t, DramCommandKind::kPrecharge, at, DramCommand::kNoRequest);
-      ++counters_.banks[i].precharges;
+      counting_.precharge(t, i);
       banks_[i].open = false;
       banks_[i].forget();
       return true;
@@ -192,7 +199,7 @@ bool DramController::refresh_step(uint64_t t) {
       continue;
     }
     record(t, DramCommandKind::kRefresh, at, DramCommand::kNoRequest);
-    refresh_done(rk);
+    refresh_done(rk, t);
     return true;
   }
   return false;
@@ -224,15 +231,15 @@ void DramController::idle_refreshes(uint64_t until) {
       }
       if (pick == to) break;
       record(when, DramCommandKind::kPrecharge, pick_at, DramCommand::kNoRequest);
-      ++counters_.banks[pick].precharges;
+      counting_.precharge(when, pick);
       banks_[pick].open = false;
       banks_[pick].forget();
     }
     const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
     const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
-    record(std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at)), DramCommandKind::kRefresh, at,
-           DramCommand::kNoRequest);
-    refresh_done(rk);
+    const uint64_t ref = std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at));
+    record(ref, DramCommandKind::kRefresh, at, DramCommand::kNoRequest);
+    refresh_done(rk, ref);
   }
 }
 
@@ -354,7 +361,6 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   Entry& e = (*c.queue)[c.index];
   const uint32_t bi = e.bank;
   Bank& b = banks_[bi];
-  DramBankCounters& n = counters_.banks[bi];
   if (!e.started) {
     e.started = true;
     started_writes_ += e.write;
@@ -366,7 +372,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   switch (c.kind) {
     case DramCommandKind::kPrecharge:
       record(t, c.kind, {e.at.rank, e.at.bank_group, e.at.bank, b.row, 0}, e.request);
-      ++n.precharges;
+      counting_.precharge(t, bi);
       b.open = false;
       b.forget();
       return;
@@ -377,7 +383,7 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
         bank_room_ = true;
       }
       record(t, c.kind, e.at, e.request);
-      ++n.activates;
+      counting_.activate(t, bi);
       b.open = true;
       b.row = e.at.row;
       b.bypassed = 0;
@@ -388,18 +394,18 @@ void DramController::issue(const Choice& c, uint64_t t, std::vector<Done>& done)
   const bool write = c.kind == DramCommandKind::kWrite;
   record(t, c.kind, e.at, e.request);
   if (oldest_[bi] != &e) ++b.bypassed;  // an older request of the bank waits for another row
-  (write ? n.writes : n.reads) += 1;
-  (e.row == RowResult::kHit ? n.row_hits : e.row == RowResult::kMiss ? n.row_misses : n.row_conflicts) += 1;
+  counting_.column(t, bi, write, e.row, t_.tBL);
   const uint64_t end = t + (write ? t_.CWL : t_.CL) + t_.tBL;
-  counters_.data_bus_cycles += t_.tBL;
-  counters_.last_data_cycle = std::max(counters_.last_data_cycle, end);
+  DramCounters& n = counting_.total();
+  n.last_data_cycle = std::max(n.last_data_cycle, end);
   if (!write) done.push_back({e.token, e.accept, e.start, end, e.depth, e.at, e.row});
   if (spec_.page_policy == PagePolicy::kClosed) {
     // The precharge rides on the column command and takes no command slot.
     const uint64_t pre = timing_.auto_precharge(e.at);
+    standby_.closed(pre, e.at.rank);
     if (recording_) commands_.push_back({pre, DramCommandKind::kPrecharge, e.at.rank, e.at.bank_group, e.at.bank, e.at.row, true});
     if (trace_) trace_->add({pre, DramCommandKind::kPrecharge, e.at.rank, e.at.bank_group, e.at.bank, e.at.row, true, 0, e.request});
-    ++n.precharges;
+    counting_.precharge(pre, bi);
     b.open = false;
   }
   b.forget();
@@ -421,7 +427,7 @@ void DramController::drop_stale_prefetches(uint64_t t, std::vector<Done>& done) 
       return false;
     }
     done.push_back({e.token, e.accept, e.accept, t, e.depth, e.at, RowResult::kDropped});
-    ++counters_.dropped_prefetches;
+    ++counting_.total().dropped_prefetches;
     --queued_reads_, --queued_prefetches_;
     banks_[e.bank].forget();
     return true;
@@ -521,6 +527,7 @@ void DramController::run_until(uint64_t until, std::vector<Done>& done) {
   decide_until(until, done);
   // No arrival comes before `until` from now on, and what is decided from
   // now on falls at or after it (a closed page's precharge is held already).
+  standby_.settled_before(until);
   if (trace_) trace_->release_before(until);
 }
 
@@ -548,8 +555,13 @@ void DramController::decide_until(uint64_t until, std::vector<Done>& done) {
 
 void DramController::drain(uint64_t cycle, std::vector<Done>& done) {
   while (busy()) decide_until(next_ + 1, done);
-  idle_refreshes(std::max(cycle, counters_.last_data_cycle) + 1);
+  const uint64_t last = std::max(cycle, counting_.total().last_data_cycle);
+  idle_refreshes(last + 1);
   if (trace_) trace_->release_all();
+  standby_.finish(last);
+  DramCounters& n = counting_.total();
+  n.cycles = standby_.cycles();
+  for (unsigned r = 0; r < ranks_.size(); ++r) n.ranks[r].active_cycles = standby_.active_cycles(r);
 }
 
 }  // namespace gpumem

@@ -24,6 +24,7 @@
 #include "channel/dram_address.hpp"
 #include "channel/dram_channel.hpp"
 #include "channel/dram_command_timing.hpp"
+#include "channel/dram_standby.hpp"
 
 namespace gpumem {
 
@@ -81,7 +82,7 @@ class DramController {
   // `cycle`, so the counters cover the whole run.
   void drain(uint64_t cycle, std::vector<Done>& done);
 
-  const DramCounters& counters() const { return counters_; }
+  const DramCounters& counters() const { return counting_.total(); }
   const DramAddressMap& address_map() const { return map_; }
   const DramSpec& spec() const { return spec_; }
   const DramClocks& clocks() const { return clocks_; }
@@ -153,7 +154,7 @@ class DramController {
   void admit(uint64_t t, std::vector<Done>& done);
   bool step(uint64_t t, std::vector<Done>& done);  // one decision cycle; true if a command issued
   bool refresh_step(uint64_t t);  // a refresh's precharge or the refresh itself, if one can issue at t (a rank's refresh due by t)
-  void refresh_done(unsigned rank);
+  void refresh_done(unsigned rank, uint64_t cycle);  // its refresh command issued at `cycle`
   void idle_refreshes(uint64_t until);  // an idle channel's refreshes due before `until`, in cycle order
   // Per bank, its oldest request and whether one hits its open row (oldest_, has_hit_), of those arrived by t.
   void survey(const std::vector<Entry>& q, bool started_only, uint64_t t);
@@ -221,10 +222,11 @@ class DramController {
   std::vector<uint64_t> seen_;  // per bank: the step (generation) that last surveyed it
   uint64_t generation_ = 0;
   bool visit_every_bank_ = false;
-  DramCounters counters_;
+  DramCounting counting_;
   bool recording_ = false;
   std::vector<DramCommand> commands_;
   std::unique_ptr<DramCommandOrder> trace_;
+  DramStandby standby_;
 };
 
 }  // namespace gpumem

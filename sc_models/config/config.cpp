@@ -43,6 +43,21 @@ const TaskMapping* Config::task_mapping(unsigned task) const {
 using namespace config_yaml;
 
 
+namespace {
+
+void read_stats(const config_yaml::Reader& r, const YAML::Node& s, const std::string& k, Config& cfg) {
+  config_yaml::Section(r, s, k)
+      .uint("entropy_window", cfg.stats.entropy_window, 1, 1u << 24)
+      .key("epoch_cycles",
+           [&](const YAML::Node& v, const std::string& key) {
+             if (cfg.memory.model != MemoryModel::kDram) r.fail(v, key, "applies to memory.model: dram only");
+             cfg.stats.epoch_cycles = r.to_u64_in(v, key, 1, uint64_t{1} << 40);
+           })
+      .read();
+}
+
+}  // namespace
+
 Config parse_config(const std::string& text, const std::string& source) {
   Reader r(source);
   const YAML::Node loaded = parse_yaml(text, source);
@@ -83,9 +98,7 @@ Config parse_config(const std::string& text, const std::string& source) {
                  .choice("timing", sim.timing, {{"lt", TimingMode::kLt}, {"at", TimingMode::kAt}}, &sim.timing_line)
                  .read();
            })
-      .key("stats", [&](const YAML::Node& s, const std::string& k) {
-        Section(r, s, k).uint("entropy_window", cfg.stats.entropy_window, 1, 1u << 24).read();
-      })
+      .key("stats", [&](const YAML::Node& s, const std::string& k) { read_stats(r, s, k, cfg); })
       .key("address_space", [&](const YAML::Node& a, const std::string&) { read_address_space(r, a, root["mmu"], cfg); })
       .then([&] {
         if (cfg.translator.position == TranslatorPosition::kBeforeMmu && !cfg.has_mmu())

@@ -57,6 +57,7 @@ struct SimulationConfig : SimulationOptions {  // base/simulation_options.hpp
 
 struct StatsConfig {
   unsigned entropy_window = 0;  // 0: memory.max_outstanding
+  uint64_t epoch_cycles = 0;    // memory.model: dram: the DRAM's statistics per epoch of this many model cycles (0: none)
 };
 
 // The GPU core model in front of the MMU (CN106407063B): how per-thread

@@ -3,6 +3,7 @@
 
 #include "base/baselines.hpp"
 #include "base/nearest_name.hpp"
+#include "base/text.hpp"
 #include "base/tlb_geometry.hpp"
 
 namespace gpumem::config_yaml {
@@ -29,6 +30,25 @@ void read_dram_timing(const Reader& r, const YAML::Node& n, DramTiming& t) {
   Section timing(r, n, "memory.dram.timing");
   for (const DramTimingRow& row : kDramTimingRows) timing.uint(row.name, t.*row.member, row.least, row.most);
   timing.read();
+}
+
+void read_dram_power(const Reader& r, const YAML::Node& n, DramPower& p) {
+  Section power(r, n, "memory.dram.power");
+  for (const DramPowerRow& row : kDramPowerRows)
+    power.key(row.name, [&r, &p, &row](const YAML::Node& v, const std::string& key) {
+      const double x = r.to_double(v, key);
+      if (!(x >= row.least && x <= row.most))
+        r.fail(v, key, decimal_text(x) + " is out of range [" + decimal_text(row.least) + ", " + decimal_text(row.most) + "]");
+      p.*row.member = x;
+    });
+  power.read();
+}
+
+// The IDD model's relations, each refused with the figure it is charged to.
+void check_dram_power(const Reader& r, const YAML::Node& power, const YAML::Node& memory, const DramSpec& d) {
+  const DramTimingProblem p = dram_power_problem(d.power, d.timing);
+  if (!p.name) return;
+  r.fail(power && power[p.name] ? power[p.name] : power ? power : memory, std::string("memory.dram.power.") + p.name, p.what);
 }
 
 // The standard's own relations between timings, each refused with its name.
@@ -90,6 +110,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   // Copied, not assigned: assigning an absent key's node to a Node throws.
   // Not a map: the Section below says so (operator[] on a scalar would throw first).
   const YAML::Node timing = n && n.IsMap() ? n["timing"] : YAML::Node(YAML::NodeType::Undefined);
+  const YAML::Node power = n && n.IsMap() ? n["power"] : YAML::Node(YAML::NodeType::Undefined);
   if (n) {
     DramOrganization& o = d.org;
     Section dram(r, n, k);
@@ -98,7 +119,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
       dram.key(row.name, [&r, &o, &row](const YAML::Node& v, const std::string& key) {
         const uint64_t x = r.to_u64_in(v, key, 1, row.most);
         o.*row.member = static_cast<unsigned>(x);
-        if (!is_pow2(x)) r.fail(v, key, std::to_string(x) + " is not a power of two");
+        if (row.power_of_two && !is_pow2(x)) r.fail(v, key, std::to_string(x) + " is not a power of two");
       });
     dram.then([&] {
           if (n["bus_bits"] && o.bus_bits < 8) r.fail(n["bus_bits"], k + ".bus_bits", "a data bus of at least 8 bits");
@@ -136,9 +157,11 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
         })
         .key("bank_xor", [&](const YAML::Node& x, const std::string&) { read_bank_xor(r, x, d); })
         .key("timing", [&](const YAML::Node& t, const std::string&) { read_dram_timing(r, t, d.timing); })
+        .key("power", [&](const YAML::Node& p, const std::string&) { read_dram_power(r, p, d.power); })
         .read();
   }
   check_dram_timing(r, timing, n ? n : memory, d.timing);
+  check_dram_power(r, power, n ? n : memory, d);
   if (d.refresh == RefreshMode::kPerBank && d.timing.tREFI && d.timing.tREFI < d.org.banks())
     r.fail(n ? n : memory, k + ".refresh", "per-bank refresh needs tREFI of at least one cycle per bank");
 }

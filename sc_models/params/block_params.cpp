@@ -49,6 +49,7 @@ ChannelParams channel_params(const Config& cfg) {
   static_cast<ChannelTiming&>(p) = cfg.memory;
   p.dram.spec = cfg.memory.dram;
   p.dram.cycle_ps = cfg.simulation.cycle_ps();
+  p.dram.epoch_cycles = cfg.stats.epoch_cycles;
   p.timing = cfg.simulation.timing;
   return p;
 }

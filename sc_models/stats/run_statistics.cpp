@@ -56,6 +56,11 @@ void RunStatistics::on_completion(const Completion& c) {
     read_latency_.add(latency);
     ++ch.dram_reads;
     ch.dram_read_cycles += latency;
+    if (const uint64_t n = cfg_.stats.epoch_cycles) {
+      const size_t e = size_t(c.how.finish_cycle / n);
+      if (e >= ch.epoch_latency.size()) ch.epoch_latency.resize(e + 1);
+      ch.epoch_latency[e].add(latency);
+    }
   }
   TaskStats& t = tasks_[c.how.task_type];
   ++t.requests;

@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "payload/completion.hpp"
 #include "metrics/latency_histogram.hpp"
+#include "metrics/latency_summary.hpp"
 #include "metrics/window_entropy.hpp"
 
 namespace gpumem {
@@ -29,6 +30,8 @@ class RunStatistics : public CompletionObserver {
   double channel_mean_read_latency(size_t c) const {
     return channels_[c].dram_reads ? double(channels_[c].dram_read_cycles) / double(channels_[c].dram_reads) : 0.0;
   }
+  // stats.epoch_cycles: a channel's read latencies by the epoch of their last data.
+  const std::vector<LatencySummary>& channel_epoch_read_latency(size_t c) const { return channels_[c].epoch_latency; }
 
   nlohmann::json to_json() const;
   void print(std::ostream& os) const;
@@ -40,6 +43,7 @@ class RunStatistics : public CompletionObserver {
     uint64_t residence_cycles = 0;  // sum of (completion - issue): time-integral of queue depth
     unsigned max_queue_depth = 0;
     uint64_t dram_reads = 0, dram_read_cycles = 0;
+    std::vector<LatencySummary> epoch_latency;
   };
   struct TaskStats {
     uint64_t requests = 0, reads = 0, writes = 0, bytes = 0;

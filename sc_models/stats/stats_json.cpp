@@ -1,5 +1,7 @@
 #include "stats/stats_json.hpp"
 
+#include "channel/dram_energy.hpp"
+
 #include <cmath>
 
 namespace gpumem {
@@ -41,6 +43,95 @@ nlohmann::json latency_json(const LatencyHistogram& h) {
           {"histogram", bins}};
 }
 
+nlohmann::json energy_json(const DramEnergyParts& e) {
+  return {{"activate_pj", e.activate},
+          {"read_pj", e.read},
+          {"write_pj", e.write},
+          {"refresh_pj", e.refresh},
+          {"active_standby_pj", e.active_standby},
+          {"precharge_standby_pj", e.precharge_standby},
+          {"total_pj", e.total()}};
+}
+
+// A channel's banks, and their sum into `sum`.
+nlohmann::json banks_json(const DramSpec& spec, const DramCounters& d, const DramChannelEnergy& energy, DramBankCounters& sum) {
+  nlohmann::json banks = nlohmann::json::array();
+  for (size_t b = 0; b < d.banks.size(); ++b) {
+    const DramBankCounters& n = d.banks[b];
+    sum.reads += n.reads, sum.writes += n.writes, sum.row_hits += n.row_hits, sum.row_misses += n.row_misses;
+    sum.row_conflicts += n.row_conflicts, sum.activates += n.activates, sum.precharges += n.precharges;
+    const unsigned per_rank = spec.org.banks();
+    banks.push_back({{"rank", b / per_rank},
+                     {"bank_group", b % per_rank / spec.org.banks_per_group},
+                     {"bank", b % spec.org.banks_per_group},
+                     {"reads", n.reads},
+                     {"writes", n.writes},
+                     {"row_hits", n.row_hits},
+                     {"row_misses", n.row_misses},
+                     {"row_conflicts", n.row_conflicts},
+                     {"activates", n.activates},
+                     {"precharges", n.precharges},
+                     {"energy_pj", energy.banks[b].total()}});
+  }
+  return banks;
+}
+
+nlohmann::json ranks_json(const DramCounters& d, const DramChannelEnergy& energy) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (size_t r = 0; r < d.ranks.size(); ++r)
+    ranks.push_back({{"rank", r},
+                     {"refreshes", d.ranks[r].refreshes},
+                     {"active_cycles", d.ranks[r].active_cycles},
+                     {"precharged_cycles", d.cycles - d.ranks[r].active_cycles},
+                     {"energy", energy_json(energy.ranks[r])}});
+  return ranks;
+}
+
+// A channel's epochs (stats.epoch_cycles): the figures of its counters per
+// epoch, and its reads' latencies by the epoch of their last data.
+nlohmann::json epochs_json(const Config& cfg, const DramCounters& d, const std::vector<LatencySummary>& latency) {
+  using nlohmann::json;
+  const DramSpec& spec = cfg.memory.dram;
+  const double tck_ns = double(spec.tck_ps) / 1000.0;
+  const size_t count = std::max(d.epochs.size(), latency.size());
+  const DramCounters none;
+  const LatencySummary no_reads;
+  json out = json::array();
+  for (size_t e = 0; e < count; ++e) {
+    const DramCounters& n = e < d.epochs.size() ? d.epochs[e] : none;
+    const LatencySummary& l = e < latency.size() ? latency[e] : no_reads;
+    DramBankCounters sum;
+    json accesses = json::array(), hits = json::array();
+    for (const DramBankCounters& b : n.banks) {
+      sum.reads += b.reads, sum.writes += b.writes, sum.row_hits += b.row_hits, sum.row_misses += b.row_misses;
+      sum.row_conflicts += b.row_conflicts, sum.activates += b.activates;
+      accesses.push_back(b.reads + b.writes);
+      hits.push_back(b.row_hits);
+    }
+    const double span_ns = double(n.cycles) * tck_ns;
+    const double bytes = double(n.data_bus_cycles) / spec.timing.tBL * spec.org.access_bytes();
+    const DramChannelEnergy energy = n.banks.empty() ? DramChannelEnergy{} : dram_energy(spec, n);
+    out.push_back({{"epoch", e},
+                   {"start_cycle", uint64_t(e) * cfg.stats.epoch_cycles},
+                   {"reads", sum.reads},
+                   {"writes", sum.writes},
+                   {"row_hits", sum.row_hits},
+                   {"row_misses", sum.row_misses},
+                   {"row_conflicts", sum.row_conflicts},
+                   {"activates", sum.activates},
+                   {"refreshes", n.refreshes},
+                   {"bandwidth_gbps", span_ns > 0 ? bytes / span_ns : 0.0},
+                   {"energy_pj", energy.all.total()},
+                   {"average_power_mw", energy.average_power_mw},
+                   {"read_latency",
+                    {{"reads", l.count()}, {"mean", l.mean()}, {"p50", l.percentile(0.50)}, {"p95", l.percentile(0.95)},
+                     {"p99", l.percentile(0.99)}, {"max", l.max()}}},
+                   {"bank_accesses", accesses},
+                   {"bank_row_hits", hits}});
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const std::vector<DramCounters>& dram) {
@@ -53,26 +144,14 @@ nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const st
   const double span_tck = span_ns / tck_ns;
   const double peak_gbps = double(spec.org.access_bytes()) / spec.timing.tBL / tck_ns;  // bytes per ns = GB/s
   json channels = json::array();
+  double energy_pj = 0, power_mw = 0;
   for (size_t c = 0; c < dram.size(); ++c) {
     const DramCounters& d = dram[c];
+    const DramChannelEnergy energy = dram_energy(spec, d);
+    energy_pj += energy.all.total();
+    power_mw += energy.average_power_mw;
     DramBankCounters sum;
-    json banks = json::array();
-    for (size_t b = 0; b < d.banks.size(); ++b) {
-      const DramBankCounters& n = d.banks[b];
-      sum.reads += n.reads, sum.writes += n.writes, sum.row_hits += n.row_hits, sum.row_misses += n.row_misses;
-      sum.row_conflicts += n.row_conflicts, sum.activates += n.activates, sum.precharges += n.precharges;
-      const unsigned per_rank = spec.org.banks();
-      banks.push_back({{"rank", b / per_rank},
-                       {"bank_group", b % per_rank / spec.org.banks_per_group},
-                       {"bank", b % spec.org.banks_per_group},
-                       {"reads", n.reads},
-                       {"writes", n.writes},
-                       {"row_hits", n.row_hits},
-                       {"row_misses", n.row_misses},
-                       {"row_conflicts", n.row_conflicts},
-                       {"activates", n.activates},
-                       {"precharges", n.precharges}});
-    }
+    const json banks = banks_json(spec, d, energy, sum);
     const uint64_t accesses = sum.reads + sum.writes;
     const double bytes = double(d.data_bus_cycles) / spec.timing.tBL * spec.org.access_bytes();
     const double busy = double(d.data_bus_cycles);
@@ -95,7 +174,11 @@ nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const st
                         {"bandwidth_gbps", span_ns > 0 ? bytes / span_ns : 0.0},
                         {"peak_share", span_tck > 0 ? busy / span_tck : 0.0},
                         {"mean_read_latency", stats.channel_mean_read_latency(c)},
+                        {"energy", energy_json(energy.all)},
+                        {"average_power_mw", energy.average_power_mw},
+                        {"ranks", ranks_json(d, energy)},
                         {"banks", banks}});
+    if (cfg.stats.epoch_cycles) channels.back()["epochs"] = epochs_json(cfg, d, stats.channel_epoch_read_latency(c));
   }
   return {{"preset", spec.preset},
           {"tck_ps", spec.tck_ps},
@@ -103,6 +186,9 @@ nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const st
           {"page_policy", spec.page_policy == PagePolicy::kOpen ? "open" : "closed"},
           {"peak_gbps_per_channel", peak_gbps},
           {"read_latency", latency_json(stats.read_latency())},
+          {"energy_pj", energy_pj},
+          {"average_power_mw", power_mw},
+          {"epoch_cycles", cfg.stats.epoch_cycles},
           {"channels", channels}};
 }
 
