@@ -76,6 +76,8 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "memory.dram.power.idd0", "idd0 x tRC (2960) < idd3n x tRAS + idd2n x tRP (3518): an activate would take energy back"},
       {"standby currents the wrong way round", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    power: {idd2n: 60}\n", 5,
        "memory.dram.power.idd3n", "idd3n (55) < idd2n (60)"},
+      {"epochs of no cycles", "memory:\n  channels: 8\n  preset: hbm2\nstats:\n  epoch_cycles: 0\n", 5, "stats.epoch_cycles",
+       "outside [1,"},
       {"no devices", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    devices: 0\n", 5, "memory.dram.devices", "outside [1,"},
       {"unknown prefetch priority", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    prefetch_priority: high\n", 5,
        "memory.dram.prefetch_priority", "'high' is not one of: low, equal"},

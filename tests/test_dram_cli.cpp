@@ -154,6 +154,52 @@ TEST_F(Cli, ADramRunsEnergyIsItsCommandsAndStandbyAtThePresetsCosts) {
   }
 }
 
+// stats.epoch_cycles: each channel's epochs add up to its figures, every
+// read's latency counted in one epoch, in both timing modes.
+TEST_F(Cli, ADramRunsEpochsAddUpToItsChannels) {
+  for (const char* timing : {"lt", "at"}) {
+    SCOPED_TRACE(timing);
+    const auto cfg = write("c.yaml", std::string(kDram) + "simulation: {timing: " + timing + "}\nstats: {epoch_cycles: 5000}\n");
+    const Result r = run({"run", "--config", cfg.string(), "--stats-json", path("s.json").string(), "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = json("s.json");
+    const auto& d = j["dram"];
+    EXPECT_EQ(d["epoch_cycles"], 5000);
+    uint64_t latency_reads = 0;
+    for (const auto& c : d["channels"]) {
+      const auto& epochs = c["epochs"];
+      ASSERT_GE(epochs.size(), j["makespan"].get<uint64_t>() / 5000) << "an epoch for every 5000 cycles of the run";
+      uint64_t reads = 0, writes = 0, hits = 0, conflicts = 0, refreshes = 0, bank_hits = 0;
+      double energy = 0;
+      for (size_t e = 0; e < epochs.size(); ++e) {
+        const auto& x = epochs[e];
+        EXPECT_EQ(x["epoch"], e);
+        EXPECT_EQ(x["start_cycle"], e * 5000);
+        reads += x["reads"].get<uint64_t>(), writes += x["writes"].get<uint64_t>(), hits += x["row_hits"].get<uint64_t>();
+        conflicts += x["row_conflicts"].get<uint64_t>(), refreshes += x["refreshes"].get<uint64_t>();
+        energy += x["energy_pj"].get<double>();
+        latency_reads += x["read_latency"]["reads"].get<uint64_t>();
+        ASSERT_EQ(x["bank_accesses"].size(), 32u);
+        uint64_t accesses = 0;
+        for (size_t b = 0; b < 32; ++b) accesses += x["bank_accesses"][b].get<uint64_t>(), bank_hits += x["bank_row_hits"][b].get<uint64_t>();
+        EXPECT_EQ(accesses, x["reads"].get<uint64_t>() + x["writes"].get<uint64_t>()) << "epoch " << e;
+        if (x["read_latency"]["reads"].get<uint64_t>()) {
+          EXPECT_LE(x["read_latency"]["p50"].get<uint64_t>(), x["read_latency"]["p95"].get<uint64_t>());
+          EXPECT_LE(x["read_latency"]["p99"].get<uint64_t>(), x["read_latency"]["max"].get<uint64_t>());
+        }
+      }
+      EXPECT_EQ(reads, c["reads"]);
+      EXPECT_EQ(writes, c["writes"]);
+      EXPECT_EQ(hits, c["row_hits"]);
+      EXPECT_EQ(bank_hits, c["row_hits"]);
+      EXPECT_EQ(conflicts, c["row_conflicts"]);
+      EXPECT_EQ(refreshes, c["refreshes"]);
+      EXPECT_NEAR(energy, c["energy"]["total_pj"].get<double>(), 1e-6 * energy);
+    }
+    EXPECT_EQ(latency_reads, d["read_latency"]["reads"]) << "every read's latency in one epoch";
+  }
+}
+
 // The SMs reuse one payload per SM and a strided request's elements come
 // back through the router: every line of the log must carry its own DRAM
 // fields, never a previous request's.

@@ -134,6 +134,20 @@ TEST_F(Plot, ADramRunPlotsItsReadLatencyAndBanks) {
   EXPECT_TRUE(no_partial_files(dir_));
 }
 
+TEST_F(Plot, ADramRunsEpochsPlotOverTime) {
+  REQUIRE_MATPLOTLIB(python);
+  write("c.yaml", slurp(kSource + "/configs/examples/hbm2.yaml") + "stats: {epoch_cycles: 200000}\n");
+  const Result r = run({"run", "--config", path("c.yaml").string(), "--stats-json", path("s.json").string(), "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* metric : {"row_hit_rate", "accesses"}) {
+    const std::string cmd = "cd '" + dir_.string() + "' && " + python + " '" + kSource + "/scripts/plot_dram.py' s.json --epochs --channel 1 --output " +
+                            metric + ".png --metric " + metric + " >stdout 2>stderr </dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(path("stderr"));
+    EXPECT_TRUE(is_png(path(std::string(metric) + ".png")));
+  }
+  EXPECT_TRUE(no_partial_files(dir_));
+}
+
 // docs/errors.md, "Plots": each row run as it says, its line exactly.
 // gpumem sweep merge --plot: a metric against an axis, a line per value of another.
 TEST_F(Plot, SweepMergeDrawsAMetricAgainstAnAxis) {
