@@ -127,7 +127,9 @@ TEST_F(Cli, ADramRunsEnergyIsItsCommandsAndStandbyAtThePresetsCosts) {
       for (const auto& k : c["ranks"]) {
         const uint64_t active = k["active_cycles"], precharged = k["precharged_cycles"];
         EXPECT_GT(active, 0u);
-        if (span) EXPECT_EQ(active + precharged, span) << "every rank counts the same cycles";
+        if (span) {
+          EXPECT_EQ(active + precharged, span) << "every rank counts the same cycles";
+        }
         span = active + precharged;
         EXPECT_DOUBLE_EQ(k["energy"]["active_standby_pj"].get<double>(), double(active) * 52 * scale);
         EXPECT_DOUBLE_EQ(k["energy"]["precharge_standby_pj"].get<double>(), double(precharged) * 37 * scale);

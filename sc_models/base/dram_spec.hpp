@@ -49,9 +49,8 @@ struct DramTiming {
 // each means: kDramPowerRows below. docs/memory.md, "Energy", says how they
 // make energy.
 struct DramPower {
-  double vdd = 0;    // volts
-  double idd0 = 0;   // milliamperes, and so on
-  double idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5ab = 0;
+  double vdd = 0;  // volts
+  double idd0 = 0, idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5ab = 0;  // milliamperes
 };
 
 struct DramSpec {
