@@ -23,10 +23,20 @@ struct Change {
   int delta;
 };
 
+// Counters of `org`'s shape, for DramStandby::finish.
+DramCounters shaped(const DramOrganization& org) {
+  DramCounters n;
+  n.ranks.resize(org.ranks);
+  return n;
+}
+
 DramStandby counted(const std::vector<Change>& changes, uint64_t end) {
   DramStandby s(toy().org, nullptr);
   for (const Change& c : changes) (c.delta > 0 ? s.opened(c.cycle, c.rank) : s.closed(c.cycle, c.rank));
-  s.finish(end);
+  DramCounters n = shaped(toy().org);
+  s.finish(end, n);
+  for (unsigned r = 0; r < toy().org.ranks; ++r) EXPECT_EQ(n.ranks[r].active_cycles, s.active_cycles(r));
+  EXPECT_EQ(n.cycles, s.cycles());
   return s;
 }
 
@@ -56,7 +66,8 @@ TEST(DramStandby, TheRingGrowsToTheFurthestChangeAndCountsWhatIsSettledWhenFull)
     s.opened(i * 1000 + 100000, 1);
     s.closed(i * 1000 + 100010, 1);
   }
-  s.finish(0);
+  DramCounters n = shaped(toy().org);
+  s.finish(0, n);
   EXPECT_EQ(s.active_cycles(0), 50u * 300u);
   EXPECT_EQ(s.active_cycles(1), 50u * 10u);
   EXPECT_EQ(s.cycles(), 49u * 1000u + 100010u) << "to the last change";
@@ -65,7 +76,8 @@ TEST(DramStandby, TheRingGrowsToTheFurthestChangeAndCountsWhatIsSettledWhenFull)
   t.opened(10, 0);
   t.settled_before(500);
   t.closed(700, 0);
-  t.finish(800);
+  DramCounters m = shaped(toy().org);
+  t.finish(800, m);
   EXPECT_EQ(t.active_cycles(0), 690u);
 }
 
@@ -82,7 +94,9 @@ TEST(DramStandby, AChangeAgesAheadOfWhatIsSettledWaitsApartAndCostsNoRing) {
     s.closed(far + 5000, rank);  // beyond the ring from where the counting stands
     s.opened(far + 2, rank);     // the ring's again, and before the last
     s.closed(far + 4, rank);
-    s.finish(far + 6000);
+    DramCounters n = shaped(org);
+    s.finish(far + 6000, n);
+    EXPECT_EQ(n.ranks[rank].active_cycles, 800u + 5000u);
     EXPECT_EQ(s.active_cycles(rank), 800u + 5000u) << org.ranks << " ranks";
     EXPECT_EQ(s.cycles(), far + 6000);
   }

@@ -467,10 +467,7 @@ void DramChannel::drain(uint64_t cycle) {
     while (ranks_[r].next_refresh <= last) refresh(r);
   }
   if (trace_) trace_->release_all();
-  standby_.finish(last);
-  DramCounters& n = counting_.total();
-  n.cycles = standby_.cycles();
-  for (unsigned r = 0; r < ranks_.size(); ++r) n.ranks[r].active_cycles = standby_.active_cycles(r);
+  standby_.finish(last, counting_.total());
 }
 
 }  // namespace gpumem

@@ -558,10 +558,7 @@ void DramController::drain(uint64_t cycle, std::vector<Done>& done) {
   const uint64_t last = std::max(cycle, counting_.total().last_data_cycle);
   idle_refreshes(last + 1);
   if (trace_) trace_->release_all();
-  standby_.finish(last);
-  DramCounters& n = counting_.total();
-  n.cycles = standby_.cycles();
-  for (unsigned r = 0; r < ranks_.size(); ++r) n.ranks[r].active_cycles = standby_.active_cycles(r);
+  standby_.finish(last, counting_.total());
 }
 
 }  // namespace gpumem

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/dram_spec.hpp"
-#include "channel/dram_channel.hpp"
+#include "channel/dram_counters.hpp"
 
 namespace gpumem {
 

@@ -138,9 +138,11 @@ void DramStandby::count_one_rank_before(uint64_t cycle) {
   counted_ = at;
 }
 
-void DramStandby::finish(uint64_t end) {
+void DramStandby::finish(uint64_t end, DramCounters& counters) {
   count_before(std::max({end, latest_, ring_latest_}));
   if (epochs_ && (epoch_ == 0 || counted_ > epochs_->epoch_start(epoch_))) close_epoch();  // the last, perhaps part of an epoch
+  counters.cycles = counted_;
+  for (size_t r = 0; r < n_; ++r) counters.ranks[r].active_cycles = ranks_[r].active;
 }
 
 }  // namespace gpumem

@@ -31,8 +31,9 @@ class DramStandby {
   // No opening or closing before `cycle` is still to come.
   void settled_before(uint64_t cycle) { settled_ = cycle; }
   // Counts every rank's cycles up to memory cycle `end` (or the last
-  // opening or closing, if later): call once, after the last of them.
-  void finish(uint64_t end);
+  // opening or closing, if later) into `counters` (cycles, each rank's
+  // active_cycles): call once, after the last of them.
+  void finish(uint64_t end, DramCounters& counters);
 
   uint64_t cycles() const { return counted_; }  // counted, from 0
   uint64_t active_cycles(unsigned rank) const { return ranks_[rank].active; }
