@@ -287,7 +287,7 @@ class RunSession {
     std::cout << "config              " << a_.config << (cfg_.description.empty() ? "" : "  (" + cfg_.description + ")") << "\n"
               << "workload            " << (trace_path.empty() ? "built-in" : trace_path) << "\n";
     for (const std::string& note : store_notes_) std::cout << note << "\n";
-    stats_.print(std::cout);
+    stats_.print(std::cout, r_.channel_queues);
     if (cfg_.memory.model == MemoryModel::kDram) print_dram(std::cout, dram_json(cfg_, stats_, r_.dram));
     if (threads_) print_frontend(std::cout, frontend_report(cfg_, r_));
     if (!r_.l1.empty()) print_l1(std::cout, r_.l1);
@@ -335,8 +335,8 @@ class RunSession {
     if (json_out_) {
       const FrontendReport frontend = frontend_report(cfg_, r_);
       const AllocationComparison allocations{cfg_.address_space.nesting, with_nesting_, without_nesting_, other_error_};
-      const RunReport report{a_.config, a_.input.path(), r_.channel_accesses, r_.dram, r_.application_performance,
-                             r_.mmu,    r_.faults,       r_.l1,                r_.prefetch,
+      const RunReport report{a_.config, a_.input.path(), r_.channel_accesses, r_.channel_queues, r_.dram,
+                             r_.application_performance, r_.mmu, r_.faults, r_.l1, r_.prefetch,
                              threads_ ? &frontend : nullptr, image_ ? &allocations : nullptr, profiles_};
       const std::string text = stats_json(cfg_, stats_, report, complete, error).dump(2) + "\n";
       std::fwrite(text.data(), 1, text.size(), json_out_->stream());

@@ -20,26 +20,23 @@ ChannelParams simple(unsigned service_cycles) {
 
 TEST(ChannelModel, InOrderArrivalsStartAtMaxOfArrivalAndBusyUntil) {
   ChannelModel ch(simple(3));
-  const auto a = ch.schedule(0, 0), b = ch.schedule(0, 0), c = ch.schedule(10, 0);
+  const auto a = ch.access(0, 0, 0, false), b = ch.access(0, 0, 0, false), c = ch.access(10, 0, 0, false);
   EXPECT_EQ(a.start, 0u);
   EXPECT_EQ(b.start, 3u);
-  EXPECT_EQ(b.depth, 2u);
-  EXPECT_EQ(c.start, 10u);
-  EXPECT_EQ(c.depth, 1u) << "the first two finished at 3 and 6";
+  EXPECT_EQ(c.start, 10u) << "the first two finished at 3 and 6";
   EXPECT_EQ(ch.accesses(), 3u);
 }
 
 TEST(ChannelModel, EarlierArrivalTakesTheGapBeforeLaterReservations) {
   ChannelModel ch(simple(2));
   // One request's walk: reads at 1, 5, 9, data at 13.
-  for (uint64_t t : {1, 5, 9, 13}) EXPECT_EQ(ch.schedule(t, 0).start, t);
+  for (uint64_t t : {1, 5, 9, 13}) EXPECT_EQ(ch.access(t, 0, 0, false).start, t);
   // The next request's root read arrives at 1: 1-3 is taken, 3-5 is free.
-  EXPECT_EQ(ch.schedule(1, 0).start, 3u);
+  EXPECT_EQ(ch.access(1, 0, 0, false).start, 3u);
   // Another arrival at 2: 3-5 now taken, 5-7 taken, 7-9 free.
-  const auto s = ch.schedule(2, 0);
+  const auto s = ch.access(2, 0, 0, false);
   EXPECT_EQ(s.start, 7u);
   EXPECT_EQ(s.finish, 9u);
-  EXPECT_EQ(s.depth, 3u) << "arrived at 2: the reads that arrived at 1 are still in the channel";
   // A slot too short for the service is skipped: 11-13 fits, nothing before it.
   EXPECT_EQ(ch.schedule(8, 0).start, 11u);
   EXPECT_EQ(ch.schedule(0, 0).start, 15u) << "every earlier gap is taken";
@@ -64,36 +61,33 @@ TEST(ChannelModel, ReservationsBeforeTheHorizonAreForgotten) {
   EXPECT_EQ(held.schedule(2, 0).start, 40u);  // every slot from 0 to 40 is taken
 }
 
-// The schedule keeps counts so an in-order arrival is not a walk over the
-// reservations; against the plain walk over a sorted list, on arrivals
+// The schedule keeps where the gapless tail starts so an in-order arrival
+// is not a walk over the reservations; against the plain walk over a sorted list, on arrivals
 // mostly in order, some out of order (walk reads), with gaps and a horizon.
-TEST(ChannelModel, SlotsAndDepthsAreThoseOfAWalkOverEveryReservation) {
+TEST(ChannelModel, SlotsAreThoseOfAWalkOverEveryReservation) {
   struct Held {
-    uint64_t arrival, start, finish;
+    uint64_t start, finish;
   };
   std::mt19937_64 rng(3);
   for (const unsigned service : {1u, 2u, 4u, 7u}) {
     ChannelModel ch(simple(service));
     std::vector<Held> held;
-    uint64_t now = 0;
+    uint64_t now = 0, horizon = 0;
     for (int step = 0; step < 40000; ++step) {
       const uint64_t r = rng();
       now += (r >> 8) % (3 * service);  // about two thirds busy, in bursts
-      const uint64_t horizon = now > 40 ? now - (r >> 16) % 40 : 0;
+      horizon = std::max(horizon, now > 40 ? now - (r >> 16) % 40 : 0);  // issue cycles never decrease
       const uint64_t arrival = (r >> 24) % 16 == 0 ? now + (r >> 32) % 64 : now;  // a walk's later read
       const uint64_t back = (r >> 40) % 32 == 0 && arrival > 30 ? (r >> 48) % 30 : 0;
       const uint64_t at = std::max(arrival - back, horizon);
       held.erase(held.begin(), std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.finish > horizon; }));
-      unsigned depth = 1;
-      for (const Held& h : held) depth += h.finish > at && h.arrival <= at;
       uint64_t start = at;
       size_t k = 0;
       while (k < held.size() && held[k].finish <= at) ++k;
       while (k < held.size() && start + service > held[k].start) start = held[k++].finish;
-      held.insert(held.begin() + static_cast<std::ptrdiff_t>(k), Held{at, start, start + service});
-      const ChannelModel::Slot got = ch.schedule(at, horizon);
+      held.insert(held.begin() + static_cast<std::ptrdiff_t>(k), Held{start, start + service});
+      const ChannelModel::Slot got = ch.access(at, horizon, 0, false);
       ASSERT_EQ(got.start, start) << "service " << service << ", step " << step;
-      ASSERT_EQ(got.depth, depth) << "service " << service << ", step " << step;
       ASSERT_EQ(ch.reservations_held(), held.size());
     }
   }

@@ -70,6 +70,31 @@ TEST_F(Cli, DefaultConfigAccountsForEveryRequest) {
   EXPECT_EQ(per_task, sum);
 }
 
+// The queue figures of every shipped config that runs on its own: simple
+// channels behind an MMU (walk reads out of order, the page tables' channel
+// busiest), strided requests, an L1, DRAM in both modes. The mean, over the
+// makespan, never above the most accesses in the channel at once.
+TEST_F(Cli, EveryShippedConfigsChannelsMeanQueueDepthIsAtMostItsMax) {
+  std::vector<std::string> configs = {kDefault};
+  for (const auto& e : std::filesystem::directory_iterator(kSource + "/configs/examples"))
+    if (e.path().extension() == ".yaml") configs.push_back(e.path().string());
+  unsigned ran = 0;
+  for (const std::string& c : configs) {
+    if (slurp(c).find("\nworkload:") == std::string::npos) continue;  // needs --trace or --threads
+    const Result r = run({"run", "--config", c, "--quiet", "--stats-json", path("s.json").string()});
+    ASSERT_EQ(r.exit_code, 0) << c << ": " << r.err;
+    ++ran;
+    double most_mean = 0;
+    const auto j = json("s.json");
+    for (const auto& ch : j.at("channels")) {
+      EXPECT_LE(ch.at("mean_queue_depth").get<double>(), ch.at("max_queue_depth").get<double>()) << c << ", channel " << ch.at("channel");
+      most_mean = std::max(most_mean, ch.at("mean_queue_depth").get<double>());
+    }
+    EXPECT_GT(most_mean, 0.0) << c;
+  }
+  EXPECT_GE(ran, 10u);
+}
+
 TEST_F(Cli, TransactionLogHasTheDocumentedColumnsAndOneLinePerRequest) {
   const Result r = run({"run", "--config", kIdentity, "--quiet", "--txn-log", path("t.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "base/dram_spec.hpp"
 #include "cli_helpers.hpp"
 
 namespace gpumem::test {
@@ -367,11 +369,74 @@ TEST_F(Cli, AtTwoStreamsInOneBankKeepTheirRowsOpenAsTheControllersThatDecideAtCo
   EXPECT_NEAR(a["dram"]["read_latency"]["mean"].get<double>(), 299, 29.9) << "within 10 % of Ramulator 2";
   EXPECT_LT(l["dram"]["channels"][0]["row_hit_rate"].get<double>(), 0.75) << "lt plans on arrival";
   EXPECT_GT(bytes_per_cycle(a), 2 * bytes_per_cycle(l));
-  // In at, queue_depth counts what mean_queue_depth averages: the requests
-  // in the channel (lt's DRAM reports its read queue's, below the mean here).
   const auto& channel = a["channels"][0];
   EXPECT_GE(channel["max_queue_depth"].get<double>(), channel["mean_queue_depth"].get<double>());
   EXPECT_EQ(channel["max_queue_depth"], 64u) << "max_outstanding requests in the one channel";
+}
+
+// Both queue figures count one queue, the accesses in the channel from
+// arrival to finish (memory.latency_cycles left out): the mean is their
+// residence in the transaction log over the makespan, the max the most in
+// the channel at once, never below the mean; for every preset, queue
+// structure (the preset's bank queues, Ramulator 2's shared queue) and
+// timing mode, on two streams in one bank, random reads and writes, and
+// sequential reads.
+TEST_F(Cli, EveryChannelsMeanQueueDepthIsItsResidenceAndAtMostItsMax) {
+  std::string trace = "cycle,task_type,op,address,size\n";
+  uint64_t cycle = 0, seed = 7;
+  for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((i % 2 ? 1 << 20 : 0) + (i / 2) * 128) + ",64\n";
+  for (int i = 0; i < 3000; ++i, cycle += 2) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    trace += std::to_string(cycle) + ",0," + ((seed >> 60) < 4 ? "W," : "R,") + std::to_string(((seed >> 20) % (1 << 20)) * 64) + ",64\n";
+  }
+  for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((64 << 20) + i * 64) + ",64\n";
+  write("mix.csv", trace);
+  for (const char* preset : kDramPresetNames)
+    for (const char* queues : {"{}", "{read_queue: 32, bank_queue: 0, write_high: 26, write_low: 6}"})
+      for (const char* mode : {"lt", "at"}) {
+        const std::string what = std::string(preset) + " " + queues + " " + mode;
+        write("q.yaml", std::string("memory: {address_bits: 32, channels: 2, max_outstanding: 64, latency_cycles: 5, preset: ") +
+                            preset + ", dram: " + queues + "}\ntranslator: {channel_bits: [7]}\nsimulation: {timing: " + mode + "}\n");
+        ASSERT_EQ(run({"run", "--config", path("q.yaml").string(), "--trace", path("mix.csv").string(), "--stats-json",
+                       path("q.json").string(), "--txn-log", path("q.csv").string(), "--quiet"})
+                      .exit_code,
+                  0)
+            << what;
+        const auto j = json("q.json");
+        // Each access's arrival (start_cycle - queue_delay) and finish (completion_cycle - latency), by channel.
+        std::vector<std::vector<uint64_t>> arrivals(2), finishes(2);
+        std::ifstream log(path("q.csv"));
+        std::string line;
+        std::getline(log, line);
+        const std::vector<std::string> head = fields(line);
+        const auto column = [&](const char* name) { return size_t(std::find(head.begin(), head.end(), name) - head.begin()); };
+        const size_t ch = column("channel"), start = column("start_cycle"), done = column("completion_cycle"), delay = column("queue_delay");
+        while (std::getline(log, line)) {
+          const std::vector<std::string> f = fields(line);
+          const unsigned c = unsigned(std::stoul(f[ch]));
+          arrivals[c].push_back(std::stoull(f[start]) - std::stoull(f[delay]));
+          finishes[c].push_back(std::stoull(f[done]) - 5);
+        }
+        for (unsigned c = 0; c < 2; ++c) {
+          const auto& q = j["channels"][c];
+          uint64_t residence = 0;
+          for (size_t i = 0; i < arrivals[c].size(); ++i) residence += finishes[c][i] - arrivals[c][i];
+          EXPECT_NEAR(q["mean_queue_depth"].get<double>(), double(residence) / j["makespan"].get<double>(), 1e-9) << what;
+          // The most in the channel at a cycle an access arrives (a posted write counts itself as it arrives).
+          std::vector<uint64_t> a = arrivals[c], f = finishes[c];
+          std::sort(a.begin(), a.end());
+          std::sort(f.begin(), f.end());
+          uint64_t most = 0;
+          for (const uint64_t t : a)
+            most = std::max<uint64_t>(most, (std::upper_bound(a.begin(), a.end(), t) - a.begin()) -
+                                                (std::upper_bound(f.begin(), f.end(), t) - f.begin()));
+          const uint64_t max = q["max_queue_depth"].get<uint64_t>();
+          EXPECT_GE(max, most) << what << ", channel " << c;
+          EXPECT_LE(max, most + 1) << what << ", channel " << c;
+          EXPECT_LE(q["mean_queue_depth"].get<double>(), double(max)) << what << ", channel " << c;
+          EXPECT_GT(q["mean_queue_depth"].get<double>(), 1.0) << what << ", channel " << c << ": the run queues";
+        }
+      }
 }
 
 // Reruns in at are byte-identical: the controller's order comes from the

@@ -1,7 +1,7 @@
 // A vector that leaves from the front in amortised constant time and keeps
 // its elements contiguous, so a scan over them is a plain loop the compiler
 // unrolls (a ring's masked index is not): a channel's reservations, which
-// leave oldest first and are scanned to find a slot and a queue depth.
+// leave oldest first and are scanned to find a slot.
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -15,6 +15,7 @@
 #include "base/sliding_vector.hpp"
 #include "base/sparse_memory.hpp"
 #include "base/types.hpp"
+#include "channel/channel_queue.hpp"
 #include "channel/dram_channel.hpp"
 #include "channel/dram_controller.hpp"
 
@@ -44,7 +45,6 @@ class ChannelModel {
   struct Slot {
     uint64_t start;
     uint64_t finish;
-    unsigned depth;  // requests in the channel when this one arrives, itself included
     // dram only: when it entered the read or write queue, where it landed and what its row did.
     uint64_t accept = 0;
     DramAddress at{};
@@ -56,13 +56,15 @@ class ChannelModel {
   Slot access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request = DramCommand::kNoRequest) {
     if (!dram_) {
       Slot s = schedule(arrival, horizon);
+      queue_.arrive(arrival, s.finish, horizon);
       s.finish += latency_cycles_;
       return s;
     }
     ++accesses_;
     const DramChannel::Access a =
         write ? dram_->write(arrival, horizon, local, request) : dram_->read(arrival, horizon, local, request);
-    return {a.start, a.finish + latency_cycles_, a.depth, a.accept, a.at, a.row};
+    queue_.arrive(arrival, a.finish, horizon);
+    return {a.start, a.finish + latency_cycles_, a.accept, a.at, a.row};
   }
   DramChannel* dram() { return dram_.get(); }
   const DramChannel* dram() const { return dram_.get(); }
@@ -76,6 +78,9 @@ class ChannelModel {
   }
   unsigned latency_cycles() const { return latency_cycles_; }
   void count_access() { ++accesses_; }
+  // The accesses the channel holds (its mean and max queue depth); at's shell feeds the controller's.
+  ChannelQueue& queue() { return queue_; }
+  const ChannelQueue& queue() const { return queue_; }
 
   // Serves an access at the earliest `service_cycles` slot at or after its
   // arrival that no earlier reservation holds. Arrivals need not come in
@@ -102,16 +107,6 @@ class ChannelModel {
       }
       k = lo;
     }
-    // Arrivals mostly come in order: then every reservation still busy
-    // arrived no later than this one, and the depth is a count, not a walk.
-    // Where no two reservations from k on have room between them, the
-    // access goes behind the last, again without a walk.
-    unsigned depth = 1;
-    if (latest_arrival_ <= arrival) {
-      depth += static_cast<unsigned>(held_.size() - k);
-    } else {
-      for (const Reservation* d = held_.begin() + k; d != held_.end(); ++d) depth += d->arrival <= arrival;
-    }
     uint64_t start = arrival;
     if (k < held_.size() && start + service_cycles_ > held_[k].start) {
       if (k >= gapless_from_) {
@@ -124,12 +119,11 @@ class ChannelModel {
       }
     }
     const uint64_t finish = start + service_cycles_;
-    const Reservation r{arrival, start, finish};
+    const Reservation r{start, finish};
     if (k < held_.size()) ++gapless_from_;  // into a gap, which lies before the gapless tail: the tail moves up one
     else if (k > 0 && gap_between(held_[k - 1], r)) gapless_from_ = k;  // room before it: the tail starts at it
     held_.insert(k, r);
-    latest_arrival_ = std::max(latest_arrival_, arrival);
-    return {start, finish, depth};
+    return {start, finish};
   }
 
   // The channel's share of memory, by channel-local address.
@@ -142,7 +136,7 @@ class ChannelModel {
 
  private:
   struct Reservation {
-    uint64_t arrival, start, finish;
+    uint64_t start, finish;
   };
   // Whether an access fits between two neighbouring reservations.
   bool gap_between(const Reservation& a, const Reservation& b) const { return b.start >= a.finish + service_cycles_; }
@@ -158,7 +152,7 @@ class ChannelModel {
   // No two neighbours in held_ from this index on have room for an access
   // between them (the least such index may be lower).
   size_t gapless_from_ = 0;
-  uint64_t latest_arrival_ = 0;  // of every reservation made: none held arrived later
+  ChannelQueue queue_;
   SparseMemory memory_;
 };
 

@@ -388,7 +388,6 @@ void DramChannel::forget_before(uint64_t h) {
   if (write) {
     write_queue_.push_back({a, line, at, request});
     ++posted_lines_[line % kPostedFilter];
-    const unsigned depth = unsigned(write_queue_.size());
     if (write_queue_.size() >= spec_.write_high) {
       ++counting_.total().write_drains;
       drain_writes(a, spec_.write_low);
@@ -396,13 +395,13 @@ void DramChannel::forget_before(uint64_t h) {
       ++counting_.total().write_drains;  // no read waits: the writes go now
       drain_writes(a, 0);
     }
-    return {arrival, arrival, arrival, depth, at, RowResult::kPosted};
+    return {arrival, arrival, arrival, at, RowResult::kPosted};
   }
   if (posted_lines_[line % kPostedFilter])
     for (auto it = write_queue_.rbegin(); it != write_queue_.rend(); ++it)
       if (it->line == line) {
         ++counting_.total().forwarded_reads;
-        return {arrival, arrival, arrival, 1, at, RowResult::kForwarded};
+        return {arrival, arrival, arrival, at, RowResult::kForwarded};
       }
   // A full read queue admits the next read when its oldest read moves to its
   // bank's queue, or, with one shared queue (bank_queue 0), when the first
@@ -410,14 +409,13 @@ void DramChannel::forget_before(uint64_t h) {
   uint64_t accept = a;
   if (read_queue_.size() >= spec_.read_queue) accept = read_queue_[read_queue_.size() - spec_.read_queue];
   const uint64_t enter = bank_admission(at, accept);
-  const unsigned depth = unsigned(read_queue_.size() - lower_index(read_queue_, a + 1, at_least)) + 1;
   Plan p;
   send(at, enter, false, request, &p);
   // A read that moves on at once holds no place any later arrival could find taken.
   const uint64_t leaves = spec_.bank_queue ? enter : p.column;
   if (leaves > a) read_queue_.insert(lower_index(read_queue_, leaves, at_least), leaves);
   const uint64_t first = p.has_pre ? p.pre : p.has_act ? p.act : p.column;
-  return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), depth, at, p.row};
+  return {to_model(accept), to_model(first), to_model(p.column + t_.CL + t_.tBL), at, p.row};
 }
 
 DramChannel::Access DramChannel::access(uint64_t arrival, uint64_t horizon, uint64_t local, bool write, uint64_t request) {

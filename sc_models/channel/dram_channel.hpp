@@ -56,7 +56,6 @@ class DramChannel {
     uint64_t accept;  // entered the read or write queue (after waiting for room in a full one)
     uint64_t start;   // first command's cycle (a posted write: its arrival)
     uint64_t finish;  // a read: its last data; a write: its acceptance
-    unsigned depth;   // the queue it joined, itself included
     DramAddress at;
     RowResult row;
   };

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <queue>
 #include <systemc>
 #include <vector>
 #include <tlm>
@@ -77,7 +76,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
     access(trans, local);
     how.start_cycle = slot.start;
     how.finish_cycle = slot.finish;
-    how.queue_depth = slot.depth;
     note_dram(how, slot);
     advance(how, delay, clock_.span(slot.finish - how.cycle));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -102,7 +100,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
       else if (move_data) model_.write(m.local[k], data + k * m.element_size, m.element_size);
       m.start[k] = s.start;
       m.finish[k] = s.finish;
-      m.depth[k] = s.depth;
       m.accept[k] = s.accept;
       m.at[k] = s.at;
       m.row[k] = s.row;
@@ -112,7 +109,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
     for (unsigned a = 0; a < m.accesses; ++a) finish = std::max(finish, slots[a].finish);
     how.start_cycle = slots[0].start;
     how.finish_cycle = finish;
-    how.queue_depth = slots[0].depth;
     note_dram(how, slots[0]);
     advance(how, delay, clock_.span(finish - how.cycle));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -147,19 +143,14 @@ class MemoryChannelTlm : public sc_core::sc_module {
       const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write(), ext->info.id);
       how.start_cycle = slot.start;
       how.finish_cycle = slot.finish;
-      how.queue_depth = slot.depth;
       advance(how, delay, clock_.span(slot.finish - how.cycle));
       phase = tlm::BEGIN_RESP;
       return tlm::TLM_COMPLETED;
     }
     model_.count_access();
-    // Requests in the channel at arrival, this one included (docs/architecture.md,
-    // queue_depth): those not yet answered, and those answered that finish later.
-    while (!finishing_.empty() && finishing_.top() <= how.cycle) finishing_.pop();
-    const unsigned depth = unsigned(unanswered_ + finishing_.size() + 1);
-    ++unanswered_;
     // Every memory cycle before now is decided before the arrival joins.
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
+    model_.queue().arrive(how.cycle, std::min(now, how.cycle));
     k->run_until(clocks_.to_memory(now), decided_);
     const size_t others = decided_.size();
     k->arrive(reinterpret_cast<uintptr_t>(&trans), clocks_.to_memory(how.cycle), local, trans.is_write(), decided_,
@@ -168,15 +159,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
       const DramController::Done d = decided_.back();
       decided_.pop_back();
       const uint64_t finish = note(how, d);
-      how.queue_depth = depth;
-      answered(finish);
+      answered(how.arrival_cycle, finish);
       delay += clock_.time(finish - how.cycle);
       how.cycle = finish;
       phase = tlm::BEGIN_RESP;
       wake(now);
       return tlm::TLM_COMPLETED;
     }
-    how.queue_depth = depth;  // kept until the answer
     wake(decided_.empty() ? wake_cycle(*k, now) : now);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -206,7 +195,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
       // An answer falls after the cycle it is given in: a write that waited
       // for room in the write queue is acknowledged the cycle after it entered.
       const uint64_t finish = std::max(note(how, d), now + 1);
-      answered(finish);
+      answered(how.arrival_cycle, finish);
       how.cycle = finish;
       how.finish_cycle = finish;
       tlm::tlm_phase phase = tlm::BEGIN_RESP;
@@ -217,10 +206,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
     if (k.busy()) wake(wake_cycle(k, now));
   }
 
-  void answered(uint64_t finish) {
-    --unanswered_;
-    finishing_.push(finish);
-  }
+  // The channel's queue holds an access until its access finishes, not through memory.latency_cycles.
+  void answered(uint64_t arrival, uint64_t finish) { model_.queue().answer(arrival, finish - model_.latency_cycles()); }
 
   // A decision in model cycles, for a request that arrived at `arrival`.
   struct Decided {
@@ -283,17 +270,13 @@ class MemoryChannelTlm : public sc_core::sc_module {
     f.trans = &trans;
     f.remaining = m.accesses;
     f.finish = how.cycle;
-    while (!finishing_.empty() && finishing_.top() <= how.cycle) finishing_.pop();
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
     k->run_until(clocks_.to_memory(now), decided_);
     const size_t others = decided_.size();
     for (unsigned a = 0; a < m.accesses; ++a) {
       unsigned first = 0;  // the access's first element says where it lands
       while (first + 1 < m.count && m.access[first] != a) ++first;
-      const unsigned depth = unsigned(unanswered_ + finishing_.size() + 1);
-      ++unanswered_;
-      for (unsigned e = 0; e < m.count; ++e)
-        if (m.access[e] == a) m.depth[e] = depth;
+      model_.queue().arrive(how.cycle, std::min(now, how.cycle));
       model_.count_access();
       f.access[a] = {&f, a};
       k->arrive(reinterpret_cast<uintptr_t>(&f.access[a]) | 1, clocks_.to_memory(how.cycle), m.local[first], trans.is_write(),
@@ -322,7 +305,7 @@ class MemoryChannelTlm : public sc_core::sc_module {
     ChannelMessage& m = *f.trans->get_extension<ChannelMessage>();
     const uint64_t arrival = f.trans->get_extension<RequestExtension>()->how.cycle;
     const Decided c = cycles_of(arrival, d);
-    answered(c.finish);
+    answered(arrival, c.finish);
     for (unsigned e = 0; e < m.count; ++e)
       if (m.access[e] == a.index) {
         m.start[e] = c.start;
@@ -343,7 +326,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
     how.arrival_cycle = how.cycle;
     how.start_cycle = m.start[0];
     how.finish_cycle = f.finish;
-    how.queue_depth = m.depth[0];
     how.accept_cycle = m.accept[0];
     how.dram_at = m.at[0];
     how.row = m.row[0];
@@ -402,9 +384,6 @@ class MemoryChannelTlm : public sc_core::sc_module {
   EventCalendar* calendar_ = nullptr;           // at, in a memory system: wake_'s part is the calendar's
   unsigned waker_ = 0;                          // the channel's in it
   std::vector<DramController::Done> decided_;  // at: answers not yet given
-  // at: for queue_depth, the requests not yet answered and the finishes of those answered.
-  size_t unanswered_ = 0;
-  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> finishing_;
   std::deque<MessageInFlight> message_pool_;  // at: strided messages in the controller (a deque: places never move)
   std::vector<MessageInFlight*> free_messages_;
 };

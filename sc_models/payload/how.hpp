@@ -64,7 +64,6 @@ struct How {
   unsigned channel = 0;
   uint64_t start_cycle = 0;
   uint64_t finish_cycle = 0;
-  unsigned queue_depth = 0;  // requests in the channel at arrival, itself included
   // memory.model: dram only: the cycle it reached the channel and the cycle
   // it entered the read or write queue (later if the queue was full), where
   // it landed, what its row did.

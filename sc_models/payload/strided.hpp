@@ -63,11 +63,10 @@ struct ChannelMessage : tlm::tlm_extension<ChannelMessage> {
   std::array<uint64_t, kMaxStridedElements> local{};  // channel-local address of each
   std::array<uint8_t, kMaxStridedElements> access{};  // which access serves it, from 0
   unsigned accesses = 0;
-  // Filled by the channel: when each element's access started and finished,
-  // and the requests in the channel when it arrived; with a DRAM, when its
-  // access entered the read or write queue, where it landed, what its row did.
+  // Filled by the channel: when each element's access started and finished;
+  // with a DRAM, when its access entered the read or write queue, where it
+  // landed, what its row did.
   std::array<uint64_t, kMaxStridedElements> start{}, finish{};
-  std::array<unsigned, kMaxStridedElements> depth{};
   bool dram = false;
   std::array<uint64_t, kMaxStridedElements> accept{};
   std::array<DramAddress, kMaxStridedElements> at{};

@@ -73,7 +73,7 @@ inline void gather_message(const StridedExtension& sx, const ElementChannels& ch
 }
 
 // A message's answer into the request: each element's timing (and, from a
-// DRAM, its queue, place and row; `arrival` the request's cycle there), and
+// DRAM, when it entered its queue, its place and row; `arrival` the request's cycle there), and
 // with `read_data` a read's bytes into `data` in element order.
 inline void scatter_answer(const StridedMessage& msg, uint64_t arrival, bool read_data, StridedExtension& sx, unsigned char* data) {
   const ChannelMessage& m = msg.elements;
@@ -82,7 +82,6 @@ inline void scatter_answer(const StridedMessage& msg, uint64_t arrival, bool rea
     How& e = sx.element[msg.which[k]];
     e.start_cycle = m.start[k];
     e.finish_cycle = m.finish[k];
-    e.queue_depth = m.depth[k];
     e.dram = m.dram;
     if (m.dram) {
       e.arrival_cycle = arrival;

@@ -49,8 +49,6 @@ void RunStatistics::on_completion(const Completion& c) {
   ChannelStats& ch = channels_[c.how.channel];
   ++ch.requests;
   ch.bytes += bytes;
-  ch.residence_cycles += c.completion_cycle - c.issue_cycle;
-  ch.max_queue_depth = std::max(ch.max_queue_depth, c.how.queue_depth);
   if (c.how.dram && c.request.op != Op::kWrite) {
     const uint64_t latency = c.how.finish_cycle - c.how.accept_cycle;
     read_latency_.add(latency);
@@ -80,9 +78,7 @@ nlohmann::json RunStatistics::to_json() const {
                         {"requests", c.requests},
                         {"bytes", c.bytes},
                         {"busy_cycles", c.requests * service_cycles_},
-                        {"utilisation", span ? double(c.requests * service_cycles_) / double(span) : 0.0},
-                        {"mean_queue_depth", span ? double(c.residence_cycles) / double(span) : 0.0},
-                        {"max_queue_depth", c.max_queue_depth}});
+                        {"utilisation", span ? double(c.requests * service_cycles_) / double(span) : 0.0}});
   }
   json tasks = json::array();
   for (size_t t = 0; t < tasks_.size(); ++t) {
@@ -136,7 +132,12 @@ nlohmann::json series_json(const std::vector<SeriesPoint>& points, unsigned wind
   return {{"window", window}, {"max_points", kSeriesPoints}, {"points", out}};
 }
 
-void RunStatistics::print(std::ostream& os) const {
+double RunStatistics::mean_queue_depth(const ChannelQueueFigures& q) const {
+  const uint64_t span = makespan();
+  return span ? double(q.residence_cycles) / double(span) : 0.0;
+}
+
+void RunStatistics::print(std::ostream& os, const std::vector<ChannelQueueFigures>& queues) const {
   const uint64_t span = makespan();
   os << "requests            " << requests_ << "\n"
      << "makespan            " << span << " cycles\n"
@@ -146,15 +147,15 @@ void RunStatistics::print(std::ostream& os) const {
   const bool dram = cfg_.memory.model == MemoryModel::kDram;  // its busy figures are in the DRAM table
   for (size_t i = 0; i < channels_.size(); ++i) {
     const auto& c = channels_[i];
+    const ChannelQueueFigures q = i < queues.size() ? queues[i] : ChannelQueueFigures{};
     if (dram) {
       os << std::setw(7) << i << std::setw(10) << c.requests << std::setw(13) << "-" << std::setw(7) << "-" << std::setw(8)
-         << (span ? double(c.residence_cycles) / double(span) : 0.0) << std::setw(7) << c.max_queue_depth << "\n";
+         << mean_queue_depth(q) << std::setw(7) << q.max_depth << "\n";
       continue;
     }
     const uint64_t busy = c.requests * service_cycles_;
     os << std::setw(7) << i << std::setw(10) << c.requests << std::setw(13) << busy << std::setw(7)
-       << (span ? double(busy) / double(span) : 0.0) << std::setw(8)
-       << (span ? double(c.residence_cycles) / double(span) : 0.0) << std::setw(7) << c.max_queue_depth << "\n";
+       << (span ? double(busy) / double(span) : 0.0) << std::setw(8) << mean_queue_depth(q) << std::setw(7) << q.max_depth << "\n";
   }
   if (faults_) os << "faults              " << faults_ << "\n";
   os << "\ntask  requests     reads    writes\n";

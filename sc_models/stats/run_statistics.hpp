@@ -1,5 +1,5 @@
-// Statistics of a run, accumulated from completions: per-channel load and
-// queueing, makespan, windowed channel entropy, per-task counts and, with an
+// Statistics of a run, accumulated from completions: per-channel load,
+// makespan, windowed channel entropy, per-task counts and, with an
 // address space, per-application channel counts and TLB results.
 #pragma once
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "channel/channel_queue.hpp"
 #include "config/config.hpp"
 #include "payload/completion.hpp"
 #include "metrics/latency_histogram.hpp"
@@ -34,14 +35,15 @@ class RunStatistics : public CompletionObserver {
   const std::vector<LatencySummary>& channel_epoch_read_latency(size_t c) const { return channels_[c].epoch_latency; }
 
   nlohmann::json to_json() const;
-  void print(std::ostream& os) const;
+  // The channels' queues are theirs (ChannelQueue: walk reads and strided
+  // accesses included), measured over this run's span.
+  double mean_queue_depth(const ChannelQueueFigures& q) const;
+  void print(std::ostream& os, const std::vector<ChannelQueueFigures>& queues) const;
 
  private:
   struct ChannelStats {
     uint64_t requests = 0;
     uint64_t bytes = 0;
-    uint64_t residence_cycles = 0;  // sum of (completion - issue): time-integral of queue depth
-    unsigned max_queue_depth = 0;
     uint64_t dram_reads = 0, dram_read_cycles = 0;
     std::vector<LatencySummary> epoch_latency;
   };

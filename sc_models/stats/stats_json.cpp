@@ -206,6 +206,10 @@ nlohmann::json stats_json(const Config& cfg, const RunStatistics& stats, const R
   if (!run.l1.empty()) j["l1"] = l1_json(run.l1);
   if (!run.l1.empty()) j["prefetch"] = prefetch_json(run.prefetch, run.l1, cfg.prefetch.kind);
   for (size_t c = 0; c < run.channel_accesses.size(); ++c) j["channels"][c]["accesses"] = run.channel_accesses[c];
+  for (size_t c = 0; c < run.channel_queues.size(); ++c) {
+    j["channels"][c]["mean_queue_depth"] = stats.mean_queue_depth(run.channel_queues[c]);
+    j["channels"][c]["max_queue_depth"] = run.channel_queues[c].max_depth;
+  }
   if (cfg.memory.model == MemoryModel::kDram) {
     j["dram"] = dram_json(cfg, stats, run.dram);
     // The simple model's busy figure (requests x service_cycles) does not apply: the data bus's does.

@@ -32,6 +32,7 @@ struct RunReport {
   const std::string& config;  // as given on the command line
   const std::string& trace;   // as given; "" for the built-in workload
   const std::vector<uint64_t>& channel_accesses;            // per channel
+  const std::vector<ChannelQueueFigures>& channel_queues;  // per channel
   const std::vector<DramCounters>& dram;                    // per channel, memory.model: dram
   const std::vector<PerfReading>& application_performance;  // by process; empty when the run read none
   const std::optional<MmuStats>& mmu;

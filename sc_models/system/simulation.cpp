@@ -18,7 +18,10 @@ namespace gpumem {
 namespace {
 
 void collect(MemorySystem& memory, const Clock& clock, SimulationResult& r) {
-  for (const auto& c : memory.channels) r.channel_accesses.push_back(c->model().accesses());
+  for (const auto& c : memory.channels) {
+    r.channel_accesses.push_back(c->model().accesses());
+    r.channel_queues.push_back(c->model().queue().figures());
+  }
   // The writes still posted reach their banks, and the refreshes due fall, by the end of the run.
   const uint64_t end = clock.cycles(sc_core::sc_time_stamp());
   for (const auto& c : memory.channels)

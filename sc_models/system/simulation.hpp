@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cache/l1_cache.hpp"
+#include "channel/channel_queue.hpp"
 #include "channel/dram_channel.hpp"
 #include "prefetch/prefetch_queue.hpp"
 #include "config/config.hpp"
@@ -22,6 +23,7 @@ struct SimulationResult {
   uint64_t requests = 0;
   double wall_seconds = 0;
   std::vector<uint64_t> channel_accesses;  // per channel: data and page-table accesses
+  std::vector<ChannelQueueFigures> channel_queues;  // per channel (channel/channel_queue.hpp)
   std::vector<DramCounters> dram;          // per channel, memory.model: dram (the posted writes sent at the end)
   std::optional<MmuStats> mmu;             // with an address space
   std::vector<FaultRecord> faults;         // the first Mmu::kMaxFaultRecords (all are counted in mmu)
