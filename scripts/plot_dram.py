@@ -63,7 +63,11 @@ def read_run(path, metric):
         for k, b in enumerate(banks):
             for key in ("reads", "writes", "row_hits", "row_conflicts", "activates"):
                 need(b, key, path, "dram.channels[%d].banks[%d]." % (i, k))
-            row.append(bank_value(b, metric))
+            value = bank_value(b, metric)
+            if value is None:  # energy_pj of a DRAM with no power figures
+                raise InputProblem("%s: dram.channels[%d].banks[%d].%s: null: the run's DRAM has no power figures "
+                                   "(memory.dram.power)" % (path, i, k, metric))
+            row.append(value)
         rows.append(row)
     if not rows or not rows[0]:
         raise InputProblem("%s: dram.channels: empty" % path)

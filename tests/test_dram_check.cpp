@@ -40,6 +40,7 @@ struct Scenario {
 const std::map<std::string, std::function<Scenario()>> kScenarios = {
     {"tRC", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, cmd(13, "ACT", 0, 0, 0)}; }},
     {"tRCD", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "RD", 0, 0, 0)}; }},
+    {"tRCD_WR", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "WR", 0, 0, 0)}; }},  // the toy's tRCD_WR is 0: tRCD
     {"tRAS", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(8, "PRE", 0, 0, 0)}; }},
     {"tRP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(20, "PRE", 0, 0, 0)}, cmd(23, "ACT", 0, 0, 0)}; }},
     {"tRTP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "RD", 0, 0, 0)}, cmd(12, "PRE", 0, 0, 0)}; }},
@@ -161,7 +162,7 @@ TEST(DramCheck, TheReportNamesBothCommandsTheConstraintAndTheCycles) {
   ASSERT_TRUE(v);
   EXPECT_EQ(v->text(),
             "tRCD: RD at cycle 3 (channel 0, rank 0, bank group 1, bank 2) is 1 cycle early: ACT at line 2 (cycle 0) allows "
-            "it from cycle 4 (activate, then read or write, 4 cycles)");
+            "it from cycle 4 (activate, then read, 4 cycles)");
 }
 
 }  // namespace

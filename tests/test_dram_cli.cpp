@@ -158,6 +158,47 @@ TEST_F(Cli, ADramRunsEnergyIsItsCommandsAndStandbyAtThePresetsCosts) {
   }
 }
 
+// hbm3 and ddr5 have no power figures: no energy anywhere (null in the
+// stats JSON, "-" in the report) until the config gives every one; then
+// the same figures as any preset's.
+TEST_F(Cli, APresetWithoutPowerFiguresReportsNoEnergyUntilTheConfigGivesThem) {
+  for (const char* preset : {"hbm3", "ddr5"}) {
+    SCOPED_TRACE(preset);
+    const std::string memory = std::string("memory: {address_bits: 32, channels: 2, preset: ") + preset;
+    const std::string rest =
+        "stats: {epoch_cycles: 5000}\n"
+        "workload:\n"
+        "  - {kind: random, base: 0, range: 0x100000, count: 4000, size: 64, seed: 3, issue_interval: 2, write_fraction: 0.25}\n";
+    write("none.yaml", memory + "}\n" + rest);
+    const Result r = run({"run", "--config", path("none.yaml").string(), "--stats-json", path("none.json").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("energy - (no power figures)"), std::string::npos) << r.out;
+    const auto d = json("none.json")["dram"];
+    EXPECT_TRUE(d["energy_pj"].is_null());
+    EXPECT_TRUE(d["average_power_mw"].is_null());
+    for (const auto& c : d["channels"]) {
+      EXPECT_GT(c["reads"].get<uint64_t>(), 0u);
+      EXPECT_TRUE(c["energy"].is_null());
+      EXPECT_TRUE(c["average_power_mw"].is_null());
+      for (const auto& k : c["ranks"]) EXPECT_TRUE(k["energy"].is_null());
+      for (const auto& b : c["banks"]) EXPECT_TRUE(b["energy_pj"].is_null());
+      ASSERT_FALSE(c["epochs"].empty());
+      for (const auto& e : c["epochs"]) EXPECT_TRUE(e["energy_pj"].is_null() && e["average_power_mw"].is_null());
+    }
+    write("given.yaml", memory +
+                            ",\n  dram: {power: {vdd: 1.1, idd0: 60, idd2n: 50, idd3n: 55, idd4r: 145, idd4w: 145, idd5ab: 362}}}\n" +
+                            rest);
+    ASSERT_EQ(run({"run", "--config", path("given.yaml").string(), "--stats-json", path("given.json").string(), "--quiet"})
+                  .exit_code,
+              0);
+    const auto g = json("given.json")["dram"];
+    EXPECT_GT(g["energy_pj"].get<double>(), 0.0);
+    double sum = 0;
+    for (const auto& c : g["channels"]) sum += c["energy"]["total_pj"].get<double>();
+    EXPECT_NEAR(g["energy_pj"].get<double>(), sum, 1e-6 * sum);
+  }
+}
+
 // stats.epoch_cycles: each channel's epochs add up to its figures, every
 // read's latency counted in one epoch, in both timing modes.
 TEST_F(Cli, ADramRunsEpochsAddUpToItsChannels) {

@@ -7,9 +7,24 @@
 // - gddr6: JEDEC JESD250 GDDR6, one x16 channel of an 8 Gb device (16 banks in
 //   four groups, 2 KB rows, BL16: 32-byte accesses) at a 1.5 GHz command clock,
 //   timing as DRAMsim3's GDDR6_8Gb_x16 configuration.
+// - hbm3: JEDEC JESD238 HBM3-6400 (6.4 Gb/s per pin, a 1.6 GHz clock), one
+//   32-bit pseudo-channel (BL8: 32-byte accesses, 1 KB rows) of a 4 Gb
+//   channel with one stack ID; as Ramulator 2's HBM3_4Gb organisation and
+//   HBM3_6400Mbps timing (reads and writes apart: nRCDRD 31, nRCDWR 15;
+//   tRFC 260 ns for a 4 Gb channel, tREFI 3.9 us). Its read-to-write
+//   turnaround nRTW 20 is CL + tBL + tRTRS - CWL.
+// - ddr5: JEDEC JESD79-5 DDR5-4800AN (34-34-34), 16 Gb x8 devices, four to a
+//   32-bit sub-channel (two to a DIMM; BL16: 64-byte accesses, 4 KB rows),
+//   one rank; as Ramulator 2's DDR5_16Gb_x8 organisation and DDR5_4800AN
+//   timing (tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
+//   130 ns from its earlier DDR5 model). Its read-to-write turnaround
+//   CL + tBL + 4 - CWL (read postamble and write preamble) is tRTRS 4.
 // - The power figures (kDramPowerRows, and `devices`): each preset's from the
 //   DRAMsim3 configuration named above, its [power] section (x8 DDR4
 //   devices, eight to a rank; one x128 HBM2 channel; one x16 GDDR6 device).
+//   None for hbm3 and ddr5: no public IDD figures for HBM3, and those public
+//   for DDR5 (gem5's Micron 16 Gb DDR5-4800) give IDD0 below what IDD3N and
+//   IDD2N draw over tRAS and tRP, a negative activate energy in this model.
 #include "base/dram_spec.hpp"
 
 #include "base/bits.hpp"
@@ -60,6 +75,8 @@ const DramSpec* dram_preset(const std::string& name) {
       preset(0, {625, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // ddr4
       preset(1, {660, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // gddr6
       preset(2, {1000, {F::kRow, F::kRank, F::kBankGroup, F::kBank, F::kColumn}, true}),    // hbm2
+      preset(3, {625, {F::kRow, F::kRank, F::kBankGroup, F::kBank, F::kColumn}, true}),     // hbm3
+      preset(4, {416, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // ddr5
   };
   static_assert(std::size(presets) == kDramPresetNames.size());
   for (const DramSpec& s : presets)
@@ -74,6 +91,8 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
   if (t.tRC < t.tRAS + t.tRP)
     return {"tRC", "tRC (" + n(t.tRC) + ") < tRAS + tRP (" + n(t.tRAS + t.tRP) + "): the standard requires tRC >= tRAS + tRP"};
   if (t.tRAS < t.tRCD) return {"tRAS", "tRAS (" + n(t.tRAS) + ") < tRCD (" + n(t.tRCD) + "): the standard requires tRAS >= tRCD"};
+  if (t.tRAS < t.tRCD_WR)
+    return {"tRAS", "tRAS (" + n(t.tRAS) + ") < tRCD_WR (" + n(t.tRCD_WR) + "): the standard requires tRAS >= tRCD_WR"};
   const auto same_group = [&](const char* l, unsigned lv, const char* s, unsigned sv) -> DramTimingProblem {
     if (lv >= sv) return {};
     return {l, std::string(l) + " (" + n(lv) + ") < " + s + " (" + n(sv) + "): the same bank group is never faster"};
@@ -92,6 +111,17 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
 
 DramTimingProblem dram_power_problem(const DramPower& p, const DramTiming& t) {
   const auto n = decimal_text;
+  // All or none (a figure not given is 0; one given is in its row's range).
+  const char* missing = nullptr;
+  bool any = false;
+  for (const DramPowerRow& row : kDramPowerRows) {
+    any = any || p.*row.member > 0;
+    if (!(p.*row.member > 0) && !missing) missing = row.name;
+  }
+  if (!any) return {};  // no energy reported
+  if (missing)
+    return {missing, std::string(missing) + " is not given: the preset has no power figures, and the IDD model needs every one "
+                                            "(vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5ab)"};
   // An activate's energy is IDD0 over tRC less the standby it includes.
   const double standby = p.idd3n * t.tRAS + p.idd2n * t.tRP;
   if (p.idd0 * t.tRC < standby)

@@ -156,7 +156,7 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
   p.at = at;
   if (b.open && b.row == at.row) {
     p.row = RowResult::kHit;
-    p.column = column_slot(std::max(lo, b.act + t_.tRCD), at.rank, at.bank_group, write);
+    p.column = column_slot(std::max(lo, b.act + t_.rcd(write)), at.rank, at.bank_group, write);
     return p;
   }
   // First ready: the row an older request is about to close, while it fits
@@ -165,7 +165,7 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
   // the bank takes no other column command after it.
   if (spec_.page_policy == PagePolicy::kOpen && b.prev_open && b.prev_row == at.row && b.prev_hits < spec_.row_hit_cap &&
       lo < b.prev_pre) {
-    const uint64_t c = column_slot(std::max(lo, b.prev_act + t_.tRCD), at.rank, at.bank_group, write);
+    const uint64_t c = column_slot(std::max(lo, b.prev_act + t_.rcd(write)), at.rank, at.bank_group, write);
     const uint64_t done = write ? c + t_.CWL + t_.tBL + t_.tWR : c + t_.tRTP;
     if (done <= b.prev_pre) {
       p.row = RowResult::kHit;
@@ -186,7 +186,7 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
   }
   p.has_act = true;
   p.act = activate_slot(act_lo, at.rank, at.bank_group);
-  p.column = column_slot(p.act + t_.tRCD, at.rank, at.bank_group, write);
+  p.column = column_slot(p.act + t_.rcd(write), at.rank, at.bank_group, write);
   return p;
 }
 

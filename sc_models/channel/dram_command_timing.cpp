@@ -62,8 +62,8 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
     case DramCommandKind::kActivate:
       at_least(b.act, cycle + t_.tRC);
       at_least(b.pre, cycle + t_.tRAS);
-      at_least(b.read, cycle + t_.tRCD);
-      at_least(b.write, cycle + t_.tRCD);
+      at_least(b.read, cycle + t_.rcd(false));
+      at_least(b.write, cycle + t_.rcd(true));
       for (unsigned g = 0; g < groups; ++g) at_least(r.act[g], cycle + (g == at.bank_group ? t_.tRRD_L : t_.tRRD_S));
       if (r.acts == 4) std::rotate(r.faw.begin(), r.faw.begin() + 1, r.faw.end());
       else ++r.acts;

@@ -351,7 +351,7 @@ inline void DramController::consider(std::vector<Entry>& q, bool started_only, u
     }
     // No row opened that the refresh would close before its column command.
     undecided_ = true;
-    const uint64_t column = t + (k == DramCommandKind::kPrecharge ? t_.tRP : 0) + t_.tRCD;
+    const uint64_t column = t + (k == DramCommandKind::kPrecharge ? t_.tRP : 0) + t_.rcd(e.write);
     if (column >= next_refresh_ && refresh_due(e.at, column)) continue;
     row_cmd = {k, &q, i, e.seq};
   }

@@ -203,17 +203,21 @@ void print_dram(std::ostream& os, const nlohmann::json& d) {
   os << "\nDRAM (" << d.at("preset").get<std::string>() << ", " << d.at("page_policy").get<std::string>()
      << " page, " << d.at("address_order").get<std::string>() << "): read latency mean " << std::fixed
      << std::setprecision(1) << lat.at("mean").get<double>() << ", p50 " << lat.at("p50") << ", p95 " << lat.at("p95")
-     << ", p99 " << lat.at("p99") << ", max " << lat.at("max") << " cycles; energy " << std::setprecision(1)
-     << d.at("energy_pj").get<double>() / 1e6 << " uJ, " << d.at("average_power_mw").get<double>() << " mW\n"
-     << "channel     reads    writes  row_hit  conflicts  refreshes    GB/s  of_peak  mean_read_latency  energy_uJ  power_mW\n";
+     << ", p99 " << lat.at("p99") << ", max " << lat.at("max") << " cycles; energy " << std::setprecision(1);
+  if (d.at("energy_pj").is_null()) os << "- (no power figures)\n";
+  else os << d.at("energy_pj").get<double>() / 1e6 << " uJ, " << d.at("average_power_mw").get<double>() << " mW\n";
+  os << "channel     reads    writes  row_hit  conflicts  refreshes    GB/s  of_peak  mean_read_latency  energy_uJ  power_mW\n";
   for (const auto& c : d.at("channels")) {
     os << std::setw(7) << c.at("channel").get<unsigned>() << std::setw(10) << c.at("reads").get<uint64_t>()
        << std::setw(10) << c.at("writes").get<uint64_t>() << std::setw(9) << std::setprecision(3)
        << c.at("row_hit_rate").get<double>() << std::setw(11) << c.at("row_conflicts").get<uint64_t>() << std::setw(11)
        << c.at("refreshes").get<uint64_t>() << std::setw(8) << std::setprecision(2) << c.at("bandwidth_gbps").get<double>()
        << std::setw(9) << std::setprecision(3) << c.at("peak_share").get<double>() << std::setw(19)
-       << std::setprecision(1) << c.at("mean_read_latency").get<double>() << std::setw(11)
-       << c.at("energy").at("total_pj").get<double>() / 1e6 << std::setw(10) << c.at("average_power_mw").get<double>() << "\n";
+       << std::setprecision(1) << c.at("mean_read_latency").get<double>();
+    if (c.at("energy").is_null()) os << std::setw(11) << "-" << std::setw(10) << "-" << "\n";
+    else
+      os << std::setw(11) << c.at("energy").at("total_pj").get<double>() / 1e6 << std::setw(10)
+         << c.at("average_power_mw").get<double>() << "\n";
   }
 }
 

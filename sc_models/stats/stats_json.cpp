@@ -132,6 +132,21 @@ nlohmann::json epochs_json(const Config& cfg, const DramCounters& d, const std::
   return out;
 }
 
+// A DRAM with no power figures (DramPower::given) reports no energy: null
+// wherever a run with them has a figure.
+void without_energy(nlohmann::json& dram) {
+  dram["energy_pj"] = nullptr;
+  dram["average_power_mw"] = nullptr;
+  for (auto& c : dram["channels"]) {
+    c["energy"] = nullptr;
+    c["average_power_mw"] = nullptr;
+    for (auto& r : c["ranks"]) r["energy"] = nullptr;
+    for (auto& b : c["banks"]) b["energy_pj"] = nullptr;
+    if (c.contains("epochs"))
+      for (auto& e : c["epochs"]) e["energy_pj"] = nullptr, e["average_power_mw"] = nullptr;
+  }
+}
+
 }  // namespace
 
 nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const std::vector<DramCounters>& dram) {
@@ -180,7 +195,7 @@ nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const st
                         {"banks", banks}});
     if (cfg.stats.epoch_cycles) channels.back()["epochs"] = epochs_json(cfg, d, stats.channel_epoch_read_latency(c));
   }
-  return {{"preset", spec.preset},
+  json out = {{"preset", spec.preset},
           {"tck_ps", spec.tck_ps},
           {"address_order", address_order_text(spec.address_order)},
           {"page_policy", spec.page_policy == PagePolicy::kOpen ? "open" : "closed"},
@@ -190,6 +205,8 @@ nlohmann::json dram_json(const Config& cfg, const RunStatistics& stats, const st
           {"average_power_mw", power_mw},
           {"epoch_cycles", cfg.stats.epoch_cycles},
           {"channels", channels}};
+  if (!spec.power.given()) without_energy(out);
+  return out;
 }
 
 nlohmann::json stats_json(const Config& cfg, const RunStatistics& stats, const RunReport& run, bool complete,

@@ -34,7 +34,9 @@ struct DramConstraint {
 
 inline constexpr DramConstraint kDramConstraints[] = {
     {"tRC", kAct, kAct, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRC; }, "activate, then activate"},
-    {"tRCD", kAct, kColumn, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRCD; }, "activate, then read or write"},
+    {"tRCD", kAct, kRd, DramScope::kBank, [](const DramSpec& s) { return s.timing.rcd(false); }, "activate, then read"},
+    {"tRCD_WR", kAct, kWr, DramScope::kBank, [](const DramSpec& s) { return s.timing.rcd(true); },
+     "activate, then write (tRCD where the standard does not time it apart)"},
     {"tRAS", kAct, kPre, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRAS; }, "activate, then precharge"},
     {"tRP", kPre, kAct | kRef, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRP; }, "precharge, then activate or refresh"},
     {"tRTP", kRd, kPre, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRTP; }, "read, then precharge"},
