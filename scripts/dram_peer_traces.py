@@ -3,7 +3,7 @@
 
     scripts/dram_peer_traces.py OUTDIR [--requests N]      (N = 100000 by default)
 
-For each device (ddr4, hbm2) and each trace below it writes, under OUTDIR/DEVICE/:
+For each device (ddr4, hbm2, ddr4_2r, ddr5) and each trace below it writes, under OUTDIR/DEVICE/:
 
     TRACE.trc    DRAMsim3's trace format, `0xADDR READ|WRITE CYCLE`; gpumem reads it
                  with `--trace-format dramsim3`
@@ -29,6 +29,10 @@ cycle i (except `unloaded`). Addresses follow the order row-rank-bankgroup-bank-
          (the ddr4 preset as it is), DRAMsim3 `rochrababgco` (its stock configuration).
          Ramulator 2's `RoBaRaCoCh` puts the rank below the bank, so the .ldst file has
          bit 17 moved to bit 13 and bits 13-16 to 14-17.
+    ddr5 (DDR5_16Gb_x8, one 32-bit sub-channel, one rank, 8 GiB): column 6-11, bank group
+         12-14, bank 15-16, row 17-32; gpumem `row-rank-bank-bankgroup-column` (the ddr5
+         preset), Ramulator 2 `RoBaRaCoCh` (as written). "16 banks" below are the eight
+         bank groups' banks 0 and 1.
 
 The traces ("16 banks" means the 16 pairs of bank group and bank):
 
@@ -60,11 +64,12 @@ DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) f
     "ddr4": (33, 17, 13),
     "hbm2": (30, 15, 11),
     "ddr4_2r": (34, 18, 13),
+    "ddr5": (33, 17, 12),
 }
 MiB = 1 << 20
 # The lowest bank bit (not bank group): two_streams_apart flips it in the
 # second stream, as an XOR of a row bit into it does (gpumem's bank_xor).
-BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15}
+BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15, "ddr5": 15}
 
 
 def traces(device, n):

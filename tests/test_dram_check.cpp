@@ -51,6 +51,8 @@ const std::map<std::string, std::function<Scenario()>> kScenarios = {
     {"tRRD_S", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(2, "ACT", 0, 1, 0)}; }},
     {"tCCD_L",
      [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 0, 1), cmd(20, "RD", 0, 0, 0)}, cmd(25, "RD", 0, 0, 1)}; }},
+    {"tCCD_L_WR",  // the toy's tCCD_L_WR is 0: tCCD_L
+     [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 0, 1), cmd(20, "WR", 0, 0, 0)}, cmd(25, "WR", 0, 0, 1)}; }},
     {"tCCD_S",
      [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "ACT", 0, 1, 0), cmd(20, "RD", 0, 0, 0)}, cmd(23, "RD", 0, 1, 0)}; }},
     {"tWTR_L",

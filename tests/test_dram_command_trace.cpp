@@ -454,7 +454,7 @@ struct Mutant {
 constexpr Mutant kMutants[] = {
     {"tRCD", &DramTiming::tRCD},     {"tRCD_WR", &DramTiming::tRCD_WR}, {"tRP", &DramTiming::tRP},       {"tRAS", &DramTiming::tRAS},     {"tRC", &DramTiming::tRC},
     {"tRTP", &DramTiming::tRTP},     {"tWR", &DramTiming::tWR},       {"tRRD_L", &DramTiming::tRRD_L}, {"tRRD_S", &DramTiming::tRRD_S},
-    {"tCCD_L", &DramTiming::tCCD_L}, {"tCCD_S", &DramTiming::tCCD_S}, {"tWTR_L", &DramTiming::tWTR_L}, {"tWTR_S", &DramTiming::tWTR_S},
+    {"tCCD_L", &DramTiming::tCCD_L}, {"tCCD_L_WR", &DramTiming::tCCD_L_WR}, {"tCCD_S", &DramTiming::tCCD_S}, {"tWTR_L", &DramTiming::tWTR_L}, {"tWTR_S", &DramTiming::tWTR_S},
     {"tFAW", &DramTiming::tFAW},     {"tRTRS", &DramTiming::tRTRS},   {"tRFC", &DramTiming::tRFC},     {"CL", &DramTiming::CL},
     {"CWL", &DramTiming::CWL},       {"tBL", &DramTiming::tBL},
 };
@@ -480,7 +480,8 @@ std::string caught(const DramSpec& spec, const DramSpec& mutated, bool at) {
 TEST(DramCheckMutants, EveryConstraintOffByOneOrDroppedInEitherControllerIsCaught) {
   DramSpec spec = toy();
   spec.timing.tREFI = 400;
-  spec.timing.tRCD_WR = 6;  // writes timed apart from reads (dropped: tRCD's 4)
+  spec.timing.tRCD_WR = 6;     // writes timed apart from reads (dropped: tRCD's 4)
+  spec.timing.tCCD_L_WR = 7;   // and spaced apart from one another in a bank group (dropped: tCCD_L's 5)
   for (const Mutant& m : kMutants)
     for (bool dropped : {false, true})
       for (bool at : {false, true}) {

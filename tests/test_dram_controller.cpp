@@ -95,6 +95,20 @@ TEST(DramController, AWriteToAClosedBank_tRCD_WR) {
   EXPECT_EQ(d.cycle(RD), d.cycle(ACT, 1) + 4) << "a read keeps tRCD";
 }
 
+// tCCD_L_WR: two writes in a bank group that far apart, two reads tCCD_L.
+TEST(DramController, TwoWritesInABankGroup_tCCD_L_WR) {
+  DramSpec s = toy();
+  s.timing.tCCD_L_WR = 9;
+  Ctl d(s);
+  d.write(0, d.addr(0, 0, 0, 0));
+  d.write(0, d.addr(0, 0, 1, 0));  // the same bank group, another bank
+  d.read(40, d.addr(0, 0, 2, 0));
+  d.read(40, d.addr(0, 0, 3, 0));
+  d.run(200);
+  EXPECT_EQ(d.cycle(WR, 1) - d.cycle(WR, 0), 9) << "tCCD_L_WR (tCCD_L: 5)";
+  EXPECT_EQ(d.cycle(RD, 1) - d.cycle(RD, 0), 5) << "two reads keep tCCD_L";
+}
+
 // The channel decides the cycles up to now and may then hand over a request
 // whose cycle lies a little ahead (the MMU passes a TLB hit on with its
 // cycle one later): it waits in its queue until it arrives, no command for

@@ -101,6 +101,19 @@ TEST(DramTiming, tRCD_WR_AWriteToAClosedBank) {
   EXPECT_EQ(d.cycle(RD), d.cycle(ACT, 1) + 4) << "a read keeps tRCD";
 }
 
+// DDR5 spaces two writes in a bank group further apart than two reads.
+TEST(DramTiming, tCCD_L_WR_TwoWritesInABankGroup) {
+  DramSpec s = toy();
+  s.timing.tCCD_L_WR = 9;
+  Dram d(s);
+  d.write(0, d.addr(0, 0, 0, 0));
+  d.write(0, d.addr(0, 0, 1, 0));  // the same bank group, another bank
+  EXPECT_EQ(d.cycle(WR, 1) - d.cycle(WR, 0), 9) << "tCCD_L_WR (tCCD_L: 5)";
+  d.read(40, d.addr(0, 0, 2, 0));
+  d.read(40, d.addr(0, 0, 3, 0));
+  EXPECT_EQ(d.cycle(RD, 1) - d.cycle(RD, 0), 5) << "two reads keep tCCD_L";
+}
+
 TEST(DramTiming, tRASThentRC_AConflictRightAfterAnActivate) {
   Dram d(toy());
   d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0, RD 4

@@ -16,7 +16,8 @@
 // - ddr5: JEDEC JESD79-5 DDR5-4800AN (34-34-34), 16 Gb x8 devices, four to a
 //   32-bit sub-channel (two to a DIMM; BL16: 64-byte accesses, 4 KB rows),
 //   one rank; as Ramulator 2's DDR5_16Gb_x8 organisation and DDR5_4800AN
-//   timing (tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
+//   timing (two writes in a bank group 48 cycles apart, tCCD_L_WR;
+//   tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
 //   130 ns from its earlier DDR5 model). Its read-to-write turnaround
 //   CL + tBL + 4 - CWL (read postamble and write preamble) is tRTRS 4.
 // - The power figures (kDramPowerRows, and `devices`): each preset's from the
@@ -100,6 +101,8 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
   for (const DramTimingProblem& p : {same_group("tCCD_L", t.tCCD_L, "tCCD_S", t.tCCD_S), same_group("tRRD_L", t.tRRD_L, "tRRD_S", t.tRRD_S),
                                      same_group("tWTR_L", t.tWTR_L, "tWTR_S", t.tWTR_S)})
     if (p.name) return p;
+  if (t.tCCD_L_WR && t.tCCD_L_WR < t.tCCD_L)
+    return {"tCCD_L_WR", "tCCD_L_WR (" + n(t.tCCD_L_WR) + ") < tCCD_L (" + n(t.tCCD_L) + "): two writes are never closer than two reads"};
   if (t.tFAW < t.tRRD_S)
     return {"tFAW", "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S"};
   if (t.tRFCb > t.tRFC)

@@ -41,10 +41,13 @@ struct DramTiming {
   unsigned tRCD = 0, tRP = 0, tRAS = 0, tRC = 0;
   unsigned tRCD_WR = 0;  // 0: tRCD
   unsigned tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
+  unsigned tCCD_L_WR = 0;  // 0: tCCD_L
   unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
   // Activate to a read or a write: HBM3 (and GDDR6's JEDEC table) time the two apart.
   unsigned rcd(bool write) const { return write && tRCD_WR ? tRCD_WR : tRCD; }
+  // Column to column in one bank group; DDR5 spaces two writes further apart.
+  unsigned ccd_l(bool both_writes) const { return both_writes && tCCD_L_WR ? tCCD_L_WR : tCCD_L; }
 };
 
 // The IDD model's figures (JEDEC's IDD measurement conditions), per device:
@@ -151,7 +154,8 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tRAS", &DramTiming::tRAS, 1, kDramTimingMost, "activate to precharge", {52, 54, 34, 45, 77}},
     {"tRC", &DramTiming::tRC, 1, kDramTimingMost, "activate to activate, same bank", {74, 78, 48, 72, 111}},
     {"tCCD_S", &DramTiming::tCCD_S, 1, kDramTimingMost, "column to column, other bank group", {4, 3, 1, 2, 8}},
-    {"tCCD_L", &DramTiming::tCCD_L, 1, kDramTimingMost, "column to column, same bank group", {8, 4, 2, 4, 12}},
+    {"tCCD_L", &DramTiming::tCCD_L, 1, kDramTimingMost, "column to column, same bank group (and write to write, unless tCCD_L_WR)", {8, 4, 2, 4, 12}},
+    {"tCCD_L_WR", &DramTiming::tCCD_L_WR, 0, kDramTimingMost, "write to write, same bank group, where the standard spaces it apart (0: tCCD_L)", {0, 0, 0, 0, 48}},
     {"tRRD_S", &DramTiming::tRRD_S, 1, kDramTimingMost, "activate to activate, other bank group", {4, 9, 4, 4, 8}},
     {"tRRD_L", &DramTiming::tRRD_L, 1, kDramTimingMost, "activate to activate, same bank group", {8, 9, 6, 5, 12}},
     {"tFAW", &DramTiming::tFAW, 1, kDramTimingMost, "at most four activates per rank in this window", {34, 32, 30, 24, 48}},

@@ -47,7 +47,7 @@ DramChannel::DramChannel(const DramParams& params)
       standby_(params.spec.org, &counting_) {
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
-  lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + t_.tCCD_L + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
+  lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + std::max(t_.tCCD_L, t_.tCCD_L_WR) + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
               t_.tRTRS + t_.tRTP + t_.tWR;
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
@@ -110,7 +110,7 @@ uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool w
   const auto cyc = [](const Column& c) { return c.cycle; };
   const unsigned latency = write ? t_.CWL : t_.CL;
   const unsigned wtr_max = write_to_read(1);
-  const unsigned ccd = std::max(t_.tCCD_L, t_.tCCD_S);
+  const unsigned ccd = std::max({t_.tCCD_L, t_.tCCD_S, t_.tCCD_L_WR});
   // Each constraint moves u to the first cycle it allows; the rounds repeat
   // until none moves it. The data bus goes first: it moves u furthest.
   for (;;) {
@@ -129,7 +129,7 @@ uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool w
     const uint64_t after_bus = u;
     // tCCD within the rank.
     for (size_t i = lower_index(cols, minus_sat(u + 1, ccd), cyc); i < cols.size() && cols[i].cycle < u + ccd; ++i) {
-      const uint64_t d = cols[i].bank_group == bg ? t_.tCCD_L : t_.tCCD_S;
+      const uint64_t d = cols[i].bank_group == bg ? t_.ccd_l(write && cols[i].write) : t_.tCCD_S;
       if (cols[i].cycle + d > u && u + d > cols[i].cycle) u = cols[i].cycle + d;
     }
     // Write to read in the rank: a read waits tWTR after the write's data;

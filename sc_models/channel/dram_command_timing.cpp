@@ -76,9 +76,8 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
       at_least(b.pre, write ? cycle + t_.CWL + t_.tBL + t_.tWR : cycle + t_.tRTP);
       for (unsigned g = 0; g < groups; ++g) {
         const bool same = g == at.bank_group;
-        const uint64_t ccd = cycle + (same ? t_.tCCD_L : t_.tCCD_S);
-        at_least(r.read[g], ccd);
-        at_least(r.write[g], ccd);
+        at_least(r.read[g], cycle + (same ? t_.tCCD_L : t_.tCCD_S));
+        at_least(r.write[g], cycle + (same ? t_.ccd_l(write) : t_.tCCD_S));
         // A read waits tWTR after the write's data; a write's data follows the read's.
         if (write) at_least(r.read[g], cycle + t_.CWL + t_.tBL + (same ? t_.tWTR_L : t_.tWTR_S));
       }

@@ -48,6 +48,9 @@ inline constexpr DramConstraint kDramConstraints[] = {
      "refresh, then activate or refresh (tRFCb for a per-bank refresh)"},
     {"tRRD_L", kAct, kAct, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tRRD_L; }, "activate, then activate"},
     {"tRRD_S", kAct, kAct, DramScope::kRank, [](const DramSpec& s) { return s.timing.tRRD_S; }, "activate, then activate"},
+    // Before tCCD_L, which it covers: two writes too close are charged to it.
+    {"tCCD_L_WR", kWr, kWr, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.ccd_l(true); },
+     "write, then write (tCCD_L where the standard does not space them apart)"},
     {"tCCD_L", kColumn, kColumn, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tCCD_L; },
      "read or write, then read or write"},
     {"tCCD_S", kColumn, kColumn, DramScope::kRank, [](const DramSpec& s) { return s.timing.tCCD_S; },
