@@ -55,9 +55,9 @@ TEST(DramStandby, ChangesComeInAnyOrderAheadOfWhatIsCounted) {
   EXPECT_EQ(s.active_cycles(1), 10u);
 }
 
-TEST(DramStandby, TheRingGrowsToTheFurthestChangeAndCountsWhatIsSettledWhenFull) {
+TEST(DramStandby, ChangesDecidedFarAheadAreCountedAsTheCountingReachesThem) {
   // Rank 0 open 300 cycles of each 1000; rank 1 ten, decided 100,000 cycles
-  // ahead (past the first ring of 1024); settled 200 cycles behind rank 0.
+  // ahead (past the largest ring, 65,536); settled 200 cycles behind rank 0.
   DramStandby s(toy().org, nullptr);
   for (uint64_t i = 0; i < 50; ++i) {
     if (i) s.settled_before(i * 1000 - 200);
@@ -104,10 +104,11 @@ TEST(DramStandby, AChangeAgesAheadOfWhatIsSettledWaitsApartAndCostsNoRing) {
 
 TEST(DramStandby, AChangeBeforeWhatIsCountedIsAModelError) {
   DramStandby s(toy().org, nullptr);
-  s.settled_before(5000);
   s.opened(10, 0);
-  s.opened(4000, 0);  // beyond the first ring: counts to 4000 - 1024 < settled
-  EXPECT_THROW(s.opened(20, 0), std::logic_error);
+  s.settled_before(5000);  // counted to 5000
+  EXPECT_THROW(s.closed(4999, 0), std::logic_error);
+  EXPECT_THROW(s.opened(20, 1), std::logic_error);
+  s.closed(5000, 0);
 }
 
 // DRAMsim3's increments for its DDR4_8Gb_x8_3200 (V x mA x cycles x devices; docs/memory.md), in pJ at tCK 0.625 ns.

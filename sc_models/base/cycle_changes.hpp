@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <queue>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gpumem {
@@ -20,7 +22,7 @@ class CycleChanges {
   // No change before this cycle may come: the last visit's bound.
   uint64_t bound() const { return base_; }
 
-  // A change at `cycle`, which must not be before bound().
+  // A change at `cycle`, which must not be before bound() (std::logic_error).
   void add(uint64_t cycle, int64_t delta) {
     if (cycle - base_ > mask_) return add_far(cycle, delta);
     put(cycle, delta);
@@ -67,9 +69,12 @@ class CycleChanges {
   }
 
   void add_far(uint64_t cycle, int64_t delta) {
+    if (cycle < base_)
+      throw std::logic_error("a change at cycle " + std::to_string(cycle) + " after the cycles before " +
+                             std::to_string(base_) + " were visited");
     uint64_t slots = mask_ + 1;
     while (cycle - base_ >= slots && slots < max_slots_) slots *= 2;
-    if (slots != mask_ + 1) {
+    if (slots != mask_ + 1 && cycle - base_ < slots) {  // a change further still costs no ring
       // Every cycle held moves to its slot in the larger ring.
       std::vector<int64_t> sums = std::move(sums_);
       std::vector<uint64_t> marked = std::move(marked_);
