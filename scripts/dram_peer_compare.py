@@ -12,9 +12,13 @@ channel, one rank, its clock the memory's:
     with Ramulator 2's queue structure and order of commands (read_queue 33,
     bank_queue 0, write_high 26, write_low 6, active_buffer 33, row_commands
     any; 66 requests in flight: its read and write buffers), against
-    Ramulator 2's bandwidth and mean read latency;
+    Ramulator 2's bandwidth and mean read latency (hbm3: Ramulator 2.1's
+    HBM34 controller, its buffers and watermarks set to those of 2.0);
     with the preset's own queues (DRAMsim3's: a 32-entry transaction queue,
     8 per bank; 160 in flight), against DRAMsim3's bandwidth and total energy.
+
+Bandwidth is the request size (dram_peer_traces.request_bytes: 64, hbm3 32)
+times the requests over the makespan, in bytes a memory cycle.
 
 DRAMsim3 prints its total_energy in V x mA x memory cycles (labelled pJ: the
 factor tCK is missing); the comparison multiplies it by the preset's tCK in
@@ -62,6 +66,7 @@ DEVICES = {  # trace device: gpumem preset, its memory.dram keys, simulation.cyc
     "hbm2": ("hbm2", "", 1.0),
     "ddr4_2r": ("ddr4", "", 0.625),
     "ddr5": ("ddr5", "", 0.416),
+    "hbm3": ("hbm3", "", 0.625),
 }
 
 
@@ -79,7 +84,8 @@ def run(gpumem, folder, device, peer, trace):
                     "--stats-json", out, "--quiet"], check=True)
     with open(out) as f:
         j = json.load(f)
-    return 64.0 * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"], j["dram"]["energy_pj"]
+    size = dram_peer_traces.request_bytes(device)
+    return size * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"], j["dram"]["energy_pj"]
 
 
 def compared(device, trace, peer, what, ours, theirs, tolerance, failures, digits):
@@ -107,10 +113,11 @@ def main():
             if ("Ramulator2", device, "sequential") not in peers:
                 continue  # no figures of the peers for it
             os.makedirs(os.path.join(folder, device))
+            size = dram_peer_traces.request_bytes(device)
             for trace, reqs in dram_peer_traces.traces(device, 100000):
                 with open(os.path.join(folder, device, trace + ".csv"), "w") as f:
                     f.write("cycle,task_type,op,address,size\n")
-                    f.writelines(f"{c},0,{'W' if w else 'R'},0x{a:x},64\n" for c, w, a in reqs)
+                    f.writelines(f"{c},0,{'W' if w else 'R'},0x{a:x},{size}\n" for c, w, a in reqs)
                 r2 = peers[("Ramulator2", device, trace)]
                 d3 = peers.get(("DRAMsim3", device, trace))  # none for a device DRAMsim3 lacks (DDR5)
                 bw_r, lat_r, _ = run(args.gpumem, folder, device, "Ramulator2", trace)

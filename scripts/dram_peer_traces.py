@@ -3,17 +3,23 @@
 
     scripts/dram_peer_traces.py OUTDIR [--requests N]      (N = 100000 by default)
 
-For each device (ddr4, hbm2, ddr4_2r, ddr5) and each trace below it writes, under OUTDIR/DEVICE/:
+For each device (ddr4, hbm2, ddr4_2r, ddr5, hbm3) and each trace below it writes, under OUTDIR/DEVICE/:
 
     TRACE.trc    DRAMsim3's trace format, `0xADDR READ|WRITE CYCLE`; gpumem reads it
-                 with `--trace-format dramsim3`
+                 with `--trace-format dramsim3` (hbm3's with `--request-bytes 32`)
     TRACE.csv    gpumem's own trace, `cycle,task_type,op,address,size`
     TRACE.ldst   Ramulator 2's LoadStoreTrace, `LD|ST 0xADDR` (no cycle: it offers one
                  request a memory cycle; run `unloaded` with the memory system's
-                 clock_ratio at 200 and the front end's at 1)
+                 clock_ratio at 200 and the front end's at 1; hbm3, whose Ramulator
+                 2.1 controller ticks twice a memory cycle: 2 and 400)
 
-Requests are 64 bytes at physical addresses of one channel, request i offered at
-cycle i (except `unloaded`). Addresses follow the order row-rank-bankgroup-bank-column
+Requests are 64 bytes (hbm3: 32, REQUEST_BYTES) at physical addresses of one channel,
+request i offered at cycle i (except `unloaded`). A request is one column access
+in every simulator: hbm3's access is 32 bytes (BL8 on a 32-bit pseudo-channel);
+Ramulator 2.1 gives each request one read or write command of its 32-byte
+transaction, and gpumem would serve a 64-byte request with one 32-byte access
+too, so with 64-byte requests both would skip every other column and count 64
+bytes for 32 moved. Addresses follow the order row-rank-bankgroup-bank-column
 (gpumem `memory.dram.address_order`, DRAMsim3 `address_mapping`) with one rank:
 
     ddr4 (DDR4_8Gb_x8_3200, one rank, 8 GiB): column 6-12, bank group 13-14, bank 15-16,
@@ -33,8 +39,16 @@ cycle i (except `unloaded`). Addresses follow the order row-rank-bankgroup-bank-
          12-14, bank 15-16, row 17-32; gpumem `row-rank-bank-bankgroup-column` (the ddr5
          preset), Ramulator 2 `RoBaRaCoCh` (as written). "16 banks" below are the eight
          bank groups' banks 0 and 1.
+    hbm3 (HBM3_4Gb, one 32-bit pseudo-channel, one stack ID, 256 MiB; 32-byte requests):
+         column 5-9, bank 10-11, bank group 12-13, row 14-27; gpumem
+         `row-rank-bankgroup-bank-column` (the hbm3 preset). Ramulator 2.1's
+         `RoBaRaCoCh` decodes column 5-9, pseudo-channel 10, bank group 11-12, bank
+         13-14, row 15-28 (its channel is the 64-bit channel of two pseudo-channels),
+         so the .ldst file has pseudo-channel 0 at bit 10, the bank group at 11-12,
+         the bank at 13-14 and the row from bit 15.
 
-The traces ("16 banks" means the 16 pairs of bank group and bank):
+The traces ("16 banks" means the 16 pairs of bank group and bank; on hbm3 each
+64 bytes of a request's size or step below is 32):
 
     sequential         addresses 0, 64, 128, ...
     random             uniformly random 64-byte blocks over the device
@@ -65,50 +79,59 @@ DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) f
     "hbm2": (30, 15, 11),
     "ddr4_2r": (34, 18, 13),
     "ddr5": (33, 17, 12),
+    "hbm3": (28, 14, 10),
 }
+# Bytes a request (the trace's step, the gpumem CSV's size): one column access.
+REQUEST_BYTES = {"hbm3": 32}
 MiB = 1 << 20
 # The lowest bank bit (not bank group): two_streams_apart flips it in the
 # second stream, as an XOR of a row bit into it does (gpumem's bank_xor).
-BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15, "ddr5": 15}
+BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15, "ddr5": 15, "hbm3": 10}
+
+
+def request_bytes(device):
+    """The size of the device's requests: 64 bytes, or its own (REQUEST_BYTES)."""
+    return REQUEST_BYTES.get(device, 64)
 
 
 def traces(device, n):
     """Yield (name, [(cycle, is_write, address), ...]) for one device."""
     cap_bits, row_shift, bank_shift = DEVICES[device]
     cap = 1 << cap_bits
+    size = request_bytes(device)
 
     def rnd(seed):
         r = random.Random(seed)
-        return lambda align=64: r.randrange(cap // align) * align
+        return lambda align=size: r.randrange(cap // align) * align
 
     def timed(ops):
         return [(i, w, a) for i, (w, a) in enumerate(ops)]
 
     r = rnd(1)
-    yield "sequential", timed((False, 64 * i) for i in range(n))
+    yield "sequential", timed((False, size * i) for i in range(n))
     yield "random", timed((False, r()) for i in range(n))
     yield "one_bank", timed((False, (i << row_shift) % cap) for i in range(n))
     yield "banks_in_turn", timed(
         (False, ((i % 16) << bank_shift | (i // 16) << row_shift) % cap) for i in range(n))
     r = rnd(2)
     yield "mixed", timed((i % 3 == 2, r()) for i in range(n))
-    yield "two_streams", timed((False, (i % 2) * MiB + 64 * (i // 2)) for i in range(n))
+    yield "two_streams", timed((False, (i % 2) * MiB + size * (i // 2)) for i in range(n))
     yield "two_streams_apart", timed(
-        (False, ((i % 2) * MiB + 64 * (i // 2)) ^ (i % 2) << BANK_BIT[device]) for i in range(n))
+        (False, ((i % 2) * MiB + size * (i // 2)) ^ (i % 2) << BANK_BIT[device]) for i in range(n))
     yield "two_streams_write", timed(
-        (i % 3 == 2, (i % 3) * MiB + 64 * (i // 3)) for i in range(n))
+        (i % 3 == 2, (i % 3) * MiB + size * (i // 3)) for i in range(n))
     r = rnd(3)
     ops = []
     while len(ops) < n:
         base = r(4096)
-        ops += [(False, base + 64 * k) for k in range(64)]
+        ops += [(False, base + size * k) for k in range(64)]
     yield "bursty", timed(ops[:n])
     yield "stride_4k", timed((False, (4096 * i) % cap) for i in range(n))
     r = rnd(4)
     ops = []
     while len(ops) < n:
-        line, write = r(128), len(ops) // 2 % 4 == 3
-        ops += [(write, line), (write, line + 64)]
+        line, write = r(2 * size), len(ops) // 2 % 4 == 3
+        ops += [(write, line), (write, line + size)]
     yield "gpu_lines", timed(ops[:n])
     r = rnd(5)
     ops = []
@@ -122,6 +145,9 @@ def traces(device, n):
 
 def ramulator_address(device, a):
     """The same bank group, bank, rank, row and column under Ramulator 2's RoBaRaCoCh."""
+    if device == "hbm3":  # pseudo-channel 0 at bit 10, bank group 11-12, bank 13-14, row from 15
+        bank, group, row = (a >> 10) & 3, (a >> 12) & 3, a >> 14
+        return a & 0x3FF | group << 11 | bank << 13 | row << 15
     if device == "hbm2":  # swap bank (bits 11-12) and bank group (13-14)
         bank, group = (a >> 11) & 3, (a >> 13) & 3
         return a & ~(0xF << 11) | group << 11 | bank << 13
@@ -139,6 +165,7 @@ def main():
     for device in DEVICES:
         d = os.path.join(args.outdir, device)
         os.makedirs(d, exist_ok=True)
+        size = request_bytes(device)
         for name, reqs in traces(device, args.requests):
             base = os.path.join(d, name)
             with open(base + ".trc", "w") as trc, open(base + ".csv", "w") as csv, \
@@ -146,7 +173,7 @@ def main():
                 csv.write("cycle,task_type,op,address,size\n")
                 for cycle, w, a in reqs:
                     trc.write(f"0x{a:X} {'WRITE' if w else 'READ'} {cycle}\n")
-                    csv.write(f"{cycle},0,{'W' if w else 'R'},0x{a:x},64\n")
+                    csv.write(f"{cycle},0,{'W' if w else 'R'},0x{a:x},{size}\n")
                     ldst.write(f"{'ST' if w else 'LD'} 0x{ramulator_address(device, a):x}\n")
 
 
