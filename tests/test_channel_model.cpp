@@ -119,4 +119,27 @@ TEST(ChannelModel, TheDramModelAddsTheSameLatency) {
   EXPECT_EQ(later.accesses(), 1u);
 }
 
+// A request wider than one access takes one for each burst it covers,
+// queued from its arrival (docs/memory.md, "Address split"); a simple
+// channel serves any request as one.
+TEST(ChannelModel, ADramRequestTakesAnAccessForEachBurstItCovers) {
+  ChannelParams p;
+  p.model = MemoryModel::kDram;
+  p.dram.spec = *dram_preset("gddr6");  // 32-byte accesses
+  p.dram.cycle_ps = p.dram.spec.tck_ps;
+  ChannelModel ch(p);
+  EXPECT_EQ(ch.accesses_of(0, 32), 1u);
+  EXPECT_EQ(ch.accesses_of(0, 128), 4u);
+  EXPECT_EQ(ch.accesses_of(16, 32), 2u) << "across a burst's edge";
+  EXPECT_EQ(ch.access_address(16, 0), 16u);
+  EXPECT_EQ(ch.access_address(16, 1), 32u);
+  const auto line = ch.request(0, 0, 0, 128, false);
+  EXPECT_EQ(ch.accesses(), 4u);
+  ChannelModel one(p);
+  const auto burst = one.request(0, 0, 0, 32, false);
+  EXPECT_EQ(line.start, burst.start);
+  EXPECT_GE(line.finish, burst.finish + 3 * p.dram.spec.timing.tBL) << "three more bursts on the data bus";
+  EXPECT_EQ(ChannelModel(simple(2)).accesses_of(0, 128), 1u);
+}
+
 }  // namespace gpumem::test

@@ -96,6 +96,45 @@ TEST_F(Cli, ADramRunReportsItsBanksAndLogsWhereEachRequestLanded) {
   for (const auto& [name, n] : results) EXPECT_TRUE(known.count(name)) << name;
 }
 
+// A request wider than the device's access (a 128-byte line on GDDR6's
+// or HBM3's 32-byte bursts, on DDR4's 64) takes one access a burst, each
+// a column command of its own, so no channel moves more than its peak.
+TEST_F(Cli, ARequestWiderThanAnAccessTakesAColumnCommandPerBurst) {
+  std::string trace = "cycle,task_type,op,address,size\n";
+  for (int i = 0; i < 1500; ++i) trace += std::to_string(i) + ",0," + (i % 4 == 3 ? "W," : "R,") + std::to_string(i * 128) + ",128\n";
+  write("wide.csv", trace);
+  for (const char* preset : {"gddr6", "hbm3", "ddr4"})
+    for (const char* mode : {"lt", "at"}) {
+      const std::string what = std::string(preset) + " " + mode;
+      const DramSpec spec = *dram_preset(preset);
+      const unsigned bursts = 128 / spec.org.access_bytes();
+      write("w.yaml", std::string("memory: {address_bits: 32, channels: 1, preset: ") + preset +
+                          "}\nsimulation: {timing: " + mode + ", cycle_ns: " + std::to_string(spec.tck_ps / 1000.0) + "}\n");
+      ASSERT_EQ(run({"run", "--config", path("w.yaml").string(), "--trace", path("wide.csv").string(), "--stats-json",
+                     path("w.json").string(), "--dram-commands", path("w.cmd").string(), "--quiet"})
+                    .exit_code,
+                0)
+          << what;
+      std::istringstream cmds(slurp(path("w.cmd")));
+      std::string line;
+      std::map<std::string, uint64_t> n;
+      while (std::getline(cmds, line)) ++n[fields(line)[7]];
+      EXPECT_EQ(n["RD"] + n["RDA"], 1125u * bursts) << what;
+      EXPECT_EQ(n["WR"] + n["WRA"], 375u * bursts) << what;
+      const auto j = json("w.json");
+      const auto& c = j["dram"]["channels"][0];
+      EXPECT_EQ(c["bytes_read"].get<uint64_t>(), 1125u * 128) << what;
+      EXPECT_EQ(c["bytes_written"].get<uint64_t>(), 375u * 128) << what;
+      EXPECT_EQ(j["channels"][0]["accesses"].get<uint64_t>(), 1500u * bursts) << what;
+      EXPECT_EQ(j["dram"]["read_latency"]["reads"].get<uint64_t>(), 1125u) << what << ": a latency a request";
+      const double peak = j["dram"]["peak_gbps_per_channel"].get<double>();
+      EXPECT_LE(c["bandwidth_gbps"].get<double>(), peak) << what;
+      const double moved = j["channels"][0]["bytes"].get<double>() / (j["makespan"].get<double>() * spec.tck_ps / 1000.0);
+      EXPECT_LE(moved, peak) << what << ": the requests' bytes over the run, in GB/s";
+      EXPECT_GE(c["peak_share"].get<double>(), 0.5) << what << ": one row after another, mostly hits";
+    }
+}
+
 // The energy (docs/memory.md, "Energy"): each part the preset's cost of
 // the commands counted, the ranks' parts adding up to the channel's and the
 // channels' to the run's, in both timing modes; the power figures from the
@@ -423,19 +462,24 @@ TEST_F(Cli, AtTwoStreamsInOneBankKeepTheirRowsOpenAsTheControllersThatDecideAtCo
 // timing mode, on two streams in one bank, random reads and writes, and
 // sequential reads.
 TEST_F(Cli, EveryChannelsMeanQueueDepthIsItsResidenceAndAtMostItsMax) {
-  std::string trace = "cycle,task_type,op,address,size\n";
-  uint64_t cycle = 0, seed = 7;
-  for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((i % 2 ? 1 << 20 : 0) + (i / 2) * 128) + ",64\n";
-  for (int i = 0; i < 3000; ++i, cycle += 2) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    trace += std::to_string(cycle) + ",0," + ((seed >> 60) < 4 ? "W," : "R,") + std::to_string(((seed >> 20) % (1 << 20)) * 64) + ",64\n";
-  }
-  for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((64 << 20) + i * 64) + ",64\n";
-  write("mix.csv", trace);
+  // Requests of one access each (the transaction log's figures are then the accesses').
+  const auto mix = [&](unsigned size) {
+    const std::string bytes = "," + std::to_string(size) + "\n";
+    std::string trace = "cycle,task_type,op,address,size\n";
+    uint64_t cycle = 0, seed = 7;
+    for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((i % 2 ? 1 << 20 : 0) + (i / 2) * 128) + bytes;
+    for (int i = 0; i < 3000; ++i, cycle += 2) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      trace += std::to_string(cycle) + ",0," + ((seed >> 60) < 4 ? "W," : "R,") + std::to_string(((seed >> 20) % (1 << 20)) * 64) + bytes;
+    }
+    for (int i = 0; i < 3000; ++i, ++cycle) trace += std::to_string(cycle) + ",0,R," + std::to_string((64 << 20) + i * 64) + bytes;
+    write("mix.csv", trace);
+  };
   for (const char* preset : kDramPresetNames)
     for (const char* queues : {"{}", "{read_queue: 32, bank_queue: 0, write_high: 26, write_low: 6}"})
       for (const char* mode : {"lt", "at"}) {
         const std::string what = std::string(preset) + " " + queues + " " + mode;
+        mix(dram_preset(preset)->org.access_bytes());
         write("q.yaml", std::string("memory: {address_bits: 32, channels: 2, max_outstanding: 64, latency_cycles: 5, preset: ") +
                             preset + ", dram: " + queues + "}\ntranslator: {channel_bits: [7]}\nsimulation: {timing: " + mode + "}\n");
         ASSERT_EQ(run({"run", "--config", path("q.yaml").string(), "--trace", path("mix.csv").string(), "--stats-json",

@@ -34,6 +34,7 @@ class ChannelModel {
   explicit ChannelModel(const ChannelParams& params, PagePool* pages = nullptr)
       : service_cycles_(params.service_cycles), latency_cycles_(params.latency_cycles), memory_(pages) {
     if (params.model != MemoryModel::kDram) return;
+    access_bits_ = dram_offset_bits(params.dram.spec);
     if (params.timing == TimingMode::kAt) controller_ = std::make_unique<DramController>(params.dram);
     else dram_ = std::make_unique<DramChannel>(params.dram);
   }
@@ -65,6 +66,29 @@ class ChannelModel {
         write ? dram_->write(arrival, horizon, local, request) : dram_->read(arrival, horizon, local, request);
     queue_.arrive(arrival, a.finish, horizon);
     return {a.start, a.finish + latency_cycles_, a.accept, a.at, a.row};
+  }
+  // A request of `bytes` at `local`: on a DRAM, one access for each burst
+  // (memory.dram's access bytes) it covers, queued from its arrival, as
+  // GPGPU-Sim gives a request wider than its DRAM's atom one column command
+  // per atom; the slot is the first's, finishing with the last.
+  Slot request(uint64_t arrival, uint64_t horizon, uint64_t local, unsigned bytes, bool write,
+               uint64_t request = DramCommand::kNoRequest) {
+    const unsigned n = accesses_of(local, bytes);
+    if (n == 1) return access(arrival, horizon, local, write, request);
+    Slot first = access(arrival, horizon, local, write, request);
+    for (unsigned i = 1; i < n; ++i)
+      first.finish = std::max(first.finish, access(arrival, horizon, access_address(local, i), write, request).finish);
+    return first;
+  }
+  // The DRAM accesses a request of `bytes` at `local` takes (1 on a simple
+  // channel, which serves a request as one access whatever its size).
+  unsigned accesses_of(uint64_t local, unsigned bytes) const {
+    if ((!dram_ && !controller_) || bytes <= 1) return 1;
+    return unsigned(((local + bytes - 1) >> access_bits_) - (local >> access_bits_)) + 1;
+  }
+  // Where the request at `local`'s access `i` lands: its own address, then each next burst's first byte.
+  uint64_t access_address(uint64_t local, unsigned i) const {
+    return i == 0 ? local : ((local >> access_bits_) + i) << access_bits_;
   }
   DramChannel* dram() { return dram_.get(); }
   const DramChannel* dram() const { return dram_.get(); }
@@ -143,6 +167,7 @@ class ChannelModel {
 
   unsigned service_cycles_;
   unsigned latency_cycles_;
+  unsigned access_bits_ = 0;  // dram: log2 of its access bytes
   std::unique_ptr<DramChannel> dram_;
   std::unique_ptr<DramController> controller_;
   uint64_t accesses_ = 0;

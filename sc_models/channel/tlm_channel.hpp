@@ -72,7 +72,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
     const uint64_t local = trans.get_address();
     // The data's host lines load while the timing is worked out.
     model_.prefetch(local, trans.get_data_length(), trans.is_write());
-    const ChannelModel::Slot slot = model_.access(how.cycle, ext->info.issue_cycle, local, trans.is_write(), ext->info.id);
+    const ChannelModel::Slot slot =
+        model_.request(how.cycle, ext->info.issue_cycle, local, trans.get_data_length(), trans.is_write(), ext->info.id);
     access(trans, local);
     how.start_cycle = slot.start;
     how.finish_cycle = slot.finish;
@@ -147,6 +148,8 @@ class MemoryChannelTlm : public sc_core::sc_module {
       phase = tlm::BEGIN_RESP;
       return tlm::TLM_COMPLETED;
     }
+    if (const unsigned n = model_.accesses_of(local, trans.get_data_length()); n > 1)
+      return arrive_accesses(trans, *ext, nullptr, n, phase, delay);
     model_.count_access();
     // Every memory cycle before now is decided before the arrival joins.
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
@@ -235,25 +238,28 @@ class MemoryChannelTlm : public sc_core::sc_module {
 
   // at: a strided request's message (CN104199782B, step 3), its data moved at
   // arrival as a request's; each granule its elements fall in is one access
-  // of the controller's, and the message is answered when its last access is.
+  // of the controller's, and the message is answered when its last access
+  // is. So is a request wider than one of the DRAM's accesses.
   struct MessageInFlight {
     tlm::tlm_generic_payload* trans = nullptr;
-    unsigned remaining = 0;  // accesses not yet decided
+    ChannelMessage* message = nullptr;  // null: a plain request's accesses
+    unsigned remaining = 0;             // accesses not yet decided
     uint64_t finish = 0;
+    Decided first{};  // its first access's, as the request's how gives them
+    DramAddress first_at{};
+    RowResult first_row = RowResult::kHit;
     struct Access {
       MessageInFlight* message;
       unsigned index;
     };
-    std::array<Access, kMaxStridedElements> access{};  // their tokens (the address, low bit set)
+    std::vector<Access> access;  // their tokens (the address, low bit set); sized before they go in
   };
   static bool is_access(uint64_t token) { return token & 1; }
 
   tlm::tlm_sync_enum message_fw(tlm::tlm_generic_payload& trans, ChannelMessage& m, RequestExtension& ext, tlm::tlm_phase& phase,
                                 sc_core::sc_time& delay) {
-    How& how = ext.how;
-    DramController* k = model_.controller();
-    if (!k) {  // served in arrival order, as lt does
-      serve(trans, m, how, ext.info, delay, !ext.info.timing_only);
+    if (!model_.controller()) {  // served in arrival order, as lt does
+      serve(trans, m, ext.how, ext.info, delay, !ext.info.timing_only);
       phase = tlm::BEGIN_RESP;
       return tlm::TLM_COMPLETED;
     }
@@ -264,22 +270,40 @@ class MemoryChannelTlm : public sc_core::sc_module {
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     m.dram = true;
+    return arrive_accesses(trans, ext, &m, m.accesses, phase, delay);
+  }
+
+  // Where access `a` of a message or a wide request lands.
+  uint64_t access_local(const tlm::tlm_generic_payload& trans, const ChannelMessage* m, unsigned a) const {
+    if (!m) return model_.access_address(trans.get_address(), a);
+    unsigned first = 0;  // the access's first element says where it lands
+    while (first + 1 < m->count && m->access[first] != a) ++first;
+    return m->local[first];
+  }
+
+  // The `accesses` of a message (`m`) or a wide request (null) into the
+  // controller; answered at once if every one is (posted writes, forwarded
+  // reads), else when the last is decided.
+  tlm::tlm_sync_enum arrive_accesses(tlm::tlm_generic_payload& trans, RequestExtension& ext, ChannelMessage* m, unsigned accesses,
+                                     tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    How& how = ext.how;
+    DramController* k = model_.controller();
     if (free_messages_.empty()) free_messages_.push_back(&message_pool_.emplace_back());
     MessageInFlight& f = *free_messages_.back();
     free_messages_.pop_back();
     f.trans = &trans;
-    f.remaining = m.accesses;
+    f.message = m;
+    f.remaining = accesses;
     f.finish = how.cycle;
+    if (f.access.size() < accesses) f.access.resize(accesses);
     const uint64_t now = clock_.cycles(sc_core::sc_time_stamp());
     k->run_until(clocks_.to_memory(now), decided_);
     const size_t others = decided_.size();
-    for (unsigned a = 0; a < m.accesses; ++a) {
-      unsigned first = 0;  // the access's first element says where it lands
-      while (first + 1 < m.count && m.access[first] != a) ++first;
+    for (unsigned a = 0; a < accesses; ++a) {
       model_.queue().arrive(how.cycle, std::min(now, how.cycle));
       model_.count_access();
       f.access[a] = {&f, a};
-      k->arrive(reinterpret_cast<uintptr_t>(&f.access[a]) | 1, clocks_.to_memory(how.cycle), m.local[first], trans.is_write(),
+      k->arrive(reinterpret_cast<uintptr_t>(&f.access[a]) | 1, clocks_.to_memory(how.cycle), access_local(trans, m, a), trans.is_write(),
                 decided_, ext.info.origin == Origin::kPrefetch, ext.info.id);
     }
     // Posted writes and forwarded reads are decided at arrival.
@@ -302,33 +326,33 @@ class MemoryChannelTlm : public sc_core::sc_module {
   bool decide_access(const DramController::Done& d) {
     const MessageInFlight::Access& a = *reinterpret_cast<const MessageInFlight::Access*>(d.token & ~uint64_t{1});
     MessageInFlight& f = *a.message;
-    ChannelMessage& m = *f.trans->get_extension<ChannelMessage>();
     const uint64_t arrival = f.trans->get_extension<RequestExtension>()->how.cycle;
     const Decided c = cycles_of(arrival, d);
     answered(arrival, c.finish);
-    for (unsigned e = 0; e < m.count; ++e)
-      if (m.access[e] == a.index) {
-        m.start[e] = c.start;
-        m.finish[e] = c.finish;
-        m.accept[e] = c.accept;
-        m.at[e] = d.at;
-        m.row[e] = d.row;
-      }
+    if (a.index == 0) f.first = c, f.first_at = d.at, f.first_row = d.row;
+    if (ChannelMessage* m = f.message)
+      for (unsigned e = 0; e < m->count; ++e)
+        if (m->access[e] == a.index) {
+          m->start[e] = c.start;
+          m->finish[e] = c.finish;
+          m->accept[e] = c.accept;
+          m->at[e] = d.at;
+          m->row[e] = d.row;
+        }
     f.finish = std::max(f.finish, c.finish);
     return --f.remaining == 0;
   }
 
-  // A message whose accesses are all decided: its how, as lt's serve() gives it; its finish.
+  // A message or wide request whose accesses are all decided: its how, as lt gives it; its finish.
   uint64_t close(MessageInFlight& f) {
-    const ChannelMessage& m = *f.trans->get_extension<ChannelMessage>();
     How& how = f.trans->get_extension<RequestExtension>()->how;
     how.dram = true;
     how.arrival_cycle = how.cycle;
-    how.start_cycle = m.start[0];
+    how.start_cycle = f.first.start;
     how.finish_cycle = f.finish;
-    how.accept_cycle = m.accept[0];
-    how.dram_at = m.at[0];
-    how.row = m.row[0];
+    how.accept_cycle = f.first.accept;
+    how.dram_at = f.first_at;
+    how.row = f.first_row;
     free_messages_.push_back(&f);
     return f.finish;
   }
