@@ -84,7 +84,7 @@ inline std::string draw_memory_model() {
                   ", latency_cycles: " + std::to_string(pick<unsigned>({0, 1, 40}));
   const unsigned high = pick<unsigned>({2, 4, 32});
   m += ", dram: {page_policy: " + pick<std::string>({"open", "closed"}) +
-       ", refresh: " + pick<std::string>({"all_bank", "per_bank"}) +
+       ", refresh: " + pick<std::string>({"all_bank", "per_bank", "same_bank"}) +
        ", write_high: " + std::to_string(high) + ", write_low: " + std::to_string(uniform<unsigned>(0, high)) +
        ", read_queue: " + std::to_string(pick<unsigned>({1, 32})) +
        ", bank_queue: " + std::to_string(pick<unsigned>({1, 8})) +

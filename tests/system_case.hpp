@@ -310,7 +310,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
     const unsigned high = ch.one_of(std::vector<unsigned>{2, 4, 32});
     std::ostringstream d;
     d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: "
-      << (ch.percent(50) ? "open" : "closed") << ", refresh: " << (ch.percent(50) ? "all_bank" : "per_bank")
+      << (ch.percent(50) ? "open" : "closed") << ", refresh: " << (ch.percent(50) ? "all_bank" : ch.percent(50) ? "per_bank" : "same_bank")
       << ", write_high: " << high << ", write_low: " << ch.pick(0, high - 1) << ", read_queue: " << ch.pick(1, 32)
       << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: 2000}";
     // In at, half of these with Ramulator 2's order of commands (drawn after the rest).

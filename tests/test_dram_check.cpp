@@ -5,9 +5,12 @@
 
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base/input_error.hpp"
+#include "channel/dram_command.hpp"
 #include "dram_toy.hpp"
 #include "tb/dram/dram_command_check.hpp"
 #include "tb/dram/dram_constraints.hpp"
@@ -23,6 +26,7 @@ DramTraceCommand cmd(uint64_t cycle, const std::string& name, unsigned rank, uns
   c.kind = name == "ACT" ? kAct : name == "PRE" ? kPre : name == "RD" || name == "RDA" ? kRd : name == "WR" || name == "WRA" ? kWr : kRef;
   c.auto_precharge = name == "RDA" || name == "WRA";
   c.all_banks = name == "REF";
+  c.same_bank = name == "REFsb";
   return c;
 }
 DramTraceCommand ref(uint64_t cycle, unsigned rank) { return cmd(cycle, "REF", rank, 0, 0); }
@@ -144,6 +148,59 @@ TEST(DramCheck, TheBanksStateIsHeld) {
   ASSERT_TRUE(refresh_open);
   EXPECT_EQ(refresh_open->constraint, "bank state");
   EXPECT_FALSE(first_violation(toy(), {cmd(0, "ACT", 0, 0, 2), ref(30, 1)})) << "the other rank's banks are closed";
+}
+
+// DDR5's same-bank refresh: REFsb names a bank and refreshes it in every
+// bank group, each kept from an activate for tRFCb (toy: 10); the other
+// banks are free, and each bank of a group is owed its refresh apart.
+TEST(DramCheck, ASameBankRefreshHoldsItsBankInEveryGroup) {
+  DramSpec s = toy();
+  s.refresh = RefreshMode::kSameBank;
+  EXPECT_FALSE(first_violation(s, {cmd(0, "REFsb", 0, 0, 2), cmd(10, "ACT", 0, 1, 2)}));
+  const auto early = first_violation(s, {cmd(0, "REFsb", 0, 0, 2), cmd(9, "ACT", 0, 1, 2)});
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->constraint, "tRFC") << early->text();
+  EXPECT_EQ(early->early(), 1u);
+  EXPECT_EQ(early->text().substr(0, 60), "tRFC: ACT at cycle 9 (channel 0, rank 0, bank group 1, bank ");
+  EXPECT_FALSE(first_violation(s, {cmd(0, "REFsb", 0, 0, 2), cmd(1, "ACT", 0, 1, 3)})) << "another bank";
+  const auto open = first_violation(s, {cmd(0, "ACT", 0, 1, 2), cmd(30, "REFsb", 0, 0, 2)});
+  ASSERT_TRUE(open);
+  EXPECT_EQ(open->constraint, "bank state") << open->text();
+  EXPECT_FALSE(first_violation(s, {cmd(0, "ACT", 0, 1, 2), cmd(30, "REFsb", 0, 0, 1)})) << "bank 1 of every group is closed";
+  s.timing.tREFI = 100;
+  s.org.ranks = 1;
+  std::vector<DramTraceCommand> round;  // banks 0-3 in turn, each every 400 cycles
+  for (uint64_t t = 25; t <= 1225; t += 25) round.push_back(cmd(t, "REFsb", 0, 0, unsigned(t / 25 % 4)));
+  const auto on_time = first_violation(s, round);
+  EXPECT_FALSE(on_time) << on_time->text();
+  round.push_back(cmd(2200, "REFsb", 0, 0, 0));
+  const auto late = first_violation(s, round);
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->constraint, "tREFI") << late->text();
+  EXPECT_NE(late->text().find("bank 0 of every bank group"), std::string::npos) << late->text();
+}
+
+// A trace's refresh must be the config's kind, REFsb naming its bank alone.
+TEST(DramCheck, ARefreshOfAnotherKindThanTheDevicesIsRefused) {
+  DramSpec s = toy();
+  s.refresh = RefreshMode::kSameBank;
+  const auto read = [&](const std::string& line) {
+    std::istringstream in(std::string(kDramCommandHeader) + "\n" + line + "\n");
+    DramTraceReader reader(in, "d.csv", s, 1);
+    DramTraceCommand c;
+    try {
+      reader.next(c);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string(c.same_bank ? "REFsb of bank " + std::to_string(c.bank) : "other");
+  };
+  EXPECT_EQ(read("7,0,1,,3,,,REFsb,"), "REFsb of bank 3");
+  EXPECT_NE(read("7,0,1,0,3,,,REFsb,").find("d.csv:2: bank_group: '0': a same-bank refresh names no bank group"), std::string::npos);
+  EXPECT_NE(read("7,0,1,,,,,REF,").find("REF: the config's device refreshes a bank of every bank group at a time (REFsb)"),
+            std::string::npos);
+  s.refresh = RefreshMode::kAllBank;
+  EXPECT_NE(read("7,0,1,,3,,,REFsb,").find("REFsb: the config's device refreshes all banks at once (REF)"), std::string::npos);
 }
 
 TEST(DramCheck, AnAutoPrechargeClosesTheBankWhenItsConstraintsAllow) {

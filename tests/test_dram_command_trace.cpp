@@ -109,15 +109,21 @@ struct Case {
   PagePolicy policy;
   Traffic traffic;
   bool shared_queue = false;  // bank_queue 0: one read queue, no bank's own
+  RefreshMode refresh = RefreshMode::kAllBank;
 };
+const char* refresh_name(RefreshMode m) {
+  return m == RefreshMode::kPerBank ? "per_bank" : m == RefreshMode::kSameBank ? "same_bank" : "all_bank";
+}
 void PrintTo(const Case& c, std::ostream* os) {
   *os << c.preset << (c.policy == PagePolicy::kOpen ? " open page, " : " closed page, ")
       << (c.traffic == Traffic::kMixed ? "mixed" : c.traffic == Traffic::kReads ? "reads" : "one bank")
-      << (c.shared_queue ? ", one shared queue" : "");
+      << (c.shared_queue ? ", one shared queue" : "")
+      << (c.refresh != RefreshMode::kAllBank ? std::string(", refresh ") + refresh_name(c.refresh) : std::string());
 }
 
 DramSpec spec_of(const Case& c) {
   DramSpec s = *dram_preset(c.preset);
+  s.refresh = c.refresh;
   s.page_policy = c.policy;
   if (c.shared_queue) s.bank_queue = 0;
   return s;
@@ -412,13 +418,19 @@ std::vector<Case> cases() {
     for (PagePolicy policy : {PagePolicy::kOpen, PagePolicy::kClosed})
       for (Traffic t : {Traffic::kMixed, Traffic::kReads, Traffic::kOneBank})
         for (bool shared : {false, true}) v.push_back({preset, policy, t, shared});
+  // Every preset with the other refresh modes (whether its standard has them or not: the commands must still obey it).
+  for (const char* preset : kDramPresetNames)
+    for (PagePolicy policy : {PagePolicy::kOpen, PagePolicy::kClosed})
+      for (RefreshMode refresh : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+        v.push_back({preset, policy, Traffic::kMixed, false, refresh});
   return v;
 }
 
 INSTANTIATE_TEST_SUITE_P(, DramCommandTrace, ::testing::ValuesIn(cases()), [](const auto& info) {
   const Case& c = info.param;
   const char* traffic = c.traffic == Traffic::kMixed ? "mixed" : c.traffic == Traffic::kReads ? "reads" : "one_bank";
-  return c.preset + (c.policy == PagePolicy::kOpen ? "_open_" : "_closed_") + traffic + (c.shared_queue ? "_shared_queue" : "");
+  return c.preset + (c.policy == PagePolicy::kOpen ? "_open_" : "_closed_") + traffic + (c.shared_queue ? "_shared_queue" : "") +
+         (c.refresh != RefreshMode::kAllBank ? std::string("_") + refresh_name(c.refresh) : std::string());
 });
 
 }  // namespace
@@ -495,6 +507,18 @@ TEST(DramCheckMutants, EveryConstraintOffByOneOrDroppedInEitherControllerIsCaugh
         if (named && !found.empty()) {
           EXPECT_EQ(found, m.field) << mutant;
         }
+      }
+  // tRFCb, off by one or dropped, with per-bank and with same-bank refresh (charged to the table's tRFC row).
+  for (const RefreshMode refresh : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (bool dropped : {false, true})
+      for (bool at : {false, true}) {
+        DramSpec device = spec;
+        device.refresh = refresh;
+        device.timing.tREFI = 800;  // a bank's refresh every 100 (per bank) or 200 (same bank) cycles
+        DramSpec mutated = device;
+        mutated.timing.tRFCb = dropped ? 0 : device.timing.tRFCb - 1;
+        EXPECT_EQ(caught(device, mutated, at), "tRFC") << "tRFCb " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt")
+                                                      << ", refresh " << refresh_name(refresh);
       }
   // The command bus: a controller that takes a row and a column command a cycle on a device with one bus.
   for (bool at : {false, true}) {

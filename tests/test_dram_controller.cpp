@@ -254,6 +254,36 @@ TEST(DramController, RefreshClosesTheRankAtItsDueCycle_tREFIAndtRFC) {
   EXPECT_EQ(d.c.counters().refreshes, 8u);
 }
 
+// DDR5's same-bank refresh (REFsb) as lt's planner has it
+// (DramTiming.tRFCb_SameBankRefreshClosesABankOfEveryGroupInTurn).
+TEST(DramController, SameBankRefreshClosesABankOfEveryGroupInTurn_tRFCb) {
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 400;  // one every 100 cycles, bank 0 of both groups first
+  s.refresh = RefreshMode::kSameBank;
+  Ctl d(s);
+  const uint64_t a = d.read(0, d.addr(0, 0, 0, 0)), b = d.read(0, d.addr(0, 1, 0, 0)), c = d.read(0, d.addr(0, 0, 1, 0));
+  for (const uint64_t id : {a, b, c}) d.of(id);
+  const uint64_t missed = d.read(120, d.addr(0, 1, 0, 0, 1)), kept = d.read(121, d.addr(0, 0, 1, 0, 1));
+  const auto r = d.of(missed);
+  EXPECT_EQ(d.cycle(PRE, 0), 100);                  // bank 0 of each group, one a cycle
+  EXPECT_EQ(d.cycle(PRE, 1), 101);
+  EXPECT_EQ(d.cycle(REF), 104);                     // the later PRE + tRP
+  EXPECT_EQ(r.row, RowResult::kMiss) << "the refresh closed bank (1,0)";
+  EXPECT_EQ(d.cycle(ACT, 3), 120);                  // REF + tRFCb = 114 is past: at its arrival
+  EXPECT_EQ(d.of(kept).row, RowResult::kHit) << "bank (0,1) keeps its row";
+  d.drain(450);
+  std::vector<unsigned> refreshed;
+  for (const DramCommand& c : d.c.commands())
+    if (c.kind == REF) refreshed.push_back(c.bank);
+  EXPECT_EQ(refreshed, (std::vector<unsigned>{0, 1, 2, 3})) << "at 100, 200, 300, 400";
+  Ctl e(s);
+  e.of(e.read(0, e.addr(0, 1, 0, 0)));
+  e.of(e.read(105, e.addr(0, 1, 0, 0, 1)));
+  EXPECT_EQ(e.cycle(REF), 103);
+  EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
+}
+
 TEST(DramController, ABusyRankIsRefreshedOnTime) {
   DramSpec s = toy();
   s.org.ranks = 1;

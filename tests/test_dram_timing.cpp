@@ -271,8 +271,38 @@ TEST(DramTiming, tRFCb_PerBankRefreshClosesOneBankInTurn) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+// DDR5's same-bank refresh (REFsb): bank b of every bank group at once, b
+// in turn, every tREFI / banks per group; the other banks keep their rows.
+TEST(DramTiming, tRFCb_SameBankRefreshClosesABankOfEveryGroupInTurn) {
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 400;  // 4 banks a group: one every 100 cycles, bank 0 of both groups first
+  s.refresh = RefreshMode::kSameBank;
+  Dram d(s);
+  d.read(0, d.addr(0, 0, 0, 0));                    // ACT 0 in bank (0,0)
+  d.read(0, d.addr(0, 1, 0, 0));                    // ACT 2 in bank (1,0) (tRRD_S)
+  d.read(0, d.addr(0, 0, 1, 0));                    // ACT 4 in bank (0,1) (tRRD_L)
+  const auto r = d.read(120, d.addr(0, 1, 0, 0, 1));
+  EXPECT_EQ(d.cycle(PRE, 0), 100);                  // bank 0 of each group, one a cycle
+  EXPECT_EQ(d.cycle(PRE, 1), 101);
+  EXPECT_EQ(d.cycle(REF), 104);                     // the later PRE + tRP
+  EXPECT_EQ(r.row, RowResult::kMiss) << "the refresh closed bank (1,0)";
+  EXPECT_EQ(d.cycle(ACT, 3), 120);                  // REF + tRFCb = 114 is past: at its arrival
+  EXPECT_EQ(d.read(121, d.addr(0, 0, 1, 0, 1)).row, RowResult::kHit) << "bank (0,1) keeps its row";
+  d.ch.drain(450);
+  std::vector<unsigned> refreshed;
+  for (const DramCommand& c : d.ch.commands())
+    if (c.kind == REF) refreshed.push_back(c.bank);
+  EXPECT_EQ(refreshed, (std::vector<unsigned>{0, 1, 2, 3})) << "at 100, 200, 300, 400";
+  Dram e(s);
+  e.read(0, e.addr(0, 1, 0, 0));
+  e.read(105, e.addr(0, 1, 0, 0, 1));
+  EXPECT_EQ(e.cycle(REF), 103);
+  EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
+}
+
 TEST(DramTiming, ARankIdleForAgesCountsItsRefreshesWithoutPlanningEach) {
-  for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank}) {
+  for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank, RefreshMode::kSameBank}) {
     DramSpec s = toy();
     s.org.ranks = 1;
     s.timing.tREFI = 800;
@@ -284,7 +314,7 @@ TEST(DramTiming, ARankIdleForAgesCountsItsRefreshesWithoutPlanningEach) {
     const auto r = slow.read(gap, slow.addr(0, 0, 0, 0, 1));
     EXPECT_EQ(r.row, RowResult::kMiss) << "a refresh closed the row";
     EXPECT_EQ(r.start, gap) << "nothing of the refreshes is left to wait for";
-    const uint64_t interval = mode == RefreshMode::kPerBank ? 100 : 800;
+    const uint64_t interval = 800 / s.refreshes_per_round();
     const uint64_t due = gap / interval;  // refreshes due by the arrival, the first at one interval
     EXPECT_GE(slow.ch.counters().refreshes, due - 2 * 8);
     EXPECT_LE(slow.ch.counters().refreshes, due + 1);

@@ -7,13 +7,17 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpumem {
 
 enum class MemoryModel { kSimple, kDram };
 enum class PagePolicy { kOpen, kClosed };
-enum class RefreshMode { kAllBank, kPerBank };
+// all_bank: a rank's banks at once (REF); per_bank: one bank at a time
+// (REFpb: HBM, GDDR6); same_bank: bank b of every bank group at once
+// (DDR5's REFsb).
+enum class RefreshMode { kAllBank, kPerBank, kSameBank };
 
 // The fields a channel-local address splits into. The burst offset (the
 // bytes of one access) sits below all of them and is not a field.
@@ -103,6 +107,30 @@ struct DramSpec {
   // parity of these channel-local address bits (none of them a bank or bank
   // group bit, so the split stays a bijection). Empty: the plain split.
   std::vector<std::vector<unsigned>> bank_xor;
+
+  // A refresh's banks, by index in the rank (bank group x banks_per_group +
+  // bank): `count` of them from `first`, `stride` apart.
+  struct RefreshedBanks {
+    unsigned first, stride, count;
+  };
+  // Refreshes in a round that refreshes every bank of a rank once; a rank
+  // refreshes every tREFI / refreshes_per_round() cycles.
+  unsigned refreshes_per_round() const {
+    return refresh == RefreshMode::kAllBank ? 1 : refresh == RefreshMode::kPerBank ? org.banks() : org.banks_per_group;
+  }
+  // The bank group and bank a round's refresh `turn` names (0, 0 for an all-bank one).
+  std::pair<unsigned, unsigned> refresh_target(unsigned turn) const {
+    if (refresh == RefreshMode::kPerBank) return {turn / org.banks_per_group, turn % org.banks_per_group};
+    return {0, refresh == RefreshMode::kSameBank ? turn : 0};
+  }
+  // The banks a refresh naming `bank_group` and `bank` closes.
+  RefreshedBanks refreshed_banks(unsigned bank_group, unsigned bank) const {
+    if (refresh == RefreshMode::kPerBank) return {bank_group * org.banks_per_group + bank, 1, 1};
+    if (refresh == RefreshMode::kSameBank) return {bank, org.banks_per_group, org.bank_groups};
+    return {0, 1, org.banks()};
+  }
+  // How long a refresh keeps its banks from an activate.
+  unsigned refresh_cycles() const { return refresh == RefreshMode::kAllBank ? timing.tRFC : timing.tRFCb; }
 };
 
 // The presets, in the order of the value columns of the tables below.
@@ -165,7 +193,7 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tWR", &DramTiming::tWR, 1, kDramTimingMost, "end of write data to precharge", {24, 16, 16, 33, 72}},
     {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2, 8, 4}},
     {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260, 416, 710}},
-    {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank refresh to activate in that bank", {560, 30, 160, 320, 313}},
+    {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank or same-bank refresh to activate in a bank it refreshed", {560, 30, 160, 320, 313}},
     {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375}},
 };
 

@@ -51,9 +51,8 @@ DramChannel::DramChannel(const DramParams& params)
               t_.tRTRS + t_.tRTP + t_.tWR;
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
-  refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
-  idle_margin_ = uint64_t{t_.tRFC} + t_.tRP +
-                 2 * refresh_interval_ * (spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1);
+  refresh_interval_ = t_.tREFI / spec_.refreshes_per_round();
+  idle_margin_ = uint64_t{t_.tRFC} + t_.tRP + 2 * refresh_interval_ * spec_.refreshes_per_round();
   // Ranks refresh in turn, spread evenly over the interval.
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   idle_refresh_after_ = refresh_interval_ ? ranks_[0].next_refresh + idle_margin_ : ~uint64_t{0};
@@ -269,17 +268,17 @@ void DramChannel::refresh(unsigned rank) {
   Rank& r = ranks_[rank];
   const uint64_t due = r.next_refresh;
   const size_t first = size_t(rank) * spec_.org.banks();
-  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
-  // All-bank: every bank of the rank; per-bank: the next bank in turn.
-  const size_t from = per_bank ? first + r.refresh_bank : first;
-  const size_t to = per_bank ? from + 1 : first + spec_.org.banks();
+  // All-bank: every bank of the rank; per-bank: the next bank in turn; same-bank: the next bank of every group.
+  const auto [group, bank] = spec_.refresh_target(r.refresh_bank);
+  const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(group, bank);
   uint64_t ref = due;
-  for (size_t i = from; i < to; ++i) {
+  for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
+    const size_t i = first + k;
     Bank& b = banks_[i];
-    const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
     if (b.open) {
       const uint64_t pre = command_slot(std::max(due, b.pre_ready), false);
-      add_command(pre, DramCommandKind::kPrecharge, {rank, g, k, b.row, 0}, DramCommand::kNoRequest);
+      add_command(pre, DramCommandKind::kPrecharge, {rank, k / spec_.org.banks_per_group, k % spec_.org.banks_per_group, b.row, 0},
+                  DramCommand::kNoRequest);
       standby_.closed(pre, rank);
       counting_.precharge(pre, i);
       b.open = false;
@@ -288,16 +287,15 @@ void DramChannel::refresh(unsigned rank) {
     ref = std::max(ref, b.act_ready);
   }
   ref = command_slot(ref, false);
-  const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
-  add_command(ref, DramCommandKind::kRefresh, {rank, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0},
-              DramCommand::kNoRequest);
-  for (size_t i = from; i < to; ++i) {
-    banks_[i].act_ready = ref + (per_bank ? t_.tRFCb : t_.tRFC);
-    banks_[i].prev_open = false;
+  add_command(ref, DramCommandKind::kRefresh, {rank, group, bank, 0, 0}, DramCommand::kNoRequest);
+  for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
+    banks_[first + k].act_ready = ref + spec_.refresh_cycles();
+    banks_[first + k].prev_open = false;
   }
   r.next_refresh += refresh_interval_;
-  if (per_bank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
+  r.refresh_bank = (r.refresh_bank + 1) % spec_.refreshes_per_round();
   counting_.refresh(ref, rank);
+  standby_.refreshed(ref);
 }
 
 bool DramChannel::idle(uint64_t t) const { return read_queue_.empty() && last_column_ <= t; }
@@ -317,7 +315,7 @@ void DramChannel::skip_idle_refreshes(unsigned rank, uint64_t until) {
   if (!idle_refreshes_to_skip(rank, until) || trace_) return;
   Rank& r = ranks_[rank];
   const uint64_t interval = refresh_interval_, margin = idle_margin_;
-  const unsigned round = spec_.refresh == RefreshMode::kPerBank ? spec_.org.banks() : 1;
+  const unsigned round = spec_.refreshes_per_round();
   for (unsigned i = 0; i < round; ++i) refresh(rank);
   const size_t first = size_t(rank) * spec_.org.banks();
   for (size_t i = first; i < first + spec_.org.banks(); ++i)

@@ -112,7 +112,7 @@ class DramChannel {
     RingBuffer<Act> acts{16};
     RingBuffer<Column> columns{32};
     uint64_t next_refresh = 0;
-    unsigned refresh_bank = 0;  // per-bank refresh: the bank whose turn is next
+    unsigned refresh_bank = 0;  // per-bank or same-bank refresh: the round's turn next (DramSpec::refresh_target)
     // One past the latest read and write column command ever planned (0:
     // none), so a column whose write-to-read window holds no opposite
     // command skips the scan of `columns`.

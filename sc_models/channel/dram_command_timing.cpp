@@ -42,10 +42,9 @@ uint64_t DramCommandTiming::earliest(DramCommandKind kind, const DramAddress& at
     }
     case DramCommandKind::kRefresh: {
       uint64_t t = command_bus(false);
-      const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
       const size_t first = size_t(at.rank) * spec_.org.banks();
-      const size_t from = per_bank ? bank_index(at) : first, to = per_bank ? from + 1 : first + spec_.org.banks();
-      for (size_t i = from; i < to; ++i) t = std::max(t, banks_[i].act);
+      const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(at.bank_group, at.bank);
+      for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) t = std::max(t, banks_[first + k].act);
       return t;
     }
   }
@@ -89,10 +88,10 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
       break;
     }
     case DramCommandKind::kRefresh: {
-      const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
       const size_t first = size_t(at.rank) * spec_.org.banks();
-      const size_t from = per_bank ? bank_index(at) : first, to = per_bank ? from + 1 : first + spec_.org.banks();
-      for (size_t i = from; i < to; ++i) at_least(banks_[i].act, cycle + (per_bank ? t_.tRFCb : t_.tRFC));
+      const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(at.bank_group, at.bank);
+      for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride)
+        at_least(banks_[first + k].act, cycle + spec_.refresh_cycles());
       break;
     }
   }

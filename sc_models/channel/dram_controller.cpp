@@ -15,7 +15,7 @@ DramController::DramController(const DramParams& params)
       standby_(params.spec.org, &counting_) {
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
-  refresh_interval_ = spec_.refresh == RefreshMode::kPerBank ? t_.tREFI / spec_.org.banks() : t_.tREFI;
+  refresh_interval_ = t_.tREFI / spec_.refreshes_per_round();
   // Ranks refresh in turn, spread evenly over the interval (as the planner of lt).
   for (unsigned r = 0; r < spec_.org.ranks; ++r) ranks_[r].next_refresh = refresh_interval_ * (r + 1) / spec_.org.ranks;
   next_refresh_ = refresh_interval_ ? ranks_[0].next_refresh : kNever;
@@ -66,8 +66,9 @@ bool DramController::refresh_due(const DramAddress& a, uint64_t t) const {
   if (!refresh_interval_) return false;
   const Rank& r = ranks_[a.rank];
   if (t < r.next_refresh) return false;
-  if (spec_.refresh != RefreshMode::kPerBank) return true;
-  return a.bank_group * spec_.org.banks_per_group + a.bank == r.refresh_bank;
+  if (spec_.refresh == RefreshMode::kAllBank) return true;
+  const auto [group, bank] = spec_.refresh_target(r.refresh_bank);
+  return a.bank == bank && (spec_.refresh == RefreshMode::kSameBank || a.bank_group == group);
 }
 
 void DramController::enter(Entry e, uint64_t t, std::vector<Done>& done) {
@@ -156,14 +157,14 @@ void DramController::record(uint64_t t, DramCommandKind kind, const DramAddress&
 void DramController::refresh_done(unsigned rank, uint64_t cycle) {
   Rank& r = ranks_[rank];
   r.next_refresh += refresh_interval_;
-  if (spec_.refresh == RefreshMode::kPerBank) r.refresh_bank = (r.refresh_bank + 1) % spec_.org.banks();
+  r.refresh_bank = (r.refresh_bank + 1) % spec_.refreshes_per_round();
   next_refresh_ = r.next_refresh;
   for (const Rank& other : ranks_) next_refresh_ = std::min(next_refresh_, other.next_refresh);
   counting_.refresh(cycle, rank);
+  standby_.refreshed(cycle);
 }
 
 bool DramController::refresh_step(uint64_t t) {
-  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
   for (unsigned rk = 0; rk < ranks_.size(); ++rk) {
     Rank& r = ranks_[rk];
     if (t < r.next_refresh) {
@@ -172,13 +173,14 @@ bool DramController::refresh_step(uint64_t t) {
     }
     // Due: close the banks it refreshes, each as soon as it may, then refresh.
     const size_t first = size_t(rk) * spec_.org.banks();
-    const size_t from = per_bank ? first + r.refresh_bank : first, to = per_bank ? from + 1 : first + spec_.org.banks();
+    const auto [group, bank] = spec_.refresh_target(r.refresh_bank);
+    const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(group, bank);
     bool open = false;
-    for (size_t i = from; i < to; ++i) {
+    for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
+      const size_t i = first + k;
       if (!banks_[i].open) continue;
       open = true;
-      const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
-      const DramAddress at{rk, g, k, banks_[i].row, 0};
+      const DramAddress at{rk, k / spec_.org.banks_per_group, k % spec_.org.banks_per_group, banks_[i].row, 0};
       const uint64_t e = timing_.earliest(DramCommandKind::kPrecharge, at);
       if (e > t) {
         soonest(e);
@@ -191,8 +193,7 @@ bool DramController::refresh_step(uint64_t t) {
       return true;
     }
     if (open) continue;
-    const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
-    const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
+    const DramAddress at{rk, group, bank, 0, 0};
     const uint64_t e = timing_.earliest(DramCommandKind::kRefresh, at);
     if (e > t) {
       soonest(e);
@@ -207,7 +208,6 @@ bool DramController::refresh_step(uint64_t t) {
 
 void DramController::idle_refreshes(uint64_t until) {
   if (!refresh_interval_) return;
-  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
   for (;;) {
     // The rank whose refresh falls first, so commands join the history in cycle order.
     unsigned rk = 0;
@@ -216,27 +216,27 @@ void DramController::idle_refreshes(uint64_t until) {
     Rank& r = ranks_[rk];
     if (r.next_refresh >= until) return;
     const size_t first = size_t(rk) * spec_.org.banks();
-    const size_t from = per_bank ? first + r.refresh_bank : first, to = per_bank ? from + 1 : first + spec_.org.banks();
+    const auto [group, bank] = spec_.refresh_target(r.refresh_bank);
+    const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(group, bank);
     // Its open banks close in the order they may, each as soon as it may.
     for (;;) {
-      size_t pick = to;
+      size_t pick = banks_.size();
       uint64_t when = kNever;
       DramAddress pick_at;
-      for (size_t i = from; i < to; ++i) {
+      for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
+        const size_t i = first + k;
         if (!banks_[i].open) continue;
-        const unsigned g = unsigned(i - first) / spec_.org.banks_per_group, k = unsigned(i - first) % spec_.org.banks_per_group;
-        const DramAddress at{rk, g, k, banks_[i].row, 0};
+        const DramAddress at{rk, k / spec_.org.banks_per_group, k % spec_.org.banks_per_group, banks_[i].row, 0};
         const uint64_t e = std::max(r.next_refresh, timing_.earliest(DramCommandKind::kPrecharge, at));
         if (e < when) when = e, pick = i, pick_at = at;
       }
-      if (pick == to) break;
+      if (pick == banks_.size()) break;
       record(when, DramCommandKind::kPrecharge, pick_at, DramCommand::kNoRequest);
       counting_.precharge(when, pick);
       banks_[pick].open = false;
       banks_[pick].forget();
     }
-    const unsigned g = per_bank ? r.refresh_bank / spec_.org.banks_per_group : 0;
-    const DramAddress at{rk, g, per_bank ? r.refresh_bank % spec_.org.banks_per_group : 0, 0, 0};
+    const DramAddress at{rk, group, bank, 0, 0};
     const uint64_t ref = std::max(r.next_refresh, timing_.earliest(DramCommandKind::kRefresh, at));
     record(ref, DramCommandKind::kRefresh, at, DramCommand::kNoRequest);
     refresh_done(rk, ref);

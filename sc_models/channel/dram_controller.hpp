@@ -133,7 +133,7 @@ class DramController {
   };
   struct Rank {
     uint64_t next_refresh = 0;
-    unsigned refresh_bank = 0;  // per-bank refresh: whose turn
+    unsigned refresh_bank = 0;  // per-bank or same-bank refresh: the round's turn next (DramSpec::refresh_target)
   };
   // A command the scheduler may issue now, and for whom.
   struct Choice {

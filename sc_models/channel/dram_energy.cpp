@@ -18,8 +18,8 @@ DramEnergyCosts dram_energy_costs(const DramSpec& spec) {
       (p.idd0 * t.tRC - (p.idd3n * t.tRAS + p.idd2n * t.tRP)) * scale,
       (p.idd4r - p.idd3n) * t.tBL * scale,
       (p.idd4w - p.idd3n) * t.tBL * scale,
-      // A per-bank refresh does one bank's share of an all-bank one's work.
-      spec.refresh == RefreshMode::kPerBank ? all_bank / spec.org.banks() : all_bank,
+      // A per-bank or same-bank refresh does its banks' share of an all-bank one's work.
+      all_bank / spec.refreshes_per_round(),
       p.idd3n * scale,
       p.idd2n * scale,
   };

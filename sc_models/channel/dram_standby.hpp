@@ -24,6 +24,10 @@ class DramStandby {
 
   void opened(uint64_t cycle, unsigned rank) { change(cycle, rank, +1); }
   void closed(uint64_t cycle, unsigned rank) { change(cycle, rank, -1); }
+  // A refresh at `cycle`: the count runs to it at least, as to an opening or closing.
+  void refreshed(uint64_t cycle) {
+    if (cycle > latest_) latest_ = cycle;
+  }
   // No opening or closing before `cycle` is still to come.
   void settled_before(uint64_t cycle) {
     // Counted a few words of the rings at a time: counting later changes nothing.

@@ -129,7 +129,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
         })
         .key("address_order", [&](const YAML::Node& a, const std::string& key) { d.address_order = read_address_order(r, a, key); })
         .choice("page_policy", d.page_policy, {{"open", PagePolicy::kOpen}, {"closed", PagePolicy::kClosed}})
-        .choice("refresh", d.refresh, {{"all_bank", RefreshMode::kAllBank}, {"per_bank", RefreshMode::kPerBank}})
+        .choice("refresh", d.refresh, {{"all_bank", RefreshMode::kAllBank}, {"per_bank", RefreshMode::kPerBank}, {"same_bank", RefreshMode::kSameBank}})
         .boolean("dual_command_bus", d.dual_command_bus)
         .uint("read_queue", d.read_queue, 1, 1u << 16)
         .uint("bank_queue", d.bank_queue, 0, 1u << 16)
@@ -162,8 +162,10 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
   }
   check_dram_timing(r, timing, n ? n : memory, d.timing);
   check_dram_power(r, power, n ? n : memory, d);
-  if (d.refresh == RefreshMode::kPerBank && d.timing.tREFI && d.timing.tREFI < d.org.banks())
-    r.fail(n ? n : memory, k + ".refresh", "per-bank refresh needs tREFI of at least one cycle per bank");
+  if (d.timing.tREFI && d.timing.tREFI < d.refreshes_per_round())
+    r.fail(n ? n : memory, k + ".refresh",
+           std::string(d.refresh == RefreshMode::kPerBank ? "per-bank refresh needs tREFI of at least one cycle per bank"
+                                                          : "same-bank refresh needs tREFI of at least one cycle per bank of a group"));
 }
 
 }  // namespace

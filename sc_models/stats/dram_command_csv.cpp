@@ -26,7 +26,7 @@ char* put(char* p, const char* s) {
 }  // namespace
 
 DramCommandCsv::DramCommandCsv(const std::string& path, RefreshMode refresh)
-    : out_(path, "--dram-commands"), f_(out_.stream()), per_bank_refresh_(refresh == RefreshMode::kPerBank) {
+    : out_(path, "--dram-commands"), f_(out_.stream()), refresh_(refresh) {
   std::fprintf(f_, "%s\n", kDramCommandHeader);
 }
 
@@ -39,15 +39,18 @@ void DramCommandCsv::command(unsigned channel, const DramCommand& c) {
   p = put(p, channel), *p++ = ',';
   p = put(p, c.rank), *p++ = ',';
   // A field a command has no use for stays empty: the bank of an all-bank
-  // refresh, a refresh's row, a row command's column.
-  if (!refresh || per_bank_refresh_) p = put(p, c.bank_group), *p++ = ',', p = put(p, c.bank);
+  // refresh, the bank group of a same-bank one, a refresh's row, a row
+  // command's column.
+  if (!refresh || refresh_ == RefreshMode::kPerBank) p = put(p, c.bank_group), *p++ = ',', p = put(p, c.bank);
+  else if (refresh_ == RefreshMode::kSameBank) *p++ = ',', p = put(p, c.bank);
   else *p++ = ',';
   *p++ = ',';
   if (!refresh) p = put(p, c.row);
   *p++ = ',';
   if (column) p = put(p, c.column);
   *p++ = ',';
-  p = put(p, refresh && per_bank_refresh_ ? "REFpb"
+  p = put(p, refresh && refresh_ == RefreshMode::kPerBank    ? "REFpb"
+             : refresh && refresh_ == RefreshMode::kSameBank ? "REFsb"
              : column && c.auto_precharge ? (c.kind == DramCommandKind::kRead ? "RDA" : "WRA")
                                           : dram_command_name(c.kind));
   *p++ = ',';

@@ -12,8 +12,9 @@ namespace gpumem {
 
 class DramCommandCsv final : public DramCommandSink {
  public:
-  // `refresh`: the preset's, which names a refresh REF (all banks) or REFpb
-  // (one bank). The file appears under `path` only at commit().
+  // `refresh`: the preset's, which names a refresh REF (all banks), REFpb
+  // (one bank) or REFsb (a bank of every group). The file appears under
+  // `path` only at commit().
   DramCommandCsv(const std::string& path, RefreshMode refresh);
   void command(unsigned channel, const DramCommand& c) override;
   // Every command the run decided is in the file; called for a stopped run
@@ -23,7 +24,7 @@ class DramCommandCsv final : public DramCommandSink {
  private:
   OutputFile out_;
   std::FILE* f_;
-  bool per_bank_refresh_;
+  RefreshMode refresh_;
 };
 
 }  // namespace gpumem

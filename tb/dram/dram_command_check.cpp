@@ -18,7 +18,8 @@ unsigned kind_index(unsigned kind) { return unsigned(__builtin_ctz(kind)); }
 
 std::string where(const DramTraceCommand& c) {
   std::string s = "channel " + std::to_string(c.channel) + ", rank " + std::to_string(c.rank);
-  if (!c.all_banks) s += ", bank group " + std::to_string(c.bank_group) + ", bank " + std::to_string(c.bank);
+  if (c.same_bank) s += ", bank " + std::to_string(c.bank) + " of every bank group";
+  else if (!c.all_banks) s += ", bank group " + std::to_string(c.bank_group) + ", bank " + std::to_string(c.bank);
   return s;
 }
 
@@ -62,7 +63,10 @@ DramCommandChecker::DramCommandChecker(const DramSpec& spec, unsigned channels) 
     ch.by_group.assign(groups * kKinds, Seen{});
     ch.by_rank.assign(size_t(o.ranks) * kKinds, Seen{});
     ch.activates.resize(o.ranks);
-    ch.last_refresh.assign(spec_.refresh == RefreshMode::kPerBank ? banks : o.ranks, 0);
+    ch.last_refresh.assign(spec_.refresh == RefreshMode::kPerBank    ? banks
+                           : spec_.refresh == RefreshMode::kSameBank ? size_t(o.ranks) * o.banks_per_group
+                                                                     : o.ranks,
+                           0);
   }
 }
 
@@ -70,10 +74,16 @@ size_t DramCommandChecker::bank_index(const DramTraceCommand& c) const {
   return (size_t(c.rank) * spec_.org.bank_groups + c.bank_group) * spec_.org.banks_per_group + c.bank;
 }
 
-std::pair<size_t, size_t> DramCommandChecker::banks_of(const DramTraceCommand& c) const {
-  if (!c.all_banks) return {bank_index(c), bank_index(c) + 1};
+DramCommandChecker::Banks DramCommandChecker::banks_of(const DramTraceCommand& c) const {
   const size_t first = size_t(c.rank) * spec_.org.banks();
-  return {first, first + spec_.org.banks()};
+  if (c.all_banks) return {first, 1, spec_.org.banks()};
+  if (c.same_bank) return {first + c.bank, spec_.org.banks_per_group, spec_.org.bank_groups};
+  return {bank_index(c), 1, 1};
+}
+
+size_t DramCommandChecker::refresh_key(const DramTraceCommand& c) const {
+  if (c.same_bank) return size_t(c.rank) * spec_.org.banks_per_group + c.bank;
+  return c.all_banks ? c.rank : bank_index(c);
 }
 
 std::optional<DramViolation> DramCommandChecker::check(const DramTraceCommand& c) {
@@ -91,8 +101,8 @@ std::optional<DramViolation> DramCommandChecker::check(const DramTraceCommand& c
 std::optional<DramViolation> DramCommandChecker::state(const Channel& ch, const DramTraceCommand& c) const {
   auto bad = [&](const std::string& why) { return DramViolation{"bank state", c, std::nullopt, 0, why}; };
   if (c.kind == kRef) {
-    const auto [first, last] = banks_of(c);
-    for (size_t b = first; b < last; ++b)
+    const Banks banks = banks_of(c);
+    for (size_t j = 0, b = banks.first; j < banks.count; ++j, b += banks.stride)
       if (ch.banks[b].open)
         return bad("a refresh of bank group " + std::to_string(b % spec_.org.banks() / spec_.org.banks_per_group) + ", bank " +
                    std::to_string(b % spec_.org.banks_per_group) + ", whose row " + std::to_string(ch.banks[b].row) +
@@ -117,10 +127,10 @@ std::optional<DramViolation> DramCommandChecker::distances(const Channel& ch, co
     const unsigned d = row.cycles(spec_);
     // The keys of the scope the earlier command is in: a refresh's banks, or one.
     const std::vector<Seen>& table = row.scope == DramScope::kBank ? ch.by_bank : row.scope == DramScope::kBankGroup ? ch.by_group : ch.by_rank;
-    auto [first, last] = banks_of(c);
-    if (row.scope == DramScope::kBankGroup) first = size_t(c.rank) * spec_.org.bank_groups + c.bank_group, last = first + 1;
-    if (row.scope == DramScope::kRank) first = c.rank, last = first + 1;
-    for (size_t key = first; key < last; ++key)
+    Banks keys = banks_of(c);
+    if (row.scope == DramScope::kBankGroup) keys = {size_t(c.rank) * spec_.org.bank_groups + c.bank_group, 1, 1};
+    if (row.scope == DramScope::kRank) keys = {c.rank, 1, 1};
+    for (size_t j = 0, key = keys.first; j < keys.count; ++j, key += keys.stride)
       for (unsigned f = row.from; f; f &= f - 1) {
         const Seen& s = table[key * kKinds + kind_index(f & -f)];
         if (s.any && c.cycle < s.mark.cycle + d)
@@ -173,7 +183,7 @@ std::optional<DramViolation> DramCommandChecker::data_bus(Channel& ch, const Dra
 
 std::optional<DramViolation> DramCommandChecker::refresh_interval(const Channel& ch, const DramTraceCommand& c) const {
   if (c.kind != kRef || !spec_.timing.tREFI) return std::nullopt;
-  const size_t key = spec_.refresh == RefreshMode::kPerBank ? bank_index(c) : c.rank;
+  const size_t key = refresh_key(c);
   const uint64_t most = 9ull * spec_.timing.tREFI;
   if (c.cycle - ch.last_refresh[key] <= most) return std::nullopt;
   return DramViolation{"tREFI", c, std::nullopt, 0,
@@ -193,11 +203,13 @@ std::optional<DramViolation> DramCommandChecker::finish() {
       end.line = ch.row_bus_used || ch.column_bus_used ? std::max(ch.row_bus_command.line, ch.column_bus_command.line) : 0;
       end.cycle = ch.last_cycle;
       end.channel = unsigned(c);
-      const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
-      end.rank = unsigned(per_bank ? key / spec_.org.banks() : key);
-      end.bank_group = unsigned(per_bank ? key % spec_.org.banks() / spec_.org.banks_per_group : 0);
-      end.bank = unsigned(per_bank ? key % spec_.org.banks_per_group : 0);
-      end.all_banks = !per_bank;
+      const bool per_bank = spec_.refresh == RefreshMode::kPerBank, same_bank = spec_.refresh == RefreshMode::kSameBank;
+      const unsigned bpg = spec_.org.banks_per_group;
+      end.rank = unsigned(per_bank ? key / spec_.org.banks() : same_bank ? key / bpg : key);
+      end.bank_group = unsigned(per_bank ? key % spec_.org.banks() / bpg : 0);
+      end.bank = unsigned(per_bank || same_bank ? key % bpg : 0);
+      end.all_banks = !per_bank && !same_bank;
+      end.same_bank = same_bank;
       end.name = "end of trace";
       return DramViolation{"tREFI", end, std::nullopt, 0,
                            "no refresh for the last " + cycles(ch.last_cycle - ch.last_refresh[key]) +
@@ -210,8 +222,8 @@ std::optional<DramViolation> DramCommandChecker::finish() {
 void DramCommandChecker::remember_kind(Channel& ch, const DramTraceCommand& c, unsigned kind, const DramTraceMark& mark,
                                        bool banks_only) {
   const unsigned k = kind_index(kind);
-  const auto [first, last] = banks_of(c);
-  for (size_t b = first; b < last; ++b) ch.by_bank[b * kKinds + k] = {true, mark};
+  const Banks banks = banks_of(c);
+  for (size_t j = 0, b = banks.first; j < banks.count; ++j, b += banks.stride) ch.by_bank[b * kKinds + k] = {true, mark};
   if (banks_only) return;
   ch.by_group[(size_t(c.rank) * spec_.org.bank_groups + c.bank_group) * kKinds + k] = {true, mark};
   ch.by_rank[size_t(c.rank) * kKinds + k] = {true, mark};
@@ -226,8 +238,7 @@ void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
   else ch.row_bus_used = true, ch.row_bus_command = mark;
   remember_kind(ch, c, c.kind, mark, c.kind == kRef);
   if (c.kind == kRef) {
-    const size_t key = spec_.refresh == RefreshMode::kPerBank ? bank_index(c) : c.rank;
-    ch.last_refresh[key] = c.cycle;
+    ch.last_refresh[refresh_key(c)] = c.cycle;
     return;
   }
   Bank& bank = ch.banks[bank_index(c)];
@@ -283,11 +294,20 @@ constexpr const char* kColumns[] = {"cycle", "channel", "rank", "bank_group", "b
 struct Named {
   const char* name;
   unsigned kind;
-  bool auto_precharge, all_banks;
+  bool auto_precharge;
+  RefreshMode refresh;  // a refresh: the mode that issues it
 };
-constexpr Named kNames[] = {{"ACT", kAct, false, false}, {"PRE", kPre, false, false}, {"RD", kRd, false, false},
-                            {"WR", kWr, false, false},   {"RDA", kRd, true, false},   {"WRA", kWr, true, false},
-                            {"REF", kRef, false, true},  {"REFpb", kRef, false, false}};
+constexpr RefreshMode kAny = RefreshMode::kAllBank;
+constexpr Named kNames[] = {{"ACT", kAct, false, kAny},  {"PRE", kPre, false, kAny},
+                            {"RD", kRd, false, kAny},    {"WR", kWr, false, kAny},
+                            {"RDA", kRd, true, kAny},    {"WRA", kWr, true, kAny},
+                            {"REF", kRef, false, RefreshMode::kAllBank}, {"REFpb", kRef, false, RefreshMode::kPerBank},
+                            {"REFsb", kRef, false, RefreshMode::kSameBank}};
+const char* refresh_name(RefreshMode m) {
+  return m == RefreshMode::kPerBank    ? "one bank at a time (REFpb)"
+         : m == RefreshMode::kSameBank ? "a bank of every bank group at a time (REFsb)"
+                                       : "all banks at once (REF)";
+}
 
 }  // namespace
 
@@ -321,11 +341,10 @@ bool DramTraceReader::next(DramTraceCommand& c) {
   const Named* n = nullptr;
   for (const Named& x : kNames)
     if (f[7] == x.name) n = &x;
-  if (!n) throw InputError(path_, line, "command", "unknown command '" + f[7] + "' (ACT, PRE, RD, WR, RDA, WRA, REF, REFpb)");
-  const bool per_bank = spec_.refresh == RefreshMode::kPerBank;
-  if (n->kind == kRef && n->all_banks == per_bank)
-    throw InputError(path_, line, "command",
-                     f[7] + ": the config's device refreshes " + (per_bank ? "one bank at a time (REFpb)" : "all banks at once (REF)"));
+  if (!n)
+    throw InputError(path_, line, "command", "unknown command '" + f[7] + "' (ACT, PRE, RD, WR, RDA, WRA, REF, REFpb, REFsb)");
+  if (n->kind == kRef && n->refresh != spec_.refresh)
+    throw InputError(path_, line, "command", f[7] + ": the config's device refreshes " + refresh_name(spec_.refresh));
   const DramOrganization& o = spec_.org;
   c = DramTraceCommand{};
   c.line = line_;
@@ -334,11 +353,15 @@ bool DramTraceReader::next(DramTraceCommand& c) {
   c.rank = unsigned(number(2, o.ranks, "config's ranks"));
   c.kind = n->kind;
   c.auto_precharge = n->auto_precharge;
-  c.all_banks = n->all_banks;
+  c.all_banks = n->kind == kRef && n->refresh == RefreshMode::kAllBank;
+  c.same_bank = n->kind == kRef && n->refresh == RefreshMode::kSameBank;
   c.name = n->name;
   if (c.all_banks) {
     empty(3, "a refresh of every bank names no bank group");
     empty(4, "a refresh of every bank names no bank");
+  } else if (c.same_bank) {
+    empty(3, "a same-bank refresh names no bank group: it refreshes its bank in every one");
+    c.bank = unsigned(number(4, o.banks_per_group, "config's banks per group"));
   } else {
     c.bank_group = unsigned(number(3, o.bank_groups, "config's bank groups"));
     c.bank = unsigned(number(4, o.banks_per_group, "config's banks per group"));

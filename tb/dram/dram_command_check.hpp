@@ -25,6 +25,7 @@ struct DramTraceCommand {
   unsigned kind = 0;             // one DramCommandSet bit (dram_constraints.hpp)
   bool auto_precharge = false;  // RDA, WRA
   bool all_banks = false;       // REF: every bank of the rank
+  bool same_bank = false;       // REFsb: bank `bank` of every bank group of the rank
   std::string name;             // as written
 };
 
@@ -81,7 +82,7 @@ class DramCommandChecker {
     // kKinds a key: bank, rank * groups + group, rank.
     std::vector<Seen> by_bank, by_group, by_rank;
     std::vector<std::deque<DramTraceMark>> activates;  // per rank: its last four
-    std::vector<uint64_t> last_refresh;                   // per rank, or per bank with per-bank refresh
+    std::vector<uint64_t> last_refresh;                   // per refresh_key
     std::deque<Burst> bursts;                             // those a later burst may still come close to
     uint64_t last_cycle = 0;
     bool row_bus_used = false, column_bus_used = false;  // in last_cycle
@@ -90,8 +91,13 @@ class DramCommandChecker {
   };
 
   size_t bank_index(const DramTraceCommand& c) const;
-  // A refresh's banks, else its own: [first, last).
-  std::pair<size_t, size_t> banks_of(const DramTraceCommand& c) const;
+  // A refresh's banks, else its own: `count` indices from `first`, `stride` apart.
+  struct Banks {
+    size_t first, stride, count;
+  };
+  Banks banks_of(const DramTraceCommand& c) const;
+  // Whose refresh interval a refresh restarts: its rank's, its bank's (REFpb) or its rank's bank of every group's (REFsb).
+  size_t refresh_key(const DramTraceCommand& c) const;
   std::optional<DramViolation> state(const Channel& ch, const DramTraceCommand& c) const;
   std::optional<DramViolation> distances(const Channel& ch, const DramTraceCommand& c) const;
   std::optional<DramViolation> four_activates(const Channel& ch, const DramTraceCommand& c) const;

@@ -5,7 +5,7 @@
 // misreading of a constraint is then not also the checker's.
 //
 // The three presets' standards share these rows; a standard that adds a
-// constraint (DDR5's same-bank refresh, say) adds its rows here, marked
+// constraint (DDR5's tREFSBRD, say) adds its rows here, marked
 // with the standards it holds for. Each row is the least distance between
 // two commands, the second's cycle minus the first's, where the second is
 // in the first's scope; the checker compares every command with the
@@ -16,7 +16,7 @@
 namespace gpumem::tb {
 
 // Commands as sets, a bit each. RDA and WRA count as RD and WR (their
-// precharge as a PRE at the cycle it begins); REFpb as REF.
+// precharge as a PRE at the cycle it begins); REFpb and REFsb as REF.
 enum DramCommandSet : unsigned { kAct = 1, kPre = 2, kRd = 4, kWr = 8, kRef = 16, kColumn = kRd | kWr };
 
 // Where the second command is: the same bank (a refresh: a bank it
@@ -44,8 +44,8 @@ inline constexpr DramConstraint kDramConstraints[] = {
      "write, then precharge: CWL + tBL + tWR"},
     {"tRC (refresh)", kAct, kRef, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRC; }, "activate, then refresh"},
     {"tRFC", kRef, kAct | kRef, DramScope::kBank,
-     [](const DramSpec& s) { return s.refresh == RefreshMode::kPerBank ? s.timing.tRFCb : s.timing.tRFC; },
-     "refresh, then activate or refresh (tRFCb for a per-bank refresh)"},
+     [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? s.timing.tRFC : s.timing.tRFCb; },
+     "refresh, then activate or refresh (tRFCb for a per-bank or same-bank refresh)"},
     {"tRRD_L", kAct, kAct, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tRRD_L; }, "activate, then activate"},
     {"tRRD_S", kAct, kAct, DramScope::kRank, [](const DramSpec& s) { return s.timing.tRRD_S; }, "activate, then activate"},
     // Before tCCD_L, which it covers: two writes too close are charged to it.
@@ -66,8 +66,9 @@ inline constexpr DramConstraint kDramConstraints[] = {
 // data bus (bursts of tBL from CL after a read and CWL after a write never
 // overlap, tRTRS apart between ranks and between a read's and a write's),
 // the command bus (one command a cycle; with dual_command_bus one row and
-// one column command), tREFI (no rank, or bank with per-bank refresh, goes
-// nine intervals without a refresh: eight may be postponed) and the banks'
+// one column command), tREFI (no rank, or bank with per-bank refresh, or
+// bank of every group with same-bank refresh, goes nine intervals without a
+// refresh: eight may be postponed) and the banks'
 // states (an activate to a closed bank, a column command to its open row, a
 // precharge of an open bank, a refresh of closed banks).
 inline constexpr const char* kDramCheckedBesides[] = {"tFAW", "data bus", "command bus", "tREFI", "bank state"};
