@@ -35,6 +35,7 @@ DramTraceCommand ref(uint64_t cycle, unsigned rank) { return cmd(cycle, "REF", r
 struct Scenario {
   std::vector<DramTraceCommand> before;
   DramTraceCommand last;
+  DramSpec spec = toy();  // a constraint the toy leaves 0 is set here
 };
 
 // For each constraint, a trace on the toy device (tests/dram_toy.hpp) in
@@ -49,6 +50,12 @@ const std::map<std::string, std::function<Scenario()>> kScenarios = {
     {"tRP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(20, "PRE", 0, 0, 0)}, cmd(23, "ACT", 0, 0, 0)}; }},
     {"tRTP", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "RD", 0, 0, 0)}, cmd(12, "PRE", 0, 0, 0)}; }},
     {"tWR", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(10, "WR", 0, 0, 0)}, cmd(18, "PRE", 0, 0, 0)}; }},
+    {"tPPD",  // toy: none; 3 here
+     [] {
+       Scenario s{{cmd(0, "ACT", 0, 0, 0), cmd(2, "ACT", 0, 1, 0), cmd(10, "PRE", 0, 0, 0)}, cmd(13, "PRE", 0, 1, 0)};
+       s.spec.timing.tPPD = 3;
+       return s;
+     }},
     {"tRC (refresh)", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, ref(13, 0)}; }},
     {"tRFC", [] { return Scenario{{ref(0, 0)}, cmd(20, "ACT", 0, 0, 0)}; }},
     {"tRRD_L", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "ACT", 0, 0, 1)}; }},
@@ -103,10 +110,10 @@ TEST_P(DramCheckConstraint, CatchesTheCommandOneCycleEarlyAndPassesItOnTime) {
   Scenario s = it->second();
   std::vector<DramTraceCommand> trace = s.before;
   trace.push_back(s.last);
-  const auto on_time = first_violation(toy(), trace);
+  const auto on_time = first_violation(s.spec, trace);
   EXPECT_FALSE(on_time) << on_time->text();
   --trace.back().cycle;
-  const auto early = first_violation(toy(), trace);
+  const auto early = first_violation(s.spec, trace);
   ASSERT_TRUE(early) << GetParam() << ": one cycle early went unseen";
   EXPECT_EQ(early->constraint, GetParam()) << early->text();
   if (GetParam() != "command bus") {
@@ -214,6 +221,14 @@ TEST(DramCheck, AnAutoPrechargeClosesTheBankWhenItsConstraintsAllow) {
   ASSERT_TRUE(act);
   EXPECT_EQ(act->constraint, "tRP");
   EXPECT_EQ(act->allowed_from, 21u) << act->text();
+}
+
+// tPPD spaces precharge commands; an RDA's precharge is none.
+TEST(DramCheck, AnAutoPrechargeIsNotSpacedFromAPrecharge) {
+  DramSpec s = toy();
+  s.timing.tPPD = 3;
+  // RDA at 4: its precharge begins at ACT + tRAS = 8; a PRE of another bank at 9 is in time.
+  EXPECT_FALSE(first_violation(s, {cmd(0, "ACT", 0, 0, 0), cmd(2, "ACT", 0, 1, 0), cmd(4, "RDA", 0, 0, 0), cmd(10, "PRE", 0, 1, 0)}));
 }
 
 TEST(DramCheck, TheReportNamesBothCommandsTheConstraintAndTheCycles) {

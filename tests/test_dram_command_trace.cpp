@@ -464,7 +464,7 @@ struct Mutant {
   unsigned DramTiming::*member;
 };
 constexpr Mutant kMutants[] = {
-    {"tRCD", &DramTiming::tRCD},     {"tRCD_WR", &DramTiming::tRCD_WR}, {"tRP", &DramTiming::tRP},       {"tRAS", &DramTiming::tRAS},     {"tRC", &DramTiming::tRC},
+    {"tRCD", &DramTiming::tRCD},     {"tRCD_WR", &DramTiming::tRCD_WR}, {"tRP", &DramTiming::tRP},       {"tPPD", &DramTiming::tPPD},       {"tRAS", &DramTiming::tRAS},     {"tRC", &DramTiming::tRC},
     {"tRTP", &DramTiming::tRTP},     {"tWR", &DramTiming::tWR},       {"tRRD_L", &DramTiming::tRRD_L}, {"tRRD_S", &DramTiming::tRRD_S},
     {"tCCD_L", &DramTiming::tCCD_L}, {"tCCD_L_WR", &DramTiming::tCCD_L_WR}, {"tCCD_S", &DramTiming::tCCD_S}, {"tWTR_L", &DramTiming::tWTR_L}, {"tWTR_S", &DramTiming::tWTR_S},
     {"tFAW", &DramTiming::tFAW},     {"tRTRS", &DramTiming::tRTRS},   {"tRFC", &DramTiming::tRFC},     {"CL", &DramTiming::CL},
@@ -494,6 +494,7 @@ TEST(DramCheckMutants, EveryConstraintOffByOneOrDroppedInEitherControllerIsCaugh
   spec.timing.tREFI = 400;
   spec.timing.tRCD_WR = 6;     // writes timed apart from reads (dropped: tRCD's 4)
   spec.timing.tCCD_L_WR = 7;   // and spaced apart from one another in a bank group (dropped: tCCD_L's 5)
+  spec.timing.tPPD = 3;        // precharges spaced apart (dropped: the command bus's 1)
   for (const Mutant& m : kMutants)
     for (bool dropped : {false, true})
       for (bool at : {false, true}) {

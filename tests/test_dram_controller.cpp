@@ -284,6 +284,20 @@ TEST(DramController, SameBankRefreshClosesABankOfEveryGroupInTurn_tRFCb) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+// tPPD as lt's planner has it (DramTiming.tPPD_PrechargesOfARankKeepTheirDistance).
+TEST(DramController, tPPD_PrechargesOfARankKeepTheirDistance) {
+  for (const unsigned ppd : {0u, 3u}) {
+    DramSpec s = toy();
+    s.timing.tPPD = ppd;
+    Ctl d(s);
+    const uint64_t a = d.read(0, d.addr(0, 0, 0, 0)), b = d.read(0, d.addr(0, 1, 0, 0));
+    const uint64_t c = d.read(20, d.addr(0, 0, 0, 1)), e = d.read(20, d.addr(0, 1, 0, 1));
+    for (const uint64_t id : {a, b, c, e}) d.of(id);
+    EXPECT_EQ(d.cycle(PRE, 0), 20);
+    EXPECT_EQ(d.cycle(PRE, 1), ppd ? 24 : 21) << "tPPD " << ppd;  // 23 is the first's ACT
+  }
+}
+
 TEST(DramController, ABusyRankIsRefreshedOnTime) {
   DramSpec s = toy();
   s.org.ranks = 1;

@@ -301,6 +301,21 @@ TEST(DramTiming, tRFCb_SameBankRefreshClosesABankOfEveryGroupInTurn) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+// DDR5's and HBM3's tPPD: two precharge commands of a rank keep their distance.
+TEST(DramTiming, tPPD_PrechargesOfARankKeepTheirDistance) {
+  for (const unsigned ppd : {0u, 3u}) {
+    DramSpec s = toy();
+    s.timing.tPPD = ppd;
+    Dram d(s);
+    d.read(0, d.addr(0, 0, 0, 0));                  // ACT 0 in bank (0,0)
+    d.read(0, d.addr(0, 1, 0, 0));                  // ACT 2 in bank (1,0)
+    d.read(20, d.addr(0, 0, 0, 1));                 // a conflict: PRE 20
+    d.read(20, d.addr(0, 1, 0, 1));                 // a conflict: PRE 21; with tPPD 3, 24 (23 is the first's ACT)
+    EXPECT_EQ(d.cycle(PRE, 0), 20);
+    EXPECT_EQ(d.cycle(PRE, 1), ppd ? 24 : 21) << "tPPD " << ppd;
+  }
+}
+
 TEST(DramTiming, ARankIdleForAgesCountsItsRefreshesWithoutPlanningEach) {
   for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank, RefreshMode::kSameBank}) {
     DramSpec s = toy();

@@ -46,6 +46,7 @@ struct DramTiming {
   unsigned tRCD_WR = 0;  // 0: tRCD
   unsigned tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
   unsigned tCCD_L_WR = 0;  // 0: tCCD_L
+  unsigned tPPD = 0;       // 0: none
   unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
   // Activate to a read or a write: HBM3 (and GDDR6's JEDEC table) time the two apart.
@@ -179,6 +180,7 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tRCD", &DramTiming::tRCD, 1, kDramTimingMost, "activate to read (and to write, unless tRCD_WR)", {22, 24, 14, 31, 34}},
     {"tRCD_WR", &DramTiming::tRCD_WR, 0, kDramTimingMost, "activate to write, where the standard times it apart (0: tRCD)", {0, 0, 0, 15, 0}},
     {"tRP", &DramTiming::tRP, 1, kDramTimingMost, "precharge to activate", {22, 24, 14, 26, 34}},
+    {"tPPD", &DramTiming::tPPD, 0, kDramTimingMost, "precharge to precharge, same rank, where the standard spaces them (0: none)", {0, 0, 0, 2, 2}},
     {"tRAS", &DramTiming::tRAS, 1, kDramTimingMost, "activate to precharge", {52, 54, 34, 45, 77}},
     {"tRC", &DramTiming::tRC, 1, kDramTimingMost, "activate to activate, same bank", {74, 78, 48, 72, 111}},
     {"tCCD_S", &DramTiming::tCCD_S, 1, kDramTimingMost, "column to column, other bank group", {4, 3, 1, 2, 8}},

@@ -48,7 +48,7 @@ DramChannel::DramChannel(const DramParams& params)
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + std::max(t_.tCCD_L, t_.tCCD_L_WR) + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
-              t_.tRTRS + t_.tRTP + t_.tWR;
+              t_.tRTRS + t_.tRTP + t_.tWR + t_.tPPD;
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
   refresh_interval_ = t_.tREFI / spec_.refreshes_per_round();
@@ -102,6 +102,28 @@ uint64_t DramChannel::activate_slot(uint64_t t, unsigned rank, unsigned bg) cons
     if (u == t) return u;
     t = u;
   }
+}
+
+uint64_t DramChannel::precharge_slot(uint64_t t, unsigned rank) const {
+  if (!t_.tPPD) return command_slot(t, false);
+  const RingBuffer<uint64_t>& pres = ranks_[rank].precharges;
+  const auto cyc = [](uint64_t c) { return c; };
+  for (;;) {
+    uint64_t u = command_slot(t, false);
+    for (size_t i = lower_index(pres, minus_sat(u + 1, t_.tPPD), cyc); i < pres.size() && pres[i] < u + t_.tPPD; ++i)
+      if (pres[i] + t_.tPPD > u && u + t_.tPPD > pres[i]) {
+        u = pres[i] + t_.tPPD;
+        break;
+      }
+    if (u == t) return u;
+    t = u;
+  }
+}
+
+void DramChannel::add_precharge(uint64_t t, unsigned rank) {
+  if (!t_.tPPD) return;
+  RingBuffer<uint64_t>& pres = ranks_[rank].precharges;
+  pres.insert(lower_index(pres, t, [](uint64_t c) { return c; }), t);
 }
 
 uint64_t DramChannel::column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const {
@@ -177,7 +199,7 @@ DramChannel::Plan DramChannel::plan(const DramAddress& at, uint64_t lo, bool wri
   if (b.open) {
     p.row = RowResult::kConflict;
     p.has_pre = true;
-    p.pre = command_slot(std::max(lo, b.pre_ready), false);
+    p.pre = precharge_slot(std::max(lo, b.pre_ready), at.rank);
     act_lo = std::max(p.pre + t_.tRP, b.act_ready);
   } else {
     p.row = RowResult::kMiss;
@@ -213,6 +235,7 @@ void DramChannel::commit(const Plan& p, bool write, uint64_t request) {
   Rank& r = ranks_[p.at.rank];
   if (p.has_pre) {
     add_command(p.pre, DramCommandKind::kPrecharge, {p.at.rank, p.at.bank_group, p.at.bank, b.row, 0}, request);
+    add_precharge(p.pre, p.at.rank);
     standby_.closed(p.pre, p.at.rank);
     counting_.precharge(p.pre, bi);
     b.prev_open = true;
@@ -276,9 +299,10 @@ void DramChannel::refresh(unsigned rank) {
     const size_t i = first + k;
     Bank& b = banks_[i];
     if (b.open) {
-      const uint64_t pre = command_slot(std::max(due, b.pre_ready), false);
+      const uint64_t pre = precharge_slot(std::max(due, b.pre_ready), rank);
       add_command(pre, DramCommandKind::kPrecharge, {rank, k / spec_.org.banks_per_group, k % spec_.org.banks_per_group, b.row, 0},
                   DramCommand::kNoRequest);
+      add_precharge(pre, rank);
       standby_.closed(pre, rank);
       counting_.precharge(pre, i);
       b.open = false;
@@ -371,6 +395,7 @@ void DramChannel::forget_before(uint64_t h) {
   const uint64_t keep_from = minus_sat(h, lookback_);
   for (Rank& r : ranks_) {
     while (!r.acts.empty() && r.acts.front().cycle < keep_from) r.acts.drop_front();
+    while (!r.precharges.empty() && r.precharges.front() < keep_from) r.precharges.drop_front();
     while (!r.columns.empty() && r.columns.front().cycle < keep_from) r.columns.drop_front();
   }
   while (!command_bus_.empty() && command_bus_.front() < h) command_bus_.drop_front();

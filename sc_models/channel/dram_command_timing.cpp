@@ -27,7 +27,7 @@ uint64_t DramCommandTiming::earliest(DramCommandKind kind, const DramAddress& at
       if (r.acts == 4) t = std::max(t, r.faw[0] + t_.tFAW);  // a fifth activate waits for the first to leave the window
       return t;
     }
-    case DramCommandKind::kPrecharge: return std::max(b.pre, command_bus(false));
+    case DramCommandKind::kPrecharge: return std::max({b.pre, r.pre, command_bus(false)});
     case DramCommandKind::kRead:
     case DramCommandKind::kWrite: {
       const bool write = kind == DramCommandKind::kWrite;
@@ -68,7 +68,10 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
       else ++r.acts;
       r.faw[r.acts - 1] = cycle;
       break;
-    case DramCommandKind::kPrecharge: at_least(b.act, cycle + t_.tRP); break;
+    case DramCommandKind::kPrecharge:
+      at_least(b.act, cycle + t_.tRP);
+      at_least(r.pre, cycle + t_.tPPD);  // an auto-precharge (auto_precharge()) is no command: tPPD spaces explicit ones
+      break;
     case DramCommandKind::kRead:
     case DramCommandKind::kWrite: {
       const bool write = kind == DramCommandKind::kWrite;

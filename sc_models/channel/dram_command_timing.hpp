@@ -47,6 +47,7 @@ class DramCommandTiming {
     std::vector<uint64_t> act, read, write;  // per bank group: earliest next, from this rank's commands
     std::array<uint64_t, 4> faw{};           // the last four activates, oldest first (0: none yet)
     unsigned acts = 0;                       // activates recorded, up to 4
+    uint64_t pre = 0;                        // earliest next explicit precharge (tPPD)
   };
   size_t bank_index(const DramAddress& a) const {
     return (size_t(a.rank) * spec_.org.bank_groups + a.bank_group) * spec_.org.banks_per_group + a.bank;

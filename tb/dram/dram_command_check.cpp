@@ -271,7 +271,7 @@ void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
   DramTraceMark pre = mark;
   pre.cycle = at;
   pre.auto_precharge = true;
-  remember_kind(ch, c, kPre, pre, false);
+  remember_kind(ch, c, kPre, pre, true);  // its bank's: no command, so no tPPD from it
   bank.open = false;
 }
 

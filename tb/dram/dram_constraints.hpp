@@ -39,6 +39,9 @@ inline constexpr DramConstraint kDramConstraints[] = {
      "activate, then write (tRCD where the standard does not time it apart)"},
     {"tRAS", kAct, kPre, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRAS; }, "activate, then precharge"},
     {"tRP", kPre, kAct | kRef, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRP; }, "precharge, then activate or refresh"},
+    // Between precharge commands: an RDA's or WRA's precharge is none.
+    {"tPPD", kPre, kPre, DramScope::kRank, [](const DramSpec& s) { return s.timing.tPPD; },
+     "precharge, then precharge (where the standard spaces them)"},
     {"tRTP", kRd, kPre, DramScope::kBank, [](const DramSpec& s) { return s.timing.tRTP; }, "read, then precharge"},
     {"tWR", kWr, kPre, DramScope::kBank, [](const DramSpec& s) { return s.timing.CWL + s.timing.tBL + s.timing.tWR; },
      "write, then precharge: CWL + tBL + tWR"},
