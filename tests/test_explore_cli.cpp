@@ -272,7 +272,9 @@ TEST_F(Cli, ExploresOldThreadCountIsRefusedNamingJobs) {
 // access takes the data bus at its peak, tBL memory cycles, in the model's
 // cycles: 8 requests on one channel in two windows of 4 take 8 x 1 cycle on
 // simple channels of service_cycles 1, 8 x 2 on HBM2 (tBL 2 of 1 ns), 8 x
-// 2.5 on DDR4 (tBL 4 of 0.625 ns).
+// 2.5 on DDR4 (tBL 4 of 0.625 ns); on HBM3, whose access is 32 bytes, each
+// 64-byte request is two accesses (docs/memory.md, "Address split"): 16 x
+// 1.25 (tBL 2 of 0.625 ns).
 TEST_F(Cli, ExploresMakespanBoundSaysWhatItAssumes) {
   std::string trace = "cycle,task_type,op,address,size\n";
   for (unsigned i = 0; i < 8; ++i) trace += "0,0,R," + std::to_string(0x400 * i) + ",64\n";
@@ -287,6 +289,7 @@ TEST_F(Cli, ExploresMakespanBoundSaysWhatItAssumes) {
       {"preset: hbm2", 2, 16, "(hbm2: one 64-byte access per tBL = 2 tCK of 1000 ps); banks, rows, refresh and bus turnarounds are ignored"},
       {"preset: ddr4", 2.5, 20, "x 2.5 cycles, summed: a window's requests all outstanding, each channel's data bus at its peak (ddr4: one "
                                 "64-byte access per tBL = 4 tCK of 625 ps)"},
+      {"preset: hbm3", 1.25, 20, "(hbm3: one 32-byte access per tBL = 2 tCK of 625 ps)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.memory);

@@ -38,9 +38,12 @@ std::vector<TranslatorInput> translator_inputs(const Config& cfg, RequestSource&
   // in its granule is the same access.
   uint64_t last_id = ~uint64_t{0}, last_granule = 0;
   const unsigned granule_shift = cfg.channel_layout().granule_shift;
+  const bool dram = cfg.memory.model == MemoryModel::kDram;
+  const unsigned burst_shift = dram ? dram_offset_bits(cfg.memory.dram) : 0;
   auto keep = [&](unsigned task, uint64_t address) {
     const uint64_t granule = address >> granule_shift;
-    out.push_back({task, r.id == last_id && granule == last_granule, address});
+    const uint64_t bursts = dram && r.size > 1 ? ((address + r.size - 1) >> burst_shift) - (address >> burst_shift) + 1 : 1;
+    out.push_back({task, r.id == last_id && granule == last_granule, uint16_t(bursts), address});
     last_id = r.id;
     last_granule = granule;
   };
@@ -125,7 +128,7 @@ class Scorer {
       const TranslatorInput& in = stream_[i];
       const unsigned ch = decoder_.channel(tr.map(in.address, in.task_type));
       entropy.add(ch);
-      load[ch] += !in.same_access;
+      load[ch] += in.same_access ? 0 : in.accesses;
       if (++in_window == window_) close();
     }
     if (in_window) close();

@@ -22,6 +22,9 @@ struct TranslatorInput {
   // element before it: its channel serves the two in one access, which the
   // makespan bound counts once (the entropy counts every element, as a run's).
   bool same_access;
+  // The accesses its channel serves it with: on a DRAM, one for each burst
+  // it covers (docs/memory.md, "Address split"); else 1.
+  uint16_t accesses;
   uint64_t address;
 };
 static_assert(sizeof(TranslatorInput) == 16, "docs/explorer.md counts the stream at 16 bytes a request");

@@ -39,7 +39,7 @@ ApplicationProfile recommend(const Config& cfg, const ApplicationConfig& app, co
   // configured task type, so "configured" is the mapping its pages carry.
   std::vector<TranslatorInput> stream;
   stream.reserve(addresses.size());
-  for (uint64_t a : addresses) stream.push_back({app.task_type, false, a});
+  for (uint64_t a : addresses) stream.push_back({app.task_type, false, 1, a});
   ExploreOptions options;
   options.window = p.window;
   const Exploration x = explore(cfg, stream, options);
