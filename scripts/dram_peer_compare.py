@@ -13,11 +13,12 @@ channel, one rank, its clock the memory's:
     bank_queue 0, write_high 26, write_low 6, active_buffer 33, row_commands
     any; 66 requests in flight: its read and write buffers), against
     Ramulator 2's bandwidth and mean read latency (hbm3: Ramulator 2.1's
-    HBM34 controller, its buffers and watermarks set to those of 2.0);
+    HBM34 controller, lpddr5: its LPDDR5 controller, their buffers and
+    watermarks set to those of 2.0);
     with the preset's own queues (DRAMsim3's: a 32-entry transaction queue,
     8 per bank; 160 in flight), against DRAMsim3's bandwidth and total energy.
 
-Bandwidth is the request size (dram_peer_traces.request_bytes: 64, hbm3 32)
+Bandwidth is the request size (dram_peer_traces.request_bytes: 64, hbm3 and lpddr5 32)
 times the requests over the makespan, in bytes a memory cycle.
 
 DRAMsim3 prints its total_energy in V x mA x memory cycles (labelled pJ: the
@@ -67,6 +68,7 @@ DEVICES = {  # trace device: gpumem preset, its memory.dram keys, simulation.cyc
     "ddr4_2r": ("ddr4", "", 0.625),
     "ddr5": ("ddr5", "", 0.416),
     "hbm3": ("hbm3", "", 0.625),
+    "lpddr5": ("lpddr5", "", 1.25),
 }
 
 

@@ -3,17 +3,17 @@
 
     scripts/dram_peer_traces.py OUTDIR [--requests N]      (N = 100000 by default)
 
-For each device (ddr4, hbm2, ddr4_2r, ddr5, hbm3) and each trace below it writes, under OUTDIR/DEVICE/:
+For each device (ddr4, hbm2, ddr4_2r, ddr5, hbm3, lpddr5) and each trace below it writes, under OUTDIR/DEVICE/:
 
     TRACE.trc    DRAMsim3's trace format, `0xADDR READ|WRITE CYCLE`; gpumem reads it
-                 with `--trace-format dramsim3` (hbm3's with `--request-bytes 32`)
+                 with `--trace-format dramsim3` (hbm3's and lpddr5's with `--request-bytes 32`)
     TRACE.csv    gpumem's own trace, `cycle,task_type,op,address,size`
     TRACE.ldst   Ramulator 2's LoadStoreTrace, `LD|ST 0xADDR` (no cycle: it offers one
                  request a memory cycle; run `unloaded` with the memory system's
                  clock_ratio at 200 and the front end's at 1; hbm3, whose Ramulator
                  2.1 controller ticks twice a memory cycle: 2 and 400)
 
-Requests are 64 bytes (hbm3: 32, REQUEST_BYTES) at physical addresses of one channel,
+Requests are 64 bytes (hbm3 and lpddr5: 32, REQUEST_BYTES) at physical addresses of one channel,
 request i offered at cycle i (except `unloaded`). A request is one column access
 in every simulator: hbm3's access is 32 bytes (BL8 on a 32-bit pseudo-channel);
 Ramulator 2.1 gives each request one read or write command of its 32-byte
@@ -46,9 +46,14 @@ bytes for 32 moved. Addresses follow the order row-rank-bankgroup-bank-column
          13-14, row 15-28 (its channel is the 64-bit channel of two pseudo-channels),
          so the .ldst file has pseudo-channel 0 at bit 10, the bank group at 11-12,
          the bank at 13-14 and the row from bit 15.
+    lpddr5 (LPDDR5_16Gb_x16, one 16-bit channel, one rank, bank-group mode: four bank groups
+         of four banks, 2 KiB rows, 2 GiB; BL16: 32-byte requests): column 5-10, bank group
+         11-12, bank 13-14, row 15-30; gpumem `row-rank-bank-bankgroup-column`, Ramulator
+         2.1 `RoBaRaCoCh` (it decodes column, bank group, bank, row from bit 5 up: the
+         trace addresses as written).
 
-The traces ("16 banks" means the 16 pairs of bank group and bank; on hbm3 each
-64 bytes of a request's size or step below is 32):
+The traces ("16 banks" means the 16 pairs of bank group and bank; on hbm3 and
+lpddr5 each 64 bytes of a request's size or step below is 32):
 
     sequential         addresses 0, 64, 128, ...
     random             uniformly random 64-byte blocks over the device
@@ -80,13 +85,14 @@ DEVICES = {  # capacity bits, row shift, shift of the 4-bit (bank group, bank) f
     "ddr4_2r": (34, 18, 13),
     "ddr5": (33, 17, 12),
     "hbm3": (28, 14, 10),
+    "lpddr5": (31, 15, 11),
 }
 # Bytes a request (the trace's step, the gpumem CSV's size): one column access.
-REQUEST_BYTES = {"hbm3": 32}
+REQUEST_BYTES = {"hbm3": 32, "lpddr5": 32}
 MiB = 1 << 20
 # The lowest bank bit (not bank group): two_streams_apart flips it in the
 # second stream, as an XOR of a row bit into it does (gpumem's bank_xor).
-BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15, "ddr5": 15, "hbm3": 10}
+BANK_BIT = {"ddr4": 15, "hbm2": 11, "ddr4_2r": 15, "ddr5": 15, "hbm3": 10, "lpddr5": 13}
 
 
 def request_bytes(device):

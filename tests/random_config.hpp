@@ -80,7 +80,7 @@ struct Drawn {
 // run. Drawn after everything else, so the draws before it stay as they were.
 inline std::string draw_memory_model() {
   if (coin()) return "";
-  std::string m = ", preset: " + pick<std::string>({"ddr4", "gddr6", "hbm2", "hbm3", "ddr5"}) +
+  std::string m = ", preset: " + pick<std::string>({"ddr4", "gddr6", "hbm2", "hbm3", "ddr5", "lpddr5"}) +
                   ", latency_cycles: " + std::to_string(pick<unsigned>({0, 1, 40}));
   const unsigned high = pick<unsigned>({2, 4, 32});
   m += ", dram: {page_policy: " + pick<std::string>({"open", "closed"}) +

@@ -306,7 +306,7 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
   // policy, so the scheduler reorders while the oracle checks the data.
   std::string config = y.str();
   if (ch.percent(50)) {
-    const std::string preset = ch.one_of(std::vector<std::string>{"ddr4", "gddr6", "hbm2", "hbm3", "ddr5"});
+    const std::string preset = ch.one_of(std::vector<std::string>{"ddr4", "gddr6", "hbm2", "hbm3", "ddr5", "lpddr5"});
     const unsigned high = ch.one_of(std::vector<unsigned>{2, 4, 32});
     std::ostringstream d;
     d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: "

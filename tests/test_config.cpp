@@ -51,7 +51,7 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        4, "translator.candidate_bits[1]", "must be below 32"},
       // The memory model and the DRAM.
       {"unknown memory model", "memory:\n  channels: 8\n  model: sdram\n", 3, "memory.model", "'sdram' is not one of: simple, dram"},
-      {"unknown preset", "memory:\n  channels: 8\n  preset: ddr9\n", 3, "memory.preset", "unknown preset 'ddr9' (ddr4, gddr6, hbm2, hbm3, ddr5)"},
+      {"unknown preset", "memory:\n  channels: 8\n  preset: ddr9\n", 3, "memory.preset", "unknown preset 'ddr9' (ddr4, gddr6, hbm2, hbm3, ddr5, lpddr5)"},
       {"preset on the simple model", "memory:\n  channels: 8\n  model: simple\n  preset: hbm2\n", 4, "memory.preset",
        "applies to memory.model: dram only"},
       {"service cycles on the dram model", "memory:\n  channels: 8\n  preset: hbm2\n  service_cycles: 4\n", 4,

@@ -20,10 +20,18 @@
 //   tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
 //   130 ns from its earlier DDR5 model). Its read-to-write turnaround
 //   CL + tBL + 4 - CWL (read postamble and write preamble) is tRTRS 4.
+// - lpddr5: JEDEC JESD209-5B LPDDR5-6400 (an 800 MHz CK, WCK:CK 4:1), one
+//   x16 channel of a 16 Gb die in bank-group mode (4 groups of 4 banks, 2 KB
+//   rows, BL16: 32-byte accesses); as Ramulator 2.1's LPDDR5_16Gb_x16
+//   organisation and LPDDR5_6400 timing, which cites the standard's tables
+//   (tRRD 5 ns, tFAW 20 ns, tRFCab 280 ns, tRFCpb 140 ns, tREFI 3.906 us).
+//   Its same-group write-to-read CWL + BL32's 4 + tWTR_L 10 is tWTR_L 12
+//   after tBL 2; its read-to-write CL + tBL + 2 - CWL is tRTRS 2.
 // - The power figures (kDramPowerRows, and `devices`): each preset's from the
 //   DRAMsim3 configuration named above, its [power] section (x8 DDR4
 //   devices, eight to a rank; one x128 HBM2 channel; one x16 GDDR6 device).
-//   None for hbm3 and ddr5: no public IDD figures for HBM3, and those public
+//   None for hbm3, ddr5 and lpddr5: no public IDD figures for HBM3 or
+//   for an LPDDR5 die the IDD model can use, and those public
 //   for DDR5 (gem5's Micron 16 Gb DDR5-4800) give IDD0 below what IDD3N and
 //   IDD2N draw over tRAS and tRP, a negative activate energy in this model.
 #include "base/dram_spec.hpp"
@@ -78,6 +86,7 @@ const DramSpec* dram_preset(const std::string& name) {
       preset(2, {1000, {F::kRow, F::kRank, F::kBankGroup, F::kBank, F::kColumn}, true}),    // hbm2
       preset(3, {625, {F::kRow, F::kRank, F::kBankGroup, F::kBank, F::kColumn}, true}),     // hbm3
       preset(4, {416, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),    // ddr5
+      preset(5, {1250, {F::kRow, F::kRank, F::kBank, F::kBankGroup, F::kColumn}, false}),   // lpddr5
   };
   static_assert(std::size(presets) == kDramPresetNames.size());
   for (const DramSpec& s : presets)

@@ -62,7 +62,7 @@ struct DramTiming {
 struct DramPower {
   double vdd = 0;  // volts
   double idd0 = 0, idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5ab = 0;  // milliamperes
-  // A preset with no public figures (hbm3, ddr5) leaves every one 0, and a
+  // A preset with no public figures (hbm3, ddr5, lpddr5) leaves every one 0, and a
   // run reports no energy unless the config gives them all.
   bool given() const { return vdd > 0; }
 };
@@ -135,7 +135,7 @@ struct DramSpec {
 };
 
 // The presets, in the order of the value columns of the tables below.
-inline constexpr std::array<const char*, 5> kDramPresetNames = {"ddr4", "gddr6", "hbm2", "hbm3", "ddr5"};
+inline constexpr std::array<const char*, 6> kDramPresetNames = {"ddr4", "gddr6", "hbm2", "hbm3", "ddr5", "lpddr5"};
 using DramPresetValues = std::array<unsigned, kDramPresetNames.size()>;
 
 // The organisation and the timing as tables, one row a figure: its name
@@ -153,16 +153,16 @@ struct DramOrganizationRow {
   bool power_of_two = true;
 };
 inline constexpr DramOrganizationRow kDramOrganizationRows[] = {
-    {"ranks", &DramOrganization::ranks, 64, "ranks per channel", {2, 1, 1, 1, 1}},
-    {"bank_groups", &DramOrganization::bank_groups, 64, "bank groups per rank", {4, 4, 4, 4, 8}},
-    {"banks_per_group", &DramOrganization::banks_per_group, 64, "banks per bank group", {4, 4, 4, 4, 4}},
-    {"rows", &DramOrganization::rows, 1u << 24, "rows per bank", {65536, 16384, 32768, 16384, 65536}},
-    {"columns", &DramOrganization::columns, 1u << 16, "column addresses per row, each `bus_bits` wide", {1024, 1024, 128, 256, 1024}},
-    {"bus_bits", &DramOrganization::bus_bits, 1024, "data bus width, bits", {64, 16, 128, 32, 32}},
+    {"ranks", &DramOrganization::ranks, 64, "ranks per channel", {2, 1, 1, 1, 1, 1}},
+    {"bank_groups", &DramOrganization::bank_groups, 64, "bank groups per rank", {4, 4, 4, 4, 8, 4}},
+    {"banks_per_group", &DramOrganization::banks_per_group, 64, "banks per bank group", {4, 4, 4, 4, 4, 4}},
+    {"rows", &DramOrganization::rows, 1u << 24, "rows per bank", {65536, 16384, 32768, 16384, 65536, 65536}},
+    {"columns", &DramOrganization::columns, 1u << 16, "column addresses per row, each `bus_bits` wide", {1024, 1024, 128, 256, 1024, 1024}},
+    {"bus_bits", &DramOrganization::bus_bits, 1024, "data bus width, bits", {64, 16, 128, 32, 32, 16}},
     {"burst_length", &DramOrganization::burst_length, 64,
-     "beats per column command (an access is bus_bits / 8 x burst_length bytes: 64, 32, 64, 32, 64)", {8, 16, 4, 8, 16}},
+     "beats per column command (an access is bus_bits / 8 x burst_length bytes: 64, 32, 64, 32, 64, 32)", {8, 16, 4, 8, 16, 16}},
     {"devices", &DramOrganization::devices, 64,
-     "devices (chips) a rank's commands drive together; the power figures are one device's", {8, 1, 1, 1, 4}, false},
+     "devices (chips) a rank's commands drive together; the power figures are one device's", {8, 1, 1, 1, 4, 1}, false},
 };
 
 struct DramTimingRow {
@@ -174,29 +174,29 @@ struct DramTimingRow {
 };
 inline constexpr unsigned kDramTimingMost = 1u << 20;
 inline constexpr DramTimingRow kDramTimingRows[] = {
-    {"CL", &DramTiming::CL, 1, kDramTimingMost, "read command to first data", {22, 24, 14, 20, 34}},
-    {"CWL", &DramTiming::CWL, 1, kDramTimingMost, "write command to first data", {16, 16, 4, 10, 32}},
-    {"tBL", &DramTiming::tBL, 1, kDramTimingMost, "one burst on the data bus", {4, 4, 2, 2, 8}},
-    {"tRCD", &DramTiming::tRCD, 1, kDramTimingMost, "activate to read (and to write, unless tRCD_WR)", {22, 24, 14, 31, 34}},
-    {"tRCD_WR", &DramTiming::tRCD_WR, 0, kDramTimingMost, "activate to write, where the standard times it apart (0: tRCD)", {0, 0, 0, 15, 0}},
-    {"tRP", &DramTiming::tRP, 1, kDramTimingMost, "precharge to activate", {22, 24, 14, 26, 34}},
-    {"tPPD", &DramTiming::tPPD, 0, kDramTimingMost, "precharge to precharge, same rank, where the standard spaces them (0: none)", {0, 0, 0, 2, 2}},
-    {"tRAS", &DramTiming::tRAS, 1, kDramTimingMost, "activate to precharge", {52, 54, 34, 45, 77}},
-    {"tRC", &DramTiming::tRC, 1, kDramTimingMost, "activate to activate, same bank", {74, 78, 48, 72, 111}},
-    {"tCCD_S", &DramTiming::tCCD_S, 1, kDramTimingMost, "column to column, other bank group", {4, 3, 1, 2, 8}},
-    {"tCCD_L", &DramTiming::tCCD_L, 1, kDramTimingMost, "column to column, same bank group (and write to write, unless tCCD_L_WR)", {8, 4, 2, 4, 12}},
-    {"tCCD_L_WR", &DramTiming::tCCD_L_WR, 0, kDramTimingMost, "write to write, same bank group, where the standard spaces it apart (0: tCCD_L)", {0, 0, 0, 0, 48}},
-    {"tRRD_S", &DramTiming::tRRD_S, 1, kDramTimingMost, "activate to activate, other bank group", {4, 9, 4, 4, 8}},
-    {"tRRD_L", &DramTiming::tRRD_L, 1, kDramTimingMost, "activate to activate, same bank group", {8, 9, 6, 5, 12}},
-    {"tFAW", &DramTiming::tFAW, 1, kDramTimingMost, "at most four activates per rank in this window", {34, 32, 30, 24, 48}},
-    {"tWTR_S", &DramTiming::tWTR_S, 0, kDramTimingMost, "end of write data to read, other bank group", {4, 7, 6, 7, 6}},
-    {"tWTR_L", &DramTiming::tWTR_L, 0, kDramTimingMost, "end of write data to read, same bank group", {12, 7, 8, 10, 24}},
-    {"tRTP", &DramTiming::tRTP, 1, kDramTimingMost, "read to precharge", {12, 3, 5, 9, 18}},
-    {"tWR", &DramTiming::tWR, 1, kDramTimingMost, "end of write data to precharge", {24, 16, 16, 33, 72}},
-    {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2, 8, 4}},
-    {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260, 416, 710}},
-    {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank or same-bank refresh to activate in a bank it refreshed", {560, 30, 160, 320, 313}},
-    {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375}},
+    {"CL", &DramTiming::CL, 1, kDramTimingMost, "read command to first data", {22, 24, 14, 20, 34, 17}},
+    {"CWL", &DramTiming::CWL, 1, kDramTimingMost, "write command to first data", {16, 16, 4, 10, 32, 9}},
+    {"tBL", &DramTiming::tBL, 1, kDramTimingMost, "one burst on the data bus", {4, 4, 2, 2, 8, 2}},
+    {"tRCD", &DramTiming::tRCD, 1, kDramTimingMost, "activate to read (and to write, unless tRCD_WR)", {22, 24, 14, 31, 34, 15}},
+    {"tRCD_WR", &DramTiming::tRCD_WR, 0, kDramTimingMost, "activate to write, where the standard times it apart (0: tRCD)", {0, 0, 0, 15, 0, 0}},
+    {"tRP", &DramTiming::tRP, 1, kDramTimingMost, "precharge to activate", {22, 24, 14, 26, 34, 15}},
+    {"tPPD", &DramTiming::tPPD, 0, kDramTimingMost, "precharge to precharge, same rank, where the standard spaces them (0: none)", {0, 0, 0, 2, 2, 2}},
+    {"tRAS", &DramTiming::tRAS, 1, kDramTimingMost, "activate to precharge", {52, 54, 34, 45, 77, 34}},
+    {"tRC", &DramTiming::tRC, 1, kDramTimingMost, "activate to activate, same bank", {74, 78, 48, 72, 111, 49}},
+    {"tCCD_S", &DramTiming::tCCD_S, 1, kDramTimingMost, "column to column, other bank group", {4, 3, 1, 2, 8, 2}},
+    {"tCCD_L", &DramTiming::tCCD_L, 1, kDramTimingMost, "column to column, same bank group (and write to write, unless tCCD_L_WR)", {8, 4, 2, 4, 12, 4}},
+    {"tCCD_L_WR", &DramTiming::tCCD_L_WR, 0, kDramTimingMost, "write to write, same bank group, where the standard spaces it apart (0: tCCD_L)", {0, 0, 0, 0, 48, 0}},
+    {"tRRD_S", &DramTiming::tRRD_S, 1, kDramTimingMost, "activate to activate, other bank group", {4, 9, 4, 4, 8, 4}},
+    {"tRRD_L", &DramTiming::tRRD_L, 1, kDramTimingMost, "activate to activate, same bank group", {8, 9, 6, 5, 12, 4}},
+    {"tFAW", &DramTiming::tFAW, 1, kDramTimingMost, "at most four activates per rank in this window", {34, 32, 30, 24, 48, 16}},
+    {"tWTR_S", &DramTiming::tWTR_S, 0, kDramTimingMost, "end of write data to read, other bank group", {4, 7, 6, 7, 6, 5}},
+    {"tWTR_L", &DramTiming::tWTR_L, 0, kDramTimingMost, "end of write data to read, same bank group", {12, 7, 8, 10, 24, 12}},
+    {"tRTP", &DramTiming::tRTP, 1, kDramTimingMost, "read to precharge", {12, 3, 5, 9, 18, 8}},
+    {"tWR", &DramTiming::tWR, 1, kDramTimingMost, "end of write data to precharge", {24, 16, 16, 33, 72, 28}},
+    {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2, 8, 4, 2}},
+    {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260, 416, 710, 224}},
+    {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank or same-bank refresh to activate in a bank it refreshed", {560, 30, 160, 320, 313, 112}},
+    {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375, 3125}},
 };
 
 struct DramPowerRow {
@@ -207,13 +207,13 @@ struct DramPowerRow {
   std::array<double, kDramPresetNames.size()> preset;
 };
 inline constexpr DramPowerRow kDramPowerRows[] = {
-    {"vdd", &DramPower::vdd, 0.5, 5, "supply voltage VDD, volts", {1.2, 1.35, 1.2, 0, 0}},
-    {"idd0", &DramPower::idd0, 0.1, 10000, "IDD0, mA: activate and precharge, one bank in turn every tRC", {57, 71, 65, 0, 0}},
-    {"idd2n", &DramPower::idd2n, 0.1, 10000, "IDD2N, mA: precharge standby (every bank closed)", {37, 60, 40, 0, 0}},
-    {"idd3n", &DramPower::idd3n, 0.1, 10000, "IDD3N, mA: active standby (a bank open)", {52, 61, 55, 0, 0}},
-    {"idd4r", &DramPower::idd4r, 0.1, 10000, "IDD4R, mA: reads streaming", {168, 248, 390, 0, 0}},
-    {"idd4w", &DramPower::idd4w, 0.1, 10000, "IDD4W, mA: writes streaming", {150, 231, 500, 0, 0}},
-    {"idd5ab", &DramPower::idd5ab, 0.1, 10000, "IDD5B, mA: all-bank refresh, one every tRFC", {250, 286, 250, 0, 0}},
+    {"vdd", &DramPower::vdd, 0.5, 5, "supply voltage VDD, volts", {1.2, 1.35, 1.2, 0, 0, 0}},
+    {"idd0", &DramPower::idd0, 0.1, 10000, "IDD0, mA: activate and precharge, one bank in turn every tRC", {57, 71, 65, 0, 0, 0}},
+    {"idd2n", &DramPower::idd2n, 0.1, 10000, "IDD2N, mA: precharge standby (every bank closed)", {37, 60, 40, 0, 0, 0}},
+    {"idd3n", &DramPower::idd3n, 0.1, 10000, "IDD3N, mA: active standby (a bank open)", {52, 61, 55, 0, 0, 0}},
+    {"idd4r", &DramPower::idd4r, 0.1, 10000, "IDD4R, mA: reads streaming", {168, 248, 390, 0, 0, 0}},
+    {"idd4w", &DramPower::idd4w, 0.1, 10000, "IDD4W, mA: writes streaming", {150, 231, 500, 0, 0, 0}},
+    {"idd5ab", &DramPower::idd5ab, 0.1, 10000, "IDD5B, mA: all-bank refresh, one every tRFC", {250, 286, 250, 0, 0, 0}},
 };
 
 // The first of the standard's relations between timings that `t` breaks:
