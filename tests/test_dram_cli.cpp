@@ -118,7 +118,17 @@ TEST_F(Cli, ARequestWiderThanAnAccessTakesAColumnCommandPerBurst) {
       std::istringstream cmds(slurp(path("w.cmd")));
       std::string line;
       std::map<std::string, uint64_t> n;
-      while (std::getline(cmds, line)) ++n[fields(line)[7]];
+      std::set<std::string> places;  // each burst of each request at its own column
+      uint64_t columns = 0;
+      while (std::getline(cmds, line)) {
+        const auto f = fields(line);
+        ++n[f[7]];
+        if (f[7] == "RD" || f[7] == "RDA" || f[7] == "WR" || f[7] == "WRA") {
+          ++columns;
+          places.insert(f[2] + "," + f[3] + "," + f[4] + "," + f[5] + "," + f[6]);
+        }
+      }
+      EXPECT_EQ(places.size(), columns) << what << ": a burst read or written twice";
       EXPECT_EQ(n["RD"] + n["RDA"], 1125u * bursts) << what;
       EXPECT_EQ(n["WR"] + n["WRA"], 375u * bursts) << what;
       const auto j = json("w.json");
