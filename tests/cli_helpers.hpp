@@ -18,6 +18,7 @@ namespace gpumem::test {
 namespace fs = std::filesystem;
 
 inline const std::string kSource = GPUMEM_SOURCE_DIR;
+inline const std::string kDefault = kSource + "/configs/default.yaml";
 
 inline std::string slurp(const fs::path& p) {
   std::ifstream in(p);

@@ -25,7 +25,6 @@ namespace {
 
 const std::string kIdentity = kSource + "/configs/examples/table1-identity.yaml";
 const std::string kXor = kSource + "/configs/examples/table1-xor.yaml";
-const std::string kDefault = kSource + "/configs/default.yaml";
 
 std::vector<uint64_t> busy_channels(const nlohmann::json& j) {
   std::vector<uint64_t> counts;

@@ -15,7 +15,6 @@
 namespace gpumem::test {
 namespace {
 
-const std::string kDefault = kSource + "/configs/default.yaml";
 const std::string kEight = kSource + "/configs/examples/cosim-8-channels.yaml";
 const std::string kTwoStage = kSource + "/tests/rtl/two_stage_translator.sv";
 const std::string kMatrixOnly = kSource + "/tests/rtl/matrix_translator.sv";

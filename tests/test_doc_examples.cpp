@@ -38,7 +38,7 @@
 namespace gpumem::test {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> trimmed_lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
   std::string line;
@@ -85,7 +85,7 @@ void json_subset(const nlohmann::json& doc, const nlohmann::json& actual, const 
 // that start like the missing one (a CSV row with the same id, say), and the
 // one to put in its place if there is exactly one.
 void lines_subset(const std::string& doc, const std::string& actual, std::vector<Diff>& diffs) {
-  const auto want = lines_of(doc), have = lines_of(actual);
+  const auto want = trimmed_lines_of(doc), have = trimmed_lines_of(actual);
   size_t at = 0;
   for (const std::string& line : want) {
     const auto it = std::find(have.begin() + static_cast<long>(at), have.end(), line);
@@ -114,7 +114,7 @@ struct Block {
 // Marker comments and the fenced block after each (if the next line opens one).
 std::vector<Block> blocks(const fs::path& page) {
   std::vector<Block> out;
-  const auto text = lines_of(slurp(page));
+  const auto text = trimmed_lines_of(slurp(page));
   const std::regex marker(R"(^<!-- (example(-file)?: .*) -->$)");
   for (size_t i = 0; i < text.size(); ++i) {
     std::smatch m;
@@ -143,7 +143,7 @@ class DocExamples : public Cli {
     fs::create_directory_symlink(kSource + "/configs", path("configs"), ec);
     int checked = 0;
     const bool update = std::getenv("GPUMEM_UPDATE_DOCS") != nullptr;
-    std::vector<std::string> page_lines = lines_of(slurp(page));
+    std::vector<std::string> page_lines = trimmed_lines_of(slurp(page));
     for (const Block& b : blocks(page)) {
       const std::string where = name + ":" + std::to_string(b.line);
       SCOPED_TRACE(where);
