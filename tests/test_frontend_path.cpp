@@ -12,7 +12,7 @@
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 
-namespace gpumem {
+namespace gpumem::frontend_path_test {
 namespace {
 
 std::string config_yaml(const std::string& position) {
@@ -374,4 +374,4 @@ TEST(FrontendTiming, WithADramMemoryAnInstructionsLinesIssueTogetherAndTheNextIn
 }
 
 }  // namespace
-}  // namespace gpumem
+}  // namespace gpumem::frontend_path_test

@@ -15,7 +15,7 @@
 #include "system/simulation.hpp"
 #include "test_helpers.hpp"
 
-namespace gpumem {
+namespace gpumem::strided_path_test {
 namespace {
 
 // What the observers see of each element (or request).
@@ -273,4 +273,4 @@ INSTANTIATE_TEST_SUITE_P(AllSchemes, StridedSchemes, ::testing::ValuesIn(scheme_
                          });
 
 }  // namespace
-}  // namespace gpumem
+}  // namespace gpumem::strided_path_test
