@@ -3,6 +3,7 @@
 // constraint or moving it by one cycle changes a command's cycle.
 #pragma once
 #include "base/dram_spec.hpp"
+#include "channel/dram_command.hpp"
 
 namespace gpumem {
 
@@ -22,5 +23,12 @@ inline DramSpec toy() {
   s.row_hit_cap = 4;
   return s;
 }
+
+// The commands as the directed tests' expected sequences spell them.
+constexpr auto ACT = DramCommandKind::kActivate;
+constexpr auto PRE = DramCommandKind::kPrecharge;
+constexpr auto RD = DramCommandKind::kRead;
+constexpr auto WR = DramCommandKind::kWrite;
+constexpr auto REF = DramCommandKind::kRefresh;
 
 }  // namespace gpumem

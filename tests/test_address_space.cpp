@@ -514,18 +514,6 @@ TEST(AddressSpaceMix, HeadPlacementNeverNestsPhysically) {
 
 // ---------------------------------------------------------------- config errors
 
-struct BadConfig {
-  const char* what;
-  std::string yaml;
-  int line;
-  const char* key;
-  const char* message;  // fragment of what()
-};
-
-::testing::AssertionResult rejected_as(const BadConfig& c) {
-  return input_error_at([&] { parse_config(c.yaml, "as.yaml"); }, "as.yaml", c.line, c.key, c.message);
-}
-
 // Application a's regions start on line 9; `more` follows them (a second
 // application from line 10 on, or more sections).
 std::string space(const std::string& regions, const std::string& more = "") {
@@ -652,12 +640,12 @@ TEST(AddressSpaceConfig, AllocatorErrorsNameTheRegion) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
     Config cfg;
-    ASSERT_NO_THROW(cfg = parse_config(c.yaml, "as.yaml")) << "the config itself is fine";
+    ASSERT_NO_THROW(cfg = parse_config(c.yaml, "name.yaml")) << "the config itself is fine";
     try {
       build_address_space(cfg, true);
       ADD_FAILURE() << "allocated";
     } catch (const InputError& e) {
-      EXPECT_EQ(e.file(), "as.yaml");
+      EXPECT_EQ(e.file(), "name.yaml");
       EXPECT_EQ(e.line(), c.line);
       EXPECT_EQ(e.key(), c.key);
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();

@@ -10,18 +10,6 @@
 namespace gpumem::test {
 namespace {
 
-struct BadConfig {
-  const char* what;
-  const char* yaml;
-  int line;             // 1-based line of the offending key or value; 0: no line
-  const char* key;      // dotted key path
-  const char* message;  // fragment of what()
-};
-
-::testing::AssertionResult rejected_as(const BadConfig& c) {
-  return input_error_at([&] { parse_config(c.yaml, "name.yaml"); }, "name.yaml", c.line, c.key, c.message);
-}
-
 TEST(Config, RejectionsNameFileLineAndKey) {
   const BadConfig cases[] = {
       // Translator geometry.

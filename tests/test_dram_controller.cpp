@@ -65,12 +65,6 @@ struct Ctl {
   uint64_t next = 0;
 };
 
-constexpr auto ACT = DramCommandKind::kActivate;
-constexpr auto PRE = DramCommandKind::kPrecharge;
-constexpr auto RD = DramCommandKind::kRead;
-constexpr auto WR = DramCommandKind::kWrite;
-constexpr auto REF = DramCommandKind::kRefresh;
-
 TEST(DramController, AReadToAClosedBank_tRCDAndCLAndtBL) {
   Ctl d(toy());
   const auto r = d.of(d.read(0, d.addr(0, 0, 0, 0)));

@@ -52,12 +52,6 @@ struct Dram {
   DramChannel ch;
 };
 
-constexpr auto ACT = DramCommandKind::kActivate;
-constexpr auto PRE = DramCommandKind::kPrecharge;
-constexpr auto RD = DramCommandKind::kRead;
-constexpr auto WR = DramCommandKind::kWrite;
-constexpr auto REF = DramCommandKind::kRefresh;
-
 TEST(DramAddressMap, FieldsSitAboveTheBurstInTheConfiguredOrder) {
   const DramAddressMap map(toy());
   // 32-byte bursts: 5 offset bits; then column (2), bank (2), bank group (1), rank (1), row (4).

@@ -54,4 +54,18 @@ template <typename Run>
   return ::testing::AssertionFailure() << "accepted";
 }
 
+// A config that must be rejected: read as "name.yaml", it must fail at this
+// line and key with a message holding `message`.
+struct BadConfig {
+  const char* what;
+  std::string yaml;
+  int line;             // 1-based line of the offending key or value; 0: no line
+  const char* key;      // dotted key path
+  const char* message;  // fragment of what()
+};
+
+inline ::testing::AssertionResult rejected_as(const BadConfig& c) {
+  return input_error_at([&] { parse_config(c.yaml, "name.yaml"); }, "name.yaml", c.line, c.key, c.message);
+}
+
 }  // namespace gpumem::test

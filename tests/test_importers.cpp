@@ -19,7 +19,7 @@
 #include "params/frontend_from_config.hpp"
 #include "test_helpers.hpp"
 
-namespace gpumem::test {
+namespace gpumem::test::importers_test {
 namespace {
 
 const std::string kData = std::string(GPUMEM_SOURCE_DIR) + "/tests/data/importers/";
@@ -779,4 +779,4 @@ TEST(TraceKind, TheCheckLeavesTheReaderItsWholeFile) {
 }
 
 }  // namespace
-}  // namespace gpumem::test
+}  // namespace gpumem::test::importers_test

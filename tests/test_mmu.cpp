@@ -23,7 +23,7 @@
 #include "regs/register_bank.hpp"
 #include "regs/register_map.hpp"
 
-namespace gpumem::test {
+namespace gpumem::test::mmu_test {
 namespace {
 
 constexpr uint64_t kS = 0x1000;   // small page
@@ -649,4 +649,4 @@ TEST(MmuInvalidate, RootAboveFourGigabytesComesFromBothRegisters) {
 }
 
 }  // namespace
-}  // namespace gpumem::test
+}  // namespace gpumem::test::mmu_test
