@@ -135,8 +135,9 @@ class Outputs : public Cli {
   }
 };
 
-// Every example config, run twice one after the other and twice side by
-// side (as under ctest -j2 or two users' jobs): the same bytes each time.
+// Every example config, run once and then twice side by side (as under
+// ctest -j2 or two users' jobs), each pair from another folder: the same
+// bytes each time, so across runs too.
 TEST_F(Outputs, StatsJsonAndTransactionLogAreByteIdenticalAcrossRunsAndSideBySide) {
   std::vector<std::string> configs{kSource + "/configs/default.yaml"};
   for (const auto& e : fs::directory_iterator(kSource + "/configs/examples"))
@@ -152,7 +153,6 @@ TEST_F(Outputs, StatsJsonAndTransactionLogAreByteIdenticalAcrossRunsAndSideBySid
       return a;
     };
     ASSERT_EQ(run(args("first")).exit_code, 0) << config;
-    ASSERT_EQ(run(args("second")).exit_code, 0) << config;
     fs::create_directories(path("a"));
     fs::create_directories(path("b"));
     const Process a = start(args("side-a"), path("a")), b = start(args("side-b"), path("b"));
@@ -161,7 +161,7 @@ TEST_F(Outputs, StatsJsonAndTransactionLogAreByteIdenticalAcrossRunsAndSideBySid
     const std::string json = slurp(path("first.json")), log = slurp(path("first.csv"));
     EXPECT_NE(json.find("\"complete\": true"), std::string::npos) << config;
     EXPECT_GT(lines_of(log).size(), 1u) << config;
-    for (const char* other : {"second", "side-a", "side-b"}) {
+    for (const char* other : {"side-a", "side-b"}) {
       EXPECT_TRUE(slurp(path(std::string(other) + ".json")) == json) << config << ": " << other << ".json differs";
       EXPECT_TRUE(slurp(path(std::string(other) + ".csv")) == log) << config << ": " << other << ".csv differs";
     }
