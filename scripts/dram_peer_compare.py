@@ -24,6 +24,10 @@ times the requests over the makespan, in bytes a memory cycle.
 DRAMsim3 prints its total_energy in V x mA x memory cycles (labelled pJ: the
 factor tCK is missing); the comparison multiplies it by the preset's tCK in
 ns to have picojoules, as gpumem's dram.channels[].energy.total_pj.
+Ramulator 2.0 prints its total_energy (DDR5 only) in nJ for one device: its
+model charges a rank the currents as given, one device's, so the
+comparison multiplies it by the rank's devices (RAMULATOR_DEVICES) and
+compares it with gpumem's run with Ramulator 2's queues.
 
 It prints the comparisons as two Markdown tables. --check exits 1 if a
 figure lies further from its peer than TOLERANCE (ENERGY_TOLERANCE for
@@ -58,6 +62,8 @@ KNOWN_GAPS = {
     ("ddr4", "gpu_lines", "DRAMsim3", "energy"): 0.08,
     ("hbm2", "gpu_lines", "DRAMsim3", "energy"): 0.08,
 }
+# Devices of a rank, for Ramulator 2.0's energy of one (the ddr5 preset's `devices`).
+RAMULATOR_DEVICES = {"ddr5": 4}
 STRUCTURES = {  # peer: (dram keys, requests in flight)
     "Ramulator2": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6, active_buffer: 33, row_commands: any", 66),
     "DRAMsim3": ("", 160),
@@ -122,12 +128,16 @@ def main():
                     f.writelines(f"{c},0,{'W' if w else 'R'},0x{a:x},{size}\n" for c, w, a in reqs)
                 r2 = peers[("Ramulator2", device, trace)]
                 d3 = peers.get(("DRAMsim3", device, trace))  # none for a device DRAMsim3 lacks (DDR5)
-                bw_r, lat_r, _ = run(args.gpumem, folder, device, "Ramulator2", trace)
+                bw_r, lat_r, energy_r = run(args.gpumem, folder, device, "Ramulator2", trace)
                 cells = [device, trace.replace("_", " ")]
                 cells += compared(device, trace, "Ramulator2", "bandwidth", bw_r, float(r2["bandwidth_bytes_per_cycle"]),
                                   TOLERANCE, failures, 2)
                 cells += compared(device, trace, "Ramulator2", "latency", lat_r, float(r2["mean_read_latency_cycles"]),
                                   TOLERANCE, failures, 1)
+                if r2["total_energy"]:
+                    theirs = float(r2["total_energy"]) * RAMULATOR_DEVICES[device] / 1e3
+                    energy_rows.append("| " + " | ".join([device, trace.replace("_", " "), "Ramulator 2"] + compared(
+                        device, trace, "Ramulator2", "energy", energy_r / 1e6, theirs, ENERGY_TOLERANCE, failures, 1)) + " |")
                 if not d3:
                     rows.append("| " + " | ".join(cells + ["-", "-", "-"]) + " |")
                     continue
@@ -137,7 +147,7 @@ def main():
                 rows.append("| " + " | ".join(cells) + " |")
                 if d3["total_energy"]:  # none where stock DRAMsim3 deadlocks
                     tck_ns = DEVICES[device][2]
-                    cells = [device, trace.replace("_", " ")]
+                    cells = [device, trace.replace("_", " "), "DRAMsim3"]
                     cells += compared(device, trace, "DRAMsim3", "energy", energy_d / 1e6, float(d3["total_energy"]) * tck_ns / 1e6,
                                       ENERGY_TOLERANCE, failures, 1)
                     energy_rows.append("| " + " | ".join(cells) + " |")
@@ -146,8 +156,8 @@ def main():
         "| mean read latency | Ramulator 2 | difference | bandwidth (queues as DRAMsim3) | DRAMsim3 | difference |",
         "|---|---|---|---|---|---|---|---|---|---|---|"] + rows)
     energy_table = "\n".join([
-        "| device | trace | energy, uJ (queues as DRAMsim3) | DRAMsim3 | difference |",
-        "|---|---|---|---|---|"] + energy_rows)
+        "| device | trace | peer (queues as the peer's) | energy, uJ | the peer's | difference |",
+        "|---|---|---|---|---|---|"] + energy_rows)
     status = peer_table.report(table, failures, args.check, args.docs, "dram-peer-table", "DRAM peer")
     print()
     return peer_table.report(energy_table, [], False, args.docs, "dram-energy-table", "DRAM energy") or status

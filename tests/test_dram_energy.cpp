@@ -127,6 +127,29 @@ TEST(DramEnergyCosts, Ddr4PresetCostsAreDramsim3sIncrementsInPicojoules) {
   EXPECT_DOUBLE_EQ(h.write, 1068.0);
 }
 
+// ddr5 gives VPP's currents too: each cost adds VPP's share to VDD's, an
+// activate and its precharge as Ramulator 2.0's DDR5 charges them (tRC =
+// tRAS + tRP here), in pJ over four devices at tCK 0.416 ns.
+TEST(DramEnergyCosts, Ddr5AddsVppsShareToEachCostAsRamulator2Does) {
+  const DramSpec& s = *dram_preset("ddr5");
+  ASSERT_EQ(s.timing.tRC, s.timing.tRAS + s.timing.tRP);
+  const DramEnergyCosts c = dram_energy_costs(s);
+  const double scale = 4 * 0.416;
+  const double act = 1.1 * (60 - 55) * 77 + 1.8 * (3 - 3) * 77, pre = 1.1 * (60 - 50) * 34 + 1.8 * (3 - 3) * 34;
+  EXPECT_DOUBLE_EQ(c.activate, (act + pre) * scale);
+  EXPECT_DOUBLE_EQ(c.read, (1.1 * (145 - 55) + 1.8 * (3 - 3)) * 8 * scale);
+  EXPECT_DOUBLE_EQ(c.write, (1.1 * (145 - 55) + 1.8 * (3 - 3)) * 8 * scale);
+  EXPECT_DOUBLE_EQ(c.refresh, (1.1 * (362 - 55) + 1.8 * (48 - 3)) * 710 * scale);
+  EXPECT_DOUBLE_EQ(c.active_standby_cycle, (1.1 * 55 + 1.8 * 3) * scale);
+  EXPECT_DOUBLE_EQ(c.precharge_standby_cycle, (1.1 * 50 + 1.8 * 3) * scale);
+  // Without VPP's figures, VDD's alone (DRAMsim3's model).
+  DramSpec vdd_only = s;
+  for (const DramPowerRow& row : kDramPowerRows)
+    if (row.vpp) vdd_only.power.*row.member = 0;
+  EXPECT_DOUBLE_EQ(dram_energy_costs(vdd_only).precharge_standby_cycle, 1.1 * 50 * scale);
+  EXPECT_DOUBLE_EQ(dram_energy_costs(vdd_only).refresh, 1.1 * (362 - 55) * 710 * scale);
+}
+
 TEST(DramEnergyCosts, APerBankRefreshCostsItsBanksShareOfAnAllBankOne) {
   DramSpec s = *dram_preset("gddr6");
   const double all_bank = dram_energy_costs(s).refresh;

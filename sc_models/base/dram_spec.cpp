@@ -30,10 +30,11 @@
 // - The power figures (kDramPowerRows, and `devices`): each preset's from the
 //   DRAMsim3 configuration named above, its [power] section (x8 DDR4
 //   devices, eight to a rank; one x128 HBM2 channel; one x16 GDDR6 device).
-//   None for hbm3, ddr5 and lpddr5: no public IDD figures for HBM3 or
-//   for an LPDDR5 die the IDD model can use, and those public
-//   for DDR5 (gem5's Micron 16 Gb DDR5-4800) give IDD0 below what IDD3N and
-//   IDD2N draw over tRAS and tRP, a negative activate energy in this model.
+//   ddr5's, VPP's included: Ramulator 2.0's DDR5 current and voltage
+//   presets (`Default`), per x8 device; gem5's DDR5 figures (a Micron 16 Gb
+//   DDR5-4800) give IDD0 below what IDD3N and IDD2N draw over tRAS and tRP,
+//   a negative activate energy in this model. None for hbm3 and lpddr5: no
+//   public IDD figures for HBM3 or for an LPDDR5 die the IDD model can use.
 #include "base/dram_spec.hpp"
 
 #include "base/bits.hpp"
@@ -121,33 +122,68 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
   return {};
 }
 
-DramTimingProblem dram_power_problem(const DramPower& p, const DramTiming& t) {
+namespace {
+
+// One supply's figures in the IDD model's roles, with the names a user gives them.
+struct SupplyFigures {
+  const char *i0, *i2n, *i3n, *i4r, *i4w, *i5ab;
+  double v0, v2n, v3n, v4r, v4w, v5ab;
+};
+
+// The IDD model's relations on one supply's currents (each draw above the
+// standby it adds to, so that no command's energy comes out negative).
+DramTimingProblem supply_problem(const SupplyFigures& f, const DramTiming& t) {
   const auto n = decimal_text;
-  // All or none (a figure not given is 0; one given is in its row's range).
+  // An activate's energy is IDD0 over tRC less the standby it includes.
+  const double standby = f.v3n * t.tRAS + f.v2n * t.tRP;
+  if (f.v0 * t.tRC < standby)
+    return {f.i0, std::string(f.i0) + " x tRC (" + n(f.v0 * t.tRC) + ") < " + f.i3n + " x tRAS + " + f.i2n + " x tRP (" + n(standby) +
+                      "): an activate would take energy back"};
+  const auto above_active = [&](const char* name, double v) -> DramTimingProblem {
+    if (v >= f.v3n) return {};
+    return {name, std::string(name) + " (" + n(v) + ") < " + f.i3n + " (" + n(f.v3n) + "): it draws on top of active standby"};
+  };
+  for (const DramTimingProblem& q : {above_active(f.i4r, f.v4r), above_active(f.i4w, f.v4w), above_active(f.i5ab, f.v5ab)})
+    if (q.name) return q;
+  if (f.v3n < f.v2n)
+    return {f.i3n, std::string(f.i3n) + " (" + n(f.v3n) + ") < " + f.i2n + " (" + n(f.v2n) + "): an open bank never draws less than none"};
+  return {};
+}
+
+// The first row of one supply (VDD's or VPP's) that is not given, and whether any is.
+struct SupplyGiven {
   const char* missing = nullptr;
   bool any = false;
+};
+SupplyGiven supply_given(const DramPower& p, bool vpp) {
+  SupplyGiven g;
   for (const DramPowerRow& row : kDramPowerRows) {
-    any = any || p.*row.member > 0;
-    if (!(p.*row.member > 0) && !missing) missing = row.name;
+    if (row.vpp != vpp) continue;
+    g.any = g.any || p.*row.member > 0;
+    if (!(p.*row.member > 0) && !g.missing) g.missing = row.name;
   }
-  if (!any) return {};  // no energy reported
-  if (missing)
-    return {missing, std::string(missing) + " is not given: the preset has no power figures, and the IDD model needs every one "
-                                            "(vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5ab)"};
-  // An activate's energy is IDD0 over tRC less the standby it includes.
-  const double standby = p.idd3n * t.tRAS + p.idd2n * t.tRP;
-  if (p.idd0 * t.tRC < standby)
-    return {"idd0", "idd0 x tRC (" + n(p.idd0 * t.tRC) + ") < idd3n x tRAS + idd2n x tRP (" + n(standby) +
-                        "): an activate would take energy back"};
-  const auto above_idd3n = [&](const char* name, double v) -> DramTimingProblem {
-    if (v >= p.idd3n) return {};
-    return {name, std::string(name) + " (" + n(v) + ") < idd3n (" + n(p.idd3n) + "): it draws on top of active standby"};
-  };
-  for (const DramTimingProblem& q : {above_idd3n("idd4r", p.idd4r), above_idd3n("idd4w", p.idd4w), above_idd3n("idd5ab", p.idd5ab)})
-    if (q.name) return q;
-  if (p.idd3n < p.idd2n)
-    return {"idd3n", "idd3n (" + n(p.idd3n) + ") < idd2n (" + n(p.idd2n) + "): an open bank never draws less than none"};
-  return {};
+  return g;
+}
+
+}  // namespace
+
+DramTimingProblem dram_power_problem(const DramPower& p, const DramTiming& t) {
+  // All or none, each supply (a figure not given is 0; one given is in its row's range).
+  const SupplyGiven vdd = supply_given(p, false), vpp = supply_given(p, true);
+  if (!vdd.any && vpp.any)
+    return {"vdd", "vdd is not given: VPP's figures add to VDD's, and the IDD model needs every one of those "
+                   "(vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5ab)"};
+  if (!vdd.any) return {};  // no energy reported
+  if (vdd.missing)
+    return {vdd.missing, std::string(vdd.missing) + " is not given: the preset has no power figures, and the IDD model needs every one "
+                                                    "(vdd, idd0, idd2n, idd3n, idd4r, idd4w, idd5ab)"};
+  if (vpp.any && vpp.missing)
+    return {vpp.missing, std::string(vpp.missing) + " is not given: VPP's figures are all or none "
+                                                    "(vpp, ipp0, ipp2n, ipp3n, ipp4r, ipp4w, ipp5ab)"};
+  const DramTimingProblem q =
+      supply_problem({"idd0", "idd2n", "idd3n", "idd4r", "idd4w", "idd5ab", p.idd0, p.idd2n, p.idd3n, p.idd4r, p.idd4w, p.idd5ab}, t);
+  if (q.name || !vpp.any) return q;
+  return supply_problem({"ipp0", "ipp2n", "ipp3n", "ipp4r", "ipp4w", "ipp5ab", p.ipp0, p.ipp2n, p.ipp3n, p.ipp4r, p.ipp4w, p.ipp5ab}, t);
 }
 
 unsigned dram_offset_bits(const DramSpec& spec) { return log2_exact(spec.org.access_bytes()); }

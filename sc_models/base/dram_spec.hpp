@@ -62,8 +62,14 @@ struct DramTiming {
 struct DramPower {
   double vdd = 0;  // volts
   double idd0 = 0, idd2n = 0, idd3n = 0, idd4r = 0, idd4w = 0, idd5ab = 0;  // milliamperes
-  // A preset with no public figures (hbm3, ddr5, lpddr5) leaves every one 0, and a
-  // run reports no energy unless the config gives them all.
+  // The second supply, VPP (DDR4's and DDR5's wordline pump), and what the
+  // same states and commands draw from it. 0, none: DRAMsim3 leaves it
+  // out, and so do the presets taken from it.
+  double vpp = 0;
+  double ipp0 = 0, ipp2n = 0, ipp3n = 0, ipp4r = 0, ipp4w = 0, ipp5ab = 0;
+  // A preset with no public figures (hbm3, lpddr5) leaves every one 0, and a
+  // run reports no energy unless the config gives them all (VDD's; VPP's
+  // all or none).
   bool given() const { return vdd > 0; }
 };
 
@@ -205,15 +211,23 @@ struct DramPowerRow {
   double least, most;
   const char* meaning;
   std::array<double, kDramPresetNames.size()> preset;
+  bool vpp = false;  // of the second supply: all of its rows or none
 };
 inline constexpr DramPowerRow kDramPowerRows[] = {
-    {"vdd", &DramPower::vdd, 0.5, 5, "supply voltage VDD, volts", {1.2, 1.35, 1.2, 0, 0, 0}},
-    {"idd0", &DramPower::idd0, 0.1, 10000, "IDD0, mA: activate and precharge, one bank in turn every tRC", {57, 71, 65, 0, 0, 0}},
-    {"idd2n", &DramPower::idd2n, 0.1, 10000, "IDD2N, mA: precharge standby (every bank closed)", {37, 60, 40, 0, 0, 0}},
-    {"idd3n", &DramPower::idd3n, 0.1, 10000, "IDD3N, mA: active standby (a bank open)", {52, 61, 55, 0, 0, 0}},
-    {"idd4r", &DramPower::idd4r, 0.1, 10000, "IDD4R, mA: reads streaming", {168, 248, 390, 0, 0, 0}},
-    {"idd4w", &DramPower::idd4w, 0.1, 10000, "IDD4W, mA: writes streaming", {150, 231, 500, 0, 0, 0}},
-    {"idd5ab", &DramPower::idd5ab, 0.1, 10000, "IDD5B, mA: all-bank refresh, one every tRFC", {250, 286, 250, 0, 0, 0}},
+    {"vdd", &DramPower::vdd, 0.5, 5, "supply voltage VDD, volts", {1.2, 1.35, 1.2, 0, 1.1, 0}},
+    {"idd0", &DramPower::idd0, 0.1, 10000, "IDD0, mA: activate and precharge, one bank in turn every tRC", {57, 71, 65, 0, 60, 0}},
+    {"idd2n", &DramPower::idd2n, 0.1, 10000, "IDD2N, mA: precharge standby (every bank closed)", {37, 60, 40, 0, 50, 0}},
+    {"idd3n", &DramPower::idd3n, 0.1, 10000, "IDD3N, mA: active standby (a bank open)", {52, 61, 55, 0, 55, 0}},
+    {"idd4r", &DramPower::idd4r, 0.1, 10000, "IDD4R, mA: reads streaming", {168, 248, 390, 0, 145, 0}},
+    {"idd4w", &DramPower::idd4w, 0.1, 10000, "IDD4W, mA: writes streaming", {150, 231, 500, 0, 145, 0}},
+    {"idd5ab", &DramPower::idd5ab, 0.1, 10000, "IDD5B, mA: all-bank refresh, one every tRFC", {250, 286, 250, 0, 362, 0}},
+    {"vpp", &DramPower::vpp, 0.5, 5, "second supply voltage VPP, volts (none: every VPP figure left out)", {0, 0, 0, 0, 1.8, 0}, true},
+    {"ipp0", &DramPower::ipp0, 0.1, 10000, "IPP0, mA: IDD0's state, from VPP", {0, 0, 0, 0, 3, 0}, true},
+    {"ipp2n", &DramPower::ipp2n, 0.1, 10000, "IPP2N, mA: IDD2N's state, from VPP", {0, 0, 0, 0, 3, 0}, true},
+    {"ipp3n", &DramPower::ipp3n, 0.1, 10000, "IPP3N, mA: IDD3N's state, from VPP", {0, 0, 0, 0, 3, 0}, true},
+    {"ipp4r", &DramPower::ipp4r, 0.1, 10000, "IPP4R, mA: IDD4R's state, from VPP", {0, 0, 0, 0, 3, 0}, true},
+    {"ipp4w", &DramPower::ipp4w, 0.1, 10000, "IPP4W, mA: IDD4W's state, from VPP", {0, 0, 0, 0, 3, 0}, true},
+    {"ipp5ab", &DramPower::ipp5ab, 0.1, 10000, "IPP5B, mA: IDD5B's state, from VPP", {0, 0, 0, 0, 48, 0}, true},
 };
 
 // The first of the standard's relations between timings that `t` breaks:

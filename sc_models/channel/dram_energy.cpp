@@ -8,21 +8,36 @@ DramEnergyParts& DramEnergyParts::operator+=(const DramEnergyParts& o) {
   return *this;
 }
 
-DramEnergyCosts dram_energy_costs(const DramSpec& spec) {
-  const DramPower& p = spec.power;
+namespace {
+
+// One supply's share: its currents over each command's time, above the
+// standby that time is already charged (mA x V = mW; x ns = pJ).
+DramEnergyCosts supply_costs(const DramSpec& spec, double volts, double i0, double i2n, double i3n, double i4r, double i4w,
+                             double i5ab) {
   const DramTiming& t = spec.timing;
-  // mA x V = mW; x ns = pJ.
-  const double scale = p.vdd * spec.org.devices * double(spec.tck_ps) / 1000.0;
-  const double all_bank = (p.idd5ab - p.idd3n) * t.tRFC * scale;
+  const double scale = volts * spec.org.devices * double(spec.tck_ps) / 1000.0;
+  const double all_bank = (i5ab - i3n) * t.tRFC * scale;
   return {
-      (p.idd0 * t.tRC - (p.idd3n * t.tRAS + p.idd2n * t.tRP)) * scale,
-      (p.idd4r - p.idd3n) * t.tBL * scale,
-      (p.idd4w - p.idd3n) * t.tBL * scale,
+      (i0 * t.tRC - (i3n * t.tRAS + i2n * t.tRP)) * scale,
+      (i4r - i3n) * t.tBL * scale,
+      (i4w - i3n) * t.tBL * scale,
       // A per-bank or same-bank refresh does its banks' share of an all-bank one's work.
       all_bank / spec.refreshes_per_round(),
-      p.idd3n * scale,
-      p.idd2n * scale,
+      i3n * scale,
+      i2n * scale,
   };
+}
+
+}  // namespace
+
+DramEnergyCosts dram_energy_costs(const DramSpec& spec) {
+  const DramPower& p = spec.power;
+  DramEnergyCosts c = supply_costs(spec, p.vdd, p.idd0, p.idd2n, p.idd3n, p.idd4r, p.idd4w, p.idd5ab);
+  if (!(p.vpp > 0)) return c;  // DRAMsim3's model: VDD alone
+  const DramEnergyCosts v = supply_costs(spec, p.vpp, p.ipp0, p.ipp2n, p.ipp3n, p.ipp4r, p.ipp4w, p.ipp5ab);
+  c.activate += v.activate, c.read += v.read, c.write += v.write, c.refresh += v.refresh;
+  c.active_standby_cycle += v.active_standby_cycle, c.precharge_standby_cycle += v.precharge_standby_cycle;
+  return c;
 }
 
 DramChannelEnergy dram_energy(const DramSpec& spec, const DramCounters& counters) {

@@ -4,6 +4,8 @@
 // background is active standby (IDD3N) while a bank is open and precharge
 // standby (IDD2N) while none is; times VDD and the devices of a rank. This
 // is DRAMsim3's model (and the core of DRAMPower's), figure for figure.
+// Where the preset gives VPP's currents too (ddr5), the same model on them
+// adds VPP's share, as Ramulator 2.0's DDR5 energy does.
 #pragma once
 #include <vector>
 
