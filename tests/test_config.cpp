@@ -78,6 +78,8 @@ TEST(Config, RejectionsNameFileLineAndKey) {
        "memory.dram.power.vdd", "vdd is not given: VPP's figures add to VDD's"},
       {"VPP read current below its standby", "memory:\n  channels: 8\n  preset: ddr5\n  dram:\n    power: {ipp4r: 2}\n", 5,
        "memory.dram.power.ipp4r", "ipp4r (2) < ipp3n (3): it draws on top of active standby"},
+      {"VPP standby currents the wrong way round", "memory:\n  channels: 8\n  preset: ddr5\n  dram:\n    power: {ipp0: 10, ipp2n: 5}\n", 5,
+       "memory.dram.power.ipp3n", "ipp3n (3) < ipp2n (5): an open bank never draws less than none"},
       {"VPP out of range", "memory:\n  channels: 8\n  preset: ddr5\n  dram:\n    power: {vpp: 0}\n", 5,
        "memory.dram.power.vpp", "0 is out of range [0.5, 5]"},
       {"epochs of no cycles", "memory:\n  channels: 8\n  preset: hbm2\nstats:\n  epoch_cycles: 0\n", 5, "stats.epoch_cycles",

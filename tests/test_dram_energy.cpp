@@ -150,6 +150,27 @@ TEST(DramEnergyCosts, Ddr5AddsVppsShareToEachCostAsRamulator2Does) {
   EXPECT_DOUBLE_EQ(dram_energy_costs(vdd_only).refresh, 1.1 * (362 - 55) * 710 * scale);
 }
 
+// Each IPP current in its IDD namesake's role: VPP's share of every cost is
+// what VDD's would be at VPP's voltage with the IPP currents (figures all
+// different, so that two currents swapped show; ddr5's are mostly 3 mA).
+TEST(DramEnergyCosts, EachIppCurrentCountsAsItsIddNamesake) {
+  DramSpec s = *dram_preset("ddr5");
+  DramPower& p = s.power;
+  p.vpp = 2.5, p.ipp0 = 9, p.ipp2n = 2, p.ipp3n = 4, p.ipp4r = 11, p.ipp4w = 13, p.ipp5ab = 40;
+  DramSpec vdd_only = s, vpp_as_vdd = s;
+  for (const DramPowerRow& row : kDramPowerRows)
+    if (row.vpp) vdd_only.power.*row.member = 0, vpp_as_vdd.power.*row.member = 0;
+  DramPower& q = vpp_as_vdd.power;
+  q.vdd = p.vpp, q.idd0 = p.ipp0, q.idd2n = p.ipp2n, q.idd3n = p.ipp3n, q.idd4r = p.ipp4r, q.idd4w = p.ipp4w, q.idd5ab = p.ipp5ab;
+  const DramEnergyCosts both = dram_energy_costs(s), a = dram_energy_costs(vdd_only), b = dram_energy_costs(vpp_as_vdd);
+  EXPECT_DOUBLE_EQ(both.activate, a.activate + b.activate);
+  EXPECT_DOUBLE_EQ(both.read, a.read + b.read);
+  EXPECT_DOUBLE_EQ(both.write, a.write + b.write);
+  EXPECT_DOUBLE_EQ(both.refresh, a.refresh + b.refresh);
+  EXPECT_DOUBLE_EQ(both.active_standby_cycle, a.active_standby_cycle + b.active_standby_cycle);
+  EXPECT_DOUBLE_EQ(both.precharge_standby_cycle, a.precharge_standby_cycle + b.precharge_standby_cycle);
+}
+
 TEST(DramEnergyCosts, APerBankRefreshCostsItsBanksShareOfAnAllBankOne) {
   DramSpec s = *dram_preset("gddr6");
   const double all_bank = dram_energy_costs(s).refresh;
