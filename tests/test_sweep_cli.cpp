@@ -340,7 +340,9 @@ TEST_F(Cli, SweepWritesItsPointsAsJUnitTestCases) {
   const Result refused = run({"sweep", "merge", spec, "--out", path("m.csv").string(), "--junit", path("merge.xml").string()});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_EQ(slurp(path("merge.xml")), x);
-  fs::remove_all(point_folders(path("soak.sweep"))[0]);
+  const std::vector<fs::path> folders = point_folders(path("soak.sweep"));
+  ASSERT_FALSE(folders.empty()) << "the sweep wrote no point folder";
+  fs::remove_all(folders[0]);
   const Result partial = run({"sweep", "merge", spec, "--out", path("m.csv").string(), "--allow-partial", "--junit",
                               path("partial.xml").string()});
   ASSERT_EQ(partial.exit_code, 0) << partial.err;
