@@ -14,7 +14,7 @@ packages=(
   libcli11-dev            # command line
   graphviz                # dot: the library dependency picture in docs/architecture.md
   python3-matplotlib      # scripts/plot_channels.py and gpumem explore --plot (docs/explorer.md, "Plots")
-  clang libclang-rt-14-dev llvm  # the reliability build: sanitizers, libFuzzer, symbolized reports
+  clang libclang-rt-14-dev llvm lld  # the reliability build: sanitizers, libFuzzer, symbolized reports, its linker
   libpugixml-dev          # gpumem cosim --rtl: a module's ports from verilator --xml-only (docs/cosim.md)
   zlib1g-dev              # FST waves of RTL verilated at run time
   universal-ctags         # the CTest code.function_length: each function's extent (scripts/check_function_length.py)

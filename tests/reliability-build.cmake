@@ -11,7 +11,10 @@ if(NOT DEFINED BUILD_ARGS)
   set(BUILD_NAME "reliability build")
   # Line tables, not full debug information: a sanitizer's report needs only
   # file and line, and the rest made every compile slower.
+  # LLVM's linker: the sanitized executables are large, and it links this
+  # build's 23 in 9 core-seconds against GNU ld's 20.
   set(BUILD_ARGS -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
+                 -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld
                  -DGPUMEM_SANITIZE=ON -DGPUMEM_FUZZ=ON -DGPUMEM_RELIABILITY=OFF -DGPUMEM_BENCH=OFF)
 endif()
 # The main build's compiler launcher (ccache, say) compiles this build too.
