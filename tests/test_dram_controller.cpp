@@ -278,6 +278,26 @@ TEST(DramController, SameBankRefreshClosesABankOfEveryGroupInTurn_tRFCb) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+// tREFSBRD as lt's planner has it (DramTiming.tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates).
+TEST(DramController, tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates) {
+  for (const RefreshMode mode : {RefreshMode::kSameBank, RefreshMode::kPerBank})
+    for (const unsigned refsbrd : {0u, 6u}) {
+      DramSpec s = toy();
+      s.org.ranks = 1;
+      s.timing.tREFI = 400;
+      s.timing.tREFSBRD = refsbrd;
+      s.refresh = mode;
+      Ctl d(s);
+      d.of(d.read(0, d.addr(0, 0, 0, 0)));
+      d.of(d.read(104, d.addr(0, 0, 2, 0)));
+      const bool held = refsbrd && mode == RefreshMode::kSameBank;
+      if (mode == RefreshMode::kSameBank) {
+        EXPECT_EQ(d.cycle(REF), 103);
+      }
+      EXPECT_EQ(d.cycle(ACT, 1), held ? 109 : 104) << "tREFSBRD " << refsbrd << ", refresh " << int(mode);
+    }
+}
+
 // tPPD as lt's planner has it (DramTiming.tPPD_PrechargesOfARankKeepTheirDistance).
 TEST(DramController, tPPD_PrechargesOfARankKeepTheirDistance) {
   for (const unsigned ppd : {0u, 3u}) {

@@ -295,6 +295,27 @@ TEST(DramTiming, tRFCb_SameBankRefreshClosesABankOfEveryGroupInTurn) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
+// DDR5's tREFSBRD: after a same-bank refresh the rank's other banks wait
+// this long to activate; none with another refresh mode.
+TEST(DramTiming, tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates) {
+  for (const RefreshMode mode : {RefreshMode::kSameBank, RefreshMode::kPerBank})
+    for (const unsigned refsbrd : {0u, 6u}) {
+      DramSpec s = toy();
+      s.org.ranks = 1;
+      s.timing.tREFI = 400;  // a refresh at 100 (per bank: at 50)
+      s.timing.tREFSBRD = refsbrd;
+      s.refresh = mode;
+      Dram d(s);
+      d.read(0, d.addr(0, 0, 0, 0));   // ACT 0 in bank (0,0), which the refresh closes
+      d.read(104, d.addr(0, 0, 2, 0));  // bank (0,2): another bank
+      const bool held = refsbrd && mode == RefreshMode::kSameBank;
+      if (mode == RefreshMode::kSameBank) {
+        EXPECT_EQ(d.cycle(REF), 103);
+      }  // PRE 100 + tRP
+      EXPECT_EQ(d.cycle(ACT, 1), held ? 109 : 104) << "tREFSBRD " << refsbrd << ", refresh " << int(mode);
+    }
+}
+
 // DDR5's and HBM3's tPPD: two precharge commands of a rank keep their distance.
 TEST(DramTiming, tPPD_PrechargesOfARankKeepTheirDistance) {
   for (const unsigned ppd : {0u, 3u}) {
@@ -472,7 +493,8 @@ TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
     const DramSpec* s = dram_preset(name);
     ASSERT_NE(s, nullptr) << name;
     const DramTiming& t = s->timing;
-    EXPECT_EQ(dram_timing_problem(t).name, nullptr) << name << ": " << dram_timing_problem(t).what;
+    for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank, RefreshMode::kSameBank})
+      EXPECT_EQ(dram_timing_problem(t, mode).name, nullptr) << name << ": " << dram_timing_problem(t, mode).what;
     for (const DramTimingRow& row : kDramTimingRows) {
       EXPECT_GE(t.*row.member, row.least) << name << " " << row.name;
       EXPECT_LE(t.*row.member, row.most) << name << " " << row.name;
@@ -547,10 +569,10 @@ TEST(DramAddressMap, BankXorSpreadsARowStrideOverBanks) {
 // charged to the timing the config reader names.
 TEST(DramPresets, EachBrokenRelationIsChargedToItsTiming) {
   const DramTiming ok = dram_preset("ddr4")->timing;
-  const auto broken = [&](auto change) {
+  const auto broken = [&](auto change, RefreshMode mode = RefreshMode::kAllBank) {
     DramTiming t = ok;
     change(t);
-    return std::string(dram_timing_problem(t).name ? dram_timing_problem(t).name : "none");
+    return std::string(dram_timing_problem(t, mode).name ? dram_timing_problem(t, mode).name : "none");
   };
   EXPECT_EQ(broken([](DramTiming&) {}), "none");
   EXPECT_EQ(broken([](DramTiming& t) { t.tRC = t.tRAS + t.tRP - 1; }), "tRC");
@@ -562,6 +584,9 @@ TEST(DramPresets, EachBrokenRelationIsChargedToItsTiming) {
   EXPECT_EQ(broken([](DramTiming& t) { t.tRFCb = t.tRFC + 1; }), "tRFCb");
   EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = t.tRFC; }), "tREFI");
   EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = 0; }), "none") << "no refresh";
+  const auto refsbrd_long = [](DramTiming& t) { t.tREFSBRD = t.tRFCb + 1; };
+  EXPECT_EQ(broken(refsbrd_long, RefreshMode::kSameBank), "tREFSBRD");
+  EXPECT_EQ(broken(refsbrd_long, RefreshMode::kPerBank), "none") << "tREFSBRD holds for same-bank refresh only";
 }
 
 // docs/config-reference.md's preset table shows every row of the DRAM

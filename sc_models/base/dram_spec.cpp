@@ -18,8 +18,11 @@
 //   one rank; as Ramulator 2's DDR5_16Gb_x8 organisation and DDR5_4800AN
 //   timing (two writes in a bank group 48 cycles apart, tCCD_L_WR;
 //   tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
-//   130 ns from its earlier DDR5 model). Its read-to-write turnaround
-//   CL + tBL + 4 - CWL (read postamble and write preamble) is tRTRS 4.
+//   130 ns from its earlier DDR5 model). tREFSBRD 30 ns (JESD79-5, for
+//   8 Gb and 16 Gb devices; Ramulator 2.0 lists nREFSBRD but no constraint
+//   of its reads it), rounded up at the 416 ps clock as tRFCsb is. Its
+//   read-to-write turnaround CL + tBL + 4 - CWL (read postamble and write
+//   preamble) is tRTRS 4.
 // - lpddr5: JEDEC JESD209-5B LPDDR5-6400 (an 800 MHz CK, WCK:CK 4:1), one
 //   x16 channel of a 16 Gb die in bank-group mode (4 groups of 4 banks, 2 KB
 //   rows, BL16: 32-byte accesses); as Ramulator 2.1's LPDDR5_16Gb_x16
@@ -97,7 +100,7 @@ const DramSpec* dram_preset(const std::string& name) {
 
 std::vector<std::string> dram_preset_names() { return {kDramPresetNames.begin(), kDramPresetNames.end()}; }
 
-DramTimingProblem dram_timing_problem(const DramTiming& t) {
+DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh) {
   const auto n = [](unsigned v) { return std::to_string(v); };
   if (t.tRC < t.tRAS + t.tRP)
     return {"tRC", "tRC (" + n(t.tRC) + ") < tRAS + tRP (" + n(t.tRAS + t.tRP) + "): the standard requires tRC >= tRAS + tRP"};
@@ -115,6 +118,9 @@ DramTimingProblem dram_timing_problem(const DramTiming& t) {
     return {"tCCD_L_WR", "tCCD_L_WR (" + n(t.tCCD_L_WR) + ") < tCCD_L (" + n(t.tCCD_L) + "): two writes are never closer than two reads"};
   if (t.tFAW < t.tRRD_S)
     return {"tFAW", "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S"};
+  if (refresh == RefreshMode::kSameBank && t.tREFSBRD > t.tRFCb)
+    return {"tREFSBRD", "tREFSBRD (" + n(t.tREFSBRD) + ") > tRFCb (" + n(t.tRFCb) +
+                            "): a same-bank refresh never keeps other banks longer than its own"};
   if (t.tRFCb > t.tRFC)
     return {"tRFCb", "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's"};
   if (t.tREFI && t.tREFI <= t.tRFC)

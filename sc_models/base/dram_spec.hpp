@@ -49,6 +49,7 @@ struct DramTiming {
   unsigned tPPD = 0;       // 0: none
   unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
+  unsigned tREFSBRD = 0;  // 0: none
   // Activate to a read or a write: HBM3 (and GDDR6's JEDEC table) time the two apart.
   unsigned rcd(bool write) const { return write && tRCD_WR ? tRCD_WR : tRCD; }
   // Column to column in one bank group; DDR5 spaces two writes further apart.
@@ -138,6 +139,9 @@ struct DramSpec {
   }
   // How long a refresh keeps its banks from an activate.
   unsigned refresh_cycles() const { return refresh == RefreshMode::kAllBank ? timing.tRFC : timing.tRFCb; }
+  // How long a refresh keeps the rank's other banks from an activate:
+  // DDR5's tREFSBRD after a same-bank refresh; no other refresh does.
+  unsigned refresh_to_other_activate() const { return refresh == RefreshMode::kSameBank ? timing.tREFSBRD : 0; }
 };
 
 // The presets, in the order of the value columns of the tables below.
@@ -202,6 +206,9 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2, 8, 4, 2}},
     {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260, 416, 710, 224}},
     {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank or same-bank refresh to activate in a bank it refreshed", {560, 30, 160, 320, 313, 112}},
+    {"tREFSBRD", &DramTiming::tREFSBRD, 0, kDramTimingMost,
+     "same-bank refresh to activate in another bank, where the standard spaces them (refresh: same_bank only; 0: none)",
+     {0, 0, 0, 0, 73, 0}},
     {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375, 3125}},
 };
 
@@ -230,14 +237,14 @@ inline constexpr DramPowerRow kDramPowerRows[] = {
     {"ipp5ab", &DramPower::ipp5ab, 0.1, 10000, "IPP5B, mA: IDD5B's state, from VPP", {0, 0, 0, 0, 48, 0}, true},
 };
 
-// The first of the standard's relations between timings that `t` breaks:
-// the timing it is charged to and a sentence naming the relation; none
-// broken: an empty name.
+// The first of the standard's relations between timings that `t` breaks
+// (with `refresh`, those of its refresh mode too): the timing it is charged
+// to and a sentence naming the relation; none broken: an empty name.
 struct DramTimingProblem {
   const char* name = nullptr;
   std::string what;
 };
-DramTimingProblem dram_timing_problem(const DramTiming& t);
+DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh);
 // The first of the IDD model's relations `p` breaks (each draw above the
 // standby it adds to, so that no command's energy comes out negative): the
 // figure it is charged to and a sentence; none broken: an empty name.

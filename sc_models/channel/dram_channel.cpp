@@ -48,7 +48,7 @@ DramChannel::DramChannel(const DramParams& params)
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + std::max(t_.tCCD_L, t_.tCCD_L_WR) + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
-              t_.tRTRS + t_.tRTP + t_.tWR + t_.tPPD;
+              t_.tRTRS + t_.tRTP + t_.tWR + t_.tPPD + spec_.refresh_to_other_activate();
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
   refresh_interval_ = t_.tREFI / spec_.refreshes_per_round();
@@ -87,6 +87,13 @@ uint64_t DramChannel::activate_slot(uint64_t t, unsigned rank, unsigned bg) cons
         break;
       }
     }
+    // tREFSBRD: none within this long after a same-bank refresh.
+    const RingBuffer<uint64_t>& refs = ranks_[rank].refreshes;
+    for (size_t i = 0; !moved && i < refs.size(); ++i)
+      if (refs[i] <= u && u < refs[i] + spec_.refresh_to_other_activate()) {
+        u = refs[i] + spec_.refresh_to_other_activate();
+        moved = true;
+      }
     // tFAW: no window of tFAW cycles holds a fifth activate.
     if (!moved) {
       const size_t lo = lower_index(acts, minus_sat(u + 1, t_.tFAW), cyc);
@@ -115,6 +122,21 @@ uint64_t DramChannel::precharge_slot(uint64_t t, unsigned rank) const {
         u = pres[i] + t_.tPPD;
         break;
       }
+    if (u == t) return u;
+    t = u;
+  }
+}
+
+uint64_t DramChannel::refresh_slot(uint64_t t, unsigned rank) const {
+  const unsigned d = spec_.refresh_to_other_activate();
+  if (!d) return command_slot(t, false);
+  const RingBuffer<Act>& acts = ranks_[rank].acts;
+  const auto cyc = [](const Act& a) { return a.cycle; };
+  for (;;) {
+    uint64_t u = command_slot(t, false);
+    // Only the rank's other banks can have one: the refreshed banks are closed from before it.
+    const size_t i = lower_index(acts, u, cyc);
+    if (i < acts.size() && acts[i].cycle < u + d) u = acts[i].cycle + 1;
     if (u == t) return u;
     t = u;
   }
@@ -310,8 +332,9 @@ void DramChannel::refresh(unsigned rank) {
     }
     ref = std::max(ref, b.act_ready);
   }
-  ref = command_slot(ref, false);
+  ref = refresh_slot(ref, rank);
   add_command(ref, DramCommandKind::kRefresh, {rank, group, bank, 0, 0}, DramCommand::kNoRequest);
+  if (spec_.refresh_to_other_activate()) r.refreshes.insert(lower_index(r.refreshes, ref, [](uint64_t c) { return c; }), ref);
   for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
     banks_[first + k].act_ready = ref + spec_.refresh_cycles();
     banks_[first + k].prev_open = false;
@@ -396,6 +419,7 @@ void DramChannel::forget_before(uint64_t h) {
   for (Rank& r : ranks_) {
     while (!r.acts.empty() && r.acts.front().cycle < keep_from) r.acts.drop_front();
     while (!r.precharges.empty() && r.precharges.front() < keep_from) r.precharges.drop_front();
+    while (!r.refreshes.empty() && r.refreshes.front() < keep_from) r.refreshes.drop_front();
     while (!r.columns.empty() && r.columns.front().cycle < keep_from) r.columns.drop_front();
   }
   while (!command_bus_.empty() && command_bus_.front() < h) command_bus_.drop_front();

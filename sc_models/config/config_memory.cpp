@@ -52,8 +52,8 @@ void check_dram_power(const Reader& r, const YAML::Node& power, const YAML::Node
 }
 
 // The standard's own relations between timings, each refused with its name.
-void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::Node& memory, const DramTiming& t) {
-  const DramTimingProblem p = dram_timing_problem(t);
+void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::Node& memory, const DramSpec& d) {
+  const DramTimingProblem p = dram_timing_problem(d.timing, d.refresh);
   if (!p.name) return;
   r.fail(timing && timing[p.name] ? timing[p.name] : timing ? timing : memory, std::string("memory.dram.timing.") + p.name, p.what);
 }
@@ -160,7 +160,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
         .key("power", [&](const YAML::Node& p, const std::string&) { read_dram_power(r, p, d.power); })
         .read();
   }
-  check_dram_timing(r, timing, n ? n : memory, d.timing);
+  check_dram_timing(r, timing, n ? n : memory, d);
   check_dram_power(r, power, n ? n : memory, d);
   if (d.timing.tREFI && d.timing.tREFI < d.refreshes_per_round())
     r.fail(n ? n : memory, k + ".refresh",

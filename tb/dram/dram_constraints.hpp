@@ -1,15 +1,15 @@
 // The DRAM timing constraints as the checker of command traces reads the
-// standards (JESD79-4 DDR4, JESD250 GDDR6, JESD235 HBM2; docs/memory.md,
-// "Timing constraints", is the same list in words). Written apart from the
-// controllers (sc_models/channel/), which this never calls: a controller's
-// misreading of a constraint is then not also the checker's.
+// standards (JESD79-4 DDR4, JESD250 GDDR6, JESD235 HBM2, JESD238 HBM3,
+// JESD79-5 DDR5, JESD209-5 LPDDR5; docs/memory.md, "Timing constraints",
+// is the same list in words). Written apart from the controllers
+// (sc_models/channel/), which this never calls: a controller's misreading
+// of a constraint is then not also the checker's.
 //
-// The three presets' standards share these rows; a standard that adds a
-// constraint (DDR5's tREFSBRD, say) adds its rows here, marked
-// with the standards it holds for. Each row is the least distance between
-// two commands, the second's cycle minus the first's, where the second is
-// in the first's scope; the checker compares every command with the
-// latest command of each row's first kind in that scope.
+// The standards share these rows; a constraint only some have (tPPD,
+// tREFSBRD) is a row whose figure is 0 on the others. Each row is the least
+// distance between two commands, the second's cycle minus the first's,
+// where the second is in the first's scope; the checker compares every
+// command with the latest command of each row's first kind in that scope.
 #pragma once
 #include "base/dram_spec.hpp"
 
@@ -49,6 +49,9 @@ inline constexpr DramConstraint kDramConstraints[] = {
     {"tRFC", kRef, kAct | kRef, DramScope::kBank,
      [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? s.timing.tRFC : s.timing.tRFCb; },
      "refresh, then activate or refresh (tRFCb for a per-bank or same-bank refresh)"},
+    // Rank-wide: the refreshed banks themselves wait tRFCb, which is longer.
+    {"tREFSBRD", kRef, kAct, DramScope::kRank, [](const DramSpec& s) { return s.refresh == RefreshMode::kSameBank ? s.timing.tREFSBRD : 0; },
+     "same-bank refresh, then activate (DDR5's tREFSBRD)"},
     {"tRRD_L", kAct, kAct, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tRRD_L; }, "activate, then activate"},
     {"tRRD_S", kAct, kAct, DramScope::kRank, [](const DramSpec& s) { return s.timing.tRRD_S; }, "activate, then activate"},
     // Before tCCD_L, which it covers: two writes too close are charged to it.
