@@ -56,11 +56,11 @@ const std::map<std::string, std::function<Scenario()>> kScenarios = {
        s.spec.timing.tPPD = 3;
        return s;
      }},
-    {"tREFSBRD",  // toy: none; 6 here, with same-bank refresh
+    {"tRREFD",  // toy: none; 6 here, with same-bank refresh
      [] {
        Scenario s{{cmd(0, "REFsb", 0, 0, 0)}, cmd(6, "ACT", 0, 0, 1)};
        s.spec.refresh = RefreshMode::kSameBank;
-       s.spec.timing.tREFSBRD = 6;
+       s.spec.timing.tRREFD = 6;
        return s;
      }},
     {"tRC (refresh)", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, ref(13, 0)}; }},

@@ -521,17 +521,19 @@ TEST(DramCheckMutants, EveryConstraintOffByOneOrDroppedInEitherControllerIsCaugh
         EXPECT_EQ(caught(device, mutated, at), "tRFC") << "tRFCb " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt")
                                                       << ", refresh " << refresh_name(refresh);
       }
-  // tREFSBRD, off by one or dropped, with same-bank refresh.
-  for (bool dropped : {false, true})
-    for (bool at : {false, true}) {
-      DramSpec device = spec;
-      device.refresh = RefreshMode::kSameBank;
-      device.timing.tREFI = 800;
-      device.timing.tREFSBRD = 6;
-      DramSpec mutated = device;
-      mutated.timing.tREFSBRD = dropped ? 0 : 5;
-      EXPECT_EQ(caught(device, mutated, at), "tREFSBRD") << "tREFSBRD " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt");
-    }
+  // tRREFD, off by one or dropped, with per-bank and with same-bank refresh.
+  for (const RefreshMode refresh : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (bool dropped : {false, true})
+      for (bool at : {false, true}) {
+        DramSpec device = spec;
+        device.refresh = refresh;
+        device.timing.tREFI = 800;
+        device.timing.tRREFD = 6;
+        DramSpec mutated = device;
+        mutated.timing.tRREFD = dropped ? 0 : 5;
+        EXPECT_EQ(caught(device, mutated, at), "tRREFD") << "tRREFD " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt")
+                                                        << ", refresh " << refresh_name(refresh);
+      }
   // The command bus: a controller that takes a row and a column command a cycle on a device with one bus.
   for (bool at : {false, true}) {
     DramSpec mutated = spec;

@@ -278,23 +278,23 @@ TEST(DramController, SameBankRefreshClosesABankOfEveryGroupInTurn_tRFCb) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
-// tREFSBRD as lt's planner has it (DramTiming.tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates).
-TEST(DramController, tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates) {
+// tRREFD as lt's planner has it (DramTiming.tRREFD_ABanksRefreshHoldsOffTheOtherBanksActivates).
+TEST(DramController, tRREFD_ABanksRefreshHoldsOffTheOtherBanksActivates) {
   for (const RefreshMode mode : {RefreshMode::kSameBank, RefreshMode::kPerBank})
-    for (const unsigned refsbrd : {0u, 6u}) {
+    for (const unsigned rrefd : {0u, 6u}) {
       DramSpec s = toy();
       s.org.ranks = 1;
       s.timing.tREFI = 400;
-      s.timing.tREFSBRD = refsbrd;
+      s.timing.tRREFD = rrefd;
       s.refresh = mode;
       Ctl d(s);
       d.of(d.read(0, d.addr(0, 0, 0, 0)));
       d.of(d.read(104, d.addr(0, 0, 2, 0)));
-      const bool held = refsbrd && mode == RefreshMode::kSameBank;
+      const bool same = mode == RefreshMode::kSameBank;
       if (mode == RefreshMode::kSameBank) {
         EXPECT_EQ(d.cycle(REF), 103);
       }
-      EXPECT_EQ(d.cycle(ACT, 1), held ? 109 : 104) << "tREFSBRD " << refsbrd << ", refresh " << int(mode);
+      EXPECT_EQ(d.cycle(ACT, 1), !rrefd ? 104 : same ? 109 : 106) << "tRREFD " << rrefd << ", refresh " << int(mode);
     }
 }
 

@@ -295,24 +295,26 @@ TEST(DramTiming, tRFCb_SameBankRefreshClosesABankOfEveryGroupInTurn) {
   EXPECT_EQ(e.cycle(ACT, 1), 113);                  // REF + tRFCb
 }
 
-// DDR5's tREFSBRD: after a same-bank refresh the rank's other banks wait
-// this long to activate; none with another refresh mode.
-TEST(DramTiming, tREFSBRD_ASameBankRefreshHoldsOffTheOtherBanksActivates) {
+// tRREFD (HBM's; DDR5's tREFSBRD): after a per-bank or same-bank refresh
+// the rank's other banks wait this long to activate. Same-bank: the refresh
+// at 100 closes bank (0,0) first (REF 103); per-bank: bank (0,0)'s at 50,
+// bank (0,1)'s, closed, at 100.
+TEST(DramTiming, tRREFD_ABanksRefreshHoldsOffTheOtherBanksActivates) {
   for (const RefreshMode mode : {RefreshMode::kSameBank, RefreshMode::kPerBank})
-    for (const unsigned refsbrd : {0u, 6u}) {
+    for (const unsigned rrefd : {0u, 6u}) {
       DramSpec s = toy();
       s.org.ranks = 1;
-      s.timing.tREFI = 400;  // a refresh at 100 (per bank: at 50)
-      s.timing.tREFSBRD = refsbrd;
+      s.timing.tREFI = 400;  // same bank: a refresh every 100; per bank: every 50
+      s.timing.tRREFD = rrefd;
       s.refresh = mode;
       Dram d(s);
       d.read(0, d.addr(0, 0, 0, 0));   // ACT 0 in bank (0,0), which the refresh closes
       d.read(104, d.addr(0, 0, 2, 0));  // bank (0,2): another bank
-      const bool held = refsbrd && mode == RefreshMode::kSameBank;
+      const bool same = mode == RefreshMode::kSameBank;
       if (mode == RefreshMode::kSameBank) {
         EXPECT_EQ(d.cycle(REF), 103);
       }  // PRE 100 + tRP
-      EXPECT_EQ(d.cycle(ACT, 1), held ? 109 : 104) << "tREFSBRD " << refsbrd << ", refresh " << int(mode);
+      EXPECT_EQ(d.cycle(ACT, 1), !rrefd ? 104 : same ? 109 : 106) << "tRREFD " << rrefd << ", refresh " << int(mode);
     }
 }
 
@@ -584,9 +586,10 @@ TEST(DramPresets, EachBrokenRelationIsChargedToItsTiming) {
   EXPECT_EQ(broken([](DramTiming& t) { t.tRFCb = t.tRFC + 1; }), "tRFCb");
   EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = t.tRFC; }), "tREFI");
   EXPECT_EQ(broken([](DramTiming& t) { t.tREFI = 0; }), "none") << "no refresh";
-  const auto refsbrd_long = [](DramTiming& t) { t.tREFSBRD = t.tRFCb + 1; };
-  EXPECT_EQ(broken(refsbrd_long, RefreshMode::kSameBank), "tREFSBRD");
-  EXPECT_EQ(broken(refsbrd_long, RefreshMode::kPerBank), "none") << "tREFSBRD holds for same-bank refresh only";
+  const auto rrefd_long = [](DramTiming& t) { t.tRREFD = t.tRFCb + 1; };
+  EXPECT_EQ(broken(rrefd_long, RefreshMode::kSameBank), "tRREFD");
+  EXPECT_EQ(broken(rrefd_long, RefreshMode::kPerBank), "tRREFD");
+  EXPECT_EQ(broken(rrefd_long, RefreshMode::kAllBank), "none") << "an all-bank refresh has no other banks";
 }
 
 // docs/config-reference.md's preset table shows every row of the DRAM

@@ -3,7 +3,9 @@
 // - ddr4: JEDEC JESD79-4 speed bin DDR4-3200AA (22-22-22), 8 Gb x8 devices,
 //   eight to a 64-bit rank, two ranks; as DRAMsim3's DDR4_8Gb_x8_3200 configuration.
 // - hbm2: JEDEC JESD235 HBM2, one 128-bit legacy channel (2 KB rows, 1 GB) of
-//   an 8 GB stack at 1 GHz (2 Gb/s per pin); as DRAMsim3's HBM2_8Gb_x128.
+//   an 8 GB stack at 1 GHz (2 Gb/s per pin); as DRAMsim3's HBM2_8Gb_x128
+//   (tRREFD, which DRAMsim3 leaves out, JESD235's 8 ns as Ramulator 2.1
+//   gives it).
 // - gddr6: JEDEC JESD250 GDDR6, one x16 channel of an 8 Gb device (16 banks in
 //   four groups, 2 KB rows, BL16: 32-byte accesses) at a 1.5 GHz command clock,
 //   timing as DRAMsim3's GDDR6_8Gb_x16 configuration.
@@ -11,23 +13,26 @@
 //   32-bit pseudo-channel (BL8: 32-byte accesses, 1 KB rows) of a 4 Gb
 //   channel with one stack ID; as Ramulator 2's HBM3_4Gb organisation and
 //   HBM3_6400Mbps timing (reads and writes apart: nRCDRD 31, nRCDWR 15;
-//   tRFC 260 ns for a 4 Gb channel, tREFI 3.9 us). Its read-to-write
+//   tRFC 260 ns for a 4 Gb channel, tREFI 3.9 us; tRREFD its nRREFD 8,
+//   though its resolver's JEDEC figure, 8 ns, would be 13). Its read-to-write
 //   turnaround nRTW 20 is CL + tBL + tRTRS - CWL.
 // - ddr5: JEDEC JESD79-5 DDR5-4800AN (34-34-34), 16 Gb x8 devices, four to a
 //   32-bit sub-channel (two to a DIMM; BL16: 64-byte accesses, 4 KB rows),
 //   one rank; as Ramulator 2's DDR5_16Gb_x8 organisation and DDR5_4800AN
 //   timing (two writes in a bank group 48 cycles apart, tCCD_L_WR;
 //   tRRD, tFAW and tRFC1 295 ns from its JEDEC tables; tRFCsb
-//   130 ns from its earlier DDR5 model). tREFSBRD 30 ns (JESD79-5, for
-//   8 Gb and 16 Gb devices; Ramulator 2.0 lists nREFSBRD but no constraint
-//   of its reads it), rounded up at the 416 ps clock as tRFCsb is. Its
+//   130 ns from its earlier DDR5 model). tRREFD is its tREFSBRD, 30 ns
+//   (JESD79-5, for 8 Gb and 16 Gb devices; Ramulator 2.0 lists nREFSBRD
+//   but no constraint of its reads it), rounded up at the 416 ps clock as
+//   tRFCsb is. Its
 //   read-to-write turnaround CL + tBL + 4 - CWL (read postamble and write
 //   preamble) is tRTRS 4.
 // - lpddr5: JEDEC JESD209-5B LPDDR5-6400 (an 800 MHz CK, WCK:CK 4:1), one
 //   x16 channel of a 16 Gb die in bank-group mode (4 groups of 4 banks, 2 KB
 //   rows, BL16: 32-byte accesses); as Ramulator 2.1's LPDDR5_16Gb_x16
 //   organisation and LPDDR5_6400 timing, which cites the standard's tables
-//   (tRRD 5 ns, tFAW 20 ns, tRFCab 280 ns, tRFCpb 140 ns, tREFI 3.906 us).
+//   (tRRD 5 ns, tFAW 20 ns, tRFCab 280 ns, tRFCpb 140 ns, tREFI 3.906 us;
+//   tRREFD its tpbR2act, 7.5 ns).
 //   Its same-group write-to-read CWL + BL32's 4 + tWTR_L 10 is tWTR_L 12
 //   after tBL 2; its read-to-write CL + tBL + 2 - CWL is tRTRS 2.
 // - The power figures (kDramPowerRows, and `devices`): each preset's from the
@@ -118,9 +123,9 @@ DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh) 
     return {"tCCD_L_WR", "tCCD_L_WR (" + n(t.tCCD_L_WR) + ") < tCCD_L (" + n(t.tCCD_L) + "): two writes are never closer than two reads"};
   if (t.tFAW < t.tRRD_S)
     return {"tFAW", "tFAW (" + n(t.tFAW) + ") < tRRD_S (" + n(t.tRRD_S) + "): the four-activate window holds at least one tRRD_S"};
-  if (refresh == RefreshMode::kSameBank && t.tREFSBRD > t.tRFCb)
-    return {"tREFSBRD", "tREFSBRD (" + n(t.tREFSBRD) + ") > tRFCb (" + n(t.tRFCb) +
-                            "): a same-bank refresh never keeps other banks longer than its own"};
+  if (refresh != RefreshMode::kAllBank && t.tRREFD > t.tRFCb)
+    return {"tRREFD", "tRREFD (" + n(t.tRREFD) + ") > tRFCb (" + n(t.tRFCb) +
+                          "): a bank's refresh never keeps other banks longer than its own"};
   if (t.tRFCb > t.tRFC)
     return {"tRFCb", "tRFCb (" + n(t.tRFCb) + ") > tRFC (" + n(t.tRFC) + "): a bank's refresh is never longer than the rank's"};
   if (t.tREFI && t.tREFI <= t.tRFC)

@@ -49,7 +49,7 @@ struct DramTiming {
   unsigned tPPD = 0;       // 0: none
   unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
-  unsigned tREFSBRD = 0;  // 0: none
+  unsigned tRREFD = 0;  // 0: none
   // Activate to a read or a write: HBM3 (and GDDR6's JEDEC table) time the two apart.
   unsigned rcd(bool write) const { return write && tRCD_WR ? tRCD_WR : tRCD; }
   // Column to column in one bank group; DDR5 spaces two writes further apart.
@@ -139,9 +139,9 @@ struct DramSpec {
   }
   // How long a refresh keeps its banks from an activate.
   unsigned refresh_cycles() const { return refresh == RefreshMode::kAllBank ? timing.tRFC : timing.tRFCb; }
-  // How long a refresh keeps the rank's other banks from an activate:
-  // DDR5's tREFSBRD after a same-bank refresh; no other refresh does.
-  unsigned refresh_to_other_activate() const { return refresh == RefreshMode::kSameBank ? timing.tREFSBRD : 0; }
+  // How long a per-bank or same-bank refresh keeps the rank's other banks
+  // from an activate (tRREFD); an all-bank refresh has no other banks.
+  unsigned refresh_to_other_activate() const { return refresh == RefreshMode::kAllBank ? 0 : timing.tRREFD; }
 };
 
 // The presets, in the order of the value columns of the tables below.
@@ -206,9 +206,9 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tRTRS", &DramTiming::tRTRS, 0, kDramTimingMost, "data bus turnaround: between ranks, and between reads and writes", {1, 1, 2, 8, 4, 2}},
     {"tRFC", &DramTiming::tRFC, 1, kDramTimingMost, "all-bank refresh to activate", {560, 126, 260, 416, 710, 224}},
     {"tRFCb", &DramTiming::tRFCb, 1, kDramTimingMost, "per-bank or same-bank refresh to activate in a bank it refreshed", {560, 30, 160, 320, 313, 112}},
-    {"tREFSBRD", &DramTiming::tREFSBRD, 0, kDramTimingMost,
-     "same-bank refresh to activate in another bank, where the standard spaces them (refresh: same_bank only; 0: none)",
-     {0, 0, 0, 0, 73, 0}},
+    {"tRREFD", &DramTiming::tRREFD, 0, kDramTimingMost,
+     "per-bank or same-bank refresh to activate in another bank (HBM's tRREFD, DDR5's tREFSBRD, LPDDR5's tpbR2act; 0: none)",
+     {0, 0, 8, 8, 73, 6}},
     {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375, 3125}},
 };
 

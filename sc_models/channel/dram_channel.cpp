@@ -87,7 +87,7 @@ uint64_t DramChannel::activate_slot(uint64_t t, unsigned rank, unsigned bg) cons
         break;
       }
     }
-    // tREFSBRD: none within this long after a same-bank refresh.
+    // tRREFD: none within this long after a per-bank or same-bank refresh.
     const RingBuffer<uint64_t>& refs = ranks_[rank].refreshes;
     for (size_t i = 0; !moved && i < refs.size(); ++i)
       if (refs[i] <= u && u < refs[i] + spec_.refresh_to_other_activate()) {

@@ -111,7 +111,7 @@ class DramChannel {
   struct Rank {
     RingBuffer<Act> acts{16};
     RingBuffer<uint64_t> precharges{16};  // with tPPD: the explicit precharges (not a column command's auto-precharge)
-    RingBuffer<uint64_t> refreshes{4};    // with tREFSBRD: the same-bank refreshes
+    RingBuffer<uint64_t> refreshes{4};    // with tRREFD: the per-bank or same-bank refreshes
     RingBuffer<Column> columns{32};
     uint64_t next_refresh = 0;
     unsigned refresh_bank = 0;  // per-bank or same-bank refresh: the round's turn next (DramSpec::refresh_target)
@@ -157,7 +157,7 @@ class DramChannel {
   uint64_t precharge_slot(uint64_t t, unsigned rank) const;
   void add_precharge(uint64_t t, unsigned rank);  // an explicit precharge, for tPPD
   // The first cycle from `t` a refresh of `rank` may take: a row command
-  // slot, and with tREFSBRD none of the rank's planned activates within it after.
+  // slot, and with tRREFD none of the rank's planned activates within it after.
   uint64_t refresh_slot(uint64_t t, unsigned rank) const;
   uint64_t column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const;
   void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre = false);

@@ -95,7 +95,7 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
       const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(at.bank_group, at.bank);
       for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride)
         at_least(banks_[first + k].act, cycle + spec_.refresh_cycles());
-      if (const unsigned d = spec_.refresh_to_other_activate())  // tREFSBRD: the rank's other banks
+      if (const unsigned d = spec_.refresh_to_other_activate())  // tRREFD: the rank's other banks
         for (unsigned g = 0; g < groups; ++g) at_least(r.act[g], cycle + d);
       break;
     }

@@ -238,7 +238,7 @@ void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
   else ch.row_bus_used = true, ch.row_bus_command = mark;
   remember_kind(ch, c, c.kind, mark, c.kind == kRef);
   if (c.kind == kRef) {
-    ch.by_rank[size_t(c.rank) * kKinds + kind_index(kRef)] = {true, mark};  // for tREFSBRD
+    ch.by_rank[size_t(c.rank) * kKinds + kind_index(kRef)] = {true, mark};  // for tRREFD
     ch.last_refresh[refresh_key(c)] = c.cycle;
     return;
   }

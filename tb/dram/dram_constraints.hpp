@@ -6,7 +6,7 @@
 // of a constraint is then not also the checker's.
 //
 // The standards share these rows; a constraint only some have (tPPD,
-// tREFSBRD) is a row whose figure is 0 on the others. Each row is the least
+// tRREFD) is a row whose figure is 0 on the others. Each row is the least
 // distance between two commands, the second's cycle minus the first's,
 // where the second is in the first's scope; the checker compares every
 // command with the latest command of each row's first kind in that scope.
@@ -50,8 +50,8 @@ inline constexpr DramConstraint kDramConstraints[] = {
      [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? s.timing.tRFC : s.timing.tRFCb; },
      "refresh, then activate or refresh (tRFCb for a per-bank or same-bank refresh)"},
     // Rank-wide: the refreshed banks themselves wait tRFCb, which is longer.
-    {"tREFSBRD", kRef, kAct, DramScope::kRank, [](const DramSpec& s) { return s.refresh == RefreshMode::kSameBank ? s.timing.tREFSBRD : 0; },
-     "same-bank refresh, then activate (DDR5's tREFSBRD)"},
+    {"tRREFD", kRef, kAct, DramScope::kRank, [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? 0 : s.timing.tRREFD; },
+     "per-bank or same-bank refresh, then activate (HBM's tRREFD, DDR5's tREFSBRD, LPDDR5's tpbR2act)"},
     {"tRRD_L", kAct, kAct, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tRRD_L; }, "activate, then activate"},
     {"tRRD_S", kAct, kAct, DramScope::kRank, [](const DramSpec& s) { return s.timing.tRRD_S; }, "activate, then activate"},
     // Before tCCD_L, which it covers: two writes too close are charged to it.
