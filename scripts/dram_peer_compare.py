@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run gpumem's DRAM (simulation.timing: at) on the peer comparison traces and hold it to the peers.
+"""Run gpumem's DRAM (simulation.timing: at, and lt) on the peer comparison traces and hold it to the peers.
 
     scripts/dram_peer_compare.py GPUMEM [--check] [--docs docs/performance.md]
 
@@ -18,6 +18,13 @@ channel, one rank, its clock the memory's:
     with the preset's own queues (DRAMsim3's: a 32-entry transaction queue,
     8 per bank; 160 in flight), against DRAMsim3's bandwidth and total energy.
 
+and once more in lt, with Ramulator 2's queue structure as lt has it
+(read_queue 33, bank_queue 0, write_high 26, write_low 6: the order of
+commands is lt's planner's), against Ramulator 2's bandwidth and mean read
+latency: not held to TOLERANCE, as lt plans each request on arrival and
+falls behind a stepped controller where requests compete (docs/memory.md,
+"The controller"), but printed and held to the page.
+
 Bandwidth is the request size (dram_peer_traces.request_bytes: 64, hbm3 and lpddr5 32)
 times the requests over the makespan, in bytes a memory cycle.
 
@@ -29,13 +36,14 @@ model charges a rank the currents as given, one device's, so the
 comparison multiplies it by the rank's devices (RAMULATOR_DEVICES) and
 compares it with gpumem's run with Ramulator 2's queues.
 
-It prints the comparisons as two Markdown tables. --check exits 1 if a
+It prints the comparisons as three Markdown tables. --check exits 1 if a
 figure lies further from its peer than TOLERANCE (ENERGY_TOLERANCE for
 energy), or than its entry in KNOWN_GAPS (each one explained in
 docs/performance.md). --docs exits 1 unless the file holds the tables, as
 printed, between the markers <!-- dram-peer-table --> and
-<!-- /dram-peer-table -->, and <!-- dram-energy-table --> and
-<!-- /dram-energy-table -->.
+<!-- /dram-peer-table -->, <!-- dram-energy-table --> and
+<!-- /dram-energy-table -->, and <!-- dram-lt-table --> and
+<!-- /dram-lt-table -->.
 """
 import argparse
 import csv
@@ -67,6 +75,8 @@ RAMULATOR_DEVICES = {"ddr5": 4}
 STRUCTURES = {  # peer: (dram keys, requests in flight)
     "Ramulator2": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6, active_buffer: 33, row_commands: any", 66),
     "DRAMsim3": ("", 160),
+    # lt: Ramulator 2's queues; the order of commands is the planner's.
+    "Ramulator2-lt": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6", 66),
 }
 DEVICES = {  # trace device: gpumem preset, its memory.dram keys, simulation.cycle_ns (the memory's clock)
     "ddr4": ("ddr4", "ranks: 1", 0.625),
@@ -82,11 +92,12 @@ def run(gpumem, folder, device, peer, trace):
     keys, in_flight = STRUCTURES[peer]
     preset, device_keys, cycle_ns = DEVICES[device]
     dram = ", ".join(k for k in (device_keys, keys) if k)
+    timing = "lt" if peer.endswith("-lt") else "at"
     cfg = os.path.join(folder, f"{device}-{peer}.yaml")
     with open(cfg, "w") as f:
         f.write(f"memory: {{address_bits: 64, channels: 1, max_outstanding: {in_flight}, preset: {preset},\n"
                 f"         dram: {{{dram}}}}}\n"
-                f"simulation: {{cycle_ns: {cycle_ns}, timing: at}}\n")
+                f"simulation: {{cycle_ns: {cycle_ns}, timing: {timing}}}\n")
     out = os.path.join(folder, f"{device}-{peer}-{trace}.json")
     subprocess.run([gpumem, "run", "--config", cfg, "--trace", os.path.join(folder, device, trace + ".csv"),
                     "--stats-json", out, "--quiet"], check=True)
@@ -94,6 +105,11 @@ def run(gpumem, folder, device, peer, trace):
         j = json.load(f)
     size = dram_peer_traces.request_bytes(device)
     return size * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"], j["dram"]["energy_pj"]
+
+
+def side_by_side(ours, theirs, digits):
+    """The three cells of a figure shown beside its peer's, held to no tolerance."""
+    return [f"{ours:.{digits}f}", f"{theirs:.{digits}f}", f"{100 * (ours / theirs - 1):+.1f} %"]
 
 
 def compared(device, trace, peer, what, ours, theirs, tolerance, failures, digits):
@@ -115,7 +131,7 @@ def main():
     args = p.parse_args()
     with open(PEERS) as f:
         peers = {(r["peer"], r["device"], r["trace"]): r for r in csv.DictReader(f)}
-    rows, energy_rows, failures = [], [], []
+    rows, energy_rows, lt_rows, failures = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for device in dram_peer_traces.DEVICES:
             if ("Ramulator2", device, "sequential") not in peers:
@@ -129,6 +145,10 @@ def main():
                 r2 = peers[("Ramulator2", device, trace)]
                 d3 = peers.get(("DRAMsim3", device, trace))  # none for a device DRAMsim3 lacks (DDR5)
                 bw_r, lat_r, energy_r = run(args.gpumem, folder, device, "Ramulator2", trace)
+                bw_lt, lat_lt, _ = run(args.gpumem, folder, device, "Ramulator2-lt", trace)
+                lt_rows.append("| " + " | ".join([device, trace.replace("_", " ")] +
+                                                 side_by_side(bw_lt, float(r2["bandwidth_bytes_per_cycle"]), 2) +
+                                                 side_by_side(lat_lt, float(r2["mean_read_latency_cycles"]), 1)) + " |")
                 cells = [device, trace.replace("_", " ")]
                 cells += compared(device, trace, "Ramulator2", "bandwidth", bw_r, float(r2["bandwidth_bytes_per_cycle"]),
                                   TOLERANCE, failures, 2)
@@ -158,9 +178,15 @@ def main():
     energy_table = "\n".join([
         "| device | trace | peer (queues as the peer's) | energy, uJ | the peer's | difference |",
         "|---|---|---|---|---|---|"] + energy_rows)
+    lt_table = "\n".join([
+        "| device | trace | bandwidth (lt, queues as Ramulator 2) | Ramulator 2 | difference "
+        "| mean read latency (lt) | Ramulator 2 | difference |",
+        "|---|---|---|---|---|---|---|---|"] + lt_rows)
     status = peer_table.report(table, failures, args.check, args.docs, "dram-peer-table", "DRAM peer")
     print()
-    return peer_table.report(energy_table, [], False, args.docs, "dram-energy-table", "DRAM energy") or status
+    status = peer_table.report(energy_table, [], False, args.docs, "dram-energy-table", "DRAM energy") or status
+    print()
+    return peer_table.report(lt_table, [], False, args.docs, "dram-lt-table", "DRAM lt") or status
 
 
 if __name__ == "__main__":
