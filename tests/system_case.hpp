@@ -309,10 +309,13 @@ inline SystemCase draw_system_case(Chooser& ch, unsigned scale, bool at = false)
     const std::string preset = ch.one_of(std::vector<std::string>{"ddr4", "gddr6", "hbm2", "hbm3", "ddr5", "lpddr5"});
     const unsigned high = ch.one_of(std::vector<unsigned>{2, 4, 32});
     std::ostringstream d;
-    d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: "
-      << (ch.percent(50) ? "open" : "closed") << ", refresh: " << (ch.percent(50) ? "all_bank" : ch.percent(50) ? "per_bank" : "same_bank")
-      << ", write_high: " << high << ", write_low: " << ch.pick(0, high - 1) << ", read_queue: " << ch.pick(1, 32)
-      << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: 2000}";
+    d << "preset: " << preset << ", latency_cycles: " << ch.pick(0, 40) << ", dram: {page_policy: " << (ch.percent(50) ? "open" : "closed");
+    const std::string refresh = ch.percent(50) ? "all_bank" : ch.percent(50) ? "per_bank" : "same_bank";
+    // Refresh often, but with room for an activate between two bank
+    // refreshes after tRREFD (DDR5's 73 cycles, per bank: 32 refreshes a round).
+    const unsigned refi = preset == "ddr5" && refresh == "per_bank" ? 8000 : 2000;
+    d << ", refresh: " << refresh << ", write_high: " << high << ", write_low: " << ch.pick(0, high - 1) << ", read_queue: " << ch.pick(1, 32)
+      << ", bank_queue: " << ch.pick(1, 8) << ", row_hit_cap: " << ch.pick(0, 4) << ", timing: {tREFI: " << refi << "}";
     // In at, half of these with Ramulator 2's order of commands (drawn after the rest).
     if (at && ch.percent(50)) d << ", row_commands: any";
     d << "}";

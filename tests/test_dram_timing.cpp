@@ -495,8 +495,12 @@ TEST(DramPresets, EveryPresetKeepsTheStandardsRelations) {
     const DramSpec* s = dram_preset(name);
     ASSERT_NE(s, nullptr) << name;
     const DramTiming& t = s->timing;
-    for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (const RefreshMode mode : {RefreshMode::kAllBank, RefreshMode::kPerBank, RefreshMode::kSameBank}) {
       EXPECT_EQ(dram_timing_problem(t, mode).name, nullptr) << name << ": " << dram_timing_problem(t, mode).what;
+      DramSpec refreshed = *s;
+      refreshed.refresh = mode;
+      EXPECT_EQ(dram_refresh_problem(refreshed).name, nullptr) << name << ": " << dram_refresh_problem(refreshed).what;
+    }
     for (const DramTimingRow& row : kDramTimingRows) {
       EXPECT_GE(t.*row.member, row.least) << name << " " << row.name;
       EXPECT_LE(t.*row.member, row.most) << name << " " << row.name;

@@ -245,6 +245,12 @@ struct DramTimingProblem {
   std::string what;
 };
 DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh);
+// With tRREFD, a per-bank or same-bank refresh holds the rank's activates:
+// one must fit between two bank refreshes, with its precharge, its read and
+// the four-activate window (tREFI / refreshes per round > tRREFD + tRP +
+// tRCD + tFAW), or lt's planner would plan refreshes forever and at would
+// starve. Charged to tREFI; none: an empty name.
+DramTimingProblem dram_refresh_problem(const DramSpec& d);
 // The first of the IDD model's relations `p` breaks (each draw above the
 // standby it adds to, so that no command's energy comes out negative): the
 // figure it is charged to and a sentence; none broken: an empty name.

@@ -58,6 +58,12 @@ void check_dram_timing(const Reader& r, const YAML::Node& timing, const YAML::No
   r.fail(timing && timing[p.name] ? timing[p.name] : timing ? timing : memory, std::string("memory.dram.timing.") + p.name, p.what);
 }
 
+// The refresh rate's room for activates (dram_refresh_problem), charged to tREFI.
+void check_refresh_room(const Reader& r, const YAML::Node& timing, const YAML::Node& dram, const DramSpec& d) {
+  const DramTimingProblem p = dram_refresh_problem(d);
+  if (p.name) r.fail(timing && timing[p.name] ? timing[p.name] : dram, std::string("memory.dram.timing.") + p.name, p.what);
+}
+
 // After the organisation and address order, which place the bank bits.
 void read_bank_xor(const Reader& r, const YAML::Node& x, DramSpec& d) {
   const std::string k = "memory.dram.bank_xor";
@@ -166,6 +172,7 @@ void read_dram(const Reader& r, const YAML::Node& n, const YAML::Node& memory, D
     r.fail(n ? n : memory, k + ".refresh",
            std::string(d.refresh == RefreshMode::kPerBank ? "per-bank refresh needs tREFI of at least one cycle per bank"
                                                           : "same-bank refresh needs tREFI of at least one cycle per bank of a group"));
+  check_refresh_room(r, timing, n ? n : memory, d);
 }
 
 }  // namespace
