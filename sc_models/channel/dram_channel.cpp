@@ -127,21 +127,6 @@ uint64_t DramChannel::precharge_slot(uint64_t t, unsigned rank) const {
   }
 }
 
-uint64_t DramChannel::refresh_slot(uint64_t t, unsigned rank) const {
-  const unsigned d = spec_.refresh_to_other_activate();
-  if (!d) return command_slot(t, false);
-  const RingBuffer<Act>& acts = ranks_[rank].acts;
-  const auto cyc = [](const Act& a) { return a.cycle; };
-  for (;;) {
-    uint64_t u = command_slot(t, false);
-    // Only the rank's other banks can have one: the refreshed banks are closed from before it.
-    const size_t i = lower_index(acts, u, cyc);
-    if (i < acts.size() && acts[i].cycle < u + d) u = acts[i].cycle + 1;
-    if (u == t) return u;
-    t = u;
-  }
-}
-
 void DramChannel::add_precharge(uint64_t t, unsigned rank) {
   if (!t_.tPPD) return;
   RingBuffer<uint64_t>& pres = ranks_[rank].precharges;
@@ -332,7 +317,10 @@ void DramChannel::refresh(unsigned rank) {
     }
     ref = std::max(ref, b.act_ready);
   }
-  ref = refresh_slot(ref, rank);
+  // No activate planned so far falls within tRREFD after it: each precedes
+  // its column command, which precedes this refresh's due (a plan whose
+  // column would pass the due refreshes first, send()).
+  ref = command_slot(ref, false);
   add_command(ref, DramCommandKind::kRefresh, {rank, group, bank, 0, 0}, DramCommand::kNoRequest);
   if (spec_.refresh_to_other_activate()) r.refreshes.insert(lower_index(r.refreshes, ref, [](uint64_t c) { return c; }), ref);
   for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {

@@ -156,9 +156,6 @@ class DramChannel {
   // The first cycle from `t` a precharge of `rank` may take: a row command slot, tPPD from its others.
   uint64_t precharge_slot(uint64_t t, unsigned rank) const;
   void add_precharge(uint64_t t, unsigned rank);  // an explicit precharge, for tPPD
-  // The first cycle from `t` a refresh of `rank` may take: a row command
-  // slot, and with tRREFD none of the rank's planned activates within it after.
-  uint64_t refresh_slot(uint64_t t, unsigned rank) const;
   uint64_t column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const;
   void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre = false);
   // No command planned from now on, for arrivals at or after memory cycle
