@@ -14,8 +14,8 @@
 //   channel with one stack ID; as Ramulator 2's HBM3_4Gb organisation and
 //   HBM3_6400Mbps timing (reads and writes apart: nRCDRD 31, nRCDWR 15;
 //   tRFC 260 ns for a 4 Gb channel, tREFI 3.9 us; tRREFD its nRREFD 8,
-//   though its resolver's JEDEC figure, 8 ns, would be 13). Its read-to-write
-//   turnaround nRTW 20 is CL + tBL + tRTRS - CWL.
+//   though its resolver's JEDEC figure, 8 ns, would be 13). Its
+//   read-to-write turnaround nRTW 20 is CL + tBL + tRTRS - CWL.
 // - ddr5: JEDEC JESD79-5 DDR5-4800AN (34-34-34), 16 Gb x8 devices, four to a
 //   32-bit sub-channel (two to a DIMM; BL16: 64-byte accesses, 4 KB rows),
 //   one rank; as Ramulator 2's DDR5_16Gb_x8 organisation and DDR5_4800AN
@@ -24,9 +24,8 @@
 //   130 ns from its earlier DDR5 model). tRREFD is its tREFSBRD, 30 ns
 //   (JESD79-5, for 8 Gb and 16 Gb devices; Ramulator 2.0 lists nREFSBRD
 //   but no constraint of its reads it), rounded up at the 416 ps clock as
-//   tRFCsb is. Its
-//   read-to-write turnaround CL + tBL + 4 - CWL (read postamble and write
-//   preamble) is tRTRS 4.
+//   tRFCsb is. Its read-to-write turnaround CL + tBL + 4 - CWL (read
+//   postamble and write preamble) is tRTRS 4.
 // - lpddr5: JEDEC JESD209-5B LPDDR5-6400 (an 800 MHz CK, WCK:CK 4:1), one
 //   x16 channel of a 16 Gb die in bank-group mode (4 groups of 4 banks, 2 KB
 //   rows, BL16: 32-byte accesses); as Ramulator 2.1's LPDDR5_16Gb_x16
