@@ -1,6 +1,8 @@
 // The shared pieces in sc_models/base/ that every block and bench uses.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -267,6 +269,31 @@ TEST(OutputFile, AppearsUnderItsNameOnlyWhenCommitted) {
   }
   EXPECT_EQ(text_of(final_path), "new run, first half\nsecond half\n");
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"stats.json"});
+  fs::remove_all(dir);
+}
+
+// A device or a pipe is written in place (`--txn-log /dev/null`, a FIFO
+// another program reads): renamed over, it would become a plain file, and
+// /dev/null itself for root. Committed or abandoned, it stays what it was.
+TEST(OutputFile, APipeIsWrittenInPlaceAndStaysAPipe) {
+  const fs::path dir = scratch_dir();
+  const std::string fifo = (dir / "stats.fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  // Both ends held here, so that opening it to write never blocks.
+  const int fd = open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  {
+    OutputFile f(fifo, "--stats-json");
+    std::fputs("through the pipe\n", f.stream());
+    f.commit();
+  }
+  { OutputFile abandoned(fifo, "--txn-log"); }
+  char buf[64] = {};
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  EXPECT_EQ(std::string(buf, n > 0 ? size_t(n) : 0), "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"stats.fifo"});
   fs::remove_all(dir);
 }
 

@@ -100,8 +100,18 @@ std::string partial_path(const std::string& final_path) {
 
 OutputFile::OutputFile(std::string final_path, std::string option)
     : final_(std::move(final_path)), partial_(partial_path(final_)), option_(std::move(option)), pending_(partial_, final_) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(final_, ec)) throw InputError(final_, 0, option_, "is a folder, not a file to write");
+  const fs::file_status st = fs::status(final_, ec);
+  if (fs::is_directory(st)) throw InputError(final_, 0, option_, "is a folder, not a file to write");
+  // A device or a pipe (/dev/null, /dev/stdout, a FIFO a reader waits on) is
+  // written in place: renamed over, it would become a plain file (for root,
+  // /dev/null itself), and a reader of the pipe would see nothing.
+  in_place_ = fs::exists(st) && !fs::is_regular_file(st);
+  if (in_place_) {
+    pending_.release();
+    partial_ = final_;
+  }
   f_ = std::fopen(partial_.c_str(), "w");
   if (!f_) throw InputError(final_, 0, option_, std::string("cannot write: ") + std::strerror(errno));
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
@@ -110,7 +120,7 @@ OutputFile::OutputFile(std::string final_path, std::string option)
 OutputFile::~OutputFile() {
   if (!f_ && !failed_) return;
   if (f_) std::fclose(f_);
-  std::remove(partial_.c_str());
+  if (!in_place_) std::remove(partial_.c_str());
 }
 
 void OutputFile::commit() {
@@ -123,6 +133,7 @@ void OutputFile::commit() {
     failed_ = true;
     throw InputError(final_, 0, option_, std::string("cannot write: ") + std::strerror(wrote ? errno : write_errno));
   }
+  if (in_place_) return;
   try {
     pending_.commit(option_);
   } catch (...) {

@@ -3,7 +3,8 @@
 // over it only when complete: a crash or a kill never leaves a half-written
 // file under the name a user or a script looks for (docs/reliability.md,
 // "Output files"). The temporary name is <final>.partial-<pid>, in the same
-// folder, so the rename is atomic.
+// folder, so the rename is atomic. A device or a pipe (/dev/null,
+// /dev/stdout, a FIFO) is written in place instead.
 #pragma once
 #include <cstddef>
 #include <cstdio>
@@ -63,6 +64,7 @@ class OutputFile {
   PendingFile pending_;
   std::FILE* f_ = nullptr;
   bool failed_ = false;
+  bool in_place_ = false;  // a device or a pipe: written as it is, never renamed over or removed
 };
 
 // The whole of `text` into `path`, by way of an OutputFile.
