@@ -168,6 +168,21 @@ TEST_F(Outputs, StatsJsonAndTransactionLogAreByteIdenticalAcrossRunsAndSideBySid
   }
 }
 
+// --stats-json /dev/fd/1, as /dev/stdout (here stdout is a file, as
+// `> file` makes it): the same JSON as into a file, beside the report, each
+// whole; opened anew it would write over the report. (/dev/fd/1, not
+// /dev/stdout: a build that renamed over it would fail here, not replace
+// the host's /dev/stdout link as root.)
+TEST_F(Outputs, StatsJsonToStdoutGoesBesideTheReport) {
+  const std::string config = kSource + "/configs/default.yaml";
+  ASSERT_EQ(run({"run", "--config", config, "--no-timing", "--stats-json", path("s.json").string()}).exit_code, 0);
+  const std::string report = slurp(path("stdout"));
+  const Result r = run({"run", "--config", config, "--no-timing", "--stats-json", "/dev/fd/1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = slurp(path("s.json"));
+  EXPECT_TRUE(r.out == report + json || r.out == json + report) << "stdout holds the report and the stats JSON, each whole";
+}
+
 // The waves of a failing co-simulation: the same bytes from two runs (the
 // FST header's wall-clock date is replaced by the run's identity).
 TEST_F(Outputs, MismatchWavesAreByteIdenticalAcrossRuns) {

@@ -46,6 +46,24 @@ class SignalsHeld {
   sigset_t old_;
 };
 
+// The descriptor a path names when it is one of this process's own streams
+// (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.
+int own_stream(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const size_t n = std::strlen(prefix);
+    if (path.compare(0, n, prefix) != 0 || path.size() == n || path.size() > n + 6) continue;
+    int fd = 0;
+    for (size_t i = n; i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9') return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
 }  // namespace
 
 PendingFile::PendingFile(std::string partial, std::string final_path)
@@ -104,15 +122,26 @@ OutputFile::OutputFile(std::string final_path, std::string option)
   std::error_code ec;
   const fs::file_status st = fs::status(final_, ec);
   if (fs::is_directory(st)) throw InputError(final_, 0, option_, "is a folder, not a file to write");
-  // A device or a pipe (/dev/null, /dev/stdout, a FIFO a reader waits on) is
-  // written in place: renamed over, it would become a plain file (for root,
-  // /dev/null itself), and a reader of the pipe would see nothing.
-  in_place_ = fs::exists(st) && !fs::is_regular_file(st);
+  // A device or a pipe (/dev/null, a FIFO a reader waits on), or anything
+  // under /dev or /proc, is written in place: renamed over, it would become
+  // a plain file (for root, /dev/null or the /dev/stdout link itself), and a
+  // reader of the pipe would see nothing. One of this process's own streams
+  // (/dev/stdout, /dev/fd/2) is written through that stream, sharing its
+  // offset, so that it follows what the run prints there even in a file.
+  const std::string where = fs::absolute(final_, ec).lexically_normal().string();
+  in_place_ = (fs::exists(st) && !fs::is_regular_file(st)) || where.rfind("/dev/", 0) == 0 || where.rfind("/proc/", 0) == 0;
   if (in_place_) {
     pending_.release();
     partial_ = final_;
   }
-  f_ = std::fopen(partial_.c_str(), "w");
+  const int own = own_stream(where);
+  if (own >= 0) {
+    std::fflush(nullptr);  // what the run printed so far goes first
+    const int fd = ::dup(own);
+    f_ = fd < 0 ? nullptr : ::fdopen(fd, "w");
+  } else {
+    f_ = std::fopen(partial_.c_str(), "w");
+  }
   if (!f_) throw InputError(final_, 0, option_, std::string("cannot write: ") + std::strerror(errno));
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
 }

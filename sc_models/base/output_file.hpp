@@ -3,8 +3,9 @@
 // over it only when complete: a crash or a kill never leaves a half-written
 // file under the name a user or a script looks for (docs/reliability.md,
 // "Output files"). The temporary name is <final>.partial-<pid>, in the same
-// folder, so the rename is atomic. A device or a pipe (/dev/null,
-// /dev/stdout, a FIFO) is written in place instead.
+// folder, so the rename is atomic. A device or a pipe (/dev/null, a FIFO),
+// or anything under /dev or /proc, is written in place instead, and one of
+// the process's own streams (/dev/stdout) through that stream.
 #pragma once
 #include <cstddef>
 #include <cstdio>
