@@ -120,7 +120,8 @@ def compared(device, trace, peer, what, ours, theirs, tolerance, failures, digit
     if abs(diff) > bound:
         failures.append(f"{device} {trace}: {what} {ours:.{digits}f} against {peer}'s {theirs:.{digits}f} "
                         f"({100 * diff:+.1f} %, bound {100 * bound:.1f} %)")
-    return [f"{ours:.{digits}f}", f"{theirs:.{digits}f}", f"{100 * diff:+.1f} %{mark}"]
+    cells = side_by_side(ours, theirs, digits)
+    return cells[:2] + [cells[2] + mark]
 
 
 def main():

@@ -47,7 +47,7 @@ class SignalsHeld {
 };
 
 // The descriptor a path names when it is one of this process's own streams
-// (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.
+// (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.
 int own_stream(const std::string& path) {
   if (path == "/dev/stdout") return STDOUT_FILENO;
   if (path == "/dev/stderr") return STDERR_FILENO;
