@@ -63,6 +63,25 @@ const std::map<std::string, std::function<Scenario()>> kScenarios = {
        s.spec.timing.tRREFD = 6;
        return s;
      }},
+    {"tPBR2PBR",  // toy: none; 5 here, with per-bank refresh
+     [] {
+       Scenario s{{cmd(0, "REFpb", 0, 0, 0)}, cmd(5, "REFpb", 0, 1, 0)};
+       s.spec.refresh = RefreshMode::kPerBank;
+       s.spec.timing.tPBR2PBR = 5;
+       return s;
+     }},
+    {"tRRD_L (refresh)",  // per-bank refresh
+     [] {
+       Scenario s{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "REFpb", 0, 0, 1)};
+       s.spec.refresh = RefreshMode::kPerBank;
+       return s;
+     }},
+    {"tRRD_S (refresh)",
+     [] {
+       Scenario s{{cmd(0, "ACT", 0, 0, 0)}, cmd(2, "REFpb", 0, 1, 0)};
+       s.spec.refresh = RefreshMode::kPerBank;
+       return s;
+     }},
     {"tRC (refresh)", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0), cmd(8, "PRE", 0, 0, 0)}, ref(13, 0)}; }},
     {"tRFC", [] { return Scenario{{ref(0, 0)}, cmd(20, "ACT", 0, 0, 0)}; }},
     {"tRRD_L", [] { return Scenario{{cmd(0, "ACT", 0, 0, 0)}, cmd(4, "ACT", 0, 0, 1)}; }},
@@ -192,6 +211,21 @@ TEST(DramCheck, ASameBankRefreshHoldsItsBankInEveryGroup) {
   ASSERT_TRUE(late);
   EXPECT_EQ(late->constraint, "tREFI") << late->text();
   EXPECT_NE(late->text().find("bank 0 of every bank group"), std::string::npos) << late->text();
+}
+
+// A same-bank refresh refreshes a bank of the activate's group, whatever
+// its group: tRRD_L (toy: 4) after it, not tRRD_S. An all-bank refresh
+// waits tRC, and tRRD adds nothing (the refresh rows' figure is 0).
+TEST(DramCheck, ASameBankRefreshKeepsTRRD_LFromAnActivateOfAnyGroup) {
+  DramSpec s = toy();
+  s.refresh = RefreshMode::kSameBank;
+  EXPECT_FALSE(first_violation(s, {cmd(0, "ACT", 0, 1, 0), cmd(4, "REFsb", 0, 0, 2)}));
+  const auto early = first_violation(s, {cmd(0, "ACT", 0, 1, 0), cmd(3, "REFsb", 0, 0, 2)});
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->constraint, "tRRD_L (refresh)") << early->text();
+  EXPECT_EQ(early->early(), 1u);
+  s.refresh = RefreshMode::kAllBank;
+  EXPECT_FALSE(first_violation(s, {cmd(0, "ACT", 0, 1, 0), cmd(8, "PRE", 0, 1, 0), cmd(13, "REF", 0, 0, 0)}));
 }
 
 // A trace's refresh must be the config's kind, REFsb naming its bank alone.

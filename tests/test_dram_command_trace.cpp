@@ -534,6 +534,20 @@ TEST(DramCheckMutants, EveryConstraintOffByOneOrDroppedInEitherControllerIsCaugh
         EXPECT_EQ(caught(device, mutated, at), "tRREFD") << "tRREFD " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt")
                                                         << ", refresh " << refresh_name(refresh);
       }
+  // tPBR2PBR, off by one or dropped, with per-bank and with same-bank
+  // refresh: 99, so that any refresh a busy bank delays holds the next.
+  for (const RefreshMode refresh : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (bool dropped : {false, true})
+      for (bool at : {false, true}) {
+        DramSpec device = spec;
+        device.refresh = refresh;
+        device.timing.tREFI = refresh == RefreshMode::kPerBank ? 800 : 400;  // a bank refresh every 100 cycles
+        device.timing.tPBR2PBR = 99;
+        DramSpec mutated = device;
+        mutated.timing.tPBR2PBR = dropped ? 0 : 98;
+        EXPECT_EQ(caught(device, mutated, at), "tPBR2PBR") << "tPBR2PBR " << (dropped ? "dropped" : "off by one") << (at ? " in at" : " in lt")
+                                                          << ", refresh " << refresh_name(refresh);
+      }
   // The command bus: a controller that takes a row and a column command a cycle on a device with one bus.
   for (bool at : {false, true}) {
     DramSpec mutated = spec;

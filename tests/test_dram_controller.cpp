@@ -298,6 +298,55 @@ TEST(DramController, tRREFD_ABanksRefreshHoldsOffTheOtherBanksActivates) {
     }
 }
 
+// tRRD before a bank refresh (DramTiming.ActivateToBankRefresh_ARefreshKeepsTRRDFromAnActivate):
+// at decides at command time, so the activate at its arrival comes first
+// and the refresh due at 50 waits for it, tRRD_L (4) in its group or where
+// it refreshes every group, tRRD_S (2) in another.
+TEST(DramController, ActivateToBankRefresh_ARefreshKeepsTRRDFromAnActivate) {
+  for (const RefreshMode mode : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (const unsigned bg : {0u, 1u})
+      for (const uint64_t arrival : {48u, 49u}) {
+        DramSpec s = toy();
+        s.org.ranks = 1;
+        s.timing.tREFI = mode == RefreshMode::kPerBank ? 400 : 200;
+        s.refresh = mode;
+        Ctl d(s);
+        d.of(d.read(arrival, d.addr(0, bg, 1, 0)));
+        const unsigned rrd = bg == 0 || mode == RefreshMode::kSameBank ? 4 : 2;
+        EXPECT_EQ(d.cycle(ACT), int64_t(arrival));
+        EXPECT_EQ(d.cycle(REF), std::max<int64_t>(50, int64_t(arrival + rrd)))
+            << "bank group " << bg << ", arrival " << arrival << ", refresh " << int(mode);
+      }
+  // An activate planned before the refresh, its column too (tRRD_L 8 longer
+  // than tRCD 4): the refresh due at 50 waits until 45 + 8.
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 400;
+  s.timing.tRRD_L = 8, s.timing.tRRD_S = 6;
+  s.refresh = RefreshMode::kPerBank;
+  Ctl d(s);
+  d.of(d.read(45, d.addr(0, 0, 1, 0)));
+  d.of(d.read(100, d.addr(0, 1, 3, 0)));
+  EXPECT_EQ(d.cycle(ACT), 45);
+  EXPECT_EQ(d.cycle(REF), 53);
+}
+
+// tPBR2PBR as at has it (DramTiming.tPBR2PBR_TwoBankRefreshesKeepTheirDistance).
+TEST(DramController, tPBR2PBR_TwoBankRefreshesKeepTheirDistance) {
+  for (const unsigned pbr2pbr : {0u, 48u}) {
+    DramSpec s = toy();
+    s.org.ranks = 1;
+    s.timing.tREFI = 400;
+    s.timing.tPBR2PBR = pbr2pbr;
+    s.refresh = RefreshMode::kPerBank;
+    Ctl d(s);
+    d.of(d.write(40, d.addr(0, 0, 0, 0)));
+    d.of(d.read(150, d.addr(0, 1, 3, 0)));
+    EXPECT_EQ(d.cycle(REF, 0), 55);
+    EXPECT_EQ(d.cycle(REF, 1), pbr2pbr ? 103 : 100) << "tPBR2PBR " << pbr2pbr;
+  }
+}
+
 // tPPD as lt's planner has it (DramTiming.tPPD_PrechargesOfARankKeepTheirDistance).
 TEST(DramController, tPPD_PrechargesOfARankKeepTheirDistance) {
   for (const unsigned ppd : {0u, 3u}) {

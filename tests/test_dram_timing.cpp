@@ -318,6 +318,60 @@ TEST(DramTiming, tRREFD_ABanksRefreshHoldsOffTheOtherBanksActivates) {
     }
 }
 
+// A per-bank refresh keeps tRRD from another bank's activate, as an
+// activate would: tRRD_L (4) in the activate's group, tRRD_S (2) in
+// another. Bank (0,0)'s refresh falls due at 50 (a bank every 50); the read
+// at 48 passes it, so it is placed first, and the read's activate keeps
+// clear of it: after it in the same group, before it in another.
+TEST(DramTiming, ActivateToBankRefresh_ARefreshKeepsTRRDFromAnActivate) {
+  for (const RefreshMode mode : {RefreshMode::kPerBank, RefreshMode::kSameBank})
+    for (const unsigned bg : {0u, 1u})
+      for (const uint64_t arrival : {48u, 49u}) {
+        DramSpec s = toy();
+        s.org.ranks = 1;
+        s.timing.tREFI = mode == RefreshMode::kPerBank ? 400 : 200;  // a refresh every 50
+        s.refresh = mode;
+        Dram d(s);
+        d.read(arrival, d.addr(0, bg, 1, 0));
+        EXPECT_EQ(d.cycle(REF), 50);
+        // A same-bank refresh holds a bank of every group: tRRD_L whatever the group.
+        const unsigned rrd = bg == 0 || mode == RefreshMode::kSameBank ? 4 : 2;
+        const int64_t act = arrival + rrd <= 50 ? int64_t(arrival) : 51;  // else after it, the next free cycle
+        EXPECT_EQ(d.cycle(ACT), act) << "bank group " << bg << ", arrival " << arrival << ", refresh " << int(mode);
+      }
+  // An activate planned before the refresh, its column too (tRRD_L 8 longer
+  // than tRCD 4): the refresh due at 50 waits until 45 + 8.
+  DramSpec s = toy();
+  s.org.ranks = 1;
+  s.timing.tREFI = 400;
+  s.timing.tRRD_L = 8, s.timing.tRRD_S = 6;
+  s.refresh = RefreshMode::kPerBank;
+  Dram d(s);
+  d.read(45, d.addr(0, 0, 1, 0));
+  d.read(100, d.addr(0, 1, 3, 0));
+  EXPECT_EQ(d.cycle(ACT), 45);
+  EXPECT_EQ(d.cycle(REF), 53);
+}
+
+// tPBR2PBR (LPDDR5's tpbR2pbR; HBM's tRREFD): two bank refreshes of a rank
+// keep their distance. Bank (0,0)'s refresh, due at 50, waits for its open
+// row's precharge (a write at 44: precharge at 52, refresh at 55); bank
+// (0,1)'s, due at 100, waits until 55 + 48.
+TEST(DramTiming, tPBR2PBR_TwoBankRefreshesKeepTheirDistance) {
+  for (const unsigned pbr2pbr : {0u, 48u}) {
+    DramSpec s = toy();
+    s.org.ranks = 1;
+    s.timing.tREFI = 400;
+    s.timing.tPBR2PBR = pbr2pbr;
+    s.refresh = RefreshMode::kPerBank;
+    Dram d(s);
+    d.write(40, d.addr(0, 0, 0, 0));
+    d.read(150, d.addr(0, 1, 3, 0));
+    EXPECT_EQ(d.cycle(REF, 0), 55);
+    EXPECT_EQ(d.cycle(REF, 1), pbr2pbr ? 103 : 100) << "tPBR2PBR " << pbr2pbr;
+  }
+}
+
 // DDR5's and HBM3's tPPD: two precharge commands of a rank keep their distance.
 TEST(DramTiming, tPPD_PrechargesOfARankKeepTheirDistance) {
   for (const unsigned ppd : {0u, 3u}) {

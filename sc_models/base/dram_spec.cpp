@@ -134,14 +134,17 @@ DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh) 
 
 DramTimingProblem dram_refresh_problem(const DramSpec& d) {
   const DramTiming& t = d.timing;
-  if (!t.tREFI || !d.refresh_to_other_activate() || t.tREFI < d.refreshes_per_round()) return {};
+  if (!t.tREFI || d.refresh == RefreshMode::kAllBank || t.tREFI < d.refreshes_per_round()) return {};
   const uint64_t interval = t.tREFI / d.refreshes_per_round();
-  const uint64_t need = uint64_t{t.tRREFD} + t.tRP + t.tRCD + t.tFAW;
-  if (interval > need) return {};
   const auto n = [](uint64_t v) { return std::to_string(v); };
-  return {"tREFI", std::string(d.refresh == RefreshMode::kPerBank ? "per-bank" : "same-bank") + " refresh every " + n(interval) +
-                       " cycles (tREFI " + n(t.tREFI) + " / " + n(d.refreshes_per_round()) +
-                       ") leaves an activate no room after tRREFD: it needs more than tRREFD + tRP + tRCD + tFAW (" + n(need) + ")"};
+  const std::string every = std::string(d.refresh == RefreshMode::kPerBank ? "per-bank" : "same-bank") + " refresh every " + n(interval) +
+                            " cycles (tREFI " + n(t.tREFI) + " / " + n(d.refreshes_per_round()) + ")";
+  // Refreshes spaced further apart than they fall due would fall behind for ever.
+  if (interval <= d.refresh_to_other_refresh())
+    return {"tREFI", every + " falls due faster than tPBR2PBR (" + n(t.tPBR2PBR) + ") lets one follow another: it needs more than tPBR2PBR"};
+  const uint64_t need = uint64_t{t.tRREFD} + t.tRP + t.tRCD + t.tFAW;
+  if (!d.refresh_to_other_activate() || interval > need) return {};
+  return {"tREFI", every + " leaves an activate no room after tRREFD: it needs more than tRREFD + tRP + tRCD + tFAW (" + n(need) + ")"};
 }
 
 namespace {

@@ -49,7 +49,8 @@ struct DramTiming {
   unsigned tPPD = 0;       // 0: none
   unsigned tWTR_S = 0, tWTR_L = 0, tRTP = 0, tWR = 0, tRTRS = 0;
   unsigned tRFC = 0, tRFCb = 0, tREFI = 0;
-  unsigned tRREFD = 0;  // 0: none
+  unsigned tRREFD = 0;    // 0: none
+  unsigned tPBR2PBR = 0;  // 0: none
   // Activate to a read or a write: HBM3 (and GDDR6's JEDEC table) time the two apart.
   unsigned rcd(bool write) const { return write && tRCD_WR ? tRCD_WR : tRCD; }
   // Column to column in one bank group; DDR5 spaces two writes further apart.
@@ -142,6 +143,16 @@ struct DramSpec {
   // How long a per-bank or same-bank refresh keeps the rank's other banks
   // from an activate (tRREFD); an all-bank refresh has no other banks.
   unsigned refresh_to_other_activate() const { return refresh == RefreshMode::kAllBank ? 0 : timing.tRREFD; }
+  // And from another bank's refresh (LPDDR5's tpbR2pbR, HBM's tRREFD).
+  unsigned refresh_to_other_refresh() const { return refresh == RefreshMode::kAllBank ? 0 : timing.tPBR2PBR; }
+  // How long after an activate a per-bank or same-bank refresh of other
+  // banks waits: tRRD, as if it were an activate (JEDEC's LPDDR4 and HBM2
+  // rules, as DRAMSys and Ramulator 2.1 check them), tRRD_L where it
+  // refreshes a bank of the activate's group (a same-bank refresh always
+  // does). An all-bank refresh waits tRC, after every bank's precharge.
+  unsigned activate_to_refresh(bool same_group) const {
+    return refresh == RefreshMode::kAllBank ? 0 : same_group || refresh == RefreshMode::kSameBank ? timing.tRRD_L : timing.tRRD_S;
+  }
 };
 
 // The presets, in the order of the value columns of the tables below.
@@ -209,6 +220,8 @@ inline constexpr DramTimingRow kDramTimingRows[] = {
     {"tRREFD", &DramTiming::tRREFD, 0, kDramTimingMost,
      "per-bank or same-bank refresh to activate in another bank (HBM's tRREFD, DDR5's tREFSBRD, LPDDR5's tpbR2act; 0: none)",
      {0, 0, 8, 8, 73, 6}},
+    {"tPBR2PBR", &DramTiming::tPBR2PBR, 0, kDramTimingMost,
+     "per-bank or same-bank refresh to refresh of another bank (LPDDR5's tpbR2pbR, HBM's tRREFD; 0: none)", {0, 0, 8, 8, 0, 72}},
     {"tREFI", &DramTiming::tREFI, 0, 1u << 30, "refresh interval, per rank (0: no refresh)", {12480, 11862, 3900, 6240, 9375, 3125}},
 };
 
@@ -245,11 +258,13 @@ struct DramTimingProblem {
   std::string what;
 };
 DramTimingProblem dram_timing_problem(const DramTiming& t, RefreshMode refresh);
-// With tRREFD, a per-bank or same-bank refresh holds the rank's activates:
-// one must fit between two bank refreshes, with its precharge, its read and
-// the four-activate window (tREFI / refreshes per round > tRREFD + tRP +
-// tRCD + tFAW), or lt's planner would plan refreshes forever and at would
-// starve. Charged to tREFI; none: an empty name.
+// Bank refreshes must keep to their schedule and leave activates room:
+// they fall due further apart than tPBR2PBR spaces them, or they would fall
+// behind for ever; and with tRREFD, which holds the rank's activates, one
+// activate fits between two, with its precharge, its read and the
+// four-activate window (tREFI / refreshes per round > tRREFD + tRP + tRCD +
+// tFAW), or lt's planner would plan refreshes forever and at would starve.
+// Charged to tREFI; none: an empty name.
 DramTimingProblem dram_refresh_problem(const DramSpec& d);
 // The first of the IDD model's relations `p` breaks (each draw above the
 // standby it adds to, so that no command's energy comes out negative): the

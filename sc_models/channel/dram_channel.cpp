@@ -48,7 +48,7 @@ DramChannel::DramChannel(const DramParams& params)
   group_shift_ = unsigned(__builtin_ctz(spec_.org.banks_per_group));
   rank_shift_ = group_shift_ + unsigned(__builtin_ctz(spec_.org.bank_groups));
   lookback_ = uint64_t{t_.tFAW} + t_.tRC + t_.tRRD_L + std::max(t_.tCCD_L, t_.tCCD_L_WR) + t_.CWL + t_.CL + 2ull * t_.tBL + t_.tWTR_L +
-              t_.tRTRS + t_.tRTP + t_.tWR + t_.tPPD + spec_.refresh_to_other_activate();
+              t_.tRTRS + t_.tRTP + t_.tWR + t_.tPPD + spec_.refresh_to_other_activate() + spec_.refresh_to_other_refresh();
   banks_.resize(size_t(spec_.org.ranks) * spec_.org.banks());
   ranks_.resize(spec_.org.ranks);
   refresh_interval_ = t_.tREFI / spec_.refreshes_per_round();
@@ -87,13 +87,17 @@ uint64_t DramChannel::activate_slot(uint64_t t, unsigned rank, unsigned bg) cons
         break;
       }
     }
-    // tRREFD: none within this long after a per-bank or same-bank refresh.
-    const RingBuffer<uint64_t>& refs = ranks_[rank].refreshes;
-    for (size_t i = 0; !moved && i < refs.size(); ++i)
-      if (refs[i] <= u && u < refs[i] + spec_.refresh_to_other_activate()) {
-        u = refs[i] + spec_.refresh_to_other_activate();
+    // A bank refresh: none within tRREFD after it (its own banks wait
+    // tRFCb), nor within tRRD before it.
+    const RingBuffer<Act>& refs = ranks_[rank].refreshes;
+    for (size_t i = 0; !moved && i < refs.size(); ++i) {
+      const uint64_t f = refs[i].cycle;
+      const unsigned before = spec_.activate_to_refresh(refs[i].bank_group == bg || refs[i].bank_group == kEveryGroup);
+      if (f < u + before && u < f + spec_.refresh_to_other_activate()) {
+        u = f + spec_.refresh_to_other_activate();
         moved = true;
       }
+    }
     // tFAW: no window of tFAW cycles holds a fifth activate.
     if (!moved) {
       const size_t lo = lower_index(acts, minus_sat(u + 1, t_.tFAW), cyc);
@@ -122,6 +126,27 @@ uint64_t DramChannel::precharge_slot(uint64_t t, unsigned rank) const {
         u = pres[i] + t_.tPPD;
         break;
       }
+    if (u == t) return u;
+    t = u;
+  }
+}
+
+uint64_t DramChannel::bank_refresh_slot(uint64_t t, unsigned rank, unsigned bg) const {
+  const Rank& r = ranks_[rank];
+  const unsigned after_refresh = spec_.refresh_to_other_refresh(), before_activate = spec_.refresh_to_other_activate();
+  for (;;) {
+    uint64_t u = command_slot(t, false);
+    // tRRD after an activate of another bank, tRREFD before one.
+    for (size_t i = 0; i < r.acts.size(); ++i) {
+      const Act& a = r.acts[i];
+      const unsigned after = spec_.activate_to_refresh(a.bank_group == bg || bg == kEveryGroup);
+      if (a.cycle < u + before_activate && u < a.cycle + after) u = a.cycle + after;
+    }
+    // tPBR2PBR between two bank refreshes, either way round.
+    for (size_t i = 0; i < r.refreshes.size(); ++i) {
+      const uint64_t f = r.refreshes[i].cycle;
+      if (f < u + after_refresh && u < f + after_refresh) u = f + after_refresh;
+    }
     if (u == t) return u;
     t = u;
   }
@@ -317,12 +342,14 @@ void DramChannel::refresh(unsigned rank) {
     }
     ref = std::max(ref, b.act_ready);
   }
-  // No activate planned so far falls within tRREFD after it: each precedes
-  // its column command, which precedes this refresh's due (a plan whose
-  // column would pass the due refreshes first, send()).
-  ref = command_slot(ref, false);
+  // Every activate planned so far precedes its column command, which
+  // precedes this refresh's due (a plan whose column would pass the due
+  // refreshes first, send()): none follows within tRREFD.
+  const bool bank_refresh = spec_.refresh != RefreshMode::kAllBank;
+  const unsigned refreshed_group = spec_.refresh == RefreshMode::kSameBank ? kEveryGroup : group;
+  ref = bank_refresh ? bank_refresh_slot(ref, rank, refreshed_group) : command_slot(ref, false);
   add_command(ref, DramCommandKind::kRefresh, {rank, group, bank, 0, 0}, DramCommand::kNoRequest);
-  if (spec_.refresh_to_other_activate()) r.refreshes.insert(lower_index(r.refreshes, ref, [](uint64_t c) { return c; }), ref);
+  if (bank_refresh) r.refreshes.insert(lower_index(r.refreshes, ref, [](const Act& a) { return a.cycle; }), Act{ref, refreshed_group});
   for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
     banks_[first + k].act_ready = ref + spec_.refresh_cycles();
     banks_[first + k].prev_open = false;
@@ -407,7 +434,7 @@ void DramChannel::forget_before(uint64_t h) {
   for (Rank& r : ranks_) {
     while (!r.acts.empty() && r.acts.front().cycle < keep_from) r.acts.drop_front();
     while (!r.precharges.empty() && r.precharges.front() < keep_from) r.precharges.drop_front();
-    while (!r.refreshes.empty() && r.refreshes.front() < keep_from) r.refreshes.drop_front();
+    while (!r.refreshes.empty() && r.refreshes.front().cycle < keep_from) r.refreshes.drop_front();
     while (!r.columns.empty() && r.columns.front().cycle < keep_from) r.columns.drop_front();
   }
   while (!command_bus_.empty() && command_bus_.front() < h) command_bus_.drop_front();

@@ -98,6 +98,7 @@ class DramChannel {
     uint64_t cycle;
     unsigned bank_group;
   };
+  static constexpr unsigned kEveryGroup = ~0u;
   struct Column {
     uint64_t cycle;
     unsigned bank_group;
@@ -111,7 +112,7 @@ class DramChannel {
   struct Rank {
     RingBuffer<Act> acts{16};
     RingBuffer<uint64_t> precharges{16};  // with tPPD: the explicit precharges (not a column command's auto-precharge)
-    RingBuffer<uint64_t> refreshes{4};    // with tRREFD: the per-bank or same-bank refreshes
+    RingBuffer<Act> refreshes{4};         // the per-bank or same-bank refreshes (a same-bank one's group: kEveryGroup)
     RingBuffer<Column> columns{32};
     uint64_t next_refresh = 0;
     unsigned refresh_bank = 0;  // per-bank or same-bank refresh: the round's turn next (DramSpec::refresh_target)
@@ -155,6 +156,9 @@ class DramChannel {
   uint64_t activate_slot(uint64_t t, unsigned rank, unsigned bg) const;
   // The first cycle from `t` a precharge of `rank` may take: a row command slot, tPPD from its others.
   uint64_t precharge_slot(uint64_t t, unsigned rank) const;
+  // The first cycle from `t` a per-bank or same-bank refresh of `rank` may
+  // take, of a bank in group `bg` (kEveryGroup: a same-bank refresh).
+  uint64_t bank_refresh_slot(uint64_t t, unsigned rank, unsigned bg) const;
   void add_precharge(uint64_t t, unsigned rank);  // an explicit precharge, for tPPD
   uint64_t column_slot(uint64_t t, unsigned rank, unsigned bg, bool write) const;
   void add_command(uint64_t t, DramCommandKind kind, const DramAddress& at, uint64_t request, bool auto_pre = false);

@@ -11,6 +11,7 @@ DramCommandTiming::DramCommandTiming(const DramSpec& spec) : spec_(spec), t_(spe
     r.act.assign(spec_.org.bank_groups, 0);
     r.read.assign(spec_.org.bank_groups, 0);
     r.write.assign(spec_.org.bank_groups, 0);
+    r.refresh.assign(spec_.org.bank_groups, 0);
   }
 }
 
@@ -44,7 +45,10 @@ uint64_t DramCommandTiming::earliest(DramCommandKind kind, const DramAddress& at
       uint64_t t = command_bus(false);
       const size_t first = size_t(at.rank) * spec_.org.banks();
       const DramSpec::RefreshedBanks banks = spec_.refreshed_banks(at.bank_group, at.bank);
-      for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) t = std::max(t, banks_[first + k].act);
+      for (unsigned j = 0, k = banks.first; j < banks.count; ++j, k += banks.stride) {
+        t = std::max(t, banks_[first + k].act);
+        t = std::max(t, r.refresh[k / spec_.org.banks_per_group]);
+      }
       return t;
     }
   }
@@ -64,6 +68,8 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
       at_least(b.read, cycle + t_.rcd(false));
       at_least(b.write, cycle + t_.rcd(true));
       for (unsigned g = 0; g < groups; ++g) at_least(r.act[g], cycle + (g == at.bank_group ? t_.tRRD_L : t_.tRRD_S));
+      if (spec_.refresh != RefreshMode::kAllBank)
+        for (unsigned g = 0; g < groups; ++g) at_least(r.refresh[g], cycle + spec_.activate_to_refresh(g == at.bank_group));
       if (r.acts == 4) std::rotate(r.faw.begin(), r.faw.begin() + 1, r.faw.end());
       else ++r.acts;
       r.faw[r.acts - 1] = cycle;
@@ -97,6 +103,8 @@ void DramCommandTiming::issue(uint64_t cycle, DramCommandKind kind, const DramAd
         at_least(banks_[first + k].act, cycle + spec_.refresh_cycles());
       if (const unsigned d = spec_.refresh_to_other_activate())  // tRREFD: the rank's other banks
         for (unsigned g = 0; g < groups; ++g) at_least(r.act[g], cycle + d);
+      if (const unsigned d = spec_.refresh_to_other_refresh())  // tPBR2PBR: their refreshes
+        for (unsigned g = 0; g < groups; ++g) at_least(r.refresh[g], cycle + d);
       break;
     }
   }

@@ -45,6 +45,7 @@ class DramCommandTiming {
   };
   struct Rank {
     std::vector<uint64_t> act, read, write;  // per bank group: earliest next, from this rank's commands
+    std::vector<uint64_t> refresh;           // per bank group: earliest next per-bank or same-bank refresh of a bank in it
     std::array<uint64_t, 4> faw{};           // the last four activates, oldest first (0: none yet)
     unsigned acts = 0;                       // activates recorded, up to 4
     uint64_t pre = 0;                        // earliest next explicit precharge (tPPD)

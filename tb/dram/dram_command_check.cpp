@@ -128,7 +128,10 @@ std::optional<DramViolation> DramCommandChecker::distances(const Channel& ch, co
     // The keys of the scope the earlier command is in: a refresh's banks, or one.
     const std::vector<Seen>& table = row.scope == DramScope::kBank ? ch.by_bank : row.scope == DramScope::kBankGroup ? ch.by_group : ch.by_rank;
     Banks keys = banks_of(c);
-    if (row.scope == DramScope::kBankGroup) keys = {size_t(c.rank) * spec_.org.bank_groups + c.bank_group, 1, 1};
+    if (row.scope == DramScope::kBankGroup) {
+      const size_t group = size_t(c.rank) * spec_.org.bank_groups;
+      keys = c.all_banks || c.same_bank ? Banks{group, 1, spec_.org.bank_groups} : Banks{group + c.bank_group, 1, 1};
+    }
     if (row.scope == DramScope::kRank) keys = {c.rank, 1, 1};
     for (size_t j = 0, key = keys.first; j < keys.count; ++j, key += keys.stride)
       for (unsigned f = row.from; f; f &= f - 1) {
@@ -238,7 +241,7 @@ void DramCommandChecker::remember(Channel& ch, const DramTraceCommand& c) {
   else ch.row_bus_used = true, ch.row_bus_command = mark;
   remember_kind(ch, c, c.kind, mark, c.kind == kRef);
   if (c.kind == kRef) {
-    ch.by_rank[size_t(c.rank) * kKinds + kind_index(kRef)] = {true, mark};  // for tRREFD
+    ch.by_rank[size_t(c.rank) * kKinds + kind_index(kRef)] = {true, mark};  // for tRREFD and tPBR2PBR
     ch.last_refresh[refresh_key(c)] = c.cycle;
     return;
   }

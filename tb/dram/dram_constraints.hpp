@@ -6,7 +6,7 @@
 // of a constraint is then not also the checker's.
 //
 // The standards share these rows; a constraint only some have (tPPD,
-// tRREFD) is a row whose figure is 0 on the others. Each row is the least
+// tRREFD, tPBR2PBR) is a row whose figure is 0 on the others. Each row is the least
 // distance between two commands, the second's cycle minus the first's,
 // where the second is in the first's scope; the checker compares every
 // command with the latest command of each row's first kind in that scope.
@@ -20,8 +20,8 @@ namespace gpumem::tb {
 enum DramCommandSet : unsigned { kAct = 1, kPre = 2, kRd = 4, kWr = 8, kRef = 16, kColumn = kRd | kWr };
 
 // Where the second command is: the same bank (a refresh: a bank it
-// refreshes), another bank or the same in the same bank group, or anywhere in
-// the rank.
+// refreshes), another bank or the same in the same bank group (a refresh:
+// a group it refreshes a bank of), or anywhere in the rank.
 enum class DramScope { kBank, kBankGroup, kRank };
 
 struct DramConstraint {
@@ -52,6 +52,16 @@ inline constexpr DramConstraint kDramConstraints[] = {
     // Rank-wide: the refreshed banks themselves wait tRFCb, which is longer.
     {"tRREFD", kRef, kAct, DramScope::kRank, [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? 0 : s.timing.tRREFD; },
      "per-bank or same-bank refresh, then activate (HBM's tRREFD, DDR5's tREFSBRD, LPDDR5's tpbR2act)"},
+    {"tPBR2PBR", kRef, kRef, DramScope::kRank, [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? 0 : s.timing.tPBR2PBR; },
+     "per-bank or same-bank refresh, then another (LPDDR5's tpbR2pbR, HBM's tRREFD)"},
+    // A bank refresh keeps tRRD from an activate, as an activate would (an
+    // all-bank refresh waits tRC, after every bank's precharge).
+    {"tRRD_L (refresh)", kAct, kRef, DramScope::kBankGroup,
+     [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? 0 : s.timing.tRRD_L; },
+     "activate, then per-bank or same-bank refresh of a bank in its group"},
+    {"tRRD_S (refresh)", kAct, kRef, DramScope::kRank,
+     [](const DramSpec& s) { return s.refresh == RefreshMode::kAllBank ? 0 : s.timing.tRRD_S; },
+     "activate, then per-bank or same-bank refresh"},
     {"tRRD_L", kAct, kAct, DramScope::kBankGroup, [](const DramSpec& s) { return s.timing.tRRD_L; }, "activate, then activate"},
     {"tRRD_S", kAct, kAct, DramScope::kRank, [](const DramSpec& s) { return s.timing.tRRD_S; }, "activate, then activate"},
     // Before tCCD_L, which it covers: two writes too close are charged to it.
