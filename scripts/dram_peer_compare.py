@@ -25,6 +25,9 @@ latency: not held to TOLERANCE, as lt plans each request on arrival and
 falls behind a stepped controller where requests compete (docs/memory.md,
 "The controller"), but printed and held to the page.
 
+The devices hbm3_per_bank and lpddr5_per_bank run hbm3's and lpddr5's traces
+with per-bank refresh (DEVICES), against Ramulator 2.1's per-bank refresh.
+
 Bandwidth is the request size (dram_peer_traces.request_bytes: 64, hbm3 and lpddr5 32)
 times the requests over the makespan, in bytes a memory cycle.
 
@@ -69,6 +72,8 @@ KNOWN_GAPS = {
     ("ddr4_2r", "rmw", "DRAMsim3", "bandwidth"): 0.34,
     ("ddr4", "gpu_lines", "DRAMsim3", "energy"): 0.08,
     ("hbm2", "gpu_lines", "DRAMsim3", "energy"): 0.08,
+    ("hbm3_per_bank", "two_streams_apart", "Ramulator2", "bandwidth"): 0.24,
+    ("hbm3_per_bank", "two_streams_apart", "Ramulator2", "latency"): 0.18,
 }
 # Devices of a rank, for Ramulator 2.0's energy of one (the ddr5 preset's `devices`).
 RAMULATOR_DEVICES = {"ddr5": 4}
@@ -78,13 +83,19 @@ STRUCTURES = {  # peer: (dram keys, requests in flight)
     # lt: Ramulator 2's queues; the order of commands is the planner's.
     "Ramulator2-lt": ("read_queue: 33, bank_queue: 0, write_high: 26, write_low: 6", 66),
 }
-DEVICES = {  # trace device: gpumem preset, its memory.dram keys, simulation.cycle_ns (the memory's clock)
+DEVICES = {  # device: gpumem preset, its memory.dram keys, simulation.cycle_ns (the memory's clock)
     "ddr4": ("ddr4", "ranks: 1", 0.625),
     "hbm2": ("hbm2", "", 1.0),
     "ddr4_2r": ("ddr4", "", 0.625),
     "ddr5": ("ddr5", "", 0.416),
     "hbm3": ("hbm3", "", 0.625),
     "lpddr5": ("lpddr5", "", 1.25),
+    # Per-bank refresh, on the traces of the device before the underscore:
+    # hbm3's a bank every tREFI / 16 = 390 cycles, as Ramulator 2.1's
+    # HBM34PerBankRefresh (nREFIpb); lpddr5's every 391 (tREFI 6256 / 16), as
+    # its PerBank refresh takes one bank every nREFIpb (488 ns), not a pair.
+    "hbm3_per_bank": ("hbm3", "refresh: per_bank", 0.625),
+    "lpddr5_per_bank": ("lpddr5", "refresh: per_bank, timing: {tREFI: 6256}", 1.25),
 }
 
 
@@ -103,7 +114,7 @@ def run(gpumem, folder, device, peer, trace):
                     "--stats-json", out, "--quiet"], check=True)
     with open(out) as f:
         j = json.load(f)
-    size = dram_peer_traces.request_bytes(device)
+    size = dram_peer_traces.request_bytes(device.split("_per_bank")[0])
     return size * j["requests"] / j["makespan"], j["dram"]["read_latency"]["mean"], j["dram"]["energy_pj"]
 
 
@@ -134,12 +145,13 @@ def main():
         peers = {(r["peer"], r["device"], r["trace"]): r for r in csv.DictReader(f)}
     rows, energy_rows, lt_rows, failures = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
-        for device in dram_peer_traces.DEVICES:
+        for device in DEVICES:
             if ("Ramulator2", device, "sequential") not in peers:
                 continue  # no figures of the peers for it
             os.makedirs(os.path.join(folder, device))
-            size = dram_peer_traces.request_bytes(device)
-            for trace, reqs in dram_peer_traces.traces(device, 100000):
+            traced = device.split("_per_bank")[0]
+            size = dram_peer_traces.request_bytes(traced)
+            for trace, reqs in dram_peer_traces.traces(traced, 100000):
                 with open(os.path.join(folder, device, trace + ".csv"), "w") as f:
                     f.write("cycle,task_type,op,address,size\n")
                     f.writelines(f"{c},0,{'W' if w else 'R'},0x{a:x},{size}\n" for c, w, a in reqs)

@@ -342,9 +342,11 @@ void DramChannel::refresh(unsigned rank) {
     }
     ref = std::max(ref, b.act_ready);
   }
-  // Every activate planned so far precedes its column command, which
-  // precedes this refresh's due (a plan whose column would pass the due
-  // refreshes first, send()): none follows within tRREFD.
+  // An all-bank refresh follows every activate planned so far (each
+  // precedes its column command, which precedes the due: a plan whose column
+  // would pass it refreshes first, send()). A bank's refresh may meet other
+  // banks' activates planned past its due (refresh_first): it keeps tRRD
+  // after and tRREFD before each (bank_refresh_slot).
   const bool bank_refresh = spec_.refresh != RefreshMode::kAllBank;
   const unsigned refreshed_group = spec_.refresh == RefreshMode::kSameBank ? kEveryGroup : group;
   ref = bank_refresh ? bank_refresh_slot(ref, rank, refreshed_group) : command_slot(ref, false);
@@ -392,7 +394,7 @@ void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, uint64_t 
   if (idle_refreshes_to_skip(at.rank, lo)) skip_idle_refreshes(at.rank, lo);
   for (;;) {
     const Plan p = plan(at, lo, write);
-    if (t_.tREFI && p.column >= ranks_[at.rank].next_refresh) {
+    if (t_.tREFI && refresh_first(p, lo)) {
       refresh(at.rank);
       continue;
     }
@@ -405,6 +407,14 @@ void DramChannel::send(const DramAddress& at, uint64_t lo, bool write, uint64_t 
     if (out) *out = p;
     return;
   }
+}
+
+bool DramChannel::refresh_first(const Plan& p, uint64_t lo) const {
+  const Rank& r = ranks_[p.at.rank];
+  if (p.column < r.next_refresh) return false;
+  if (spec_.refresh == RefreshMode::kAllBank || lo >= r.next_refresh + refresh_interval_) return true;
+  const auto [group, bank] = spec_.refresh_target(r.refresh_bank);
+  return p.at.bank == bank && (spec_.refresh == RefreshMode::kSameBank || p.at.bank_group == group);
 }
 
 void DramChannel::drain_writes(uint64_t lo, size_t keep) {

@@ -152,6 +152,16 @@ class DramChannel {
   void drain_writes(uint64_t lo, size_t keep);
   void forget_before(uint64_t memory_cycle);
 
+  // Whether the rank's next refresh goes before plan `p` (of an access
+  // entering at `lo`): an all-bank refresh once a column passes its due; a
+  // bank's refresh once a column of a bank it refreshes does, or once an
+  // access enters a whole interval after it. Other banks' accesses do not
+  // place it, as they do not hold it in at: planned in arrival order, their
+  // enter times run out of order (a bank's queue holds some back), and one
+  // entering late would refresh a bank before the earlier accesses that
+  // arrive after it are planned, which at serves before the refresh is due
+  // (with the refresh order a stream's, over and over).
+  bool refresh_first(const Plan& p, uint64_t lo) const;
   uint64_t command_slot(uint64_t t, bool column) const;
   uint64_t activate_slot(uint64_t t, unsigned rank, unsigned bg) const;
   // The first cycle from `t` a precharge of `rank` may take: a row command slot, tPPD from its others.
