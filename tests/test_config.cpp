@@ -58,6 +58,8 @@ TEST(Config, RejectionsNameFileLineAndKey) {
       {"bank refreshes due faster than tPBR2PBR spaces them",
        "memory:\n  channels: 8\n  preset: lpddr5\n  dram:\n    refresh: per_bank\n    timing: {tREFI: 1000}\n", 6, "memory.dram.timing.tREFI",
        "per-bank refresh every 62 cycles (tREFI 1000 / 16) falls due faster than tPBR2PBR (72) lets one follow another: it needs more than tPBR2PBR"},
+      {"tPBR2PBR negative", "memory:\n  channels: 8\n  preset: lpddr5\n  dram:\n    timing: {tPBR2PBR: -3}\n", 5,
+       "memory.dram.timing.tPBR2PBR", "expected an unsigned integer, got '-3'"},
       {"tPBR2PBR too long", "memory:\n  channels: 8\n  preset: lpddr5\n  dram:\n    timing: {tPBR2PBR: 2000000}\n", 5,
        "memory.dram.timing.tPBR2PBR", "value 2000000 outside [0, 1048576]"},
       {"tRREFD negative", "memory:\n  channels: 8\n  preset: hbm2\n  dram:\n    timing: {tRREFD: -1}\n", 5,
